@@ -1,0 +1,154 @@
+"""Canonical flops and suit renamings.
+
+Two flops are equivalent when one becomes the other by renaming suits. The
+canonical representative of a flop is the lexicographically smallest sorted
+triple of card ids over the 24 renamings; the canonical index is its position
+in the ascending list of the 1,755 representatives.
+
+>>> len(CANONICAL_FLOPS)
+1755
+>>> c = canonicalize("Ah Tc Th", hole="AcAd")
+>>> format_cards(c.flop), format_cards(c.hole), c.index == flop_index("AcTdTc")
+('TcAcTd', 'AdAh', True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from itertools import combinations, permutations
+
+import numpy as np
+
+from matchdb.cards import Card, format_cards, parse_cards
+from matchdb.errors import BoardError, CardError
+
+__all__ = [
+    "PERMUTATIONS",
+    "CARD_MAP",
+    "CANONICAL_FLOPS",
+    "ORBIT_SIZES",
+    "N_FLOPS",
+    "flop_index",
+    "canonical_index",
+    "rename",
+    "Canonical",
+    "canonicalize",
+]
+
+#: The 24 suit renamings; ``PERMUTATIONS[p][s]`` is the new suit of suit ``s``.
+PERMUTATIONS = np.array(list(permutations(range(4))), dtype=np.uint8)
+
+#: ``CARD_MAP[p, card]`` is the card id after renaming suits by permutation ``p``.
+CARD_MAP = np.array(
+    [[perm[card // 13] * 13 + card % 13 for card in range(52)] for perm in PERMUTATIONS], dtype=np.uint8
+)
+
+
+def _build_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    flops = np.array(list(combinations(range(52), 3)), dtype=np.int64)  # 22,100 sorted triples
+    renamed = np.sort(CARD_MAP[:, flops].astype(np.int64), axis=2)  # (24, 22100, 3)
+    keys = renamed[..., 0] * 52 * 52 + renamed[..., 1] * 52 + renamed[..., 2]
+    best_perm = keys.argmin(axis=0)  # the first renaming that reaches the representative
+    best_key = keys[best_perm, np.arange(len(flops))]
+    representatives, index_of_flop, orbit_sizes = np.unique(best_key, return_inverse=True, return_counts=True)
+    canonical = np.stack([representatives // 2704, representatives // 52 % 52, representatives % 52], axis=1)
+    index_lookup = np.full((52, 52, 52), -1, dtype=np.int16)
+    perm_lookup = np.full((52, 52, 52), -1, dtype=np.int8)
+    for order in permutations(range(3)):
+        a, b, c = flops[:, order[0]], flops[:, order[1]], flops[:, order[2]]
+        index_lookup[a, b, c] = index_of_flop
+        perm_lookup[a, b, c] = best_perm
+    return canonical.astype(np.uint8), orbit_sizes.astype(np.int32), index_lookup, perm_lookup
+
+
+CANONICAL_FLOPS, ORBIT_SIZES, _INDEX_LOOKUP, _PERM_LOOKUP = _build_tables()
+N_FLOPS = len(CANONICAL_FLOPS)
+for _table in (CARD_MAP, PERMUTATIONS, CANONICAL_FLOPS, ORBIT_SIZES, _INDEX_LOOKUP, _PERM_LOOKUP):
+    _table.flags.writeable = False
+
+
+def canonical_index(flop: Iterable[int]) -> tuple[int, int]:
+    """Return (canonical index, renaming) of a flop given as three card ids, in O(1).
+
+    The renaming is the index into :data:`PERMUTATIONS` that turns the flop into
+    ``CANONICAL_FLOPS[index]``.
+
+    >>> canonical_index([0, 1, 2])  # 2c3c4c
+    (0, 0)
+    """
+    a, b, c = (int(x) for x in flop)
+    return int(_INDEX_LOOKUP[a, b, c]), int(_PERM_LOOKUP[a, b, c])
+
+
+def flop_index(flop: str | Iterable[str | int | Card]) -> int:
+    """Return the canonical index of any flop, written as text or cards.
+
+    >>> flop_index("2c3c4c") == flop_index("2s3s4s")
+    True
+    """
+    cards = parse_cards(flop)
+    if len(cards) != 3:
+        raise BoardError(f"The flop {flop!r} has {len(cards)} cards; expected 3.")
+    return canonical_index(cards)[0]
+
+
+def rename(cards: Iterable[int], perm: int) -> tuple[int, ...]:
+    """Rename the suits of card ids by permutation ``perm`` (0..23).
+
+    >>> format_cards(rename(parse_cards("Ah2c"), 23))  # reverses the suits
+    'Ad2s'
+    """
+    return tuple(int(CARD_MAP[perm, int(c)]) for c in cards)
+
+
+@dataclass(frozen=True)
+class Canonical:
+    """A board and hole cards carried to the canonical flop by one renaming.
+
+    ``flop`` is the canonical flop, ``extra`` the renamed turn and river (0 to
+    2 cards), ``hole`` the renamed hole cards, ``perm`` the renaming used.
+    """
+
+    index: int
+    perm: int
+    flop: tuple[int, int, int]
+    extra: tuple[int, ...]
+    hole: tuple[int, ...]
+
+
+def canonicalize(
+    board: str | Iterable[str | int | Card], hole: str | Iterable[str | int | Card] = ()
+) -> Canonical:
+    """Carry a board of 3 to 5 cards, and optional hole cards, to the canonical flop.
+
+    The first three board cards are taken as the flop; answers do not depend on
+    which three are taken. Cards must all be distinct.
+
+    >>> c = canonicalize("2s 3s 4s 5s")
+    >>> c.index, format_cards(c.flop), format_cards(c.extra)
+    (0, '2c3c4c', '5c')
+    >>> canonicalize("AhKh")
+    Traceback (most recent call last):
+    ...
+    matchdb.errors.BoardError: The board 'AhKh' has 2 cards; expected 3, 4 or 5.
+    """
+    board_ids = parse_cards(board)
+    if not 3 <= len(board_ids) <= 5:
+        shown = board if isinstance(board, str) else format_cards(board_ids)
+        raise BoardError(f"The board {shown!r} has {len(board_ids)} cards; expected 3, 4 or 5.")
+    hole_ids = parse_cards(hole)
+    shared = set(board_ids) & set(hole_ids)
+    if shared:
+        raise CardError(
+            f"The hole cards {format_cards(hole_ids)!r} and the board {format_cards(board_ids)!r} "
+            f"share {format_cards(sorted(shared))!r}; expected distinct cards."
+        )
+    index, perm = canonical_index(board_ids[:3])
+    return Canonical(
+        index=index,
+        perm=perm,
+        flop=tuple(int(c) for c in CANONICAL_FLOPS[index]),
+        extra=rename(board_ids[3:], perm),
+        hole=rename(hole_ids, perm),
+    )
