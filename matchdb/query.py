@@ -1,0 +1,277 @@
+"""The query layer: open a database and answer equities at once.
+
+>>> import matchdb
+>>> db = matchdb.open(path)                                  # doctest: +SKIP
+>>> round(db.win_rate("AhKh", "2c7dJh"), 6)                  # doctest: +SKIP
+0.580707
+>>> round(db.equity("AhKh", "2c7dJh"), 6)                    # doctest: +SKIP
+0.572571
+
+Every question is carried to its canonical flop by one suit renaming
+(``matchdb.canonical``); the answer depends only on the table of that flop,
+read from the store's shards directly and kept in a bounded cache.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from matchdb.canonical import CARD_MAP, N_FLOPS, PERMUTATIONS, canonicalize
+from matchdb.cards import N_PAIRS, PAIRS, RANKS, Card, format_cards
+from matchdb.errors import BoardError, CardError, MatchdbError, RangeError
+from matchdb.formulas import all_hands_vs_weights, board_columns, hand_vs_weights, naive_win_rate, naive_win_rates
+from matchdb.ranges import parse_range
+from matchdb.store import CHUNK_ROWS, ShardReader, default_path, directory_source, flop_cards, open_store_attrs
+
+__all__ = ["open", "MatchDB", "Outcome", "HandTable"]
+
+CardsLike = str | Iterable[str | int | Card]
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """Exact heads-up result: probabilities of winning, tying and losing (they sum to 1)."""
+
+    win: float
+    tie: float
+    loss: float
+
+    @property
+    def equity(self) -> float:
+        """Win plus half the ties."""
+        return self.win + self.tie / 2
+
+
+@dataclass(frozen=True)
+class HandTable:
+    """A figure for every private hand on one board.
+
+    ``hands`` are the 1,326 two-card hands as text (``"AhKh"``) and ``values``
+    the figure of each, NaN where the hand shares a card with the board.
+    """
+
+    board: str
+    hands: tuple[str, ...]
+    values: np.ndarray
+
+    def grid(self) -> np.ndarray:
+        """13 x 13 mean by starting-hand class: row/column 0 is the ace; suited above the diagonal.
+
+        ``grid[i, j]`` with i < j is the suited class of ranks (12 - i, 12 - j), with
+        i > j the offsuit one, and the diagonal holds the pairs. NaN where no
+        hand of a class is possible on the board.
+        """
+        totals = np.zeros((13, 13))
+        counts = np.zeros((13, 13))
+        for hand, value in zip(self.hands, self.values):
+            if np.isnan(value):
+                continue
+            high, low = sorted((RANKS.index(hand[0]), RANKS.index(hand[2])), reverse=True)
+            i, j = 12 - high, 12 - low
+            if hand[1] != hand[3] and high != low:
+                i, j = j, i  # offsuit below the diagonal
+            totals[i, j] += value
+            counts[i, j] += 1
+        with np.errstate(invalid="ignore"):
+            return totals / counts
+
+
+class MatchDB:
+    """A read-only match-table database.
+
+    Parameters
+    ----------
+    path : the zarr store folder.
+    cache_tables : how many tables' worth of decoded chunks to keep (2.8 MB each).
+    """
+
+    def __init__(self, path: str | Path, cache_tables: int = 64) -> None:
+        if isinstance(cache_tables, bool) or not isinstance(cache_tables, int) or cache_tables < 1:
+            raise MatchdbError(f"cache_tables is {cache_tables!r}; expected a whole number of at least 1.")
+        self.path = Path(path)
+        self.attrs = open_store_attrs(self.path)
+        self._reader = ShardReader(directory_source(self.path), str(self.path))
+        self._cards = flop_cards()  # (1755, 49) local index -> card id
+        self._local = np.full((N_FLOPS, 52), -1, dtype=np.int16)
+        for index in range(N_FLOPS):
+            self._local[index, self._cards[index]] = np.arange(49)
+        self._chunk_capacity = cache_tables * (N_PAIRS // CHUNK_ROWS)
+        self._chunks: OrderedDict[tuple[int, int], np.ndarray] = OrderedDict()
+        self._indexes: OrderedDict[int, tuple] = OrderedDict()
+
+    def __repr__(self) -> str:
+        return f"MatchDB({str(self.path)!r})"
+
+    # -- reading -------------------------------------------------------------
+
+    def _chunks_of(self, index: int, wanted: list[int]) -> list[np.ndarray]:
+        missing = [c for c in wanted if (index, c) not in self._chunks]
+        if missing:
+            located = self._indexes.get(index)
+            if located is None:
+                located = self._reader.read_index(index)
+                self._indexes[index] = located
+                if len(self._indexes) > self._chunk_capacity:
+                    self._indexes.popitem(last=False)
+            for chunk, data in zip(missing, self._reader.read_chunks(index, missing, located)):
+                self._chunks[(index, chunk)] = data
+        out = []
+        for c in wanted:
+            self._chunks.move_to_end((index, c))
+            out.append(self._chunks[(index, c)])
+        while len(self._chunks) > self._chunk_capacity:
+            self._chunks.popitem(last=False)
+        return out
+
+    def table(self, index: int) -> np.ndarray:
+        """The whole W matrix of canonical flop ``index`` (read-only view)."""
+        if not 0 <= int(index) < N_FLOPS:
+            raise MatchdbError(f"Table {index!r} is out of range; expected 0..{N_FLOPS - 1}.")
+        table = np.concatenate(self._chunks_of(int(index), list(range(N_PAIRS // CHUNK_ROWS))))
+        table.flags.writeable = False
+        return table
+
+    def _row_table(self, index: int, row: int) -> tuple[np.ndarray, int]:
+        """A block of rows holding ``row``, and the row's position in it."""
+        (chunk,) = self._chunks_of(index, [row // CHUNK_ROWS])
+        return chunk, row % CHUNK_ROWS
+
+    # -- mapping cards into a table's frame ----------------------------------
+
+    def _frame(self, hole: CardsLike | None, board: CardsLike):
+        canon = canonicalize(board, hole=hole if hole is not None else ())
+        if hole is not None and len(canon.hole) != 2:
+            raise CardError(f"The hole cards {hole!r} are {len(canon.hole)} cards; expected 2.")
+        local = self._local[canon.index]
+        extra = tuple(int(local[c]) for c in canon.extra)
+        row = None
+        if hole is not None:
+            a, b = (int(local[c]) for c in canon.hole)
+            row = _PAIR_ROW[a, b]
+        return canon, board_columns(extra), row
+
+    def _weights(self, canon, villain) -> np.ndarray:
+        """Opponent weight of each row in the canonical frame, from a range or a weight vector."""
+        if villain is None:
+            return np.ones(N_PAIRS)
+        if isinstance(villain, str):
+            local = self._local[canon.index]
+            weights = np.zeros(N_PAIRS)
+            for a, b, w in parse_range(villain):
+                la, lb = int(local[CARD_MAP[canon.perm, a]]), int(local[CARD_MAP[canon.perm, b]])
+                if la >= 0 and lb >= 0:
+                    weights[_PAIR_ROW[la, lb]] = w
+            return weights
+        weights = np.asarray(villain, dtype=np.float64)
+        if weights.shape != (1326,):
+            raise RangeError(f"A weight vector must have 1,326 entries, one per hand in hand_order(); got shape {weights.shape}.")
+        if not np.isfinite(weights).all() or (weights < 0).any():
+            raise RangeError("A weight vector must be finite and non-negative.")
+        out = np.zeros(N_PAIRS)
+        local = self._local[canon.index]
+        for (a, b), w in zip(_ALL_HANDS, weights):
+            la, lb = int(local[CARD_MAP[canon.perm, a]]), int(local[CARD_MAP[canon.perm, b]])
+            if w and la >= 0 and lb >= 0:
+                out[_PAIR_ROW[la, lb]] = w
+        return out
+
+    # -- answers -------------------------------------------------------------
+
+    def win_rate(self, hole: CardsLike, board: CardsLike, players: int = 2) -> float:
+        """The naive win rate mean((1 - S) ** (players - 1)) of ``hole`` on a 3 to 5 card board.
+
+        >>> db.win_rate("AhKh", "2c7dJh", players=3)     # doctest: +SKIP
+        """
+        canon, columns, row = self._frame(hole, board)
+        block, position = self._row_table(canon.index, row)
+        return naive_win_rate_block(block, position, columns, players)
+
+    def outcome(self, hole: CardsLike, board: CardsLike, villain=None) -> Outcome:
+        """Exact heads-up win, tie and loss probabilities against a random hand or a range."""
+        canon, columns, row = self._frame(hole, board)
+        weights = self._weights(canon, villain)
+        if not weights.any():
+            raise RangeError(f"No hand of the range {villain!r} is possible on the board {format_cards(canonicalize(board).flop)!r}.")
+        try:
+            win, tie, loss = hand_vs_weights(self.table(canon.index), row, columns, weights)
+        except MatchdbError:
+            raise RangeError(f"No hand of the range {villain!r} can be dealt beside these hole cards and board.") from None
+        return Outcome(win, tie, loss)
+
+    def equity(self, hole: CardsLike, board: CardsLike, villain=None) -> float:
+        """Exact heads-up equity (win + tie / 2) against a random hand or a range, card removal exact."""
+        return self.outcome(hole, board, villain).equity
+
+    def range_equity(self, hero_range: str, villain_range: str, board: CardsLike) -> float:
+        """Exact equity of a range against a range on a board: every consistent deal, weighted."""
+        canon, columns, _ = self._frame(None, board)
+        hero = self._weights(canon, hero_range)
+        villain = self._weights(canon, villain_range)
+        for name, text, weights in (("hero", hero_range, hero), ("villain", villain_range, villain)):
+            if not weights.any():
+                raise RangeError(f"No hand of the {name} range {text!r} is possible on this board.")
+        win, tie, total = all_hands_vs_weights(self.table(canon.index), columns, villain)
+        deals = float(hero @ total)
+        if deals == 0:
+            raise RangeError("No deal is possible: every hero hand collides with every villain hand.")
+        return float(hero @ (win + tie / 2)) / deals
+
+    def _per_hand(self, board: CardsLike, per_row: np.ndarray, canon) -> HandTable:
+        local = self._local[canon.index]
+        values = np.full(len(_ALL_HANDS), np.nan)
+        for position, (a, b) in enumerate(_ALL_HANDS):
+            la, lb = int(local[CARD_MAP[canon.perm, a]]), int(local[CARD_MAP[canon.perm, b]])
+            if la >= 0 and lb >= 0:
+                values[position] = per_row[_PAIR_ROW[la, lb]]
+        shown = board if isinstance(board, str) else format_cards(board)
+        return HandTable(board=shown, hands=_HAND_NAMES, values=values)
+
+    def win_rates(self, board: CardsLike, players: int = 2) -> HandTable:
+        """The naive win rate of every private hand on a board at once."""
+        canon, columns, _ = self._frame(None, board)
+        return self._per_hand(board, naive_win_rates(self.table(canon.index), columns, players), canon)
+
+    def equities(self, board: CardsLike, villain=None) -> HandTable:
+        """Exact heads-up equity of every private hand on a board against a random hand or a range."""
+        canon, columns, _ = self._frame(None, board)
+        weights = self._weights(canon, villain)
+        win, tie, total = all_hands_vs_weights(self.table(canon.index), columns, weights)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            per_row = np.where(total > 0, (win + tie / 2) / np.where(total > 0, total, 1), np.nan)
+        return self._per_hand(board, per_row, canon)
+
+
+def naive_win_rate_block(block: np.ndarray, position: int, columns: np.ndarray, players: int) -> float:
+    """Naive win rate of row ``position`` of a block of rows (a decoded chunk)."""
+    from matchdb.formulas import _check_players, _naive
+
+    value = float(_naive(block, position, columns, _check_players(players) - 1))
+    if np.isnan(value):
+        raise BoardError("No turn and river are consistent with these hole cards and board.")
+    return value
+
+
+_PAIR_ROW = np.full((49, 49), -1, dtype=np.int64)
+_PAIR_ROW[PAIRS[:, 0], PAIRS[:, 1]] = np.arange(N_PAIRS)
+_PAIR_ROW[PAIRS[:, 1], PAIRS[:, 0]] = np.arange(N_PAIRS)
+#: The 1,326 two-card hands as (higher id, lower id), the order of HandTable.hands and weight vectors.
+_ALL_HANDS = [(b, a) for b in range(52) for a in range(b)]
+_HAND_NAMES = tuple(format_cards((b, a)) for b, a in _ALL_HANDS)
+
+
+def hand_order() -> tuple[str, ...]:
+    """The 1,326 hands in the order used by weight vectors and :class:`HandTable`."""
+    return _HAND_NAMES
+
+
+def open(path: str | Path | None = None, cache_tables: int = 64) -> MatchDB:  # noqa: A001 - mirrors zarr.open
+    """Open the database at ``path`` (default ``$MATCHDB_PATH`` or ``data/matchdb.zarr``) read-only."""
+    return MatchDB(path if path is not None else default_path(), cache_tables=cache_tables)
+
+
+assert PERMUTATIONS.shape == (24, 4)

@@ -1,0 +1,407 @@
+"""The on-disk database: a zarr (format 3) store, its manifest and a fast reader.
+
+Layout of ``matchdb.zarr/`` (a zarr group)::
+
+    zarr.json        group attributes: format name and version, codec, provenance
+    W/               (1755, 1176, 1176) uint16; one shard per table, 168-row inner
+                     chunks, zstd level 10 with a content checksum; fill 65535
+    collision/       (1176, 1176) bool, the same for every flop
+    flops/           (1755, 3) uint8 canonical flops (card ids), ascending
+    orbit_sizes/     (1755,) uint8, how many of the 22,100 flops each one stands for
+    pairs/           (1176, 2) uint8 local card indices of each row/column
+    cards/           (1755, 49) uint8 card id of each local index, per flop
+    manifest/NNNN.json   one per finished table: SHA-256 of the table and its shard
+
+A table counts as built only when its manifest entry exists: the entry is
+written (atomically) after the shard is on disk and synced, so a build killed
+at any moment leaves either a finished table or one that the next run redoes.
+
+Reading goes around zarr's indexing (1-2.5 ms a row): :class:`ShardReader`
+reads a shard's index and decodes only the inner chunks a query needs.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import platform
+import socket
+import struct
+import tempfile
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from importlib.metadata import version as _package_version
+from pathlib import Path
+
+import google_crc32c
+import numpy as np
+from numcodecs import Zstd
+
+from matchdb.canonical import CANONICAL_FLOPS, N_FLOPS, ORBIT_SIZES
+from matchdb.cards import COLLISION, N_PAIRS, PAIRS, format_cards, remaining_cards
+from matchdb.errors import (
+    CorruptDatabaseError,
+    DatabaseError,
+    DatabaseNotFoundError,
+    FormatVersionError,
+    IncompleteDatabaseError,
+)
+from matchdb.kernels import SENTINEL
+
+__all__ = [
+    "FORMAT_NAME",
+    "FORMAT_VERSION",
+    "CHUNK_ROWS",
+    "ZSTD_LEVEL",
+    "DEFAULT_PATH",
+    "default_path",
+    "create_store",
+    "open_store_attrs",
+    "shard_path",
+    "manifest_path",
+    "read_manifest",
+    "write_table",
+    "table_is_done",
+    "ShardReader",
+    "directory_source",
+    "sha256_file",
+    "table_digest",
+    "flop_cards",
+]
+
+FORMAT_NAME = "matchdb"
+FORMAT_VERSION = 1
+CHUNK_ROWS = 168  # divides 1,176; 7 inner chunks per table (see README, data format)
+ZSTD_LEVEL = 10
+N_CHUNKS = N_PAIRS // CHUNK_ROWS
+DEFAULT_PATH = Path("data") / "matchdb.zarr"
+_INDEX_BYTES = N_CHUNKS * 16 + 4  # (offset, nbytes) uint64 pairs and a crc32c
+_EMPTY = 2**64 - 1
+
+
+def default_path() -> Path:
+    """The database path: ``$MATCHDB_PATH`` if set, else ``data/matchdb.zarr``."""
+    return Path(os.environ.get("MATCHDB_PATH") or DEFAULT_PATH)
+
+
+def flop_cards() -> np.ndarray:
+    """(1755, 49) card ids of every canonical flop's local indices."""
+    return np.stack([remaining_cards(f) for f in CANONICAL_FLOPS.tolist()])
+
+
+def shard_path(root: Path, index: int) -> Path:
+    """Where table ``index``'s shard lives inside the store."""
+    return Path(root) / "W" / "c" / str(index) / "0" / "0"
+
+
+def manifest_path(root: Path, index: int) -> Path:
+    """Where table ``index``'s manifest entry lives inside the store."""
+    return Path(root) / "manifest" / f"{index:04d}.json"
+
+
+def _provenance() -> dict:
+    return {
+        "created": datetime.now(UTC).isoformat(timespec="seconds"),
+        "host": socket.gethostname(),
+        "python": platform.python_version(),
+        "matchdb": _package_version("matchdb"),
+        "numpy": np.__version__,
+        "numba": _package_version("numba"),
+        "zarr": _package_version("zarr"),
+    }
+
+
+def create_store(root: Path) -> dict:
+    """Create an empty store at ``root``, or check and reuse the one there; return its attributes.
+
+    Creating writes every array but the tables. Reusing checks the format
+    version and layout, so a build never mixes tables of two formats.
+    """
+    import zarr
+    from zarr.codecs import ZstdCodec
+
+    root = Path(root)
+    if (root / "zarr.json").exists():
+        return open_store_attrs(root)
+    if root.exists() and any(root.iterdir()):
+        raise DatabaseError(f"The path '{root}' exists and is not a matchdb store; expected an empty or missing folder.")
+    attrs = {
+        "format": FORMAT_NAME,
+        "format_version": FORMAT_VERSION,
+        "tables": N_FLOPS,
+        "rows": N_PAIRS,
+        "chunk_rows": CHUNK_ROWS,
+        "codec": {"name": "zstd", "level": ZSTD_LEVEL, "checksum": True},
+        "local_order": "rank-major, the flop's ranks last",
+        "pair_order": "local (low, high) sorted by (high // 4, low // 4, low, high)",
+        "sentinel": int(SENTINEL),
+        "provenance": _provenance(),
+    }
+    tmp = Path(tempfile.mkdtemp(prefix=root.name + ".", dir=root.parent if root.parent.exists() else None))
+    try:
+        group = zarr.open_group(tmp, mode="w", attributes=attrs)
+        group.create_array(
+            "W",
+            shape=(N_FLOPS, N_PAIRS, N_PAIRS),
+            chunks=(1, CHUNK_ROWS, N_PAIRS),
+            shards=(1, N_PAIRS, N_PAIRS),
+            dtype="uint16",
+            compressors=ZstdCodec(level=ZSTD_LEVEL, checksum=True),
+            fill_value=int(SENTINEL),
+            dimension_names=("flop", "hand", "runout"),
+        )
+        for name, data in (
+            ("collision", COLLISION),
+            ("flops", CANONICAL_FLOPS),
+            ("orbit_sizes", ORBIT_SIZES.astype(np.uint8)),
+            ("pairs", PAIRS),
+            ("cards", flop_cards()),
+        ):
+            group.create_array(name, data=np.ascontiguousarray(data), chunks=data.shape)
+        (tmp / "manifest").mkdir()
+        root.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            os.rename(tmp, root)  # atomic: a half-created store never appears at root
+        except OSError:
+            if not (root / "zarr.json").exists():  # not another process winning the race
+                raise
+    finally:
+        if tmp.exists():
+            import shutil
+
+            shutil.rmtree(tmp, ignore_errors=True)
+    return open_store_attrs(root)
+
+
+def open_store_attrs(root: Path) -> dict:
+    """Return the group attributes of the store at ``root`` after checking its format."""
+    root = Path(root)
+    meta = root / "zarr.json"
+    if not meta.exists():
+        if root.exists():
+            raise DatabaseNotFoundError(f"The path '{root}' is not a matchdb database; expected a folder with zarr.json.")
+        raise DatabaseNotFoundError(f"No database at '{root}'; build one with 'matchdb build --out {root}'.")
+    try:
+        attrs = json.loads(meta.read_text())["attributes"]
+    except (ValueError, KeyError) as error:
+        raise CorruptDatabaseError(f"The metadata '{meta}' cannot be read ({error}); expected zarr group JSON.") from None
+    check_attrs(attrs, str(root))
+    return attrs
+
+
+def check_attrs(attrs: dict, where: str) -> None:
+    """Raise unless ``attrs`` describe a store of this format version."""
+    if attrs.get("format") != FORMAT_NAME:
+        raise FormatVersionError(f"The store '{where}' is not a matchdb database; its format is {attrs.get('format')!r}.")
+    if attrs.get("format_version") != FORMAT_VERSION:
+        raise FormatVersionError(
+            f"The database '{where}' has format version {attrs.get('format_version')!r}; "
+            f"this matchdb reads version {FORMAT_VERSION}. Rebuild it with 'matchdb build'."
+        )
+    layout = (attrs.get("chunk_rows"), attrs.get("codec", {}).get("name"))
+    if layout != (CHUNK_ROWS, "zstd"):
+        raise FormatVersionError(
+            f"The database '{where}' stores {layout[0]!r}-row {layout[1]!r} chunks; "
+            f"this matchdb reads {CHUNK_ROWS}-row zstd chunks. Rebuild it with 'matchdb build'."
+        )
+
+
+def _fsync_path(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _write_atomically(path: Path, data: bytes) -> None:
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    with open(tmp, "wb") as handle:
+        handle.write(data)
+        handle.flush()
+        os.fsync(handle.fileno())
+    os.replace(tmp, path)
+    _fsync_path(path.parent)
+
+
+def sha256_file(path: Path) -> str:
+    """SHA-256 hex digest of a file, read in 1 MiB blocks."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        while block := handle.read(1 << 20):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def table_digest(table: np.ndarray) -> str:
+    """SHA-256 of a table's little-endian uint16 bytes (independent of the codec)."""
+    return hashlib.sha256(np.ascontiguousarray(table, dtype="<u2").tobytes()).hexdigest()
+
+
+_OPEN_ARRAYS: dict[str, object] = {}
+
+
+def _table_array(root: Path):
+    import zarr
+
+    key = str(Path(root).resolve())
+    if key not in _OPEN_ARRAYS:
+        _OPEN_ARRAYS[key] = zarr.open_array(Path(root) / "W", mode="r+")
+    return _OPEN_ARRAYS[key]
+
+
+def write_table(root: Path, index: int, table: np.ndarray, seconds: float = 0.0) -> dict:
+    """Write table ``index`` as one whole shard, sync it, then record it in the manifest.
+
+    Returns the manifest entry. Safe to run for different tables in many
+    processes at once: each writes only its own shard and entry.
+    """
+    root = Path(root)
+    _table_array(root)[index] = table  # the whole shard, written by zarr to a temp file and renamed
+    shard = shard_path(root, index)
+    _fsync_path(shard)
+    _fsync_path(shard.parent)
+    entry = {
+        "index": int(index),
+        "flop": format_cards(CANONICAL_FLOPS[index]),
+        "table_sha256": table_digest(table),
+        "shard_sha256": sha256_file(shard),
+        "shard_bytes": shard.stat().st_size,
+        "seconds": round(seconds, 4),
+        "host": socket.gethostname(),
+    }
+    _write_atomically(manifest_path(root, index), json.dumps(entry, indent=1).encode())
+    return entry
+
+
+def read_manifest(root: Path, index: int) -> dict | None:
+    """The manifest entry of table ``index``, or None when the table is not finished."""
+    path = manifest_path(root, index)
+    try:
+        return json.loads(path.read_text())
+    except FileNotFoundError:
+        return None
+    except ValueError:
+        return None  # a torn entry cannot exist (atomic rename), but never trust one
+
+
+def table_is_done(root: Path, index: int, check_shard: bool = True) -> bool:
+    """True when table ``index`` has a manifest entry whose shard is present and intact."""
+    entry = read_manifest(root, index)
+    if entry is None:
+        return False
+    shard = shard_path(root, index)
+    if not shard.exists() or shard.stat().st_size != entry.get("shard_bytes"):
+        return False
+    return not check_shard or sha256_file(shard) == entry.get("shard_sha256")
+
+
+# ---------------------------------------------------------------------------
+# Reading
+
+
+@dataclass(frozen=True)
+class ShardIndex:
+    """Byte ranges of one table's 7 inner chunks inside its shard."""
+
+    offsets: np.ndarray
+    sizes: np.ndarray
+
+
+def parse_shard_index(tail: bytes, where: str) -> ShardIndex:
+    """Parse the index at the end of a shard (zarr v3 sharding, index at the end, crc32c)."""
+    if len(tail) != _INDEX_BYTES:
+        raise CorruptDatabaseError(f"The shard {where} is truncated; expected an index of {_INDEX_BYTES} bytes.")
+    body, crc = tail[:-4], struct.unpack("<I", tail[-4:])[0]
+    if google_crc32c.value(body) != crc:
+        raise CorruptDatabaseError(f"The shard {where} has a damaged index (crc32c mismatch); rebuild or re-verify it.")
+    pairs = np.frombuffer(body, dtype="<u8").reshape(N_CHUNKS, 2)
+    if (pairs == _EMPTY).any():
+        raise CorruptDatabaseError(f"The shard {where} lacks inner chunks; expected all {N_CHUNKS}.")
+    return ShardIndex(offsets=pairs[:, 0].astype(np.int64), sizes=pairs[:, 1].astype(np.int64))
+
+
+_ZSTD = Zstd()
+
+
+def decode_chunk(data: bytes, where: str) -> np.ndarray:
+    """Decode one inner chunk (CHUNK_ROWS x 1176 uint16), checking its zstd checksum."""
+    try:
+        raw = _ZSTD.decode(data)
+    except Exception as error:  # numcodecs raises RuntimeError on a bad frame or checksum
+        raise CorruptDatabaseError(f"The chunk {where} cannot be decoded ({error}); the database is damaged.") from None
+    if len(raw) != CHUNK_ROWS * N_PAIRS * 2:
+        raise CorruptDatabaseError(f"The chunk {where} decodes to {len(raw)} bytes; expected {CHUNK_ROWS * N_PAIRS * 2}.")
+    return np.frombuffer(raw, dtype="<u2").reshape(CHUNK_ROWS, N_PAIRS)
+
+
+class ShardReader:
+    """Reads tables and rows straight from shard files, one inner chunk at a time.
+
+    ``source(index)`` returns ``(file_path, start, length)`` of table
+    ``index``'s shard bytes (a file of the store, or a member of a packed file),
+    or None when the table is missing.
+    """
+
+    def __init__(self, source, name: str) -> None:
+        self._source = source
+        self._name = name
+
+    def _locate(self, index: int) -> tuple[str, int, int]:
+        located = self._source(index)
+        if located is None:
+            flop = format_cards(CANONICAL_FLOPS[index])
+            raise IncompleteDatabaseError(
+                f"The database '{self._name}' lacks table {index} (flop {flop}); "
+                f"build it with 'matchdb build --flops {index}'."
+            )
+        return located
+
+    def read_index(self, index: int) -> tuple[str, int, ShardIndex]:
+        path, start, length = self._locate(index)
+        if length < _INDEX_BYTES:
+            raise CorruptDatabaseError(f"The shard of table {index} in '{self._name}' is truncated to {length} bytes.")
+        with open(path, "rb") as handle:
+            handle.seek(start + length - _INDEX_BYTES)
+            tail = handle.read(_INDEX_BYTES)
+        shard_index = parse_shard_index(tail, f"of table {index} in '{self._name}'")
+        if (shard_index.offsets + shard_index.sizes > length - _INDEX_BYTES).any():
+            raise CorruptDatabaseError(f"The shard of table {index} in '{self._name}' points past its end; it is truncated.")
+        return path, start, shard_index
+
+    def read_chunks(self, index: int, chunks: list[int], located=None) -> list[np.ndarray]:
+        """Decode the given inner chunks of table ``index``."""
+        path, start, shard_index = located or self.read_index(index)
+        out = []
+        with open(path, "rb") as handle:
+            for chunk in chunks:
+                handle.seek(start + int(shard_index.offsets[chunk]))
+                data = handle.read(int(shard_index.sizes[chunk]))
+                out.append(decode_chunk(data, f"{chunk} of table {index} in '{self._name}'"))
+        return out
+
+    def read_table(self, index: int) -> np.ndarray:
+        """The whole W matrix of table ``index``."""
+        return np.concatenate(self.read_chunks(index, list(range(N_CHUNKS))))
+
+    def read_row(self, index: int, row: int) -> np.ndarray:
+        """Row ``row`` of table ``index`` (decodes one inner chunk)."""
+        (chunk,) = self.read_chunks(index, [row // CHUNK_ROWS])
+        return chunk[row % CHUNK_ROWS].copy()
+
+
+def directory_source(root: Path):
+    """A :class:`ShardReader` source over a store folder: finished tables only."""
+    root = Path(root)
+
+    def source(index: int):
+        shard = shard_path(root, index)
+        if not manifest_path(root, index).exists():
+            return None
+        try:
+            return str(shard), 0, shard.stat().st_size
+        except FileNotFoundError:
+            return None
+
+    return source
