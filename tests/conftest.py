@@ -2,12 +2,7 @@
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
-
-sys.path.insert(0, str(Path(__file__).parent))  # lets tests import the reference twins
 
 
 @pytest.fixture(scope="session")
@@ -23,3 +18,18 @@ def table_cache():
         return cache[flop]
 
     return get
+
+
+#: Tables the shared test store holds: the published references plus a few more.
+SMALL_FLOPS = "AhTcTh,AsTs9h,2c7dJh,AhKhQh,7c7d2s,0-2"
+
+
+@pytest.fixture(scope="session")
+def small_store(tmp_path_factory):
+    """A real store of a few tables, built once per session through the default Dask cluster."""
+    from matchdb.build import build
+
+    root = tmp_path_factory.mktemp("db") / "matchdb.zarr"
+    report = build(root, flops=SMALL_FLOPS, workers=2, quiet=True)
+    assert len(report.built) == 8
+    return root

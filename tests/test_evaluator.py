@@ -4,7 +4,7 @@ import numba
 import numpy as np
 import pytest
 
-import reference
+from matchdb import reference
 from matchdb.errors import CardError
 from matchdb.evaluator import FLUSH_VALUE, HAND_TYPES, STRAIGHT_TOP, _evaluate, evaluate, evaluate_many, hand_type
 

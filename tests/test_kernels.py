@@ -3,7 +3,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import reference
+from matchdb import reference
 from matchdb.canonical import CARD_MAP, canonical_index
 from matchdb.cards import COLLISION, pair_row, parse_cards
 from matchdb.errors import CardError

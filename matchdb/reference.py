@@ -1,8 +1,9 @@
 """Slow pure-Python twins of the numba kernels, written independently of them.
 
-They share nothing with ``matchdb`` but the card-id convention and the pair
-order (which is part of the data contract), so a bug in a kernel does not
-hide in its twin.
+They import nothing from the rest of ``matchdb`` and share only the data
+contract (card ids, hand values, local and pair order), so a bug in a kernel
+does not hide in its twin. The tests compare the kernels with them entry by
+entry, and ``matchdb verify`` recomputes sampled stored entries with them.
 """
 
 from __future__ import annotations
@@ -127,3 +128,20 @@ def exact_equity(hole: list[int], board: list[int]) -> float:
             total += 1.0 if mine > theirs else 0.5 if mine == theirs else 0.0
             deals += 1
     return total / deals
+
+
+def entry(flop: list[int], hole: tuple[int, int], runout: tuple[int, int]) -> int:
+    """One W entry by the definition: hole against every hand left on flop + runout."""
+    board = list(flop) + list(runout)
+    if set(hole) & set(board) or len(set(board)) != 5:
+        return 65535
+    mine = value(board + list(hole))
+    deck = [c for c in range(52) if c not in board]
+    less = equal = 0
+    for other in combinations(deck, 2):
+        if set(other) == set(hole):
+            continue
+        theirs = value(board + list(other))
+        less += theirs < mine
+        equal += theirs == mine
+    return 2 * less + equal

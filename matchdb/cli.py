@@ -1,0 +1,126 @@
+"""The ``matchdb`` command line: a thin layer over the Python API.
+
+Errors print one line to stderr and exit with status 2; a failed verify exits 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from matchdb.errors import MatchdbError
+
+__all__ = ["main"]
+
+
+def _cmd_build(args: argparse.Namespace) -> int:
+    from matchdb.build import build
+
+    report = build(
+        root=args.out, flops=args.flops, workers=args.workers, scheduler=args.scheduler, serial=args.serial, quiet=args.quiet
+    )
+    print(report.summary())
+    return 0
+
+
+def _cmd_verify(args: argparse.Namespace) -> int:
+    from matchdb.store import default_path
+    from matchdb.verify import verify
+
+    path = args.path or args.db or default_path()
+    report = verify(path, sample=args.sample, seed=args.seed)
+    print("\n".join(report.lines()))
+    return 0 if report.ok else 1
+
+
+def _cmd_query(args: argparse.Namespace) -> int:
+    import matchdb
+    from matchdb.cards import format_cards, parse_cards
+
+    db = matchdb.open(args.db)
+    hole = format_cards(parse_cards(args.hole))
+    board = format_cards(parse_cards(args.board))
+    win_rate = db.win_rate(hole, board, players=args.players)
+    outcome = db.outcome(hole, board, villain=args.villain)
+    result = {
+        "hole": hole,
+        "board": board,
+        "players": args.players,
+        "villain": args.villain or "random",
+        "win_rate": win_rate,
+        "equity": outcome.equity,
+        "win": outcome.win,
+        "tie": outcome.tie,
+        "loss": outcome.loss,
+    }
+    if args.json:
+        print(json.dumps(result))
+    else:
+        print(f"{hole} on {board}")
+        print(f"  naive win rate, {args.players} players: {win_rate:.6f}")
+        print(f"  exact heads-up equity vs {result['villain']}: {outcome.equity:.6f}")
+        print(f"  win {outcome.win:.6f}  tie {outcome.tie:.6f}  loss {outcome.loss:.6f}")
+    return 0
+
+
+def _cmd_info(args: argparse.Namespace) -> int:
+    from matchdb.build import finished_tables
+    from matchdb.store import default_path, open_store_attrs
+
+    path = args.db or default_path()
+    attrs = open_store_attrs(path)
+    info = dict(attrs, path=str(path), tables_built=len(finished_tables(path)))
+    print(json.dumps(info, indent=2))
+    return 0
+
+
+def _parser() -> argparse.ArgumentParser:
+    from importlib.metadata import version
+
+    parser = argparse.ArgumentParser(prog="matchdb", description="The Texas Hold'em match-table database.")
+    parser.add_argument("--version", action="version", version=f"matchdb {version('matchdb')}")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("build", help="compute tables into a zarr store (resumes a partial build)")
+    p.add_argument("--out", help="store path (default $MATCHDB_PATH or data/matchdb.zarr)")
+    p.add_argument("--flops", help="tables to build: indices, ranges like 0-39, flops like AhTcTh; default all")
+    p.add_argument("--workers", type=int, help="local Dask worker processes (default: one per core)")
+    p.add_argument("--scheduler", help="address of a running Dask scheduler to use instead of a local cluster")
+    p.add_argument("--serial", action="store_true", help="compute in this process, without Dask")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=_cmd_build)
+
+    p = sub.add_parser("verify", help="check metadata, checksums and sampled entries of a database")
+    p.add_argument("path", nargs="?", help="database path (same as --db)")
+    p.add_argument("--db", help="database path (default $MATCHDB_PATH or data/matchdb.zarr)")
+    p.add_argument("--sample", type=int, default=100, help="entries to recompute with the pure-Python twin")
+    p.add_argument("--seed", type=int, help="seed for the sampled entries")
+    p.set_defaults(func=_cmd_verify)
+
+    p = sub.add_parser("query", help="win rate and exact equity of a hand on a board")
+    p.add_argument("hole", help="two hole cards, like AhKh")
+    p.add_argument("board", help="three to five board cards, like 2c7dJh")
+    p.add_argument("--players", type=int, default=2, help="players for the naive win rate, 2..23 (default 2)")
+    p.add_argument("--villain", help="opponent range for the exact equity, like 'QQ+,AKs' (default: any hand)")
+    p.add_argument("--db", help="database path (default $MATCHDB_PATH or data/matchdb.zarr)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=_cmd_query)
+
+    p = sub.add_parser("info", help="format, provenance and completeness of a database")
+    p.add_argument("--db", help="database path (default $MATCHDB_PATH or data/matchdb.zarr)")
+    p.set_defaults(func=_cmd_info)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the command line; return the exit status."""
+    args = _parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except MatchdbError as error:
+        print(f"matchdb: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("matchdb: interrupted; run the same command again to resume", file=sys.stderr)
+        return 130

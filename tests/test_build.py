@@ -1,0 +1,131 @@
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pytest
+import zarr
+
+from matchdb.build import build, parse_flop_spec
+from matchdb.canonical import CANONICAL_FLOPS, flop_index
+from matchdb.errors import DatabaseError, MatchdbError
+from matchdb.kernels import match_table
+from matchdb.store import (
+    ShardReader,
+    directory_source,
+    manifest_path,
+    read_manifest,
+    shard_path,
+    table_digest,
+)
+from matchdb.verify import verify
+
+
+def test_flop_spec_forms():
+    assert parse_flop_spec("0-3,10") == [0, 1, 2, 3, 10]
+    assert parse_flop_spec("AhTcTh") == [flop_index("AhTcTh")] == parse_flop_spec("AsTdTs")
+    assert parse_flop_spec(None) == list(range(1755))
+    for bad, fragment in [("", "empty"), ("5-2", "backwards"), ("1755", "0..1754"), ("AhKh", "neither"), ("x", "neither")]:
+        with pytest.raises(MatchdbError, match=fragment):
+            parse_flop_spec(bad)
+
+
+def test_store_holds_exact_tables_and_metadata(small_store):
+    indices = parse_flop_spec("AhTcTh,AsTs9h,2c7dJh,AhKhQh,7c7d2s,0-2")
+    reader = ShardReader(directory_source(small_store), "test")
+    array = zarr.open_array(small_store / "W", mode="r")
+    for index in indices:
+        expected = match_table(CANONICAL_FLOPS[index].tolist())
+        assert (reader.read_table(index) == expected).all()
+        assert (array[index] == expected).all()  # plain zarr reads the same bytes
+        entry = read_manifest(small_store, index)
+        assert entry["table_sha256"] == table_digest(expected)
+    group = zarr.open_group(small_store, mode="r")
+    assert group.attrs["format_version"] == 1
+    assert (group["flops"][...] == CANONICAL_FLOPS).all()
+    assert group["collision"][...].sum() == 111_720
+
+
+def test_pinned_digest_of_one_table(small_store):
+    # The digest of the AcAd/AhTcTh reference flop's table, pinned so any change to the
+    # kernel, the pair order or the contract shows up here.
+    entry = read_manifest(small_store, flop_index("AhTcTh"))
+    assert entry["table_sha256"] == PINNED_AHTCTH
+
+
+PINNED_AHTCTH = "9f3da63c39629c2b230ed941b5b592fcc023c2d6553af10cc379db31dd5ad577"
+
+
+def test_second_run_finishes_at_once(small_store):
+    report = build(small_store, flops="AhTcTh,AsTs9h,2c7dJh,AhKhQh,7c7d2s,0-2", serial=True, quiet=True)
+    assert report.built == [] and report.skipped == 8
+
+
+def test_build_refuses_a_folder_that_is_not_a_store(tmp_path):
+    (tmp_path / "other.txt").write_text("x")
+    with pytest.raises(DatabaseError, match="not a matchdb store"):
+        build(tmp_path, flops="0", serial=True, quiet=True)
+
+
+def test_verify_passes_then_catches_a_flipped_byte(small_store, tmp_path):
+    report = verify(small_store, sample=5, seed=1)
+    assert report.problems == [] and report.bad == {} and report.sampled == 5
+    assert len(report.missing) == 1755 - 8  # a partial build names what is missing
+    copy = tmp_path / "copy.zarr"
+    shutil.copytree(small_store, copy)
+    index = flop_index("2c7dJh")
+    shard = shard_path(copy, index)
+    data = bytearray(shard.read_bytes())
+    data[len(data) // 3] ^= 0x40  # inside an inner chunk
+    shard.write_bytes(bytes(data))
+    broken = verify(copy, sample=0)
+    assert list(broken.bad) == [index]
+    assert "SHA-256" in broken.bad[index]
+    result = subprocess.run(
+        [sys.executable, "-m", "matchdb", "verify", str(copy), "--sample", "0"], capture_output=True, text=True
+    )
+    assert result.returncode == 1
+    assert f"bad table {index}" in result.stdout and "FAILED" in result.stdout
+
+
+def test_verify_names_a_missing_database(tmp_path):
+    report = verify(tmp_path / "nothing.zarr")
+    assert not report.ok and "No database" in report.problems[0]
+
+
+def _kill_when(root, done, process):
+    deadline = time.monotonic() + 240
+    while time.monotonic() < deadline:
+        finished = len(list((root / "manifest").glob("*.json"))) if (root / "manifest").exists() else 0
+        if finished >= done or process.poll() is not None:
+            break
+        time.sleep(0.01)
+    os.killpg(process.pid, signal.SIGKILL)
+    process.wait()
+
+
+def test_killed_builds_resume_to_identical_tables(tmp_path):
+    """SIGKILL the whole build (main process and Dask workers) twice, then resume."""
+    root = tmp_path / "killed.zarr"
+    spec = "0-39"
+    command = [sys.executable, "-m", "matchdb", "build", "--out", str(root), "--flops", spec, "--quiet"]
+    for done in (3, 17):
+        process = subprocess.Popen(command + ["--workers", "2"], start_new_session=True,
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        _kill_when(root, done, process)
+    finished_before = len(list((root / "manifest").glob("*.json")))
+    assert 3 <= finished_before < 40, "the kills should land mid-build"
+    result = subprocess.run(command + ["--serial"], capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stderr
+    assert f"skipped {finished_before}" in result.stdout
+    reader = ShardReader(directory_source(root), "killed")
+    for index in parse_flop_spec(spec):
+        expected = match_table(CANONICAL_FLOPS[index].tolist())
+        assert (reader.read_table(index) == expected).all()
+        assert json.loads(manifest_path(root, index).read_text())["table_sha256"] == table_digest(expected)
+    assert not list(root.rglob("*.partial"))
+    assert verify(root, sample=3).bad == {}
