@@ -24,12 +24,22 @@ def _cmd_build(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_init(args: argparse.Namespace) -> int:
+    from matchdb.store import create_store, default_path
+
+    path = args.out or default_path()
+    create_store(path)
+    print(f"store ready at {path}")
+    return 0
+
+
 def _cmd_verify(args: argparse.Namespace) -> int:
+    from matchdb.build import parse_flop_spec
     from matchdb.store import default_path
     from matchdb.verify import verify
 
     path = args.path or args.db or default_path()
-    report = verify(path, sample=args.sample, seed=args.seed)
+    report = verify(path, sample=args.sample, seed=args.seed, expected=parse_flop_spec(args.flops))
     print("\n".join(report.lines()))
     return 0 if report.ok else 1
 
@@ -96,7 +106,12 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--db", help="database path (default $MATCHDB_PATH or data/matchdb.zarr)")
     p.add_argument("--sample", type=int, default=100, help="entries to recompute with the pure-Python twin")
     p.add_argument("--seed", type=int, help="seed for the sampled entries")
+    p.add_argument("--flops", help="tables that must be present (same forms as build --flops); default all")
     p.set_defaults(func=_cmd_verify)
+
+    p = sub.add_parser("init", help="create an empty store (what a cluster build does before its array)")
+    p.add_argument("--out", help="store path (default $MATCHDB_PATH or data/matchdb.zarr)")
+    p.set_defaults(func=_cmd_init)
 
     p = sub.add_parser("query", help="win rate and exact equity of a hand on a board")
     p.add_argument("hole", help="two hole cards, like AhKh")
