@@ -42,7 +42,7 @@ def board_columns(extra: tuple[int, ...]) -> np.ndarray:
     """Columns consistent with the turn and river given as local indices (0, 1 or 2 of them).
 
     >>> len(board_columns(())), len(board_columns((5,))), board_columns((5, 9)).tolist()
-    (1176, 48, [59])
+    (1176, 48, [49])
     """
     if len(extra) == 0:
         return _ALL_COLUMNS

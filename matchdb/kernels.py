@@ -20,7 +20,7 @@ instead of sorting values.
 >>> table.shape, table.dtype
 ((1176, 1176), dtype('uint16'))
 >>> int(table[pair_row(flop, parse_cards("AhKh")), pair_row(flop, parse_cards("Ad9s"))])
-1758
+1907
 >>> match_table(parse_cards("2c2c7d"))
 Traceback (most recent call last):
 ...

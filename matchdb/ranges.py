@@ -15,6 +15,8 @@ matchdb.errors.RangeError: The range 'AK,XX' cannot be parsed; expected notation
 
 from __future__ import annotations
 
+import warnings
+
 from matchdb.cards import parse_card
 from matchdb.errors import RangeError
 
@@ -23,18 +25,20 @@ __all__ = ["parse_range"]
 
 def parse_range(text: str) -> list[tuple[int, int, float]]:
     """Return the hands of a range as (card id, card id, weight), weights > 0."""
-    import eval7
-
     if not isinstance(text, str):
         raise RangeError(f"The range {text!r} is not text; expected notation like 'QQ+,AKs,KQo'.")
     if not text.strip():
         raise RangeError(f"The range {text!r} is empty; expected at least one hand, like 'QQ+,AKs,KQo'.")
-    try:
-        parsed = eval7.HandRange(text.replace(" ", "")).hands
-    except Exception:  # eval7 raises its own RangeStringError
-        raise RangeError(
-            f"The range {text!r} cannot be parsed; expected notation like 'QQ+,AKs,KQo' or '0.5(AA),KK'."
-        ) from None
+    with warnings.catch_warnings():  # eval7 builds its grammar with names pyparsing now deprecates
+        warnings.simplefilter("ignore", DeprecationWarning)
+        import eval7
+
+        try:
+            parsed = eval7.HandRange(text.replace(" ", "")).hands
+        except Exception:  # eval7 raises its own RangeStringError
+            raise RangeError(
+                f"The range {text!r} cannot be parsed; expected notation like 'QQ+,AKs,KQo' or '0.5(AA),KK'."
+            ) from None
     hands = [(parse_card(str(a)), parse_card(str(b)), float(w)) for (a, b), w in parsed if w > 0]
     if not hands:
         raise RangeError(f"The range {text!r} holds no hand with a positive weight.")
