@@ -29,7 +29,6 @@ import numpy as np
 from matchdb.cards import COLLISION, N_LOCAL, N_PAIRS, PAIR_INDEX, PAIRS
 from matchdb.errors import BoardError, MatchdbError
 from matchdb.evaluator import jit
-from matchdb.kernels import MAX_W, SENTINEL
 
 __all__ = ["board_columns", "naive_win_rate", "naive_win_rates", "hand_vs_weights", "all_hands_vs_weights"]
 
@@ -86,10 +85,15 @@ def _naive(table, row, columns, exponent):
 def naive_win_rate(table: np.ndarray, row: int, columns: np.ndarray, players: int = 2) -> float:
     """The article's naive win rate: mean of (W / 2160) ** (players - 1) over the hand's columns.
 
-    NaN when no column is consistent with the hand (it shares a card with the board).
+    ``table`` may be the whole table or any block of its rows (a decoded chunk),
+    with ``row`` counted within it. NaN when no column is consistent with the
+    hand (it shares a card with the board).
     """
-    _check_table(table)
-    return float(_naive(table, _check_row(row), columns, _check_players(players) - 1))
+    if table.ndim != 2 or table.shape[1] != N_PAIRS or table.dtype != np.uint16:
+        raise MatchdbError(f"Rows of a match table must be (k, {N_PAIRS}) uint16; got {table.shape} {table.dtype}.")
+    if not 0 <= int(row) < table.shape[0]:
+        raise MatchdbError(f"Row {row!r} is out of range; expected 0..{table.shape[0] - 1}.")
+    return float(_naive(table, int(row), columns, _check_players(players) - 1))
 
 
 @jit
@@ -251,5 +255,3 @@ def all_hands_vs_weights(table: np.ndarray, columns: np.ndarray, weights: np.nda
     weights = _check_weights(weights)
     return _all_hands_vs_weights(table, columns, weights, _PAIR_A, _PAIR_B)
 
-
-assert MAX_W == 2160 and SENTINEL == 65535

@@ -34,7 +34,7 @@ from itertools import permutations
 
 import numpy as np
 
-from matchdb.cards import COLLISION, N_PAIRS, PAIRS, Card, parse_cards, remaining_cards
+from matchdb.cards import COLLISION, PAIRS, Card, parse_cards, remaining_cards
 from matchdb.evaluator import FLUSH_VALUE, STRAIGHT_TOP, _value_from_ranks, jit
 
 __all__ = ["SENTINEL", "MAX_W", "match_table", "collision_mask"]
@@ -218,5 +218,3 @@ def collision_mask() -> np.ndarray:
     """
     return COLLISION.copy()
 
-
-assert N_PAIRS == 1176

@@ -21,8 +21,8 @@ from pathlib import Path
 
 import numpy as np
 
-from matchdb.canonical import CARD_MAP, N_FLOPS, PERMUTATIONS, canonicalize
-from matchdb.cards import N_PAIRS, PAIRS, RANKS, Card, format_cards
+from matchdb.canonical import CARD_MAP, N_FLOPS, canonicalize
+from matchdb.cards import N_PAIRS, PAIR_INDEX, RANKS, Card, format_cards
 from matchdb.errors import BoardError, CardError, MatchdbError, RangeError
 from matchdb.formulas import all_hands_vs_weights, board_columns, hand_vs_weights, naive_win_rate, naive_win_rates
 from matchdb.ranges import parse_range
@@ -189,7 +189,10 @@ class MatchDB:
         """
         canon, columns, row = self._frame(hole, board)
         block, position = self._row_table(canon.index, row)
-        return naive_win_rate_block(block, position, columns, players)
+        value = naive_win_rate(block, position, columns, players)
+        if np.isnan(value):
+            raise BoardError("No turn and river are consistent with these hole cards and board.")
+        return value
 
     def outcome(self, hole: CardsLike, board: CardsLike, villain=None) -> Outcome:
         """Exact heads-up win, tie and loss probabilities against a random hand or a range."""
@@ -246,19 +249,7 @@ class MatchDB:
         return self._per_hand(board, per_row, canon)
 
 
-def naive_win_rate_block(block: np.ndarray, position: int, columns: np.ndarray, players: int) -> float:
-    """Naive win rate of row ``position`` of a block of rows (a decoded chunk)."""
-    from matchdb.formulas import _check_players, _naive
-
-    value = float(_naive(block, position, columns, _check_players(players) - 1))
-    if np.isnan(value):
-        raise BoardError("No turn and river are consistent with these hole cards and board.")
-    return value
-
-
-_PAIR_ROW = np.full((49, 49), -1, dtype=np.int64)
-_PAIR_ROW[PAIRS[:, 0], PAIRS[:, 1]] = np.arange(N_PAIRS)
-_PAIR_ROW[PAIRS[:, 1], PAIRS[:, 0]] = np.arange(N_PAIRS)
+_PAIR_ROW = PAIR_INDEX.astype(np.int64)
 #: The 1,326 two-card hands as (higher id, lower id), the order of HandTable.hands and weight vectors.
 _ALL_HANDS = [(b, a) for b in range(52) for a in range(b)]
 _HAND_NAMES = tuple(format_cards((b, a)) for b, a in _ALL_HANDS)
@@ -273,5 +264,3 @@ def open(path: str | Path | None = None, cache_tables: int = 64) -> MatchDB:  # 
     """Open the database at ``path`` (default ``$MATCHDB_PATH`` or ``data/matchdb.zarr``) read-only."""
     return MatchDB(path if path is not None else default_path(), cache_tables=cache_tables)
 
-
-assert PERMUTATIONS.shape == (24, 4)
