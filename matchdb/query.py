@@ -155,17 +155,22 @@ class MatchDB:
             row = _PAIR_ROW[a, b]
         return canon, board_columns(extra), row
 
+    def _row_of(self, canon, a: int, b: int) -> int:
+        """Row of the real hand (a, b) in the canonical table of ``canon``; -1 if it holds a flop card."""
+        local = self._local[canon.index]
+        la, lb = int(local[CARD_MAP[canon.perm, a]]), int(local[CARD_MAP[canon.perm, b]])
+        return int(_PAIR_ROW[la, lb]) if la >= 0 and lb >= 0 else -1
+
     def _weights(self, canon, villain) -> np.ndarray:
         """Opponent weight of each row in the canonical frame, from a range or a weight vector."""
         if villain is None:
             return np.ones(N_PAIRS)
         if isinstance(villain, str):
-            local = self._local[canon.index]
             weights = np.zeros(N_PAIRS)
             for a, b, w in parse_range(villain):
-                la, lb = int(local[CARD_MAP[canon.perm, a]]), int(local[CARD_MAP[canon.perm, b]])
-                if la >= 0 and lb >= 0:
-                    weights[_PAIR_ROW[la, lb]] = w
+                row = self._row_of(canon, a, b)
+                if row >= 0:
+                    weights[row] = w
             return weights
         weights = np.asarray(villain, dtype=np.float64)
         if weights.shape != (1326,):
@@ -173,11 +178,10 @@ class MatchDB:
         if not np.isfinite(weights).all() or (weights < 0).any():
             raise RangeError("A weight vector must be finite and non-negative.")
         out = np.zeros(N_PAIRS)
-        local = self._local[canon.index]
         for (a, b), w in zip(_ALL_HANDS, weights):
-            la, lb = int(local[CARD_MAP[canon.perm, a]]), int(local[CARD_MAP[canon.perm, b]])
-            if w and la >= 0 and lb >= 0:
-                out[_PAIR_ROW[la, lb]] = w
+            row = self._row_of(canon, a, b)
+            if w and row >= 0:
+                out[row] = w
         return out
 
     # -- answers -------------------------------------------------------------
@@ -225,12 +229,11 @@ class MatchDB:
         return float(hero @ (win + tie / 2)) / deals
 
     def _per_hand(self, board: CardsLike, per_row: np.ndarray, canon) -> HandTable:
-        local = self._local[canon.index]
         values = np.full(len(_ALL_HANDS), np.nan)
         for position, (a, b) in enumerate(_ALL_HANDS):
-            la, lb = int(local[CARD_MAP[canon.perm, a]]), int(local[CARD_MAP[canon.perm, b]])
-            if la >= 0 and lb >= 0:
-                values[position] = per_row[_PAIR_ROW[la, lb]]
+            row = self._row_of(canon, a, b)
+            if row >= 0:
+                values[position] = per_row[row]
         shown = board if isinstance(board, str) else format_cards(board)
         return HandTable(board=shown, hands=_HAND_NAMES, values=values)
 
