@@ -30,6 +30,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import combinations
 
 import numpy as np
@@ -177,15 +178,11 @@ def parse_cards(cards: str | Iterable[str | int | Card], count: int | None = Non
     matchdb.errors.CardError: The cards 'AhK' have an odd number of characters; expected pairs of rank and suit like 'AhKh'.
     """
     if isinstance(cards, str):
-        squeezed = _SEPARATORS.sub("", cards)
-        if len(squeezed) % 2:
-            raise CardError(
-                f"The cards {cards!r} have an odd number of characters; "
-                "expected pairs of rank and suit like 'AhKh'."
-            )
-        ids = tuple(parse_card(squeezed[i : i + 2], within=cards) for i in range(0, len(squeezed), 2))
-        shown = cards
-    elif isinstance(cards, (Card, int, np.integer)):
+        ids = _parse_text(cards)
+        if count is not None and len(ids) != count:
+            raise CardError(f"The cards {cards!r} are {len(ids)} cards; expected {count}.")
+        return ids
+    if isinstance(cards, (Card, int, np.integer)):
         ids = (_card_from_item(cards),)
         shown = str(cards)
     else:
@@ -195,13 +192,29 @@ def parse_cards(cards: str | Iterable[str | int | Card], count: int | None = Non
             raise CardError(f"The cards {cards!r} are neither text nor a sequence of cards.") from None
         ids = tuple(_card_from_item(item) for item in items)
         shown = format_cards(ids)
+    _check_distinct(ids, shown)
+    if count is not None and len(ids) != count:
+        raise CardError(f"The cards {shown!r} are {len(ids)} cards; expected {count}.")
+    return ids
+
+
+def _check_distinct(ids: tuple[int, ...], shown: str) -> None:
     seen: set[int] = set()
     for card in ids:
         if card in seen:
             raise CardError(f"The cards {shown!r} repeat {format_card(card)!r}; expected distinct cards.")
         seen.add(card)
-    if count is not None and len(ids) != count:
-        raise CardError(f"The cards {shown!r} are {len(ids)} cards; expected {count}.")
+
+
+@lru_cache(maxsize=8192)  # queries repeat the same few strings; parsing them again costs more than the lookup
+def _parse_text(cards: str) -> tuple[int, ...]:
+    squeezed = _SEPARATORS.sub("", cards)
+    if len(squeezed) % 2:
+        raise CardError(
+            f"The cards {cards!r} have an odd number of characters; expected pairs of rank and suit like 'AhKh'."
+        )
+    ids = tuple(parse_card(squeezed[i : i + 2], within=cards) for i in range(0, len(squeezed), 2))
+    _check_distinct(ids, cards)
     return ids
 
 

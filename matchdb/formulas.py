@@ -24,6 +24,9 @@ skipped for that hand automatically (their entries hold the sentinel).
 
 from __future__ import annotations
 
+import threading
+
+import numba
 import numpy as np
 
 from matchdb.cards import COLLISION, N_LOCAL, N_PAIRS, PAIR_INDEX, PAIRS
@@ -35,6 +38,10 @@ __all__ = ["board_columns", "naive_win_rate", "naive_win_rates", "hand_vs_weight
 _PAIR_A = PAIRS[:, 0].astype(np.int64)
 _PAIR_B = PAIRS[:, 1].astype(np.int64)
 _ALL_COLUMNS = np.arange(N_PAIRS, dtype=np.int64)
+_TURN_COLUMNS = np.array([[PAIR_INDEX[t, x] for x in range(N_LOCAL) if x != t] for t in range(N_LOCAL)], dtype=np.int64)
+_RIVER_COLUMNS = PAIR_INDEX.astype(np.int64)[:, :, None]
+for _columns in (_ALL_COLUMNS, _TURN_COLUMNS, _RIVER_COLUMNS):
+    _columns.flags.writeable = False
 
 
 def board_columns(extra: tuple[int, ...]) -> np.ndarray:
@@ -48,9 +55,8 @@ def board_columns(extra: tuple[int, ...]) -> np.ndarray:
     if any(not 0 <= int(c) < N_LOCAL for c in extra) or len(set(extra)) != len(extra) or len(extra) > 2:
         raise BoardError(f"The turn and river {extra!r} are not 1 or 2 distinct local indices 0..48.")
     if len(extra) == 1:
-        turn = int(extra[0])
-        return np.array([PAIR_INDEX[turn, x] for x in range(N_LOCAL) if x != turn], dtype=np.int64)
-    return np.array([PAIR_INDEX[int(extra[0]), int(extra[1])]], dtype=np.int64)
+        return _TURN_COLUMNS[int(extra[0])]
+    return _RIVER_COLUMNS[int(extra[0]), int(extra[1])]
 
 
 def _check_table(table: np.ndarray) -> None:
@@ -111,11 +117,10 @@ def naive_win_rates(table: np.ndarray, columns: np.ndarray, players: int = 2) ->
 
 
 @jit
-def _hand_vs_weights(table, row, columns, weights):
-    """Weighted (win, tie, loss) sums of hand ``row`` against rows with weight, over columns."""
-    hero = np.empty(columns.shape[0], dtype=np.int64)
-    for c in range(columns.shape[0]):
-        hero[c] = table[row, columns[c]]
+def _hand_vs_weights(table, row, weights):
+    """Weighted (win, tie, loss) sums of hand ``row`` against rows with weight, over all of ``table``'s columns."""
+    hero = table[row]
+    n_cols = table.shape[1]
     win = 0.0
     tie = 0.0
     loss = 0.0
@@ -123,22 +128,17 @@ def _hand_vs_weights(table, row, columns, weights):
         w = weights[k]
         if w == 0.0:
             continue
+        villain = table[k]
         n_win = 0
         n_tie = 0
         n_loss = 0
-        for c in range(columns.shape[0]):
+        for c in range(n_cols):  # branch-free so that it vectorizes
             h = hero[c]
-            if h == 65535:
-                continue
-            v = table[k, columns[c]]
-            if v == 65535:
-                continue
-            if h > v:
-                n_win += 1
-            elif h == v:
-                n_tie += 1
-            else:
-                n_loss += 1
+            v = villain[c]
+            valid = (h != 65535) & (v != 65535)
+            n_win += valid & (h > v)
+            n_tie += valid & (h == v)
+            n_loss += valid & (h < v)
         win += w * n_win
         tie += w * n_tie
         loss += w * n_loss
@@ -165,84 +165,128 @@ def hand_vs_weights(table: np.ndarray, row: int, columns: np.ndarray, weights: n
     row = _check_row(row)
     weights = _check_weights(weights).copy()
     weights[COLLISION[row]] = 0.0  # opponent hands sharing a card with the hero, and the hero itself
-    win, tie, loss = _hand_vs_weights(table, row, columns, weights)
+    if len(columns) != N_PAIRS:
+        table = np.ascontiguousarray(table[:, columns])
+    win, tie, loss = _hand_vs_weights(table, row, weights)
     total = win + tie + loss
     if total == 0:
         raise MatchdbError("No opponent hand in the range is possible with these cards.")
     return win / total, tie / total, loss / total
 
 
-@jit
-def _all_hands_vs_weights(table, columns, weights, pair_a, pair_b):
-    """Per-row weighted (win, tie, total) sums against weighted opponents, all rows at once.
+#: ``ROWS_OF_CARD[a]`` are the 48 rows holding local card ``a`` (the same pairs as a turn's columns).
+ROWS_OF_CARD = _TURN_COLUMNS
+_PARALLEL = threading.Lock()  # one parallel kernel at a time: not every numba threading layer is thread-safe
+_jit_parallel = numba.njit(cache=True, nogil=True, parallel=True, error_model="numpy")
 
-    For each column: counting-sort the valid rows by W, then sweep the levels
-    upwards keeping the opponent weight below, in all and per card, so that
-    card removal is exact by inclusion-exclusion (a hand sharing one card with
-    the hero is subtracted once; the hero itself, sharing both, is added back).
+
+@_jit_parallel
+def _level_sums(table, columns, weights, n_blocks):
+    """Per-row weighted (below, equal, valid) sums over columns, ignoring card removal.
+
+    A weighted histogram of each column's W levels and its running sum give,
+    for every valid row, the weight of rows strictly below it and level with it
+    (itself excluded), and of all valid rows but itself.
     """
     n_rows = table.shape[0]
-    win = np.zeros(n_rows)
-    tie = np.zeros(n_rows)
-    total = np.zeros(n_rows)
-    level_start = np.zeros(2162, dtype=np.int64)
-    order = np.empty(n_rows, dtype=np.int64)
-    below_card = np.zeros(49)
-    group_card = np.zeros(49)
-    card_total = np.zeros(49)
-    for c in range(columns.shape[0]):
-        column = table[:, columns[c]]
-        level_start[:] = 0
-        col_total = 0.0
-        card_total[:] = 0.0
-        for k in range(n_rows):
-            v = column[k]
-            if v != 65535:
-                level_start[v + 1] += 1
-                w = weights[k]
-                col_total += w
-                card_total[pair_a[k]] += w
-                card_total[pair_b[k]] += w
-        for v in range(2161):
-            level_start[v + 1] += level_start[v]
-        n_valid = level_start[2161]
-        for k in range(n_rows):
-            v = column[k]
-            if v != 65535:
-                order[level_start[v]] = k
-                level_start[v] += 1
-        # level_start[v] is now the end of level v; sweep groups of equal W
-        below = 0.0
-        below_card[:] = 0.0
-        g0 = 0
-        while g0 < n_valid:
-            v = column[order[g0]]
-            g1 = g0
-            group = 0.0
-            while g1 < n_valid and column[order[g1]] == v:
-                k = order[g1]
-                w = weights[k]
-                group += w
-                group_card[pair_a[k]] += w
-                group_card[pair_b[k]] += w
-                g1 += 1
-            for g in range(g0, g1):
-                k = order[g]
-                a = pair_a[k]
-                b = pair_b[k]
-                w_self = weights[k]
-                win[k] += below - below_card[a] - below_card[b]
-                tie[k] += group - group_card[a] - group_card[b] + w_self
-                total[k] += col_total - card_total[a] - card_total[b] + w_self
-            for g in range(g0, g1):
-                k = order[g]
-                group_card[pair_a[k]] = 0.0
-                group_card[pair_b[k]] = 0.0
-                below_card[pair_a[k]] += weights[k]
-                below_card[pair_b[k]] += weights[k]
-            below += group
-            g0 = g1
-    return win, tie, total
+    n_cols = columns.shape[0]
+    win = np.zeros((n_blocks, n_rows))
+    tie = np.zeros((n_blocks, n_rows))
+    total = np.zeros((n_blocks, n_rows))
+    for block in numba.prange(n_blocks):
+        level = np.zeros(2161)
+        below = np.zeros(2161)
+        column = np.empty(n_rows, dtype=np.int64)
+        for c in range(block, n_cols, n_blocks):
+            j = columns[c]
+            level[:] = 0.0
+            for k in range(n_rows):
+                v = np.int64(table[k, j])
+                column[k] = v
+                if v != 65535:
+                    level[v] += weights[k]
+            running = 0.0
+            for v in range(2161):
+                below[v] = running
+                running += level[v]
+            for k in range(n_rows):
+                v = column[k]
+                if v != 65535:
+                    w = weights[k]
+                    win[block, k] += below[v]
+                    tie[block, k] += level[v] - w
+                    total[block, k] += running - w
+    return win.sum(axis=0), tie.sum(axis=0), total.sum(axis=0)
+
+
+@_jit_parallel
+def _shared_card_counts(table, columns, rows_of_card):
+    """For every two rows sharing exactly one card: columns where the first beats / ties the second.
+
+    ``out[a, i, j]`` (i < j) compares rows ``rows_of_card[a, i]`` and
+    ``rows_of_card[a, j]`` over ``columns``; both entries must be valid. The
+    48 rows of a card are copied once and compared tile by tile, so the work
+    runs from cache.
+    """
+    n_cols = columns.shape[0]
+    out = np.zeros((N_LOCAL, 48, 48, 2), dtype=np.int64)
+    for a in numba.prange(N_LOCAL):
+        block = np.empty((48, n_cols), dtype=np.uint16)
+        for i in range(48):
+            row = rows_of_card[a, i]
+            for c in range(n_cols):
+                block[i, c] = table[row, columns[c]]
+        for c0 in range(0, n_cols, 512):
+            c1 = min(n_cols, c0 + 512)
+            for i in range(48):
+                first = block[i, c0:c1]
+                for j in range(i + 1, 48):
+                    second = block[j, c0:c1]
+                    beats = 0
+                    ties = 0
+                    for c in range(c1 - c0):  # 1-d slices: this loop vectorizes
+                        u = first[c]
+                        v = second[c]
+                        beats += (u > v) & (u != 65535)
+                        ties += (u == v) & (u != 65535)
+                    out[a, i, j, 0] += beats
+                    out[a, i, j, 1] += ties
+    return out
+
+
+@jit
+def _remove_shared_cards(counts, rows_of_card, columns, weights, pair_a, pair_b, win, tie, total):
+    """Subtract, for every row, the opponents that share one of its cards (card removal)."""
+    n_cols = columns.shape[0]
+    touching = np.zeros(N_LOCAL, dtype=np.int64)  # columns holding each card
+    exact = np.zeros((N_LOCAL, N_LOCAL), dtype=np.int64)  # columns equal to each pair
+    for c in range(n_cols):
+        x = pair_a[columns[c]]
+        y = pair_b[columns[c]]
+        touching[x] += 1
+        touching[y] += 1
+        exact[x, y] += 1
+        exact[y, x] += 1
+    for a in range(N_LOCAL):
+        for i in range(48):
+            r1 = rows_of_card[a, i]
+            x = pair_a[r1] + pair_b[r1] - a
+            for j in range(i + 1, 48):
+                r2 = rows_of_card[a, j]
+                y = pair_a[r2] + pair_b[r2] - a
+                both = n_cols - touching[a] - touching[x] - touching[y] + exact[a, x] + exact[a, y] + exact[x, y]
+                if both <= 0:
+                    continue
+                beats = counts[a, i, j, 0]
+                ties = counts[a, i, j, 1]
+                w1 = weights[r1]
+                w2 = weights[r2]
+                win[r1] -= w2 * beats
+                win[r2] -= w1 * (both - beats - ties)
+                tie[r1] -= w2 * ties
+                tie[r2] -= w1 * ties
+                total[r1] -= w2 * both
+                total[r2] -= w1 * both
 
 
 def all_hands_vs_weights(table: np.ndarray, columns: np.ndarray, weights: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -253,5 +297,10 @@ def all_hands_vs_weights(table: np.ndarray, columns: np.ndarray, weights: np.nda
     """
     _check_table(table)
     weights = _check_weights(weights)
-    return _all_hands_vs_weights(table, columns, weights, _PAIR_A, _PAIR_B)
+    columns = np.asarray(columns, dtype=np.int64)
+    with _PARALLEL:
+        win, tie, total = _level_sums(table, columns, weights, 2 * numba.get_num_threads())
+        counts = _shared_card_counts(table, columns, ROWS_OF_CARD)
+    _remove_shared_cards(counts, ROWS_OF_CARD, columns, weights, _PAIR_A, _PAIR_B, win, tie, total)
+    return win, tie, total
 

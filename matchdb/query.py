@@ -14,6 +14,7 @@ read from the store's shards directly and kept in a bounded cache.
 
 from __future__ import annotations
 
+import threading
 from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -103,6 +104,7 @@ class MatchDB:
         self._chunk_capacity = cache_tables * (N_PAIRS // CHUNK_ROWS)
         self._chunks: OrderedDict[tuple[int, int], np.ndarray] = OrderedDict()
         self._indexes: OrderedDict[int, tuple] = OrderedDict()
+        self._lock = threading.Lock()
 
     def __repr__(self) -> str:
         return f"MatchDB({str(self.path)!r})"
@@ -110,23 +112,24 @@ class MatchDB:
     # -- reading -------------------------------------------------------------
 
     def _chunks_of(self, index: int, wanted: list[int]) -> list[np.ndarray]:
-        missing = [c for c in wanted if (index, c) not in self._chunks]
-        if missing:
-            located = self._indexes.get(index)
-            if located is None:
-                located = self._reader.read_index(index)
-                self._indexes[index] = located
-                if len(self._indexes) > self._chunk_capacity:
-                    self._indexes.popitem(last=False)
-            for chunk, data in zip(missing, self._reader.read_chunks(index, missing, located)):
-                self._chunks[(index, chunk)] = data
-        out = []
-        for c in wanted:
-            self._chunks.move_to_end((index, c))
-            out.append(self._chunks[(index, c)])
-        while len(self._chunks) > self._chunk_capacity:
-            self._chunks.popitem(last=False)
-        return out
+        with self._lock:  # the caches are shared by the threads of a service
+            missing = [c for c in wanted if (index, c) not in self._chunks]
+            if missing:
+                located = self._indexes.get(index)
+                if located is None:
+                    located = self._reader.read_index(index)
+                    self._indexes[index] = located
+                    if len(self._indexes) > self._chunk_capacity:
+                        self._indexes.popitem(last=False)
+                for chunk, data in zip(missing, self._reader.read_chunks(index, missing, located)):
+                    self._chunks[(index, chunk)] = data
+            out = []
+            for c in wanted:
+                self._chunks.move_to_end((index, c))
+                out.append(self._chunks[(index, c)])
+            while len(self._chunks) > self._chunk_capacity:
+                self._chunks.popitem(last=False)
+            return out
 
     def table(self, index: int) -> np.ndarray:
         """The whole W matrix of canonical flop ``index`` (read-only view)."""
@@ -155,34 +158,32 @@ class MatchDB:
             row = _PAIR_ROW[a, b]
         return canon, board_columns(extra), row
 
-    def _row_of(self, canon, a: int, b: int) -> int:
-        """Row of the real hand (a, b) in the canonical table of ``canon``; -1 if it holds a flop card."""
+    def _rows_of(self, canon, high: np.ndarray, low: np.ndarray) -> np.ndarray:
+        """Rows of the real hands (high[i], low[i]) in the canonical table of ``canon``; -1 where a card is on the flop."""
         local = self._local[canon.index]
-        la, lb = int(local[CARD_MAP[canon.perm, a]]), int(local[CARD_MAP[canon.perm, b]])
-        return int(_PAIR_ROW[la, lb]) if la >= 0 and lb >= 0 else -1
+        la = local[CARD_MAP[canon.perm, high]]
+        lb = local[CARD_MAP[canon.perm, low]]
+        valid = (la >= 0) & (lb >= 0)
+        return np.where(valid, _PAIR_ROW[la, lb], -1)
 
     def _weights(self, canon, villain) -> np.ndarray:
         """Opponent weight of each row in the canonical frame, from a range or a weight vector."""
         if villain is None:
             return np.ones(N_PAIRS)
         if isinstance(villain, str):
-            weights = np.zeros(N_PAIRS)
-            for a, b, w in parse_range(villain):
-                row = self._row_of(canon, a, b)
-                if row >= 0:
-                    weights[row] = w
-            return weights
-        weights = np.asarray(villain, dtype=np.float64)
-        if weights.shape != (1326,):
-            raise RangeError(f"A weight vector must have 1,326 entries, one per hand in hand_order(); got shape {weights.shape}.")
-        if not np.isfinite(weights).all() or (weights < 0).any():
-            raise RangeError("A weight vector must be finite and non-negative.")
-        out = np.zeros(N_PAIRS)
-        for (a, b), w in zip(_ALL_HANDS, weights):
-            row = self._row_of(canon, a, b)
-            if w and row >= 0:
-                out[row] = w
-        return out
+            high, low, values = (np.array(column) for column in zip(*parse_range(villain)))
+            high, low = high.astype(np.int64), low.astype(np.int64)
+        else:
+            values = np.asarray(villain, dtype=np.float64)
+            if values.shape != (1326,):
+                raise RangeError(f"A weight vector must have 1,326 entries, one per hand in hand_order(); got shape {values.shape}.")
+            if not np.isfinite(values).all() or (values < 0).any():
+                raise RangeError("A weight vector must be finite and non-negative.")
+            high, low = _HAND_HIGH, _HAND_LOW
+        rows = self._rows_of(canon, high, low)
+        weights = np.zeros(N_PAIRS)
+        weights[rows[rows >= 0]] = values[rows >= 0]
+        return weights
 
     # -- answers -------------------------------------------------------------
 
@@ -229,11 +230,8 @@ class MatchDB:
         return float(hero @ (win + tie / 2)) / deals
 
     def _per_hand(self, board: CardsLike, per_row: np.ndarray, canon) -> HandTable:
-        values = np.full(len(_ALL_HANDS), np.nan)
-        for position, (a, b) in enumerate(_ALL_HANDS):
-            row = self._row_of(canon, a, b)
-            if row >= 0:
-                values[position] = per_row[row]
+        rows = self._rows_of(canon, _HAND_HIGH, _HAND_LOW)
+        values = np.where(rows >= 0, per_row[rows], np.nan)
         shown = board if isinstance(board, str) else format_cards(board)
         return HandTable(board=shown, hands=_HAND_NAMES, values=values)
 
@@ -256,6 +254,8 @@ _PAIR_ROW = PAIR_INDEX.astype(np.int64)
 #: The 1,326 two-card hands as (higher id, lower id), the order of HandTable.hands and weight vectors.
 _ALL_HANDS = [(b, a) for b in range(52) for a in range(b)]
 _HAND_NAMES = tuple(format_cards((b, a)) for b, a in _ALL_HANDS)
+_HAND_HIGH = np.array([b for b, _ in _ALL_HANDS], dtype=np.int64)
+_HAND_LOW = np.array([a for _, a in _ALL_HANDS], dtype=np.int64)
 
 
 def hand_order() -> tuple[str, ...]:

@@ -16,6 +16,7 @@ matchdb.errors.RangeError: The range 'AK,XX' cannot be parsed; expected notation
 from __future__ import annotations
 
 import warnings
+from functools import lru_cache
 
 from matchdb.cards import parse_card
 from matchdb.errors import RangeError
@@ -27,6 +28,11 @@ def parse_range(text: str) -> list[tuple[int, int, float]]:
     """Return the hands of a range as (card id, card id, weight), weights > 0."""
     if not isinstance(text, str):
         raise RangeError(f"The range {text!r} is not text; expected notation like 'QQ+,AKs,KQo'.")
+    return list(_parse(text))
+
+
+@lru_cache(maxsize=512)  # a full range takes eval7 about 15 ms to parse; services see the same few again and again
+def _parse(text: str) -> tuple[tuple[int, int, float], ...]:
     if not text.strip():
         raise RangeError(f"The range {text!r} is empty; expected at least one hand, like 'QQ+,AKs,KQo'.")
     with warnings.catch_warnings():  # eval7 builds its grammar with names pyparsing now deprecates
@@ -42,4 +48,4 @@ def parse_range(text: str) -> list[tuple[int, int, float]]:
     hands = [(parse_card(str(a)), parse_card(str(b)), float(w)) for (a, b), w in parsed if w > 0]
     if not hands:
         raise RangeError(f"The range {text!r} holds no hand with a positive weight.")
-    return hands
+    return tuple(hands)
