@@ -21,7 +21,7 @@ from matchdb.errors import (
 )
 from matchdb.evaluator import evaluate
 from matchdb.kernels import match_table
-from matchdb.query import HandTable, MatchDB, Outcome, hand_order, open
+from matchdb.query import HandTable, MatchDB, Outcome, hand_index, hand_order, open
 
 __version__ = _version("matchdb")
 
@@ -42,6 +42,7 @@ __all__ = [
     "evaluate",
     "format_cards",
     "hand_order",
+    "hand_index",
     "match_table",
     "open",
     "parse_cards",

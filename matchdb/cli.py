@@ -74,14 +74,20 @@ def _cmd_query(args: argparse.Namespace) -> int:
     return 0
 
 
-def _cmd_info(args: argparse.Namespace) -> int:
-    from matchdb.build import finished_tables
-    from matchdb.store import default_path, open_store_attrs
+def _cmd_serve(args: argparse.Namespace) -> int:
+    import matchdb
+    from matchdb.service import serve
 
-    path = args.db or default_path()
-    attrs = open_store_attrs(path)
-    info = dict(attrs, path=str(path), tables_built=len(finished_tables(path)))
-    print(json.dumps(info, indent=2))
+    db = matchdb.open(args.db)  # a missing or damaged database fails here, before the port opens
+    print(f"matchdb: serving {db.path} ({db.info()['tables_built']} tables) on http://{args.host}:{args.port}", flush=True)
+    serve(db, host=args.host, port=args.port)
+    return 0
+
+
+def _cmd_info(args: argparse.Namespace) -> int:
+    import matchdb
+
+    print(json.dumps(matchdb.open(args.db).info(), indent=2))
     return 0
 
 
@@ -121,6 +127,12 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--db", help="database path (default $MATCHDB_PATH or data/matchdb.zarr)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=_cmd_query)
+
+    p = sub.add_parser("serve", help="answer queries over HTTP (needs the service extra)")
+    p.add_argument("--db", help="database path (default $MATCHDB_PATH or data/matchdb.zarr)")
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    p.set_defaults(func=_cmd_serve)
 
     p = sub.add_parser("info", help="format, provenance and completeness of a database")
     p.add_argument("--db", help="database path (default $MATCHDB_PATH or data/matchdb.zarr)")

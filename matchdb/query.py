@@ -23,13 +23,13 @@ from pathlib import Path
 import numpy as np
 
 from matchdb.canonical import CARD_MAP, N_FLOPS, canonicalize
-from matchdb.cards import N_PAIRS, PAIR_INDEX, RANKS, Card, format_cards
+from matchdb.cards import N_PAIRS, PAIR_INDEX, RANKS, Card, format_cards, parse_cards
 from matchdb.errors import BoardError, CardError, MatchdbError, RangeError
 from matchdb.formulas import all_hands_vs_weights, board_columns, hand_vs_weights, naive_win_rate, naive_win_rates
 from matchdb.ranges import parse_range
-from matchdb.store import CHUNK_ROWS, ShardReader, default_path, directory_source, flop_cards, open_store_attrs
+from matchdb.store import CHUNK_ROWS, ShardReader, default_path, flop_cards, open_database
 
-__all__ = ["open", "MatchDB", "Outcome", "HandTable"]
+__all__ = ["open", "MatchDB", "Outcome", "HandTable", "hand_order", "hand_index"]
 
 CardsLike = str | Iterable[str | int | Card]
 
@@ -87,7 +87,7 @@ class MatchDB:
 
     Parameters
     ----------
-    path : the zarr store folder.
+    path : the zarr store folder, or a file written by ``matchdb pack``.
     cache_tables : how many tables' worth of decoded chunks to keep (2.8 MB each).
     """
 
@@ -95,8 +95,9 @@ class MatchDB:
         if isinstance(cache_tables, bool) or not isinstance(cache_tables, int) or cache_tables < 1:
             raise MatchdbError(f"cache_tables is {cache_tables!r}; expected a whole number of at least 1.")
         self.path = Path(path)
-        self.attrs = open_store_attrs(self.path)
-        self._reader = ShardReader(directory_source(self.path), str(self.path))
+        self._store = open_database(self.path)
+        self.attrs = self._store.attrs
+        self._reader = ShardReader(self._store.shard, str(self.path))
         self._cards = flop_cards()  # (1755, 49) local index -> card id
         self._local = np.full((N_FLOPS, 52), -1, dtype=np.int16)
         for index in range(N_FLOPS):
@@ -108,6 +109,20 @@ class MatchDB:
 
     def __repr__(self) -> str:
         return f"MatchDB({str(self.path)!r})"
+
+    def info(self) -> dict:
+        """Format, completeness and build provenance of the database."""
+        return {
+            "path": str(self.path),
+            "packed": self._store.packed,
+            "format": self.attrs["format"],
+            "format_version": self.attrs["format_version"],
+            "tables": N_FLOPS,
+            "tables_built": len(self._store.built()),
+            "chunk_rows": self.attrs["chunk_rows"],
+            "codec": self.attrs["codec"],
+            "provenance": self.attrs.get("provenance", {}),
+        }
 
     # -- reading -------------------------------------------------------------
 
@@ -253,14 +268,25 @@ class MatchDB:
 _PAIR_ROW = PAIR_INDEX.astype(np.int64)
 #: The 1,326 two-card hands as (higher id, lower id), the order of HandTable.hands and weight vectors.
 _ALL_HANDS = [(b, a) for b in range(52) for a in range(b)]
-_HAND_NAMES = tuple(format_cards((b, a)) for b, a in _ALL_HANDS)
+_HAND_NAMES = tuple(format_cards(sorted(hand, key=lambda c: (c % 13, c // 13), reverse=True)) for hand in _ALL_HANDS)
+_HAND_POSITION = {frozenset(hand): position for position, hand in enumerate(_ALL_HANDS)}
 _HAND_HIGH = np.array([b for b, _ in _ALL_HANDS], dtype=np.int64)
 _HAND_LOW = np.array([a for _, a in _ALL_HANDS], dtype=np.int64)
 
 
 def hand_order() -> tuple[str, ...]:
-    """The 1,326 hands in the order used by weight vectors and :class:`HandTable`."""
+    """The 1,326 hands in the order used by weight vectors and :class:`HandTable`, written high rank first.
+
+    >>> hand_order()[:2], hand_order()[hand_index("KdAc")]
+    (('3c2c', '4c2c'), 'AcKd')
+    """
     return _HAND_NAMES
+
+
+def hand_index(hand: CardsLike) -> int:
+    """Position of a two-card hand in :func:`hand_order`, whatever the order its cards are given in."""
+    cards = parse_cards(hand, count=2)
+    return _HAND_POSITION[frozenset(cards)]
 
 
 def open(path: str | Path | None = None, cache_tables: int = 64) -> MatchDB:  # noqa: A001 - mirrors zarr.open

@@ -65,6 +65,9 @@ __all__ = [
     "table_is_done",
     "ShardReader",
     "directory_source",
+    "DirectoryStore",
+    "open_database",
+    "sha256_range",
     "sha256_file",
     "table_digest",
     "flop_cards",
@@ -393,15 +396,69 @@ class ShardReader:
 
 def directory_source(root: Path):
     """A :class:`ShardReader` source over a store folder: finished tables only."""
-    root = Path(root)
+    return DirectoryStore(root, check=False).shard
 
-    def source(index: int):
-        shard = shard_path(root, index)
-        if not manifest_path(root, index).exists():
+
+def sha256_range(path: str, start: int, length: int) -> str:
+    """SHA-256 hex digest of ``length`` bytes of a file from ``start``."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        handle.seek(start)
+        left = length
+        while left > 0 and (block := handle.read(min(left, 1 << 20))):
+            digest.update(block)
+            left -= len(block)
+    return digest.hexdigest()
+
+
+class DirectoryStore:
+    """A store folder seen as a database: its attributes, manifest and shard locations.
+
+    :class:`matchdb.pack.PackedStore` offers the same methods over one packed
+    file, so queries and verification need not know which they read.
+    """
+
+    packed = False
+
+    def __init__(self, root: str | Path, check: bool = True) -> None:
+        self.root = Path(root)
+        self.name = str(root)
+        self.attrs = open_store_attrs(self.root) if check else {}
+
+    def shard(self, index: int) -> tuple[str, int, int] | None:
+        """(file, start, length) of table ``index``'s shard, or None when the table is not finished."""
+        shard = shard_path(self.root, index)
+        if not manifest_path(self.root, index).exists():
             return None
         try:
             return str(shard), 0, shard.stat().st_size
         except FileNotFoundError:
             return None
 
-    return source
+    def manifest(self, index: int) -> dict | None:
+        """The manifest entry of table ``index``, or None."""
+        return read_manifest(self.root, index)
+
+    def built(self) -> list[int]:
+        """Indices of the finished tables."""
+        return [i for i in range(N_FLOPS) if manifest_path(self.root, i).exists()]
+
+    def integrity_problems(self) -> list[str]:
+        """Problems with checksums of the container itself (a folder has none of its own)."""
+        return []
+
+    def zarr_store(self):
+        """A read-only zarr store over the same data (for the small metadata arrays)."""
+        from zarr.storage import LocalStore
+
+        return LocalStore(self.root, read_only=True)
+
+
+def open_database(path: str | Path):
+    """The store folder or packed file at ``path``, checked for format and version."""
+    path = Path(path)
+    if path.is_file():
+        from matchdb.pack import PackedStore
+
+        return PackedStore(path)
+    return DirectoryStore(path)

@@ -33,3 +33,11 @@ def small_store(tmp_path_factory):
     report = build(root, flops=SMALL_FLOPS, workers=2, quiet=True)
     assert len(report.built) == 8
     return root
+
+
+@pytest.fixture(scope="session")
+def small_flops(small_store):
+    """Canonical indices of the tables in ``small_store``."""
+    from matchdb.build import parse_flop_spec
+
+    return sorted(parse_flop_spec(SMALL_FLOPS))

@@ -1,0 +1,271 @@
+"""The CLI and the HTTP service: same answers as the Python API, same one-sentence errors."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import httpx
+import numpy as np
+import pytest
+
+import matchdb
+from matchdb.canonical import CANONICAL_FLOPS, CARD_MAP
+from matchdb.cards import format_cards
+from matchdb.cli import main
+from matchdb.errors import MatchdbError
+
+
+@pytest.fixture(scope="module")
+def db(small_store):
+    return matchdb.open(small_store)
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server(small_store, tmp_path_factory):
+    """The real service: ``matchdb serve`` in its own process on 127.0.0.1."""
+    port = _free_port()
+    log = tmp_path_factory.mktemp("serve") / "serve.log"
+    with log.open("w") as output:  # a file, not a pipe: an unread pipe fills up and stalls the server
+        process = subprocess.Popen(
+            [sys.executable, "-m", "matchdb", "serve", "--db", str(small_store), "--port", str(port)],
+            stdout=output,
+            stderr=subprocess.STDOUT,
+        )
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            if httpx.get(f"{url}/v1/health", timeout=1).status_code == 200:
+                break
+        except httpx.TransportError:
+            pass
+        if process.poll() is not None or time.monotonic() > deadline:
+            process.kill()
+            pytest.fail(f"the server did not start:\n{log.read_text()}")
+        time.sleep(0.2)
+    yield url
+    process.terminate()
+    process.wait(timeout=30)
+
+
+def _positions(small_flops, count, seed):
+    rng = np.random.default_rng(seed)
+    out = []
+    for _ in range(count):
+        index = int(rng.choice(small_flops))
+        perm = int(rng.integers(24))
+        flop = [int(CARD_MAP[perm, c]) for c in CANONICAL_FLOPS[index]]
+        rest = [c for c in range(52) if c not in flop]
+        extra = int(rng.integers(0, 3))
+        picked = [int(c) for c in rng.choice(rest, size=2 + extra, replace=False)]
+        out.append((format_cards(picked[:2]), format_cards(flop + picked[2:]), int(rng.integers(2, 10))))
+    return out
+
+
+# -- the CLI ----------------------------------------------------------------------
+
+
+def test_cli_query_json_equals_the_api(db, small_store, capsys):
+    assert main(["query", "AhKh", "2c7dJh", "--players", "3", "--db", str(small_store), "--json"]) == 0
+    answer = json.loads(capsys.readouterr().out)
+    outcome = db.outcome("AhKh", "2c7dJh")
+    assert answer == {
+        "hole": "AhKh",
+        "board": "2c7dJh",
+        "players": 3,
+        "villain": "random",
+        "win_rate": db.win_rate("AhKh", "2c7dJh", 3),
+        "equity": outcome.equity,
+        "win": outcome.win,
+        "tie": outcome.tie,
+        "loss": outcome.loss,
+    }
+    assert round(answer["win_rate"], 6) == 0.386583 and round(answer["equity"], 6) == 0.572571
+
+
+def test_cli_query_text_and_a_real_process(small_store):
+    done = subprocess.run(
+        [sys.executable, "-m", "matchdb", "query", "ahkh", "2c 7d jh", "--villain", "QQ+,AKs", "--db", str(small_store)],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[0] == "AhKh on 2c7dJh"
+    assert "exact heads-up equity vs QQ+,AKs: 0.266566" in done.stdout
+    failed = subprocess.run(
+        [sys.executable, "-m", "matchdb", "query", "AhKh", "2c7dJh2c", "--db", str(small_store)],
+        capture_output=True,
+        text=True,
+    )
+    assert failed.returncode == 2 and failed.stdout == ""
+    assert failed.stderr == "matchdb: The cards '2c7dJh2c' repeat '2c'; expected distinct cards.\n"
+
+
+# -- bad input: one table of cases, three interfaces --------------------------------
+
+#: (hole, board, players, villain, part of the message)
+BAD_QUERIES = [
+    ("AhKx", "2c7dJh", 2, None, "unknown suit 'x'"),
+    ("1hKh", "2c7dJh", 2, None, "unknown rank '1'"),
+    ("AhK", "2c7dJh", 2, None, "odd number of characters"),
+    ("Ah", "2c7dJh", 2, None, "are 1 cards; expected 2"),
+    ("AhKhQh", "2c7dJh", 2, None, "are 3 cards; expected 2"),
+    ("AhAh", "2c7dJh", 2, None, "repeat 'Ah'"),
+    ("AhKh", "", 2, None, "has 0 cards; expected 3, 4 or 5"),
+    ("AhKh", "2c", 2, None, "has 1 cards; expected 3, 4 or 5"),
+    ("AhKh", "2c7d", 2, None, "has 2 cards; expected 3, 4 or 5"),
+    ("AhKh", "2c7dJh5s9hTd", 2, None, "has 6 cards; expected 3, 4 or 5"),
+    ("AhKh", "2c7dZh", 2, None, "unknown rank 'Z'"),
+    ("AhKh", "2c2c7d", 2, None, "repeat '2c'"),
+    ("AhKh", "Ah7dJh", 2, None, "share 'Ah'; expected distinct cards"),
+    ("AhKh", "2c7dJh", 1, None, "players 1 is out of range; expected an integer 2..23"),
+    ("AhKh", "2c7dJh", 24, None, "players 24 is out of range"),
+    ("AhKh", "2c7dJh", 0, None, "players 0 is out of range"),
+    ("AhKh", "2c7dJh", 2, "XX", "cannot be parsed"),
+    ("AhKh", "2c7dJh", 2, "QQ+,,AK", "cannot be parsed"),
+    ("AhKh", "2c7dJh", 2, "  ", "is empty"),
+    ("AhKh", "2c7dJh", 2, "AhQh", "can be dealt beside these hole cards and board"),
+    ("AhKh", "2c7dJh", 2, "2c2d", "is possible on the board"),
+]
+
+
+def _api_call(db, hole, board, players, villain):
+    db.win_rate(hole, board, players)
+    db.outcome(hole, board, villain=villain)
+
+
+@pytest.mark.parametrize(("hole", "board", "players", "villain", "message"), BAD_QUERIES)
+def test_bad_input_python_api(db, hole, board, players, villain, message):
+    with pytest.raises(MatchdbError, match=message.replace("(", r"\(").replace("+", r"\+")) as caught:
+        _api_call(db, hole, board, players, villain)
+    text = str(caught.value)
+    assert text.endswith(".") and "\n" not in text
+
+
+@pytest.mark.parametrize(("hole", "board", "players", "villain", "message"), BAD_QUERIES)
+def test_bad_input_cli(db, small_store, capsys, hole, board, players, villain, message):
+    argv = ["query", hole, board, "--players", str(players), "--db", str(small_store)]
+    if villain is not None:
+        argv += ["--villain", villain]
+    assert main(argv) == 2
+    captured = capsys.readouterr()
+    with pytest.raises(MatchdbError) as caught:
+        _api_call(db, hole, board, players, villain)
+    assert captured.err == f"matchdb: {caught.value}\n" and captured.out == ""
+
+
+@pytest.mark.parametrize(("hole", "board", "players", "villain", "message"), BAD_QUERIES)
+def test_bad_input_http(db, server, hole, board, players, villain, message):
+    with pytest.raises(MatchdbError) as caught:
+        _api_call(db, hole, board, players, villain)
+    first = httpx.get(f"{server}/v1/win-rate", params={"hole": hole, "board": board, "players": players})
+    params = {"hole": hole, "board": board} | ({"villain": villain} if villain is not None else {})
+    second = httpx.get(f"{server}/v1/equity", params=params)
+    answer = first if first.status_code != 200 else second
+    assert answer.status_code == 400
+    assert answer.json() == {"detail": str(caught.value)}
+
+
+def test_bad_input_cli_database_and_arguments(tmp_path, capsys):
+    assert main(["query", "AhKh", "2c7dJh", "--db", str(tmp_path / "none.zarr")]) == 2
+    assert capsys.readouterr().err.startswith("matchdb: No database at ")
+    (tmp_path / "junk").mkdir()
+    (tmp_path / "junk" / "file").write_text("x")
+    assert main(["info", "--db", str(tmp_path / "junk")]) == 2
+    assert "is not a matchdb database" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exited:
+        main(["query", "AhKh", "2c7dJh", "--players", "two"])
+    assert exited.value.code == 2  # argparse's own one-line usage error
+
+
+def test_bad_input_http_types_and_batches(server):
+    cases = [
+        ("get", "/v1/win-rate", {"hole": "AhKh", "board": "2c7dJh", "players": "two"}, None, 422, "'players' is 'two'"),
+        ("get", "/v1/win-rate", {"hole": "AhKh"}, None, 422, "'board' is missing"),
+        ("get", "/v1/equity", {"board": "2c7dJh"}, None, 422, "'hole' is missing"),
+        ("post", "/v1/batch", None, b"not json", 422, "request body cannot be read"),
+        ("post", "/v1/batch", None, json.dumps({"queries": [{"hole": "AhKh"}]}), 422, "'queries.0.board' is missing"),
+        ("post", "/v1/batch", None, json.dumps({"queries": [{"kind": "odds", "hole": "AhKh", "board": "2c7dJh"}]}), 422, "'queries.0.kind' is 'odds'"),
+        ("post", "/v1/batch", None, json.dumps({"queries": [{"hole": "AhKh", "board": "2c7dJh"}] * 1001}), 422, "queries"),
+        ("post", "/v1/batch", None, json.dumps({"queries": [{"hole": "AhKh", "board": "2c7dJh"}, {"hole": "AhKh", "board": "2c7d"}]}), 400, "Query 1: The board '2c7d' has 2 cards"),
+        ("get", "/v1/win-rate", {"hole": "AhKh", "board": "3c8d9s"}, None, 404, "lacks table"),
+    ]
+    for method, path, params, body, status, message in cases:
+        if method == "get":
+            answer = httpx.get(server + path, params=params)
+        else:
+            answer = httpx.post(server + path, content=body, headers={"content-type": "application/json"})
+        assert answer.status_code == status, (path, params, answer.text)
+        detail = answer.json()["detail"]
+        assert isinstance(detail, str) and message in detail and "\n" not in detail, detail
+
+
+# -- the service under load -----------------------------------------------------------
+
+
+def test_concurrent_clients_get_exactly_the_api_answers(db, server, small_flops):
+    """8 clients x 200 requests against the real server; every answer equals the Python API's."""
+    positions = _positions(small_flops, 200, seed=11)
+    expected = {}
+    for hole, board, players in positions:
+        outcome = db.outcome(hole, board)
+        expected[(hole, board, players)] = (db.win_rate(hole, board, players), outcome.equity, outcome.win, outcome.tie)
+
+    def client(number: int) -> int:
+        checked = 0
+        with httpx.Client(base_url=server, timeout=60) as http:
+            for i in range(200):
+                hole, board, players = positions[(number * 37 + i) % len(positions)]
+                want = expected[(hole, board, players)]
+                if i % 2:
+                    got = http.get("/v1/win-rate", params={"hole": hole, "board": board, "players": players})
+                    assert got.status_code == 200, got.text
+                    assert got.json()["win_rate"] == want[0]
+                else:
+                    got = http.get("/v1/equity", params={"hole": hole, "board": board})
+                    assert got.status_code == 200, got.text
+                    body = got.json()
+                    assert (body["equity"], body["win"], body["tie"]) == want[1:]
+                checked += 1
+        return checked
+
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        assert sum(pool.map(client, range(8))) == 1600
+
+
+def test_batch_info_health_and_openapi(db, server):
+    queries = [
+        {"kind": "win_rate", "hole": "AhKh", "board": "2c7dJh", "players": 3},
+        {"kind": "equity", "hole": "AcAd", "board": "AhTcTh", "villain": "JJ+"},
+    ]
+    results = httpx.post(f"{server}/v1/batch", json={"queries": queries}).json()["results"]
+    assert results[0]["win_rate"] == db.win_rate("AhKh", "2c7dJh", 3)
+    assert results[1]["equity"] == db.equity("AcAd", "AhTcTh", villain="JJ+")
+    assert httpx.get(f"{server}/v1/health").json() == {"status": "ok"}
+    info = httpx.get(f"{server}/v1/info").json()
+    assert info == json.loads(json.dumps(db.info()))
+    paths = httpx.get(f"{server}/openapi.json").json()["paths"]
+    assert {"/v1/win-rate", "/v1/equity", "/v1/batch", "/v1/health", "/v1/info"} <= set(paths)
+
+
+def test_serve_refuses_a_missing_database_before_listening(tmp_path):
+    done = subprocess.run(
+        [sys.executable, "-m", "matchdb", "serve", "--db", str(tmp_path / "none.zarr"), "--port", str(_free_port())],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=os.environ,
+    )
+    assert done.returncode == 2 and done.stderr.startswith("matchdb: No database at")
