@@ -68,6 +68,13 @@ for _table in (CARD_MAP, PERMUTATIONS, CANONICAL_FLOPS, ORBIT_SIZES, _INDEX_LOOK
     _table.flags.writeable = False
 
 
+# Plain-Python copies for the per-query path, where numpy scalar indexing costs more than the work.
+_INDEX_FLAT = _INDEX_LOOKUP.ravel().tolist()
+_PERM_FLAT = _PERM_LOOKUP.ravel().tolist()
+_CARD_MAP_ROWS = CARD_MAP.tolist()
+_FLOP_TUPLES = [tuple(flop) for flop in CANONICAL_FLOPS.tolist()]
+
+
 def canonical_index(flop: Iterable[int]) -> tuple[int, int]:
     """Return (canonical index, renaming) of a flop given as three card ids, in O(1).
 
@@ -78,7 +85,8 @@ def canonical_index(flop: Iterable[int]) -> tuple[int, int]:
     (0, 0)
     """
     a, b, c = (int(x) for x in flop)
-    return int(_INDEX_LOOKUP[a, b, c]), int(_PERM_LOOKUP[a, b, c])
+    key = (a * 52 + b) * 52 + c
+    return _INDEX_FLAT[key], _PERM_FLAT[key]
 
 
 def flop_index(flop: str | Iterable[str | int | Card]) -> int:
@@ -99,7 +107,8 @@ def rename(cards: Iterable[int], perm: int) -> tuple[int, ...]:
     >>> format_cards(rename(parse_cards("Ah2c"), 23))  # reverses the suits
     'Ad2s'
     """
-    return tuple(int(CARD_MAP[perm, int(c)]) for c in cards)
+    renamed = _CARD_MAP_ROWS[perm]
+    return tuple(renamed[int(c)] for c in cards)
 
 
 @dataclass(frozen=True)
@@ -148,7 +157,7 @@ def canonicalize(
     return Canonical(
         index=index,
         perm=perm,
-        flop=tuple(int(c) for c in CANONICAL_FLOPS[index]),
+        flop=_FLOP_TUPLES[index],
         extra=rename(board_ids[3:], perm),
         hole=rename(hole_ids, perm),
     )

@@ -27,7 +27,7 @@ from matchdb.cards import N_PAIRS, PAIR_INDEX, RANKS, Card, format_cards, parse_
 from matchdb.errors import BoardError, CardError, MatchdbError, RangeError
 from matchdb.formulas import all_hands_vs_weights, board_columns, hand_vs_weights, naive_win_rate, naive_win_rates
 from matchdb.ranges import parse_range
-from matchdb.store import CHUNK_ROWS, ShardReader, default_path, flop_cards, open_database
+from matchdb.store import CHUNK_ROWS, N_CHUNKS, ShardReader, default_path, flop_cards, open_database
 
 __all__ = ["open", "MatchDB", "Outcome", "HandTable", "hand_order", "hand_index"]
 
@@ -102,8 +102,9 @@ class MatchDB:
         self._local = np.full((N_FLOPS, 52), -1, dtype=np.int16)
         for index in range(N_FLOPS):
             self._local[index, self._cards[index]] = np.arange(49)
-        self._chunk_capacity = cache_tables * (N_PAIRS // CHUNK_ROWS)
-        self._chunks: OrderedDict[tuple[int, int], np.ndarray] = OrderedDict()
+        self._chunk_capacity = cache_tables * N_CHUNKS
+        self._cache: OrderedDict[tuple[int, int | None], np.ndarray] = OrderedDict()
+        self._cached_chunks = 0
         self._indexes: OrderedDict[int, tuple] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -127,31 +128,59 @@ class MatchDB:
     # -- reading -------------------------------------------------------------
 
     def _chunks_of(self, index: int, wanted: list[int]) -> list[np.ndarray]:
+        """Decoded inner chunks of a table, from the cache or the file.
+
+        The cache holds single chunks (what row queries need) and whole tables
+        (what exact equities need, under the key ``(index, None)``); its
+        capacity is counted in chunks, a whole table counting for all of them.
+        """
         with self._lock:  # the caches are shared by the threads of a service
-            missing = [c for c in wanted if (index, c) not in self._chunks]
+            whole = self._cache.get((index, None))
+            if whole is not None:
+                self._cache.move_to_end((index, None))
+                return [whole[c * CHUNK_ROWS : (c + 1) * CHUNK_ROWS] for c in wanted]
+            missing = [c for c in wanted if (index, c) not in self._cache]
             if missing:
-                located = self._indexes.get(index)
-                if located is None:
-                    located = self._reader.read_index(index)
+                located, decoded = self._reader.read_chunks(index, missing, self._indexes.get(index))
+                if index not in self._indexes:
                     self._indexes[index] = located
                     if len(self._indexes) > self._chunk_capacity:
                         self._indexes.popitem(last=False)
-                for chunk, data in zip(missing, self._reader.read_chunks(index, missing, located)):
-                    self._chunks[(index, chunk)] = data
+                for chunk, data in zip(missing, decoded):
+                    self._cache[(index, chunk)] = data
+                    self._cached_chunks += 1
             out = []
             for c in wanted:
-                self._chunks.move_to_end((index, c))
-                out.append(self._chunks[(index, c)])
-            while len(self._chunks) > self._chunk_capacity:
-                self._chunks.popitem(last=False)
+                self._cache.move_to_end((index, c))
+                out.append(self._cache[(index, c)])
+            self._evict()
             return out
 
+    def _evict(self) -> None:
+        while self._cached_chunks > self._chunk_capacity and len(self._cache) > 1:
+            (_, chunk), _ = self._cache.popitem(last=False)
+            self._cached_chunks -= N_CHUNKS if chunk is None else 1
+
     def table(self, index: int) -> np.ndarray:
-        """The whole W matrix of canonical flop ``index`` (read-only view)."""
+        """The whole W matrix of canonical flop ``index`` (read-only)."""
         if not 0 <= int(index) < N_FLOPS:
             raise MatchdbError(f"Table {index!r} is out of range; expected 0..{N_FLOPS - 1}.")
-        table = np.concatenate(self._chunks_of(int(index), list(range(N_PAIRS // CHUNK_ROWS))))
+        index = int(index)
+        with self._lock:
+            table = self._cache.get((index, None))
+            if table is not None:
+                self._cache.move_to_end((index, None))
+                return table
+        table = np.concatenate(self._chunks_of(index, list(range(N_CHUNKS))))
         table.flags.writeable = False
+        with self._lock:  # keep it whole: later calls need no copy
+            for c in range(N_CHUNKS):
+                if self._cache.pop((index, c), None) is not None:
+                    self._cached_chunks -= 1
+            if (index, None) not in self._cache:
+                self._cache[(index, None)] = table
+                self._cached_chunks += N_CHUNKS
+            self._evict()
         return table
 
     def _row_table(self, index: int, row: int) -> tuple[np.ndarray, int]:

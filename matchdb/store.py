@@ -361,36 +361,48 @@ class ShardReader:
             )
         return located
 
-    def read_index(self, index: int) -> tuple[str, int, ShardIndex]:
-        path, start, length = self._locate(index)
+    def _read_index(self, handle, index: int, start: int, length: int) -> ShardIndex:
         if length < _INDEX_BYTES:
             raise CorruptDatabaseError(f"The shard of table {index} in '{self._name}' is truncated to {length} bytes.")
-        with open(path, "rb") as handle:
-            handle.seek(start + length - _INDEX_BYTES)
-            tail = handle.read(_INDEX_BYTES)
-        shard_index = parse_shard_index(tail, f"of table {index} in '{self._name}'")
+        handle.seek(start + length - _INDEX_BYTES)
+        shard_index = parse_shard_index(handle.read(_INDEX_BYTES), f"of table {index} in '{self._name}'")
         if (shard_index.offsets + shard_index.sizes > length - _INDEX_BYTES).any():
             raise CorruptDatabaseError(f"The shard of table {index} in '{self._name}' points past its end; it is truncated.")
-        return path, start, shard_index
+        return shard_index
 
-    def read_chunks(self, index: int, chunks: list[int], located=None) -> list[np.ndarray]:
-        """Decode the given inner chunks of table ``index``."""
-        path, start, shard_index = located or self.read_index(index)
-        out = []
+    def read_index(self, index: int) -> tuple[str, int, ShardIndex]:
+        """Locate table ``index``'s shard and read its index: (file, start, index)."""
+        path, start, length = self._locate(index)
         with open(path, "rb") as handle:
+            return path, start, self._read_index(handle, index, start, length)
+
+    def read_chunks(self, index: int, chunks: list[int], located=None) -> tuple[tuple, list[np.ndarray]]:
+        """Decode the given inner chunks of table ``index``; return (its location, the chunks).
+
+        Pass the location a previous call returned to skip reading the shard index again.
+        """
+        if located is None:
+            path, start, length = self._locate(index)
+        else:
+            path, start, shard_index = located
+        with open(path, "rb") as handle:  # one open for the index and the chunks
+            if located is None:
+                shard_index = self._read_index(handle, index, start, length)
+                located = (path, start, shard_index)
+            out = []
             for chunk in chunks:
                 handle.seek(start + int(shard_index.offsets[chunk]))
                 data = handle.read(int(shard_index.sizes[chunk]))
                 out.append(decode_chunk(data, f"{chunk} of table {index} in '{self._name}'"))
-        return out
+        return located, out
 
     def read_table(self, index: int) -> np.ndarray:
         """The whole W matrix of table ``index``."""
-        return np.concatenate(self.read_chunks(index, list(range(N_CHUNKS))))
+        return np.concatenate(self.read_chunks(index, list(range(N_CHUNKS)))[1])
 
     def read_row(self, index: int, row: int) -> np.ndarray:
         """Row ``row`` of table ``index`` (decodes one inner chunk)."""
-        (chunk,) = self.read_chunks(index, [row // CHUNK_ROWS])
+        _, (chunk,) = self.read_chunks(index, [row // CHUNK_ROWS])
         return chunk[row % CHUNK_ROWS].copy()
 
 
@@ -427,11 +439,12 @@ class DirectoryStore:
 
     def shard(self, index: int) -> tuple[str, int, int] | None:
         """(file, start, length) of table ``index``'s shard, or None when the table is not finished."""
-        shard = shard_path(self.root, index)
-        if not manifest_path(self.root, index).exists():
+        root = str(self.root)  # plain strings: this runs on every first touch of a table
+        if not os.path.exists(f"{root}/manifest/{index:04d}.json"):
             return None
+        shard = f"{root}/W/c/{index}/0/0"
         try:
-            return str(shard), 0, shard.stat().st_size
+            return shard, 0, os.stat(shard).st_size
         except FileNotFoundError:
             return None
 

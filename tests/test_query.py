@@ -249,7 +249,7 @@ def test_cache_is_bounded(small_store, stored_flops):
     small = matchdb.open(small_store, cache_tables=1)
     for index in stored_flops:
         small.table(index)
-    assert len(small._chunks) <= 7
+    assert small._cached_chunks <= 7 and len(small._cache) == 1
     with pytest.raises(matchdb.MatchdbError, match="cache_tables is 0"):
         matchdb.open(small_store, cache_tables=0)
 
