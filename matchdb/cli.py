@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 
 from matchdb.errors import MatchdbError
@@ -74,6 +75,65 @@ def _cmd_query(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_pack(args: argparse.Namespace) -> int:
+    from matchdb.pack import pack
+    from matchdb.store import default_path
+
+    db = args.db or default_path()
+    out = args.out or str(db).removesuffix(".zarr") + ".zip"
+    print(pack(db, out, quiet=args.quiet, preflop=not args.no_preflop).summary())
+    return 0
+
+
+def _cmd_export(args: argparse.Namespace) -> int:
+    from matchdb.export import export_hdf5
+    from matchdb.store import default_path
+
+    print(export_hdf5(args.db or default_path(), args.out, quiet=args.quiet).summary())
+    return 0
+
+
+def _parse_players(text: str) -> list[int]:
+    from matchdb.preflop import PLAYERS
+
+    low, _, high = text.partition("..")
+    try:
+        players = list(range(int(low), int(high or low) + 1))
+    except ValueError:
+        raise MatchdbError(f"--players is {text!r}; expected a number or a span like 2..10.") from None
+    if not players or players[0] not in PLAYERS or players[-1] not in PLAYERS:
+        raise MatchdbError(f"--players is {text!r}; preflop win rates cover 2..10 players.")
+    return players
+
+
+def _cmd_preflop(args: argparse.Namespace) -> int:
+    import csv
+
+    import matchdb
+
+    players = _parse_players(args.players)
+    rows = matchdb.open(args.db).preflop(quiet=args.quiet).rows(players)
+    if args.out:
+        if args.out.endswith(".json"):
+            with open(args.out, "w") as handle:
+                json.dump(rows, handle, indent=1)
+        elif args.out.endswith(".csv"):
+            with open(args.out, "w", newline="") as handle:
+                writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
+                writer.writeheader()
+                writer.writerows(rows)
+        else:
+            raise MatchdbError(f"--out is {args.out!r}; expected a file name ending in .csv or .json.")
+        print(f"wrote {len(rows)} starting hands to {args.out}")
+        return 0
+    header = ["hand", "equity"] + [f"win{n}" for n in players]
+    print("  ".join(f"{h:>7}" for h in header))
+    for row in rows:
+        values = [row["equity"]] + [row[f"win_rate_{n}"] for n in players]
+        print("  ".join([f"{row['hand']:>7}"] + [f"{v:7.4f}" for v in values]))
+    return 0
+
+
 def _cmd_serve(args: argparse.Namespace) -> int:
     import matchdb
     from matchdb.service import serve
@@ -128,6 +188,27 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=_cmd_query)
 
+    p = sub.add_parser("pack", help="write the database as one checksummed file that opens directly")
+    p.add_argument("--db", help="store folder (default $MATCHDB_PATH or data/matchdb.zarr)")
+    p.add_argument("--out", help="file to write (default: the store's name with .zip)")
+    p.add_argument("--no-preflop", action="store_true", help="do not compute the preflop table first")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=_cmd_pack)
+
+    p = sub.add_parser("export", help="export the database to another format (HDF5)")
+    p.add_argument("--format", choices=["hdf5"], default="hdf5", help="output format (hdf5)")
+    p.add_argument("--db", help="database path (default $MATCHDB_PATH or data/matchdb.zarr)")
+    p.add_argument("--out", required=True, help="file to write, like data/matchdb.h5")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=_cmd_export)
+
+    p = sub.add_parser("preflop", help="equity and win rates of the 169 starting hands, from the database")
+    p.add_argument("--db", help="database path (default $MATCHDB_PATH or data/matchdb.zarr)")
+    p.add_argument("--players", default="2..10", help="naive win rates to show: a number or a span like 2..10")
+    p.add_argument("--out", help="write a .csv or .json file instead of printing")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=_cmd_preflop)
+
     p = sub.add_parser("serve", help="answer queries over HTTP (needs the service extra)")
     p.add_argument("--db", help="database path (default $MATCHDB_PATH or data/matchdb.zarr)")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
@@ -148,6 +229,9 @@ def main(argv: list[str] | None = None) -> int:
     except MatchdbError as error:
         print(f"matchdb: {error}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # output piped into head and the like
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - keeps Python's exit-time flush quiet
+        return 0
     except KeyboardInterrupt:
         print("matchdb: interrupted; run the same command again to resume", file=sys.stderr)
         return 130

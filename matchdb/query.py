@@ -14,6 +14,7 @@ read from the store's shards directly and kept in a bounded cache.
 
 from __future__ import annotations
 
+import functools
 import threading
 from collections import OrderedDict
 from collections.abc import Iterable
@@ -98,15 +99,13 @@ class MatchDB:
         self._store = open_database(self.path)
         self.attrs = self._store.attrs
         self._reader = ShardReader(self._store.shard, str(self.path))
-        self._cards = flop_cards()  # (1755, 49) local index -> card id
-        self._local = np.full((N_FLOPS, 52), -1, dtype=np.int16)
-        for index in range(N_FLOPS):
-            self._local[index, self._cards[index]] = np.arange(49)
+        self._local = _local_indices()
         self._chunk_capacity = cache_tables * N_CHUNKS
         self._cache: OrderedDict[tuple[int, int | None], np.ndarray] = OrderedDict()
         self._cached_chunks = 0
         self._indexes: OrderedDict[int, tuple] = OrderedDict()
         self._lock = threading.Lock()
+        self._preflop = None
 
     def __repr__(self) -> str:
         return f"MatchDB({str(self.path)!r})"
@@ -231,6 +230,34 @@ class MatchDB:
 
     # -- answers -------------------------------------------------------------
 
+    def preflop(self, players=None, quiet: bool = True):
+        """Preflop figures of the 169 starting-hand classes (:class:`matchdb.preflop.PreflopTable`).
+
+        Computed once from every table (about half a minute) and cached in the
+        store as ``preflop.json``; later calls read the cache. ``players``
+        (an int or several) picks which naive win rates :meth:`PreflopTable.rows`
+        shows; all of 2..10 are always computed.
+        """
+        from matchdb.preflop import PLAYERS, PreflopTable, compute_preflop
+
+        wanted = [players] if isinstance(players, int) else list(players or PLAYERS)
+        for n in wanted:
+            if isinstance(n, bool) or not isinstance(n, int) or n not in PLAYERS:
+                raise MatchdbError(f"Preflop win rates cover 2..10 players; got {n!r}.")
+        with self._lock:
+            cached = self._preflop
+        if cached is None:
+            stored = self._store.read_preflop()
+            if stored is not None:
+                cached = PreflopTable.from_json(stored)
+            else:
+                cached = compute_preflop(self, quiet=quiet)
+                self._store.write_preflop(cached.to_json())
+            with self._lock:
+                self._preflop = cached
+        return cached
+
+
     def win_rate(self, hole: CardsLike, board: CardsLike, players: int = 2) -> float:
         """The naive win rate mean((1 - S) ** (players - 1)) of ``hole`` on a 3 to 5 card board.
 
@@ -292,6 +319,15 @@ class MatchDB:
         with np.errstate(invalid="ignore", divide="ignore"):
             per_row = np.where(total > 0, (win + tie / 2) / np.where(total > 0, total, 1), np.nan)
         return self._per_hand(board, per_row, canon)
+
+
+@functools.cache
+def _local_indices() -> np.ndarray:
+    """(1755, 52): the local index of each card id on each canonical flop, -1 for the flop's own cards."""
+    local = np.full((N_FLOPS, 52), -1, dtype=np.int16)
+    local[np.arange(N_FLOPS)[:, None], flop_cards()] = np.arange(49)
+    local.flags.writeable = False
+    return local
 
 
 _PAIR_ROW = PAIR_INDEX.astype(np.int64)

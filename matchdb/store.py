@@ -22,6 +22,7 @@ reads a shard's index and decodes only the inner chunks a query needs.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -39,7 +40,7 @@ import numpy as np
 from numcodecs import Zstd
 
 from matchdb.canonical import CANONICAL_FLOPS, N_FLOPS, ORBIT_SIZES
-from matchdb.cards import COLLISION, N_PAIRS, PAIRS, format_cards, remaining_cards
+from matchdb.cards import COLLISION, N_PAIRS, PAIRS, format_cards
 from matchdb.errors import (
     CorruptDatabaseError,
     DatabaseError,
@@ -79,6 +80,8 @@ CHUNK_ROWS = 168  # divides 1,176; 7 inner chunks per table (see README, data fo
 ZSTD_LEVEL = 10
 N_CHUNKS = N_PAIRS // CHUNK_ROWS
 DEFAULT_PATH = Path("data") / "matchdb.zarr"
+PREFLOP_FILE = "preflop.json"  # the cached preflop table, see matchdb.preflop
+PREFLOP_VERSION = 1
 _INDEX_BYTES = N_CHUNKS * 16 + 4  # (offset, nbytes) uint64 pairs and a crc32c
 _EMPTY = 2**64 - 1
 
@@ -88,9 +91,26 @@ def default_path() -> Path:
     return Path(os.environ.get("MATCHDB_PATH") or DEFAULT_PATH)
 
 
+@functools.cache
 def flop_cards() -> np.ndarray:
-    """(1755, 49) card ids of every canonical flop's local indices."""
-    return np.stack([remaining_cards(f) for f in CANONICAL_FLOPS.tolist()])
+    """(1755, 49) card ids of every canonical flop's local indices (read-only, computed once).
+
+    The same order as :func:`matchdb.cards.remaining_cards`, vectorised: sort
+    every card by (rank on the flop, rank, suit) with the flop's own cards last.
+
+    >>> from matchdb.cards import remaining_cards
+    >>> bool((flop_cards()[677] == remaining_cards(CANONICAL_FLOPS[677])).all())
+    True
+    """
+    cards = np.arange(52)
+    rank, suit = cards % 13, cards // 13
+    flops = CANONICAL_FLOPS.astype(np.int64)
+    on_flop_rank = (rank[None, :, None] == (flops % 13)[:, None, :]).any(axis=2)
+    key = (on_flop_rank * 13 + rank) * 4 + suit
+    key[np.arange(N_FLOPS)[:, None], flops] = 1 << 20
+    out = np.argsort(key, axis=1, kind="stable")[:, :49].astype(np.uint8)
+    out.flags.writeable = False
+    return out
 
 
 def shard_path(root: Path, index: int) -> Path:
@@ -459,6 +479,21 @@ class DirectoryStore:
     def integrity_problems(self) -> list[str]:
         """Problems with checksums of the container itself (a folder has none of its own)."""
         return []
+
+    def read_preflop(self) -> dict | None:
+        """The cached preflop table (``preflop.json``), or None when there is none of this version."""
+        try:
+            data = json.loads((self.root / PREFLOP_FILE).read_text())
+        except (FileNotFoundError, ValueError):
+            return None
+        return data if data.get("version") == PREFLOP_VERSION else None
+
+    def write_preflop(self, data: dict) -> None:
+        """Cache a preflop table in the store; a read-only store simply keeps no cache."""
+        try:
+            _write_atomically(self.root / PREFLOP_FILE, json.dumps(data).encode())
+        except OSError:
+            pass
 
     def zarr_store(self):
         """A read-only zarr store over the same data (for the small metadata arrays)."""
