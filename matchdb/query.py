@@ -276,8 +276,9 @@ class MatchDB:
         weights = self._weights(canon, villain)
         if not weights.any():
             raise RangeError(f"No hand of the range {villain!r} is possible on the board {format_cards(canonicalize(board).flop)!r}.")
+        table = self.table(canon.index)  # outside the try: a damaged table must say so, not blame the range
         try:
-            win, tie, loss = hand_vs_weights(self.table(canon.index), row, columns, weights)
+            win, tie, loss = hand_vs_weights(table, row, columns, weights)
         except MatchdbError:
             raise RangeError(f"No hand of the range {villain!r} can be dealt beside these hole cards and board.") from None
         return Outcome(win, tie, loss)

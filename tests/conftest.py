@@ -1,6 +1,12 @@
-"""Shared fixtures: match tables computed once per session."""
+"""Shared fixtures: match tables, a small store and the full database, each built once per session."""
 
 from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+import time
+from contextlib import contextmanager
 
 import pytest
 
@@ -41,3 +47,50 @@ def small_flops(small_store):
     from matchdb.build import parse_flop_spec
 
     return sorted(parse_flop_spec(SMALL_FLOPS))
+
+
+@pytest.fixture(scope="session")
+def full_store(tmp_path_factory):
+    """The whole database, built as ``matchdb build`` builds it (about 80 s on 2 cores)."""
+    from matchdb.build import build
+
+    root = tmp_path_factory.mktemp("full") / "matchdb.zarr"
+    report = build(root, quiet=True)
+    assert len(report.built) == 1755
+    return root
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@contextmanager
+def running_server(db_path, log_path):
+    """``matchdb serve`` in its own process on 127.0.0.1; yields its base URL."""
+    import httpx
+
+    port = free_port()
+    with open(log_path, "w") as output:  # a file, not a pipe: an unread pipe fills up and stalls the server
+        process = subprocess.Popen(
+            [sys.executable, "-m", "matchdb", "serve", "--db", str(db_path), "--port", str(port)],
+            stdout=output,
+            stderr=subprocess.STDOUT,
+        )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                if httpx.get(f"{url}/v1/health", timeout=1).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            if process.poll() is not None or time.monotonic() > deadline:
+                pytest.fail(f"the server did not start:\n{open(log_path).read()}")
+            time.sleep(0.2)
+        yield url
+    finally:
+        process.terminate()
+        process.wait(timeout=30)

@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import subprocess
 import sys
-import time
 from concurrent.futures import ThreadPoolExecutor
 
 import httpx
@@ -19,6 +17,7 @@ from matchdb.canonical import CANONICAL_FLOPS, CARD_MAP
 from matchdb.cards import format_cards
 from matchdb.cli import main
 from matchdb.errors import MatchdbError
+from tests.conftest import free_port, running_server
 
 
 @pytest.fixture(scope="module")
@@ -26,38 +25,11 @@ def db(small_store):
     return matchdb.open(small_store)
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def server(small_store, tmp_path_factory):
     """The real service: ``matchdb serve`` in its own process on 127.0.0.1."""
-    port = _free_port()
-    log = tmp_path_factory.mktemp("serve") / "serve.log"
-    with log.open("w") as output:  # a file, not a pipe: an unread pipe fills up and stalls the server
-        process = subprocess.Popen(
-            [sys.executable, "-m", "matchdb", "serve", "--db", str(small_store), "--port", str(port)],
-            stdout=output,
-            stderr=subprocess.STDOUT,
-        )
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            if httpx.get(f"{url}/v1/health", timeout=1).status_code == 200:
-                break
-        except httpx.TransportError:
-            pass
-        if process.poll() is not None or time.monotonic() > deadline:
-            process.kill()
-            pytest.fail(f"the server did not start:\n{log.read_text()}")
-        time.sleep(0.2)
-    yield url
-    process.terminate()
-    process.wait(timeout=30)
+    with running_server(small_store, tmp_path_factory.mktemp("serve") / "serve.log") as url:
+        yield url
 
 
 def _positions(small_flops, count, seed):
@@ -262,7 +234,7 @@ def test_batch_info_health_and_openapi(db, server):
 
 def test_serve_refuses_a_missing_database_before_listening(tmp_path):
     done = subprocess.run(
-        [sys.executable, "-m", "matchdb", "serve", "--db", str(tmp_path / "none.zarr"), "--port", str(_free_port())],
+        [sys.executable, "-m", "matchdb", "serve", "--db", str(tmp_path / "none.zarr"), "--port", str(free_port())],
         capture_output=True,
         text=True,
         timeout=60,
