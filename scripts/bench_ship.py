@@ -1,0 +1,111 @@
+"""Benchmark shipping: pack size and time, opening the packed file, its query latency beside the folder's.
+
+Usage: python scripts/bench_ship.py [--db data/matchdb.zarr] [--out /tmp/bench.zip] [--preflop] [--hdf5]
+
+Packs the store (reusing its cached preflop table, so this times the packing
+alone), then measures opening the file and answering a first query both in a
+process that has already loaded matchdb's compiled kernels and in a fresh
+Python process, and the median latency of naive win rates (cached and first
+touch) and exact equities in the packed file and in the folder, with their
+ratio. ``--preflop`` also times computing the preflop table from scratch and
+``--hdf5`` the HDF5 export.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+import matchdb
+from matchdb.canonical import CANONICAL_FLOPS, CARD_MAP
+from matchdb.cards import format_cards
+from matchdb.pack import pack
+
+
+def positions(rng, count):
+    out = []
+    for _ in range(count):
+        perm = int(rng.integers(24))
+        flop = [int(CARD_MAP[perm, c]) for c in CANONICAL_FLOPS[int(rng.integers(len(CANONICAL_FLOPS)))]]
+        picked = [int(c) for c in rng.choice([c for c in range(52) if c not in flop], size=3, replace=False)]
+        out.append((format_cards(picked[:2]), format_cards(flop + picked[2:])))
+    return out
+
+
+def latencies(path, sample):
+    db = matchdb.open(path)
+    first, cached, exact = [], [], []
+    for hole, board in sample:
+        start = time.perf_counter()
+        db.win_rate(hole, board)
+        first.append(time.perf_counter() - start)
+    for hole, board in sample:
+        start = time.perf_counter()
+        db.win_rate(hole, board)
+        cached.append(time.perf_counter() - start)
+    for hole, board in sample[:60]:
+        db.table(db._frame(None, board)[0].index)
+        start = time.perf_counter()
+        db.equity(hole, board)
+        exact.append(time.perf_counter() - start)
+    return [statistics.median(x) for x in (cached, first, exact)]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--db", help="store folder (default $MATCHDB_PATH or data/matchdb.zarr)")
+    parser.add_argument("--out", help="packed file to write (default: a temporary file)")
+    parser.add_argument("--positions", type=int, default=300)
+    parser.add_argument("--preflop", action="store_true", help="also time the preflop table from scratch")
+    parser.add_argument("--hdf5", action="store_true", help="also time the HDF5 export")
+    args = parser.parse_args()
+
+    folder = matchdb.open(args.db)
+    scratch = Path(tempfile.mkdtemp(prefix="matchdb-bench-"))
+    out = Path(args.out) if args.out else scratch / "matchdb.zip"
+    report = pack(folder.path, out)
+    print(report.summary())
+    print(f"packed size {report.bytes / 1e6:.2f} MB (target <= 250 MB); pack {report.seconds:.1f} s (target <= 60 s)")
+
+    folder.win_rate("AhKh", "2c7dJh")  # load the compiled kernels once
+    opens = []
+    for _ in range(5):
+        start = time.perf_counter()
+        matchdb.open(out).win_rate("AhKh", "2c7dJh")
+        opens.append(time.perf_counter() - start)
+    print(f"open packed file + first query, kernels loaded: median {statistics.median(opens) * 1e3:.1f} ms (target <= 50 ms)")
+    code = (
+        "import time; t = time.perf_counter(); import matchdb; t1 = time.perf_counter(); "
+        f"matchdb.open({str(out)!r}).win_rate('AhKh', '2c7dJh'); t2 = time.perf_counter(); "
+        "print(f'{(t1 - t) * 1e3:.0f} {(t2 - t1) * 1e3:.0f}')"
+    )
+    imported, answered = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    print(f"fresh process: import matchdb {imported} ms, then open + first query {answered} ms (loads numba's cached kernels)")
+
+    sample = positions(np.random.default_rng(0), args.positions)
+    packed_times = latencies(out, sample)
+    folder_times = latencies(folder.path, sample)
+    for name, p, f in zip(("win_rate, cached", "win_rate, first touch", "exact equity, table cached"), packed_times, folder_times):
+        print(f"{name:<28} packed {p * 1e6:8.1f} us   folder {f * 1e6:8.1f} us   ratio {p / f:4.2f} (target <= 2)")
+
+    if args.preflop:
+        from matchdb.preflop import compute_preflop
+
+        start = time.perf_counter()
+        compute_preflop(folder)
+        print(f"preflop table from scratch, 169 classes x players 2..10: {time.perf_counter() - start:.1f} s (target <= 300 s)")
+    if args.hdf5:
+        from matchdb.export import export_hdf5
+
+        print(export_hdf5(folder.path, scratch / "matchdb.h5").summary())
+
+
+if __name__ == "__main__":
+    main()
