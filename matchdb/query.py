@@ -190,6 +190,7 @@ class MatchDB:
     # -- mapping cards into a table's frame ----------------------------------
 
     def _frame(self, hole: CardsLike | None, board: CardsLike):
+        """(canonical form, board columns, row of the hole cards) of a question; no row when ``hole`` is None."""
         canon = canonicalize(board, hole=hole if hole is not None else ())
         if hole is not None and len(canon.hole) != 2:
             raise CardError(f"The hole cards {hole!r} are {len(canon.hole)} cards; expected 2.")
@@ -201,6 +202,11 @@ class MatchDB:
             row = _PAIR_ROW[a, b]
         return canon, board_columns(extra), row
 
+    def _hand_frame(self, hole: CardsLike, board: CardsLike):
+        if hole is None:
+            raise CardError("The hole cards are missing; expected two cards like 'AhKh'.")
+        return self._frame(hole, board)
+
     def _rows_of(self, canon, high: np.ndarray, low: np.ndarray) -> np.ndarray:
         """Rows of the real hands (high[i], low[i]) in the canonical table of ``canon``; -1 where a card is on the flop."""
         local = self._local[canon.index]
@@ -210,19 +216,10 @@ class MatchDB:
         return np.where(valid, _PAIR_ROW[la, lb], -1)
 
     def _weights(self, canon, villain) -> np.ndarray:
-        """Opponent weight of each row in the canonical frame, from a range or a weight vector."""
+        """Opponent weight of each row in the canonical frame (see :func:`_range_hands` for the forms)."""
         if villain is None:
             return np.ones(N_PAIRS)
-        if isinstance(villain, str):
-            high, low, values = (np.array(column) for column in zip(*parse_range(villain)))
-            high, low = high.astype(np.int64), low.astype(np.int64)
-        else:
-            values = np.asarray(villain, dtype=np.float64)
-            if values.shape != (1326,):
-                raise RangeError(f"A weight vector must have 1,326 entries, one per hand in hand_order(); got shape {values.shape}.")
-            if not np.isfinite(values).all() or (values < 0).any():
-                raise RangeError("A weight vector must be finite and non-negative.")
-            high, low = _HAND_HIGH, _HAND_LOW
+        high, low, values = _range_hands(villain)
         rows = self._rows_of(canon, high, low)
         weights = np.zeros(N_PAIRS)
         weights[rows[rows >= 0]] = values[rows >= 0]
@@ -263,7 +260,7 @@ class MatchDB:
 
         >>> db.win_rate("AhKh", "2c7dJh", players=3)     # doctest: +SKIP
         """
-        canon, columns, row = self._frame(hole, board)
+        canon, columns, row = self._hand_frame(hole, board)
         block, position = self._row_table(canon.index, row)
         value = naive_win_rate(block, position, columns, players)
         if np.isnan(value):
@@ -272,7 +269,7 @@ class MatchDB:
 
     def outcome(self, hole: CardsLike, board: CardsLike, villain=None) -> Outcome:
         """Exact heads-up win, tie and loss probabilities against a random hand or a range."""
-        canon, columns, row = self._frame(hole, board)
+        canon, columns, row = self._hand_frame(hole, board)
         weights = self._weights(canon, villain)
         if not weights.any():
             raise RangeError(f"No hand of the range {villain!r} is possible on the board {format_cards(canonicalize(board).flop)!r}.")
@@ -320,6 +317,29 @@ class MatchDB:
         with np.errstate(invalid="ignore", divide="ignore"):
             per_row = np.where(total > 0, (win + tie / 2) / np.where(total > 0, total, 1), np.nan)
         return self._per_hand(board, per_row, canon)
+
+
+def _range_hands(villain) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(card, card, weight) arrays of a range: text like 'QQ+,AKs', a list of hands (text or
+    card pairs, weight 1 each) or 1,326 weights in :func:`hand_order`."""
+    if isinstance(villain, str):
+        high, low, values = zip(*parse_range(villain))
+        return np.array(high, dtype=np.int64), np.array(low, dtype=np.int64), np.array(values)
+    try:
+        items = list(villain)
+    except TypeError:
+        raise RangeError(f"The range {villain!r} is neither text like 'QQ+,AKs', a list of hands nor 1,326 weights.") from None
+    if not items:
+        raise RangeError("The list of hands is empty; expected at least one hand like 'AhKh'.")
+    if not all(isinstance(w, (int, float, np.integer, np.floating)) and not isinstance(w, bool) for w in items):
+        high, low = zip(*(parse_cards(hand, count=2) for hand in items))
+        return np.array(high, dtype=np.int64), np.array(low, dtype=np.int64), np.ones(len(items))
+    values = np.asarray(items, dtype=np.float64)
+    if values.shape != (1326,):
+        raise RangeError(f"A weight vector must have 1,326 entries, one per hand in hand_order(); got shape {values.shape}.")
+    if not np.isfinite(values).all() or (values < 0).any():
+        raise RangeError("A weight vector must be finite and non-negative.")
+    return _HAND_HIGH, _HAND_LOW, values
 
 
 @functools.cache

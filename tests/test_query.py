@@ -258,3 +258,50 @@ def test_info_names_format_and_provenance(db):
     info = db.info()
     assert info["format_version"] == 1 and info["tables_built"] == 8 and info["tables"] == 1755
     assert {"created", "host", "numba", "zarr"} <= set(info["provenance"])
+
+
+def test_villain_forms_agree(db):
+    """Range text, a list of hands (text or Card pairs) and a weight vector name the same opponents."""
+    text = db.equity("AhKh", "2c7dJh", villain="QsQd,AcKd")
+    listed = db.equity("AhKh", "2c7dJh", villain=["QsQd", (matchdb.Card.parse("Ac"), matchdb.Card.parse("Kd"))])
+    vector = np.zeros(1326)
+    vector[[matchdb.hand_index("QsQd"), matchdb.hand_index("KdAc")]] = 1.0
+    assert text == listed == db.equity("AhKh", "2c7dJh", villain=vector)
+    assert db.range_equity(["AhKh"], "QsQd,AcKd", "2c7dJh") == pytest.approx(text, abs=1e-12)
+    assert text == pytest.approx(eval7_outcome("AhKh", "2c7dJh", "QsQd,AcKd")[0] + eval7_outcome("AhKh", "2c7dJh", "QsQd,AcKd")[1] / 2, abs=1e-9)
+
+
+@pytest.mark.parametrize(
+    ("villain", "message"),
+    [
+        ([], "list of hands is empty"),
+        (["Qs"], "are 1 cards; expected 2"),
+        (["AhAh"], "repeat 'Ah'"),
+        ([1.0, 2.0], "must have 1,326 entries"),
+        (np.full(1326, -1.0), "finite and non-negative"),
+        (np.full(1326, np.nan), "finite and non-negative"),
+        (5, "neither text like 'QQ\\+,AKs', a list of hands nor 1,326 weights"),
+        (np.zeros(1326), "No hand of the range"),
+    ],
+)
+def test_bad_villains_in_the_api(db, villain, message):
+    with pytest.raises(matchdb.MatchdbError, match=message):
+        db.equity("AhKh", "2c7dJh", villain=villain)
+
+
+def test_bad_arguments_in_the_api(db, small_store):
+    for call, message in [
+        (lambda: db.win_rate("AhKh", "2c7dJh", players="3"), "players '3' is out of range"),
+        (lambda: db.win_rate("AhKh", "2c7dJh", players=True), "players True is out of range"),
+        (lambda: db.win_rate(None, "2c7dJh"), "hole cards are missing"),
+        (lambda: db.equity(None, "2c7dJh"), "hole cards are missing"),
+        (lambda: db.win_rate("AhKh", None), "neither text nor a sequence"),
+        (lambda: db.win_rate(["Ah", 99], "2c7dJh"), "Card id 99 is out of range"),
+        (lambda: db.table(1755), "Table 1755 is out of range"),
+        (lambda: db.range_equity("AA", "", "2c7dJh"), "is empty"),
+        (lambda: db.range_equity("2c2d", "AA", "2c7dJh"), "No hand of the hero range"),
+        (lambda: db.preflop(players=11), "cover 2..10 players"),
+        (lambda: matchdb.open(small_store, cache_tables=-1), "cache_tables is -1"),
+    ]:
+        with pytest.raises(matchdb.MatchdbError, match=message):
+            call()
