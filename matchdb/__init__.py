@@ -7,6 +7,7 @@ True
 
 from importlib.metadata import version as _version
 
+from matchdb.canonical import flop_index
 from matchdb.cards import Card, format_cards, parse_cards
 from matchdb.errors import (
     BoardError,
@@ -40,6 +41,7 @@ __all__ = [
     "Outcome",
     "RangeError",
     "evaluate",
+    "flop_index",
     "format_cards",
     "hand_order",
     "hand_index",
