@@ -94,3 +94,17 @@ def running_server(db_path, log_path):
     finally:
         process.terminate()
         process.wait(timeout=30)
+
+
+def random_position(rng, flops, extra_cards):
+    """A random (hole, board) whose flop is one of ``flops`` (canonical indices), renamed and shuffled."""
+    from matchdb.canonical import CANONICAL_FLOPS, CARD_MAP
+    from matchdb.cards import format_cards
+
+    index = int(rng.choice(flops))
+    perm = int(rng.integers(24))
+    flop = [int(CARD_MAP[perm, c]) for c in CANONICAL_FLOPS[index]]
+    rng.shuffle(flop)
+    rest = [c for c in range(52) if c not in flop]
+    picked = [int(c) for c in rng.choice(rest, size=2 + extra_cards, replace=False)]
+    return format_cards(picked[:2]), format_cards(flop + picked[2:])

@@ -13,11 +13,9 @@ import numpy as np
 import pytest
 
 import matchdb
-from matchdb.canonical import CANONICAL_FLOPS, CARD_MAP
-from matchdb.cards import format_cards
 from matchdb.cli import main
 from matchdb.errors import MatchdbError
-from tests.conftest import free_port, running_server
+from tests.conftest import free_port, random_position, running_server
 
 
 @pytest.fixture(scope="module")
@@ -34,16 +32,7 @@ def server(small_store, tmp_path_factory):
 
 def _positions(small_flops, count, seed):
     rng = np.random.default_rng(seed)
-    out = []
-    for _ in range(count):
-        index = int(rng.choice(small_flops))
-        perm = int(rng.integers(24))
-        flop = [int(CARD_MAP[perm, c]) for c in CANONICAL_FLOPS[index]]
-        rest = [c for c in range(52) if c not in flop]
-        extra = int(rng.integers(0, 3))
-        picked = [int(c) for c in rng.choice(rest, size=2 + extra, replace=False)]
-        out.append((format_cards(picked[:2]), format_cards(flop + picked[2:]), int(rng.integers(2, 10))))
-    return out
+    return [random_position(rng, small_flops, int(rng.integers(0, 3))) + (int(rng.integers(2, 10)),) for _ in range(count)]
 
 
 # -- the CLI ----------------------------------------------------------------------

@@ -17,6 +17,7 @@ from matchdb.canonical import CARD_MAP
 from matchdb.cards import format_cards, parse_cards
 from matchdb.errors import DatabaseNotFoundError, FormatVersionError, IncompleteDatabaseError
 from matchdb.ranges import parse_range
+from tests.conftest import random_position
 
 with warnings.catch_warnings():  # eval7 builds its range grammar with names pyparsing now deprecates
     warnings.simplefilter("ignore", DeprecationWarning)
@@ -60,19 +61,6 @@ def eval7_outcome(hole, board, villain=None):
                 loss += w
     total = win + tie + loss
     return win / total, tie / total, loss / total
-
-
-def random_position(rng, flops, extra_cards):
-    """A random (hole, board) whose flop is one of ``flops`` (canonical indices), renamed and shuffled."""
-    from matchdb.canonical import CANONICAL_FLOPS
-
-    index = int(rng.choice(flops))
-    perm = int(rng.integers(24))
-    flop = [int(CARD_MAP[perm, c]) for c in CANONICAL_FLOPS[index]]
-    rng.shuffle(flop)
-    rest = [c for c in range(52) if c not in flop]
-    picked = [int(c) for c in rng.choice(rest, size=2 + extra_cards, replace=False)]
-    return format_cards(picked[:2]), format_cards(flop + picked[2:])
 
 
 # -- reference values ---------------------------------------------------------
