@@ -14,6 +14,7 @@ read from the store's shards directly and kept in a bounded cache.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import threading
 from collections import OrderedDict
@@ -231,9 +232,9 @@ class MatchDB:
         """Preflop figures of the 169 starting-hand classes (:class:`matchdb.preflop.PreflopTable`).
 
         Computed once from every table (about half a minute) and cached in the
-        store as ``preflop.json``; later calls read the cache. ``players``
-        (an int or several) picks which naive win rates :meth:`PreflopTable.rows`
-        shows; all of 2..10 are always computed.
+        store as ``preflop.json``; later calls read the cache. ``players`` (an
+        int or several of 2..10; default all) picks the naive win rates the
+        returned table holds; the equity is always there.
         """
         from matchdb.preflop import PLAYERS, PreflopTable, compute_preflop
 
@@ -252,8 +253,7 @@ class MatchDB:
                 self._store.write_preflop(cached.to_json())
             with self._lock:
                 self._preflop = cached
-        return cached
-
+        return dataclasses.replace(cached, win_rate={n: cached.win_rate[n] for n in wanted})
 
     def win_rate(self, hole: CardsLike, board: CardsLike, players: int = 2) -> float:
         """The naive win rate mean((1 - S) ** (players - 1)) of ``hole`` on a 3 to 5 card board.

@@ -222,8 +222,9 @@ def test_preflop_naive_win_rate_against_eval7_sampling(preflop):
 
 def test_preflop_is_cached_in_the_store_and_shipped(full_store, preflop, tmp_path, capsys):
     assert (full_store / "preflop.json").exists()
-    again = matchdb.open(full_store).preflop()  # read from the cache
-    assert np.array_equal(again.equity, preflop.equity)
+    again = matchdb.open(full_store).preflop(players=[3, 6])  # read from the cache
+    assert np.array_equal(again.equity, preflop.equity) and sorted(again.win_rate) == [3, 6]
+    assert np.array_equal(again.win_rate[6], preflop.win_rate[6])
     report = pack(full_store, tmp_path / "full.zip")
     assert report.bytes <= 250e6 and report.preflop_seconds == 0.0
     shipped = matchdb.open(tmp_path / "full.zip")
