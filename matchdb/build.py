@@ -194,7 +194,7 @@ def _run(root: str, todo: list[int], workers: int | None, scheduler: str | None,
             threads_per_worker=1,
             processes=True,
             host="127.0.0.1",
-            dashboard_address=None,
+            dashboard_address="127.0.0.1:0",  # a free port: None does not disable it (dask/distributed#8136), 8787 may be taken
             silence_logs=logging.ERROR,
         )
         client = Client(cluster)

@@ -102,7 +102,7 @@ def export_hdf5(db: str | Path, out: str | Path, quiet: bool = True) -> ExportRe
             ("cards", flop_cards(), "card id of each of the 49 local indices, per flop"),
         ):
             h5.create_dataset(name, data=np.ascontiguousarray(data)).attrs["description"] = text
-        for index in tqdm(built, desc="exporting", unit="table", disable=quiet):
+        for index in tqdm(built, desc="exporting", unit="table", disable=True if quiet else None):
             tables[index] = reader.read_table(index)
     with open(partial, "rb") as handle:
         os.fsync(handle.fileno())

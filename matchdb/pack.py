@@ -84,6 +84,9 @@ def pack(db: str | Path, out: str | Path, quiet: bool = True, preflop: bool = Tr
     from tqdm import tqdm
 
     source = DirectoryStore(db)
+    out = Path(out)
+    if out.is_dir():
+        raise DatabaseError(f"The output '{out}' is a folder; expected a file name like 'matchdb.zip'.")
     preflop_seconds = 0.0
     if preflop and source.read_preflop() is None and len(source.built()) == N_FLOPS:
         from matchdb.query import MatchDB
@@ -92,15 +95,12 @@ def pack(db: str | Path, out: str | Path, quiet: bool = True, preflop: bool = Tr
         MatchDB(source.root).preflop(quiet=quiet)
         preflop_seconds = time.perf_counter() - started
     started = time.perf_counter()
-    out = Path(out)
-    if out.is_dir():
-        raise DatabaseError(f"The output '{out}' is a folder; expected a file name like 'matchdb.zip'.")
     names = _store_files(source.root)
     partial = out.with_name(out.name + ".partial")
     out.parent.mkdir(parents=True, exist_ok=True)
     sums = []
     with zipfile.ZipFile(partial, "w", compression=zipfile.ZIP_STORED, allowZip64=True) as archive:
-        for name in tqdm(names, desc="packing", unit="file", disable=quiet):
+        for name in tqdm(names, desc="packing", unit="file", disable=True if quiet else None):
             info = zipfile.ZipInfo(name, date_time=_FIXED_TIME)
             info.compress_type = zipfile.ZIP_STORED
             info.external_attr = 0o644 << 16
@@ -115,9 +115,11 @@ def pack(db: str | Path, out: str | Path, quiet: bool = True, preflop: bool = Tr
         archive.writestr(info, "".join(sums))
     with open(partial, "rb") as handle:
         os.fsync(handle.fileno())
+    whole = sha256_file(partial)
+    beside = Path(str(out) + ".sha256")
+    beside.unlink(missing_ok=True)  # never leave an old checksum beside a new file
     os.replace(partial, out)
-    whole = sha256_file(out)
-    Path(str(out) + ".sha256").write_text(f"{whole}  {out.name}\n")
+    beside.write_text(f"{whole}  {out.name}\n")
     return PackReport(
         path=out,
         members=len(names) + 1,
