@@ -36,7 +36,7 @@ def main() -> None:
 
     from dask_jobqueue import SLURMCluster
 
-    from matchdb.build import build
+    from matchdb.build import WORKER_ENVIRON, build
     from matchdb.store import create_store
     from matchdb.verify import verify
 
@@ -49,8 +49,12 @@ def main() -> None:
         memory=MEMORY,
         walltime=WALLTIME,
         scheduler_options={"host": args.host, "dashboard_address": None},
-        # a private numba cache per job: compiling into one shared folder at once is unsafe
-        job_script_prologue=['export NUMBA_CACHE_DIR="${TMPDIR:-/tmp}/matchdb-numba-${SLURM_JOB_ID}"'],
+        job_script_prologue=[
+            # a private numba cache per job: compiling into one shared folder at once is unsafe
+            'export NUMBA_CACHE_DIR="${TMPDIR:-/tmp}/matchdb-numba-${SLURM_JOB_ID}"',
+            # the allocator settings of a local build (see matchdb.build.WORKER_ENVIRON)
+            *(f"export {name}={value}" for name, value in WORKER_ENVIRON.items()),
+        ],
         log_directory=os.environ.get("MATCHDB_SLURM_LOGS", "."),
     )
     try:

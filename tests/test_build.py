@@ -128,3 +128,21 @@ def test_killed_builds_resume_to_identical_tables(tmp_path):
         assert json.loads(manifest_path(root, index).read_text())["table_sha256"] == table_digest(expected)
     assert not list(root.rglob("*.partial"))
     assert verify(root, sample=3).bad == {}
+
+
+def test_worker_count_must_be_a_whole_number(tmp_path):
+    for workers in (0, -2, 1.5, True):
+        with pytest.raises(MatchdbError, match=f"workers {workers!r} is not a whole number of at least 1"):
+            build(tmp_path / "w.zarr", flops="0", workers=workers, quiet=True)
+    assert not (tmp_path / "w.zarr").exists()  # refused before anything is written
+
+
+def test_local_workers_get_the_build_allocator_settings():
+    """Dask's nanny sets MALLOC_TRIM_THRESHOLD_=65536, which made the 2-worker build slower than a serial one."""
+    from distributed import Client
+
+    from matchdb.build import WORKER_ENVIRON, local_cluster
+
+    with local_cluster(1) as cluster, Client(cluster) as client:
+        seen = client.run(lambda: {name: os.environ.get(name) for name in WORKER_ENVIRON})
+    assert list(seen.values()) == [WORKER_ENVIRON]
