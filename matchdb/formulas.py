@@ -32,8 +32,9 @@ import numpy as np
 from matchdb.cards import COLLISION, N_LOCAL, N_PAIRS, PAIR_INDEX, PAIRS
 from matchdb.errors import BoardError, MatchdbError
 from matchdb.evaluator import jit
+from matchdb.kernels import MAX_W
 
-__all__ = ["board_columns", "naive_win_rate", "naive_win_rates", "hand_vs_weights", "all_hands_vs_weights"]
+__all__ = ["board_columns", "naive_win_rate", "naive_win_rates", "hand_vs_weights", "all_hands_scores"]
 
 _PAIR_A = PAIRS[:, 0].astype(np.int64)
 _PAIR_B = PAIRS[:, 1].astype(np.int64)
@@ -76,14 +77,20 @@ def _check_players(players: int) -> int:
     return int(players)
 
 
+#: ``_LEVEL_POWERS[e, w]`` is (w / 2160) ** e for every level w, so the naive
+#: win rate looks powers up instead of computing one per entry.
+_LEVEL_POWERS = (np.arange(MAX_W + 1) / MAX_W) ** np.arange(23)[:, None]
+_LEVEL_POWERS.flags.writeable = False
+
+
 @jit
-def _naive(table, row, columns, exponent):
+def _naive(table, row, columns, powers):
     total = 0.0
     n = 0
     for j in columns:
         w = table[row, j]
         if w != 65535:
-            total += (w / 2160.0) ** exponent
+            total += powers[w]
             n += 1
     return total / n if n else np.nan
 
@@ -99,21 +106,21 @@ def naive_win_rate(table: np.ndarray, row: int, columns: np.ndarray, players: in
         raise MatchdbError(f"Rows of a match table must be (k, {N_PAIRS}) uint16; got {table.shape} {table.dtype}.")
     if not 0 <= int(row) < table.shape[0]:
         raise MatchdbError(f"Row {row!r} is out of range; expected 0..{table.shape[0] - 1}.")
-    return float(_naive(table, int(row), columns, _check_players(players) - 1))
+    return float(_naive(table, int(row), columns, _LEVEL_POWERS[_check_players(players) - 1]))
 
 
 @jit
-def _naive_all(table, columns, exponent):
+def _naive_all(table, columns, powers):
     out = np.empty(table.shape[0], dtype=np.float64)
     for row in range(table.shape[0]):
-        out[row] = _naive(table, row, columns, exponent)
+        out[row] = _naive(table, row, columns, powers)
     return out
 
 
 def naive_win_rates(table: np.ndarray, columns: np.ndarray, players: int = 2) -> np.ndarray:
     """Naive win rate of every row at once (NaN for rows that share a card with the board)."""
     _check_table(table)
-    return _naive_all(table, columns, _check_players(players) - 1)
+    return _naive_all(table, columns, _LEVEL_POWERS[_check_players(players) - 1])
 
 
 @jit
@@ -129,16 +136,18 @@ def _hand_vs_weights(table, row, weights):
         if w == 0.0:
             continue
         villain = table[k]
-        n_win = 0
-        n_tie = 0
-        n_loss = 0
+        # 16-bit counters (a count never exceeds the 1,176 columns) let the loop run
+        # on 16 columns per vector instruction; int64 counters would take 4.
+        n_win = np.uint16(0)
+        n_tie = np.uint16(0)
+        n_loss = np.uint16(0)
         for c in range(n_cols):  # branch-free so that it vectorizes
             h = hero[c]
             v = villain[c]
             valid = (h != 65535) & (v != 65535)
-            n_win += valid & (h > v)
-            n_tie += valid & (h == v)
-            n_loss += valid & (h < v)
+            n_win = np.uint16(n_win + np.uint16(valid & (h > v)))
+            n_tie = np.uint16(n_tie + np.uint16(valid & (h == v)))
+            n_loss = np.uint16(n_loss + np.uint16(valid & (h < v)))
         win += w * n_win
         tie += w * n_tie
         loss += w * n_loss
@@ -181,24 +190,50 @@ _jit_parallel = numba.njit(cache=True, nogil=True, parallel=True, error_model="n
 
 
 @_jit_parallel
-def _level_sums(table, columns, weights, n_blocks):
-    """Per-row weighted (below, equal, valid) sums over columns, ignoring card removal.
+def _uniform_scores(table):
+    """Per-row (score, deals) against every other valid row with weight 1, card removal ignored.
+
+    No counting is needed: W = 2 x (rows below) + (rows level) is already twice
+    a row's wins plus ties over its column (DESIGN.md section 1), so the score
+    is half the sum of the row's valid entries, and each valid entry stands for
+    as many deals as its column has other valid rows.
+    """
+    n_rows, n_cols = table.shape
+    valid_rows = np.zeros(n_cols, dtype=np.int64)
+    for k in range(n_rows):
+        for c in range(n_cols):
+            valid_rows[c] += table[k, c] != 65535
+    score = np.empty(n_rows)
+    deals = np.empty(n_rows)
+    for k in numba.prange(n_rows):
+        twice = 0
+        count = 0
+        for c in range(n_cols):
+            v = np.int64(table[k, c])
+            valid = v != 65535
+            twice += v * valid
+            count += (valid_rows[c] - 1) * valid
+        score[k] = twice / 2
+        deals[k] = count
+    return score, deals
+
+
+@_jit_parallel
+def _level_scores(table, weights, n_blocks):
+    """Per-row weighted (score, deals) against every other valid row, card removal ignored.
 
     A weighted histogram of each column's W levels and its running sum give,
     for every valid row, the weight of rows strictly below it and level with it
     (itself excluded), and of all valid rows but itself.
     """
-    n_rows = table.shape[0]
-    n_cols = columns.shape[0]
-    win = np.zeros((n_blocks, n_rows))
-    tie = np.zeros((n_blocks, n_rows))
-    total = np.zeros((n_blocks, n_rows))
+    n_rows, n_cols = table.shape
+    score = np.zeros((n_blocks, n_rows))
+    deals = np.zeros((n_blocks, n_rows))
     for block in numba.prange(n_blocks):
         level = np.zeros(2161)
         below = np.zeros(2161)
         column = np.empty(n_rows, dtype=np.int64)
-        for c in range(block, n_cols, n_blocks):
-            j = columns[c]
+        for j in range(block, n_cols, n_blocks):
             level[:] = 0.0
             for k in range(n_rows):
                 v = np.int64(table[k, j])
@@ -213,49 +248,50 @@ def _level_sums(table, columns, weights, n_blocks):
                 v = column[k]
                 if v != 65535:
                     w = weights[k]
-                    win[block, k] += below[v]
-                    tie[block, k] += level[v] - w
-                    total[block, k] += running - w
-    return win.sum(axis=0), tie.sum(axis=0), total.sum(axis=0)
+                    score[block, k] += below[v] + (level[v] - w) / 2
+                    deals[block, k] += running - w
+    return score.sum(axis=0), deals.sum(axis=0)
+
+
+@jit
+def _pair_score(first, second):
+    """Twice the score of row ``first`` against row ``second`` over the columns where both are valid.
+
+    Counted in 16 bits (at most 2 x 1,176), so the loop runs on 16 columns per
+    vector instruction.
+    """
+    twice = np.uint16(0)
+    for c in range(first.shape[0]):
+        u = first[c]
+        v = second[c]
+        valid = u != 65535  # v == 65535 makes both comparisons false
+        twice = np.uint16(twice + np.uint16(valid & (u > v)) + np.uint16(valid & (u >= v)))
+    return twice
 
 
 @_jit_parallel
-def _shared_card_counts(table, columns, rows_of_card):
-    """For every two rows sharing exactly one card: columns where the first beats / ties the second.
+def _shared_card_scores(table, rows_of_card):
+    """For every two rows sharing one card, twice the first's score against the second.
 
     ``out[a, i, j]`` (i < j) compares rows ``rows_of_card[a, i]`` and
-    ``rows_of_card[a, j]`` over ``columns``; both entries must be valid. The
-    48 rows of a card are copied once and compared tile by tile, so the work
-    runs from cache.
+    ``rows_of_card[a, j]`` over the table's columns where both are valid: two
+    for each column the first wins, one for each tie. The 48 rows of a card
+    are copied together first, so the comparisons run from cache.
     """
-    n_cols = columns.shape[0]
-    out = np.zeros((N_LOCAL, 48, 48, 2), dtype=np.int64)
+    n_cols = table.shape[1]
+    out = np.zeros((N_LOCAL, 48, 48), dtype=np.int64)
     for a in numba.prange(N_LOCAL):
         block = np.empty((48, n_cols), dtype=np.uint16)
         for i in range(48):
-            row = rows_of_card[a, i]
-            for c in range(n_cols):
-                block[i, c] = table[row, columns[c]]
-        for c0 in range(0, n_cols, 512):
-            c1 = min(n_cols, c0 + 512)
-            for i in range(48):
-                first = block[i, c0:c1]
-                for j in range(i + 1, 48):
-                    second = block[j, c0:c1]
-                    beats = 0
-                    ties = 0
-                    for c in range(c1 - c0):  # 1-d slices: this loop vectorizes
-                        u = first[c]
-                        v = second[c]
-                        beats += (u > v) & (u != 65535)
-                        ties += (u == v) & (u != 65535)
-                    out[a, i, j, 0] += beats
-                    out[a, i, j, 1] += ties
+            block[i] = table[rows_of_card[a, i]]
+        for i in range(48):
+            for j in range(i + 1, 48):
+                out[a, i, j] = _pair_score(block[i], block[j])
     return out
 
 
 @jit
-def _remove_shared_cards(counts, rows_of_card, columns, weights, pair_a, pair_b, win, tie, total):
+def _remove_shared_cards(pair_scores, rows_of_card, columns, weights, pair_a, pair_b, score, deals):
     """Subtract, for every row, the opponents that share one of its cards (card removal)."""
     n_cols = columns.shape[0]
     touching = np.zeros(N_LOCAL, dtype=np.int64)  # columns holding each card
@@ -277,30 +313,41 @@ def _remove_shared_cards(counts, rows_of_card, columns, weights, pair_a, pair_b,
                 both = n_cols - touching[a] - touching[x] - touching[y] + exact[a, x] + exact[a, y] + exact[x, y]
                 if both <= 0:
                     continue
-                beats = counts[a, i, j, 0]
-                ties = counts[a, i, j, 1]
+                first = pair_scores[a, i, j] / 2  # r1's score against r2; r2's is what is left of ``both``
                 w1 = weights[r1]
                 w2 = weights[r2]
-                win[r1] -= w2 * beats
-                win[r2] -= w1 * (both - beats - ties)
-                tie[r1] -= w2 * ties
-                tie[r2] -= w1 * ties
-                total[r1] -= w2 * both
-                total[r2] -= w1 * both
+                score[r1] -= w2 * first
+                score[r2] -= w1 * (both - first)
+                deals[r1] -= w2 * both
+                deals[r2] -= w1 * both
 
 
-def all_hands_vs_weights(table: np.ndarray, columns: np.ndarray, weights: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Weighted (win, tie, total) sums of every row against weighted opponents.
+def all_hands_scores(table: np.ndarray, columns: np.ndarray, weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Weighted score (wins + ties / 2) and deals of every row against weighted opponents, card removal exact.
 
-    ``win[h] / total[h]`` is the win probability of hand h (ties separately);
-    rows that cannot be dealt have ``total[h] == 0``.
+    ``score[h] / deals[h]`` is the exact heads-up equity of hand h; rows that
+    cannot be dealt have ``deals[h] == 0``. Equal weights (a random opponent)
+    take a shortcut through W's own counts; other weights count each column.
+
+    >>> from matchdb.cards import parse_cards, pair_row
+    >>> from matchdb.kernels import match_table
+    >>> score, deals = all_hands_scores(match_table("2c7dJh"), board_columns(()), np.ones(1176))
+    >>> hero = pair_row(parse_cards("2c7dJh"), parse_cards("AhKh"))
+    >>> round(float(score[hero] / deals[hero]), 6)
+    0.572571
     """
     _check_table(table)
     weights = _check_weights(weights)
     columns = np.asarray(columns, dtype=np.int64)
+    # the kernels read every column of what they get: all of them on a flop, else a copy of the few
+    board = table if np.array_equal(columns, _ALL_COLUMNS) else np.ascontiguousarray(table[:, columns])
     with _PARALLEL:
-        win, tie, total = _level_sums(table, columns, weights, 2 * numba.get_num_threads())
-        counts = _shared_card_counts(table, columns, ROWS_OF_CARD)
-    _remove_shared_cards(counts, ROWS_OF_CARD, columns, weights, _PAIR_A, _PAIR_B, win, tie, total)
-    return win, tie, total
-
+        if weights.min() == weights.max():
+            score, deals = _uniform_scores(board)
+            score *= weights[0]
+            deals *= weights[0]
+        else:
+            score, deals = _level_scores(board, weights, 2 * numba.get_num_threads())
+        pair_scores = _shared_card_scores(board, ROWS_OF_CARD)
+    _remove_shared_cards(pair_scores, ROWS_OF_CARD, columns, weights, _PAIR_A, _PAIR_B, score, deals)
+    return score, deals

@@ -27,7 +27,7 @@ from matchdb.canonical import N_FLOPS, ORBIT_SIZES
 from matchdb.cards import PAIRS, RANKS
 from matchdb.errors import IncompleteDatabaseError, MatchdbError
 from matchdb.evaluator import jit
-from matchdb.formulas import all_hands_vs_weights, board_columns
+from matchdb.formulas import all_hands_scores, board_columns
 from matchdb.store import PREFLOP_VERSION, flop_cards
 
 __all__ = ["PreflopTable", "CLASSES", "hand_class", "compute_preflop", "PLAYERS"]
@@ -151,9 +151,9 @@ def compute_preflop(db, quiet: bool = True) -> PreflopTable:
         hands = cards[index][PAIRS]  # (1176, 2) card ids of each row
         row_class = np.array([hand_class(int(a), int(b)) for a, b in hands], dtype=np.int64)
         orbit = int(ORBIT_SIZES[index])
-        win, tie, total = all_hands_vs_weights(table, columns, ones)
-        np.add.at(score, row_class, orbit * (win + tie / 2))
-        np.add.at(deals, row_class, orbit * total)
+        table_score, table_deals = all_hands_scores(table, columns, ones)
+        np.add.at(score, row_class, orbit * table_score)
+        np.add.at(deals, row_class, orbit * table_deals)
         _level_histogram(table, row_class, orbit, histogram)
     levels = np.arange(2161) / 2160.0
     entries = histogram.sum(axis=1)

@@ -27,7 +27,7 @@ import numpy as np
 from matchdb.canonical import CARD_MAP, N_FLOPS, canonicalize
 from matchdb.cards import N_PAIRS, PAIR_INDEX, RANKS, Card, format_cards, parse_cards
 from matchdb.errors import BoardError, CardError, MatchdbError, RangeError
-from matchdb.formulas import all_hands_vs_weights, board_columns, hand_vs_weights, naive_win_rate, naive_win_rates
+from matchdb.formulas import all_hands_scores, board_columns, hand_vs_weights, naive_win_rate, naive_win_rates
 from matchdb.ranges import parse_range
 from matchdb.store import CHUNK_ROWS, N_CHUNKS, ShardReader, default_path, flop_cards, open_database
 
@@ -292,11 +292,11 @@ class MatchDB:
         for name, text, weights in (("hero", hero_range, hero), ("villain", villain_range, villain)):
             if not weights.any():
                 raise RangeError(f"No hand of the {name} range {text!r} is possible on this board.")
-        win, tie, total = all_hands_vs_weights(self.table(canon.index), columns, villain)
-        deals = float(hero @ total)
-        if deals == 0:
+        score, deals = all_hands_scores(self.table(canon.index), columns, villain)
+        total = float(hero @ deals)
+        if total == 0:
             raise RangeError("No deal is possible: every hero hand collides with every villain hand.")
-        return float(hero @ (win + tie / 2)) / deals
+        return float(hero @ score) / total
 
     def _per_hand(self, board: CardsLike, per_row: np.ndarray, canon) -> HandTable:
         rows = self._rows_of(canon, _HAND_HIGH, _HAND_LOW)
@@ -313,9 +313,9 @@ class MatchDB:
         """Exact heads-up equity of every private hand on a board against a random hand or a range."""
         canon, columns, _ = self._frame(None, board)
         weights = self._weights(canon, villain)
-        win, tie, total = all_hands_vs_weights(self.table(canon.index), columns, weights)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            per_row = np.where(total > 0, (win + tie / 2) / np.where(total > 0, total, 1), np.nan)
+        score, deals = all_hands_scores(self.table(canon.index), columns, weights)
+        per_row = np.full(len(deals), np.nan)
+        np.divide(score, deals, out=per_row, where=deals > 0)
         return self._per_hand(board, per_row, canon)
 
 
