@@ -102,8 +102,9 @@ def export_hdf5(db: str | Path, out: str | Path, quiet: bool = True) -> ExportRe
             ("cards", flop_cards(), "card id of each of the 49 local indices, per flop"),
         ):
             h5.create_dataset(name, data=np.ascontiguousarray(data)).attrs["description"] = text
+        buffer = np.empty((N_PAIRS, N_PAIRS), dtype=np.uint16)  # one buffer for every table: fresh memory is slow
         for index in tqdm(built, desc="exporting", unit="table", disable=True if quiet else None):
-            tables[index] = reader.read_table(index)
+            tables[index] = reader.read_table(index, out=buffer)
     with open(partial, "rb") as handle:
         os.fsync(handle.fileno())
     os.replace(partial, out)

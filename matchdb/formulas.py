@@ -43,6 +43,9 @@ _TURN_COLUMNS = np.array([[PAIR_INDEX[t, x] for x in range(N_LOCAL) if x != t] f
 _RIVER_COLUMNS = PAIR_INDEX.astype(np.int64)[:, :, None]
 for _columns in (_ALL_COLUMNS, _TURN_COLUMNS, _RIVER_COLUMNS):
     _columns.flags.writeable = False
+# the same as lists of views: indexing a list is cheaper than numpy, and this runs on every query
+_TURN_LIST = list(_TURN_COLUMNS)
+_RIVER_LISTS = [list(by_turn) for by_turn in _RIVER_COLUMNS]
 
 
 def board_columns(extra: tuple[int, ...]) -> np.ndarray:
@@ -53,11 +56,11 @@ def board_columns(extra: tuple[int, ...]) -> np.ndarray:
     """
     if len(extra) == 0:
         return _ALL_COLUMNS
-    if any(not 0 <= int(c) < N_LOCAL for c in extra) or len(set(extra)) != len(extra) or len(extra) > 2:
+    if len(extra) > 2 or any(not 0 <= int(c) < N_LOCAL for c in extra) or len(set(extra)) != len(extra):
         raise BoardError(f"The turn and river {extra!r} are not 1 or 2 distinct local indices 0..48.")
     if len(extra) == 1:
-        return _TURN_COLUMNS[int(extra[0])]
-    return _RIVER_COLUMNS[int(extra[0]), int(extra[1])]
+        return _TURN_LIST[int(extra[0])]
+    return _RIVER_LISTS[int(extra[0])][int(extra[1])]
 
 
 def _check_table(table: np.ndarray) -> None:
@@ -81,6 +84,7 @@ def _check_players(players: int) -> int:
 #: win rate looks powers up instead of computing one per entry.
 _LEVEL_POWERS = (np.arange(MAX_W + 1) / MAX_W) ** np.arange(23)[:, None]
 _LEVEL_POWERS.flags.writeable = False
+_POWER_ROWS = list(_LEVEL_POWERS)  # one view per exponent: indexing a list is cheaper than numpy
 
 
 @jit
@@ -106,7 +110,7 @@ def naive_win_rate(table: np.ndarray, row: int, columns: np.ndarray, players: in
         raise MatchdbError(f"Rows of a match table must be (k, {N_PAIRS}) uint16; got {table.shape} {table.dtype}.")
     if not 0 <= int(row) < table.shape[0]:
         raise MatchdbError(f"Row {row!r} is out of range; expected 0..{table.shape[0] - 1}.")
-    return float(_naive(table, int(row), columns, _LEVEL_POWERS[_check_players(players) - 1]))
+    return float(_naive(table, int(row), columns, _POWER_ROWS[_check_players(players) - 1]))
 
 
 @jit
@@ -120,7 +124,7 @@ def _naive_all(table, columns, powers):
 def naive_win_rates(table: np.ndarray, columns: np.ndarray, players: int = 2) -> np.ndarray:
     """Naive win rate of every row at once (NaN for rows that share a card with the board)."""
     _check_table(table)
-    return _naive_all(table, columns, _LEVEL_POWERS[_check_players(players) - 1])
+    return _naive_all(table, columns, _POWER_ROWS[_check_players(players) - 1])
 
 
 @jit

@@ -146,8 +146,9 @@ def compute_preflop(db, quiet: bool = True) -> PreflopTable:
     score = np.zeros(len(CLASSES))  # orbit-weighted wins + ties / 2
     deals = np.zeros(len(CLASSES))
     histogram = np.zeros((len(CLASSES), 2161), dtype=np.int64)
+    table = np.empty((len(PAIRS), len(PAIRS)), dtype=np.uint16)
     for index in tqdm(range(N_FLOPS), desc="preflop", unit="flop", disable=True if quiet else None):
-        table = db._reader.read_table(index)  # not through the cache: every table is read once
+        db._reader.read_table(index, out=table)  # not through the cache: every table is read once, into one buffer
         hands = cards[index][PAIRS]  # (1176, 2) card ids of each row
         row_class = np.array([hand_class(int(a), int(b)) for a, b in hands], dtype=np.int64)
         orbit = int(ORBIT_SIZES[index])

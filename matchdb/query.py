@@ -17,7 +17,6 @@ from __future__ import annotations
 import dataclasses
 import functools
 import threading
-from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,7 +28,8 @@ from matchdb.cards import N_PAIRS, PAIR_INDEX, RANKS, Card, format_cards, parse_
 from matchdb.errors import BoardError, CardError, MatchdbError, RangeError
 from matchdb.formulas import all_hands_scores, board_columns, hand_vs_weights, naive_win_rate, naive_win_rates
 from matchdb.ranges import parse_range
-from matchdb.store import CHUNK_ROWS, N_CHUNKS, ShardReader, default_path, flop_cards, open_database
+from matchdb.cache import TableCache
+from matchdb.store import CHUNK_ROWS, ShardReader, default_path, flop_cards, open_database
 
 __all__ = ["open", "MatchDB", "Outcome", "HandTable", "hand_order", "hand_index"]
 
@@ -100,11 +100,9 @@ class MatchDB:
         self._store = open_database(self.path)
         self.attrs = self._store.attrs
         self._reader = ShardReader(self._store.shard, str(self.path))
+        self._tables = TableCache(self._reader, cache_tables)
         self._local = _local_indices()
-        self._chunk_capacity = cache_tables * N_CHUNKS
-        self._cache: OrderedDict[tuple[int, int | None], np.ndarray] = OrderedDict()
-        self._cached_chunks = 0
-        self._indexes: OrderedDict[int, tuple] = OrderedDict()
+        self._local_lists = _local_lists()
         self._lock = threading.Lock()
         self._preflop = None
 
@@ -127,81 +125,29 @@ class MatchDB:
 
     # -- reading -------------------------------------------------------------
 
-    def _chunks_of(self, index: int, wanted: list[int]) -> list[np.ndarray]:
-        """Decoded inner chunks of a table, from the cache or the file.
-
-        The cache holds single chunks (what row queries need) and whole tables
-        (what exact equities need, under the key ``(index, None)``); its
-        capacity is counted in chunks, a whole table counting for all of them.
-        """
-        with self._lock:  # the caches are shared by the threads of a service
-            whole = self._cache.get((index, None))
-            if whole is not None:
-                self._cache.move_to_end((index, None))
-                return [whole[c * CHUNK_ROWS : (c + 1) * CHUNK_ROWS] for c in wanted]
-            missing = [c for c in wanted if (index, c) not in self._cache]
-            if missing:
-                located, decoded = self._reader.read_chunks(index, missing, self._indexes.get(index))
-                if index not in self._indexes:
-                    self._indexes[index] = located
-                    if len(self._indexes) > self._chunk_capacity:
-                        self._indexes.popitem(last=False)
-                for chunk, data in zip(missing, decoded):
-                    self._cache[(index, chunk)] = data
-                    self._cached_chunks += 1
-            out = []
-            for c in wanted:
-                self._cache.move_to_end((index, c))
-                out.append(self._cache[(index, c)])
-            self._evict()
-            return out
-
-    def _evict(self) -> None:
-        while self._cached_chunks > self._chunk_capacity and len(self._cache) > 1:
-            (_, chunk), _ = self._cache.popitem(last=False)
-            self._cached_chunks -= N_CHUNKS if chunk is None else 1
-
     def table(self, index: int) -> np.ndarray:
         """The whole W matrix of canonical flop ``index`` (read-only)."""
         if not 0 <= int(index) < N_FLOPS:
             raise MatchdbError(f"Table {index!r} is out of range; expected 0..{N_FLOPS - 1}.")
-        index = int(index)
-        with self._lock:
-            table = self._cache.get((index, None))
-            if table is not None:
-                self._cache.move_to_end((index, None))
-                return table
-        table = np.concatenate(self._chunks_of(index, list(range(N_CHUNKS))))
-        table.flags.writeable = False
-        with self._lock:  # keep it whole: later calls need no copy
-            for c in range(N_CHUNKS):
-                if self._cache.pop((index, c), None) is not None:
-                    self._cached_chunks -= 1
-            if (index, None) not in self._cache:
-                self._cache[(index, None)] = table
-                self._cached_chunks += N_CHUNKS
-            self._evict()
-        return table
-
-    def _row_table(self, index: int, row: int) -> tuple[np.ndarray, int]:
-        """A block of rows holding ``row``, and the row's position in it."""
-        (chunk,) = self._chunks_of(index, [row // CHUNK_ROWS])
-        return chunk, row % CHUNK_ROWS
+        return self._tables.table(int(index))
 
     # -- mapping cards into a table's frame ----------------------------------
 
     def _frame(self, hole: CardsLike | None, board: CardsLike):
-        """(canonical form, board columns, row of the hole cards) of a question; no row when ``hole`` is None."""
-        canon = canonicalize(board, hole=hole if hole is not None else ())
-        if hole is not None and len(canon.hole) != 2:
+        """(canonical form, board columns, row of the hole cards) of a question; no row when ``hole`` is None.
+
+        Plain lists, not numpy, on this path: it runs on every query, and
+        indexing numpy for one number costs more than the lookup itself.
+        """
+        canon = canonicalize(board, hole=() if hole is None else hole)
+        local = self._local_lists[canon.index]
+        columns = board_columns([local[c] for c in canon.extra])
+        if hole is None:
+            return canon, columns, None
+        if len(canon.hole) != 2:
             raise CardError(f"The hole cards {hole!r} are {len(canon.hole)} cards; expected 2.")
-        local = self._local[canon.index]
-        extra = tuple(int(local[c]) for c in canon.extra)
-        row = None
-        if hole is not None:
-            a, b = (int(local[c]) for c in canon.hole)
-            row = _PAIR_ROW[a, b]
-        return canon, board_columns(extra), row
+        a, b = canon.hole
+        return canon, columns, _PAIR_ROW_LISTS[local[a]][local[b]]
 
     def _hand_frame(self, hole: CardsLike, board: CardsLike):
         if hole is None:
@@ -261,9 +207,9 @@ class MatchDB:
         >>> db.win_rate("AhKh", "2c7dJh", players=3)     # doctest: +SKIP
         """
         canon, columns, row = self._hand_frame(hole, board)
-        block, position = self._row_table(canon.index, row)
-        value = naive_win_rate(block, position, columns, players)
-        if np.isnan(value):
+        block = self._tables.chunk(canon.index, row // CHUNK_ROWS)
+        value = naive_win_rate(block, row % CHUNK_ROWS, columns, players)
+        if value != value:  # NaN
             raise BoardError("No turn and river are consistent with these hole cards and board.")
         return value
 
@@ -343,6 +289,12 @@ def _range_hands(villain) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 @functools.cache
+def _local_lists() -> list[list[int]]:
+    """:func:`_local_indices` as plain lists, for lookups of one card at a time."""
+    return _local_indices().tolist()
+
+
+@functools.cache
 def _local_indices() -> np.ndarray:
     """(1755, 52): the local index of each card id on each canonical flop, -1 for the flop's own cards."""
     local = np.full((N_FLOPS, 52), -1, dtype=np.int16)
@@ -352,6 +304,7 @@ def _local_indices() -> np.ndarray:
 
 
 _PAIR_ROW = PAIR_INDEX.astype(np.int64)
+_PAIR_ROW_LISTS = PAIR_INDEX.tolist()
 #: The 1,326 two-card hands as (higher id, lower id), the order of HandTable.hands and weight vectors.
 _ALL_HANDS = [(b, a) for b in range(52) for a in range(b)]
 _HAND_NAMES = tuple(format_cards(sorted(hand, key=lambda c: (c % 13, c // 13), reverse=True)) for hand in _ALL_HANDS)

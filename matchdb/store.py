@@ -326,41 +326,67 @@ def table_is_done(root: Path, index: int, check_shard: bool = True) -> bool:
 
 @dataclass(frozen=True)
 class ShardIndex:
-    """Byte ranges of one table's 7 inner chunks inside its shard."""
+    """Byte ranges of one table's 7 inner chunks inside its shard (plain ints: each first touch reads one)."""
 
-    offsets: np.ndarray
-    sizes: np.ndarray
+    offsets: tuple[int, ...]
+    sizes: tuple[int, ...]
+
+
+_INDEX_LAYOUT = struct.Struct(f"<{2 * N_CHUNKS}QI")  # (offset, nbytes) per chunk, then the crc32c
 
 
 def parse_shard_index(tail: bytes, where: str) -> ShardIndex:
     """Parse the index at the end of a shard (zarr v3 sharding, index at the end, crc32c)."""
     if len(tail) != _INDEX_BYTES:
         raise CorruptDatabaseError(f"The shard {where} is truncated; expected an index of {_INDEX_BYTES} bytes.")
-    body, crc = tail[:-4], struct.unpack("<I", tail[-4:])[0]
-    if google_crc32c.value(body) != crc:
+    *pairs, crc = _INDEX_LAYOUT.unpack(tail)
+    if google_crc32c.value(tail[:-4]) != crc:
         raise CorruptDatabaseError(f"The shard {where} has a damaged index (crc32c mismatch); rebuild or re-verify it.")
-    pairs = np.frombuffer(body, dtype="<u8").reshape(N_CHUNKS, 2)
-    if (pairs == _EMPTY).any():
+    if _EMPTY in pairs:
         raise CorruptDatabaseError(f"The shard {where} lacks inner chunks; expected all {N_CHUNKS}.")
-    return ShardIndex(offsets=pairs[:, 0].astype(np.int64), sizes=pairs[:, 1].astype(np.int64))
+    return ShardIndex(offsets=tuple(pairs[0::2]), sizes=tuple(pairs[1::2]))
 
 
 _ZSTD = Zstd()
+_CHUNK_BYTES = CHUNK_ROWS * N_PAIRS * 2
+_ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
 
 
-def decode_chunk(data: bytes, where: str) -> np.ndarray:
-    """Decode one inner chunk (CHUNK_ROWS x 1176 uint16), checking its zstd checksum."""
+def frame_content_size(frame: bytes) -> int:
+    """The decoded size a zstd frame declares in its header (RFC 8878, 3.1.1.1), or -1 when it does not say.
+
+    >>> frame_content_size(Zstd().encode(bytes(1000)))
+    1000
+    """
+    if len(frame) < 6 or frame[:4] != _ZSTD_MAGIC:
+        return -1
+    descriptor = frame[4]
+    single_segment = (descriptor >> 5) & 1
+    width = (single_segment, 2, 4, 8)[descriptor >> 6]
+    start = 5 + (1 - single_segment) + (0, 1, 2, 4)[descriptor & 3]  # after the window and dictionary fields
+    if width == 0 or len(frame) < start + width:
+        return -1
+    size = int.from_bytes(frame[start : start + width], "little")
+    return size + 256 if width == 2 else size
+
+
+def decode_chunk_into(data: bytes, out: np.ndarray, where: str) -> None:
+    """Decode one inner chunk into ``out`` (CHUNK_ROWS x 1176 uint16, contiguous), checking its size and zstd checksum.
+
+    The size is checked before decoding: a frame declaring fewer bytes would
+    leave part of ``out`` as it was, and ``out`` may hold another table's rows.
+    """
+    size = frame_content_size(data)
+    if size != _CHUNK_BYTES:
+        raise CorruptDatabaseError(f"The chunk {where} declares {size} bytes; expected a zstd frame of {_CHUNK_BYTES}.")
     try:
-        raw = _ZSTD.decode(data)
+        _ZSTD.decode(data, out=out)
     except Exception as error:  # numcodecs raises RuntimeError on a bad frame or checksum
         raise CorruptDatabaseError(f"The chunk {where} cannot be decoded ({error}); the database is damaged.") from None
-    if len(raw) != CHUNK_ROWS * N_PAIRS * 2:
-        raise CorruptDatabaseError(f"The chunk {where} decodes to {len(raw)} bytes; expected {CHUNK_ROWS * N_PAIRS * 2}.")
-    return np.frombuffer(raw, dtype="<u2").reshape(CHUNK_ROWS, N_PAIRS)
 
 
 class ShardReader:
-    """Reads tables and rows straight from shard files, one inner chunk at a time.
+    """Reads tables straight from shard files, one inner chunk at a time, into buffers the caller owns.
 
     ``source(index)`` returns ``(file_path, start, length)`` of table
     ``index``'s shard bytes (a file of the store, or a member of a packed file),
@@ -381,49 +407,47 @@ class ShardReader:
             )
         return located
 
-    def _read_index(self, handle, index: int, start: int, length: int) -> ShardIndex:
+    def _read_index(self, fd: int, index: int, start: int, length: int) -> ShardIndex:
         if length < _INDEX_BYTES:
             raise CorruptDatabaseError(f"The shard of table {index} in '{self._name}' is truncated to {length} bytes.")
-        handle.seek(start + length - _INDEX_BYTES)
-        shard_index = parse_shard_index(handle.read(_INDEX_BYTES), f"of table {index} in '{self._name}'")
-        if (shard_index.offsets + shard_index.sizes > length - _INDEX_BYTES).any():
+        shard_index = parse_shard_index(os.pread(fd, _INDEX_BYTES, start + length - _INDEX_BYTES), f"of table {index} in '{self._name}'")
+        if any(offset + size > length - _INDEX_BYTES for offset, size in zip(shard_index.offsets, shard_index.sizes)):
             raise CorruptDatabaseError(f"The shard of table {index} in '{self._name}' points past its end; it is truncated.")
         return shard_index
 
-    def read_index(self, index: int) -> tuple[str, int, ShardIndex]:
-        """Locate table ``index``'s shard and read its index: (file, start, index)."""
-        path, start, length = self._locate(index)
-        with open(path, "rb") as handle:
-            return path, start, self._read_index(handle, index, start, length)
+    def decode_chunks(self, index: int, chunks: list[int], outs: list[np.ndarray], located=None) -> tuple:
+        """Decode inner chunks of table ``index``, each into the matching (168, 1176) uint16 array of ``outs``.
 
-    def read_chunks(self, index: int, chunks: list[int], located=None) -> tuple[tuple, list[np.ndarray]]:
-        """Decode the given inner chunks of table ``index``; return (its location, the chunks).
-
-        Pass the location a previous call returned to skip reading the shard index again.
+        Returns the shard's location; pass it back to skip reading the shard
+        index again. A damaged chunk raises before its array is written, but
+        arrays of chunks decoded before it stay written.
         """
         if located is None:
             path, start, length = self._locate(index)
         else:
             path, start, shard_index = located
-        with open(path, "rb") as handle:  # one open for the index and the chunks
+        fd = os.open(path, os.O_RDONLY)  # plain descriptors and pread: a Python file object costs more than the read
+        try:
             if located is None:
-                shard_index = self._read_index(handle, index, start, length)
+                shard_index = self._read_index(fd, index, start, length)
                 located = (path, start, shard_index)
-            out = []
-            for chunk in chunks:
-                handle.seek(start + int(shard_index.offsets[chunk]))
-                data = handle.read(int(shard_index.sizes[chunk]))
-                out.append(decode_chunk(data, f"{chunk} of table {index} in '{self._name}'"))
-        return located, out
+            for chunk, out in zip(chunks, outs, strict=True):
+                if out.shape != (CHUNK_ROWS, N_PAIRS) or out.dtype != np.uint16 or not out.flags.c_contiguous:
+                    raise DatabaseError(f"A chunk buffer must be a contiguous ({CHUNK_ROWS}, {N_PAIRS}) uint16 array; got {out.shape} {out.dtype}.")
+                data = os.pread(fd, shard_index.sizes[chunk], start + shard_index.offsets[chunk])
+                decode_chunk_into(data, out, f"{chunk} of table {index} in '{self._name}'")
+        finally:
+            os.close(fd)
+        return located
 
-    def read_table(self, index: int) -> np.ndarray:
-        """The whole W matrix of table ``index``."""
-        return np.concatenate(self.read_chunks(index, list(range(N_CHUNKS)))[1])
-
-    def read_row(self, index: int, row: int) -> np.ndarray:
-        """Row ``row`` of table ``index`` (decodes one inner chunk)."""
-        _, (chunk,) = self.read_chunks(index, [row // CHUNK_ROWS])
-        return chunk[row % CHUNK_ROWS].copy()
+    def read_table(self, index: int, out: np.ndarray | None = None) -> np.ndarray:
+        """The whole W matrix of table ``index``, decoded into ``out`` when given (reusing memory is faster)."""
+        if out is None:
+            out = np.empty((N_PAIRS, N_PAIRS), dtype=np.uint16)
+        elif out.shape != (N_PAIRS, N_PAIRS) or out.dtype != np.uint16 or not out.flags.c_contiguous:
+            raise DatabaseError(f"A table buffer must be a contiguous ({N_PAIRS}, {N_PAIRS}) uint16 array; got {out.shape} {out.dtype}.")
+        self.decode_chunks(index, list(range(N_CHUNKS)), list(out.reshape(N_CHUNKS, CHUNK_ROWS, N_PAIRS)))
+        return out
 
 
 def directory_source(root: Path):

@@ -237,7 +237,10 @@ def test_cache_is_bounded(small_store, stored_flops):
     small = matchdb.open(small_store, cache_tables=1)
     for index in stored_flops:
         small.table(index)
-    assert small._cached_chunks <= 7 and len(small._cache) == 1
+    assert small._tables.chunks_held == 7 and len(small._tables) == 1
+    for index in stored_flops:
+        small.win_rate(*random_position(np.random.default_rng(index), [index], 0))
+    assert small._tables.chunks_held <= 7 and len(small._tables) == 7
     with pytest.raises(matchdb.MatchdbError, match="cache_tables is 0"):
         matchdb.open(small_store, cache_tables=0)
 
