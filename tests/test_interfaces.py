@@ -11,6 +11,8 @@ from concurrent.futures import ThreadPoolExecutor
 import httpx
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import matchdb
 from matchdb.cli import main
@@ -171,6 +173,27 @@ def test_bad_input_http_types_and_batches(server):
         assert answer.status_code == status, (path, params, answer.text)
         detail = answer.json()["detail"]
         assert isinstance(detail, str) and message in detail and "\n" not in detail, detail
+
+
+_CARDISH = st.text(alphabet="23456789TJQKAcdhsx1 ,;+-.()sAoÄ\x00", max_size=14)
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    hole=_CARDISH,
+    board=_CARDISH,
+    players=st.one_of(st.integers(-(10**30), 10**30), st.text(max_size=5)),
+    villain=st.one_of(st.none(), _CARDISH),
+)
+def test_no_input_gets_a_server_error(server, hole, board, players, villain):
+    """Whatever arrives, the real server answers 200 or a 4xx with one sentence, never a 5xx."""
+    params = {"hole": hole, "board": board, "players": players} | ({"villain": villain} if villain is not None else {})
+    for path in ("/v1/win-rate", "/v1/equity"):
+        answer = httpx.get(server + path, params=params, timeout=60)
+        assert answer.status_code in (200, 400, 404, 422), (path, params, answer.text)
+        if answer.status_code != 200:
+            detail = answer.json()["detail"]
+            assert isinstance(detail, str) and detail.endswith(".") and "\n" not in detail, detail
 
 
 # -- the service under load -----------------------------------------------------------
