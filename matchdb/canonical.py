@@ -153,8 +153,5 @@ def canonicalize(
             f"The hole cards {format_cards(hole_ids)!r} and the board {format_cards(board_ids)!r} "
             f"share {format_cards(sorted(shared))!r}; expected distinct cards."
         )
-    a, b, c = board_ids[:3]
-    key = (a * 52 + b) * 52 + c  # canonical_index, inlined: this runs on every query
-    index, perm = _INDEX_FLAT[key], _PERM_FLAT[key]
-    renamed = _CARD_MAP_ROWS[perm]
-    return Canonical(index, perm, _FLOP_TUPLES[index], tuple([renamed[x] for x in board_ids[3:]]), tuple([renamed[x] for x in hole_ids]))
+    index, perm = canonical_index(board_ids[:3])
+    return Canonical(index, perm, _FLOP_TUPLES[index], rename(board_ids[3:], perm), rename(hole_ids, perm))

@@ -23,12 +23,12 @@ from pathlib import Path
 
 import numpy as np
 
+from matchdb.cache import TableCache
 from matchdb.canonical import CARD_MAP, N_FLOPS, canonicalize
 from matchdb.cards import N_PAIRS, PAIR_INDEX, RANKS, Card, format_cards, parse_cards
 from matchdb.errors import BoardError, CardError, MatchdbError, RangeError
 from matchdb.formulas import all_hands_scores, board_columns, hand_vs_weights, naive_win_rate, naive_win_rates
 from matchdb.ranges import parse_range
-from matchdb.cache import TableCache
 from matchdb.store import CHUNK_ROWS, ShardReader, default_path, flop_cards, open_database
 
 __all__ = ["open", "MatchDB", "Outcome", "HandTable", "hand_order", "hand_index"]
@@ -303,8 +303,8 @@ def _local_indices() -> np.ndarray:
     return local
 
 
-_PAIR_ROW = PAIR_INDEX.astype(np.int64)
-_PAIR_ROW_LISTS = PAIR_INDEX.tolist()
+_PAIR_ROW = PAIR_INDEX.astype(np.int64)  # for many hands at once
+_PAIR_ROW_LISTS = PAIR_INDEX.tolist()  # for one hand: a list lookup is cheaper than numpy's
 #: The 1,326 two-card hands as (higher id, lower id), the order of HandTable.hands and weight vectors.
 _ALL_HANDS = [(b, a) for b in range(52) for a in range(b)]
 _HAND_NAMES = tuple(format_cards(sorted(hand, key=lambda c: (c % 13, c // 13), reverse=True)) for hand in _ALL_HANDS)

@@ -385,6 +385,11 @@ def decode_chunk_into(data: bytes, out: np.ndarray, where: str) -> None:
         raise CorruptDatabaseError(f"The chunk {where} cannot be decoded ({error}); the database is damaged.") from None
 
 
+def _check_buffer(out: np.ndarray, shape: tuple[int, int], what: str) -> None:
+    if out.shape != shape or out.dtype != np.uint16 or not out.flags.c_contiguous or not out.flags.writeable:
+        raise DatabaseError(f"A {what} buffer must be a writable contiguous {shape} uint16 array; got {out.shape} {out.dtype}.")
+
+
 class ShardReader:
     """Reads tables straight from shard files, one inner chunk at a time, into buffers the caller owns.
 
@@ -419,8 +424,9 @@ class ShardReader:
         """Decode inner chunks of table ``index``, each into the matching (168, 1176) uint16 array of ``outs``.
 
         Returns the shard's location; pass it back to skip reading the shard
-        index again. A damaged chunk raises before its array is written, but
-        arrays of chunks decoded before it stay written.
+        index again. A damaged chunk raises, and its array, like those of the
+        chunks before it, may then hold partly decoded rows: callers count an
+        array as filled only once this returns.
         """
         if located is None:
             path, start, length = self._locate(index)
@@ -432,8 +438,7 @@ class ShardReader:
                 shard_index = self._read_index(fd, index, start, length)
                 located = (path, start, shard_index)
             for chunk, out in zip(chunks, outs, strict=True):
-                if out.shape != (CHUNK_ROWS, N_PAIRS) or out.dtype != np.uint16 or not out.flags.c_contiguous:
-                    raise DatabaseError(f"A chunk buffer must be a contiguous ({CHUNK_ROWS}, {N_PAIRS}) uint16 array; got {out.shape} {out.dtype}.")
+                _check_buffer(out, (CHUNK_ROWS, N_PAIRS), "chunk")
                 data = os.pread(fd, shard_index.sizes[chunk], start + shard_index.offsets[chunk])
                 decode_chunk_into(data, out, f"{chunk} of table {index} in '{self._name}'")
         finally:
@@ -444,8 +449,7 @@ class ShardReader:
         """The whole W matrix of table ``index``, decoded into ``out`` when given (reusing memory is faster)."""
         if out is None:
             out = np.empty((N_PAIRS, N_PAIRS), dtype=np.uint16)
-        elif out.shape != (N_PAIRS, N_PAIRS) or out.dtype != np.uint16 or not out.flags.c_contiguous:
-            raise DatabaseError(f"A table buffer must be a contiguous ({N_PAIRS}, {N_PAIRS}) uint16 array; got {out.shape} {out.dtype}.")
+        _check_buffer(out, (N_PAIRS, N_PAIRS), "table")
         self.decode_chunks(index, list(range(N_CHUNKS)), list(out.reshape(N_CHUNKS, CHUNK_ROWS, N_PAIRS)))
         return out
 
