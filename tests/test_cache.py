@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from numcodecs import Zstd
 
 from matchdb.cache import TableCache
 from matchdb.errors import CorruptDatabaseError, IncompleteDatabaseError
 from matchdb.store import CHUNK_ROWS, N_CHUNKS, ShardReader, decode_chunk_into, directory_source
-from numcodecs import Zstd
 
 
 @pytest.fixture(scope="module")
