@@ -25,7 +25,7 @@ from collections import OrderedDict
 
 import numpy as np
 
-from matchdb.cards import N_PAIRS
+from matchdb.pairs import N_PAIRS
 from matchdb.store import CHUNK_ROWS, N_CHUNKS, ShardReader
 
 __all__ = ["TableCache"]

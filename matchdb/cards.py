@@ -1,4 +1,4 @@
-"""Cards: parsing, formatting, card-id arithmetic and the 1,176-pair indexing.
+"""Cards: parsing, formatting and card-id arithmetic.
 
 A card id is ``suit * 13 + rank``: rank 0..12 is ``2 3 4 5 6 7 8 9 T J Q K A``
 and suit 0..3 is clubs, diamonds, hearts, spades. Text form is a rank character
@@ -15,14 +15,6 @@ followed by a suit character, ``"Ah"``; parsing accepts either case and any of
 Traceback (most recent call last):
 ...
 matchdb.errors.CardError: The cards 'AhAh' repeat 'Ah'; expected distinct cards.
-
-Rows and columns of a match table index the 1,176 unordered pairs of the 49
-cards left after a flop. The 49 cards get *local indices* 0..48 in rank-major
-order (by rank, then suit) with the ranks that are on the flop moved last, and
-the pairs are listed in :data:`PAIRS` order; both orders are written into the
-store. Together they put the suit variants of one rank pair (AcKd, AdKc, ...)
-side by side in rows and columns, which is what makes the tables compress
-(see the README's data-format section for the measurements).
 """
 
 from __future__ import annotations
@@ -31,7 +23,6 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import combinations
 
 import numpy as np
 
@@ -48,14 +39,6 @@ __all__ = [
     "parse_cards",
     "format_card",
     "format_cards",
-    "N_LOCAL",
-    "N_PAIRS",
-    "PAIRS",
-    "PAIR_INDEX",
-    "COLLISION",
-    "remaining_cards",
-    "local_index",
-    "pair_row",
 ]
 
 RANKS = "23456789TJQKA"
@@ -234,101 +217,3 @@ def format_cards(cards: Iterable[int], sep: str = "") -> str:
     'Ah Kh'
     """
     return sep.join(format_card(int(c)) for c in cards)
-
-
-# ---------------------------------------------------------------------------
-# Pair indexing shared by rows (private hands) and columns (turn, river).
-
-N_LOCAL = 49
-N_PAIRS = N_LOCAL * (N_LOCAL - 1) // 2
-
-
-def _pair_order() -> np.ndarray:
-    """The 1,176 local pairs (low, high) ordered by (high // 4, low // 4, low, high).
-
-    Local indices come in groups of four cards of one rank (the flop's ranks,
-    which have fewer cards left, come last), so ``index // 4`` is the rank
-    group for every rank not on the flop and this order lists a rank pair's
-    suit variants together.
-    """
-    pairs = np.array(list(combinations(range(N_LOCAL), 2)), dtype=np.int64)
-    low, high = pairs[:, 0], pairs[:, 1]
-    return pairs[np.lexsort((high, low, low // 4, high // 4))].astype(np.uint8)
-
-
-#: The 1,176 pairs of local card indices (0..48), in row/column order.
-PAIRS = _pair_order()
-PAIRS.flags.writeable = False
-
-#: ``PAIR_INDEX[a, b]`` is the position of local pair {a, b} in :data:`PAIRS`; -1 when a == b.
-PAIR_INDEX = np.full((N_LOCAL, N_LOCAL), -1, dtype=np.int16)
-PAIR_INDEX[PAIRS[:, 0], PAIRS[:, 1]] = np.arange(N_PAIRS)
-PAIR_INDEX[PAIRS[:, 1], PAIRS[:, 0]] = np.arange(N_PAIRS)
-PAIR_INDEX.flags.writeable = False
-
-
-def _collision_mask() -> np.ndarray:
-    members = np.zeros((N_PAIRS, N_LOCAL), dtype=np.uint8)
-    members[np.arange(N_PAIRS), PAIRS[:, 0]] = 1
-    members[np.arange(N_PAIRS), PAIRS[:, 1]] = 1
-    shared = members.astype(np.int32) @ members.T.astype(np.int32)
-    return shared > 0
-
-
-#: ``COLLISION[i, j]`` is True when row pair i and column pair j share a card.
-#: It is the same for every flop: 95 colliding columns in every row.
-COLLISION = _collision_mask()
-COLLISION.flags.writeable = False
-
-
-def remaining_cards(flop: Iterable[int]) -> np.ndarray:
-    """Return the 49 card ids not in ``flop`` in local order.
-
-    Local order is by rank, then suit, except that cards of a rank on the flop
-    come after all others. Position in this array is the card's *local index*
-    used by :data:`PAIRS`.
-
-    >>> format_cards(remaining_cards(parse_cards("2c2d2h"))[:3])
-    '3c3d3h'
-    >>> format_cards(remaining_cards(parse_cards("2c2d2h"))[-1:])
-    '2s'
-    """
-    flop = [int(c) for c in flop]
-    flop_set = set(flop)
-    if len(flop_set) != 3 or not flop_set <= set(range(52)):
-        raise CardError(f"The flop {flop!r} is not three distinct card ids; expected three of 0..51.")
-    flop_ranks = {rank_of(c) for c in flop}
-    order = sorted(
-        (c for c in range(52) if c not in flop_set),
-        key=lambda c: (rank_of(c) in flop_ranks, rank_of(c), suit_of(c)),
-    )
-    return np.array(order, dtype=np.uint8)
-
-
-def local_index(flop: Iterable[int]) -> np.ndarray:
-    """Return a 52-entry array mapping card id to local index (-1 for flop cards).
-
-    >>> int(local_index(parse_cards("2c2d2h"))[parse_cards("2s")[0]])
-    48
-    """
-    lookup = np.full(52, -1, dtype=np.int8)
-    lookup[remaining_cards(flop)] = np.arange(N_LOCAL)
-    return lookup
-
-
-def pair_row(flop: Iterable[int], cards: Iterable[int]) -> int:
-    """Return the row (or column) index of two cards on a flop.
-
-    >>> flop = parse_cards("2c7dJh")
-    >>> int(pair_row(flop, parse_cards("AhKh")))
-    768
-    """
-    flop = tuple(int(c) for c in flop)
-    a, b = (int(c) for c in cards)
-    lookup = local_index(flop)
-    la, lb = int(lookup[a]), int(lookup[b])
-    if la < 0 or lb < 0 or la == lb:
-        raise CardError(
-            f"The pair {format_cards((a, b))!r} is not two distinct cards off the flop {format_cards(flop)!r}."
-        )
-    return int(PAIR_INDEX[la, lb])

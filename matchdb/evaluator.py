@@ -22,9 +22,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-import numba
 import numpy as np
 
+from matchdb._jit import jit
 from matchdb.cards import Card, format_cards, parse_cards
 from matchdb.errors import CardError
 
@@ -43,11 +43,6 @@ HAND_TYPES = (
 )
 
 HIGH_CARD, PAIR, TWO_PAIR, TRIPS, STRAIGHT, FLUSH, FULL_HOUSE, QUADS, STRAIGHT_FLUSH = range(9)
-
-# One decorator for every kernel of the package: cached to disk, no Python
-# error model (no division in the hot loops), no bounds checks.
-jit = numba.njit(cache=True, nogil=True, error_model="numpy")
-
 
 def _straight_top_table() -> np.ndarray:
     """``STRAIGHT_TOP[mask]``: top rank of the best straight in a 13-bit rank mask, or -1."""

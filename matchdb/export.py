@@ -31,9 +31,8 @@ from pathlib import Path
 import numpy as np
 
 from matchdb.canonical import CANONICAL_FLOPS, N_FLOPS, ORBIT_SIZES
-from matchdb.cards import COLLISION, N_PAIRS, PAIRS
 from matchdb.errors import DatabaseError
-from matchdb.kernels import MAX_W, SENTINEL
+from matchdb.pairs import COLLISION, MAX_W, N_PAIRS, PAIRS, SENTINEL
 from matchdb.store import CHUNK_ROWS, ShardReader, flop_cards, open_database
 
 __all__ = ["export_hdf5", "ExportReport", "GZIP_LEVEL"]
@@ -79,7 +78,7 @@ def export_hdf5(db: str | Path, out: str | Path, quiet: bool = True) -> ExportRe
         h5.attrs["provenance"] = json.dumps(store.attrs.get("provenance", {}))
         h5.attrs["description"] = (
             "Texas Hold'em match tables: W[flop, hand, runout] = 2 x (valid hands below) + (valid hands level), "
-            "0..2160; 65535 where hand and runout share a card. Card id = suit * 13 + rank, "
+            "0..MAX_W (2160); SENTINEL (65535) where hand and runout share a card. Card id = suit * 13 + rank, "
             "rank 0..12 = 2..A, suit 0..3 = c d h s."
         )
         tables = h5.create_dataset(

@@ -1,7 +1,7 @@
 """Equity formulas over one decoded match table W (DESIGN.md section 1).
 
 Everything here works in the table's own frame: rows and columns are pair
-indices over the canonical flop's 49 remaining cards (``matchdb.cards``). The
+indices over the canonical flop's 49 remaining cards (:mod:`matchdb.pairs`). The
 query layer maps real cards into that frame; these functions only check shapes
 and ranges and call the numba kernels.
 
@@ -10,8 +10,9 @@ all 1,176 on the flop, the 48 holding the turn card on the turn, and the one
 holding both cards on the river. Columns that share a card with a hand are
 skipped for that hand automatically (their entries hold the sentinel).
 
->>> from matchdb.cards import parse_cards, pair_row
+>>> from matchdb.cards import parse_cards
 >>> from matchdb.kernels import match_table
+>>> from matchdb.pairs import board_columns, pair_row
 >>> flop = parse_cards("2c7dJh")
 >>> table = match_table(flop)
 >>> hero = pair_row(flop, parse_cards("AhKh"))
@@ -29,38 +30,21 @@ import threading
 import numba
 import numpy as np
 
-from matchdb.cards import COLLISION, N_LOCAL, N_PAIRS, PAIR_INDEX, PAIRS
-from matchdb.errors import BoardError, MatchdbError
-from matchdb.evaluator import jit
-from matchdb.kernels import MAX_W
+from matchdb._jit import jit, jit_parallel
+from matchdb.errors import MatchdbError
+from matchdb.pairs import (
+    COLLISION,
+    MAX_W,
+    N_LEVELS,
+    N_LOCAL,
+    N_PAIRS,
+    PAIR_HIGH,
+    PAIR_LOW,
+    ROWS_OF_CARD,
+    SENTINEL,
+)
 
-__all__ = ["board_columns", "naive_win_rate", "naive_win_rates", "hand_vs_weights", "all_hands_scores"]
-
-_PAIR_A = PAIRS[:, 0].astype(np.int64)
-_PAIR_B = PAIRS[:, 1].astype(np.int64)
-_ALL_COLUMNS = np.arange(N_PAIRS, dtype=np.int64)
-_TURN_COLUMNS = np.array([[PAIR_INDEX[t, x] for x in range(N_LOCAL) if x != t] for t in range(N_LOCAL)], dtype=np.int64)
-_RIVER_COLUMNS = PAIR_INDEX.astype(np.int64)[:, :, None]
-for _columns in (_ALL_COLUMNS, _TURN_COLUMNS, _RIVER_COLUMNS):
-    _columns.flags.writeable = False
-# the same as lists of views: indexing a list is cheaper than numpy, and this runs on every query
-_TURN_LIST = list(_TURN_COLUMNS)
-_RIVER_LISTS = [list(by_turn) for by_turn in _RIVER_COLUMNS]
-
-
-def board_columns(extra: tuple[int, ...]) -> np.ndarray:
-    """Columns consistent with the turn and river given as local indices (0, 1 or 2 of them).
-
-    >>> len(board_columns(())), len(board_columns((5,))), board_columns((5, 9)).tolist()
-    (1176, 48, [49])
-    """
-    if len(extra) == 0:
-        return _ALL_COLUMNS
-    if len(extra) > 2 or any(not 0 <= int(c) < N_LOCAL for c in extra) or len(set(extra)) != len(extra):
-        raise BoardError(f"The turn and river {extra!r} are not 1 or 2 distinct local indices 0..48.")
-    if len(extra) == 1:
-        return _TURN_LIST[int(extra[0])]
-    return _RIVER_LISTS[int(extra[0])][int(extra[1])]
+__all__ = ["naive_win_rate", "naive_win_rates", "hand_vs_weights", "all_hands_scores"]
 
 
 def _check_table(table: np.ndarray) -> None:
@@ -80,9 +64,9 @@ def _check_players(players: int) -> int:
     return int(players)
 
 
-#: ``_LEVEL_POWERS[e, w]`` is (w / 2160) ** e for every level w, so the naive
+#: ``_LEVEL_POWERS[e, w]`` is (w / MAX_W) ** e for every level w, so the naive
 #: win rate looks powers up instead of computing one per entry.
-_LEVEL_POWERS = (np.arange(MAX_W + 1) / MAX_W) ** np.arange(23)[:, None]
+_LEVEL_POWERS = (np.arange(N_LEVELS) / MAX_W) ** np.arange(23)[:, None]
 _LEVEL_POWERS.flags.writeable = False
 _POWER_ROWS = list(_LEVEL_POWERS)  # one view per exponent: indexing a list is cheaper than numpy
 
@@ -93,14 +77,14 @@ def _naive(table, row, columns, powers):
     n = 0
     for j in columns:
         w = table[row, j]
-        if w != 65535:
+        if w != SENTINEL:
             total += powers[w]
             n += 1
     return total / n if n else np.nan
 
 
 def naive_win_rate(table: np.ndarray, row: int, columns: np.ndarray, players: int = 2) -> float:
-    """The article's naive win rate: mean of (W / 2160) ** (players - 1) over the hand's columns.
+    """The article's naive win rate: mean of (W / MAX_W) ** (players - 1) over the hand's columns.
 
     ``table`` may be the whole table or any block of its rows (a decoded chunk),
     with ``row`` counted within it. NaN when no column is consistent with the
@@ -148,7 +132,7 @@ def _hand_vs_weights(table, row, weights):
         for c in range(n_cols):  # branch-free so that it vectorizes
             h = hero[c]
             v = villain[c]
-            valid = (h != 65535) & (v != 65535)
+            valid = (h != SENTINEL) & (v != SENTINEL)
             n_win = np.uint16(n_win + np.uint16(valid & (h > v)))
             n_tie = np.uint16(n_tie + np.uint16(valid & (h == v)))
             n_loss = np.uint16(n_loss + np.uint16(valid & (h < v)))
@@ -187,13 +171,10 @@ def hand_vs_weights(table: np.ndarray, row: int, columns: np.ndarray, weights: n
     return win / total, tie / total, loss / total
 
 
-#: ``ROWS_OF_CARD[a]`` are the 48 rows holding local card ``a`` (the same pairs as a turn's columns).
-ROWS_OF_CARD = _TURN_COLUMNS
 _PARALLEL = threading.Lock()  # one parallel kernel at a time: not every numba threading layer is thread-safe
-_jit_parallel = numba.njit(cache=True, nogil=True, parallel=True, error_model="numpy")
 
 
-@_jit_parallel
+@jit_parallel
 def _uniform_scores(table):
     """Per-row (score, deals) against every other valid row with weight 1, card removal ignored.
 
@@ -206,7 +187,7 @@ def _uniform_scores(table):
     valid_rows = np.zeros(n_cols, dtype=np.int64)
     for k in range(n_rows):
         for c in range(n_cols):
-            valid_rows[c] += table[k, c] != 65535
+            valid_rows[c] += table[k, c] != SENTINEL
     score = np.empty(n_rows)
     deals = np.empty(n_rows)
     for k in numba.prange(n_rows):
@@ -214,7 +195,7 @@ def _uniform_scores(table):
         count = 0
         for c in range(n_cols):
             v = np.int64(table[k, c])
-            valid = v != 65535
+            valid = v != SENTINEL
             twice += v * valid
             count += (valid_rows[c] - 1) * valid
         score[k] = twice / 2
@@ -222,7 +203,7 @@ def _uniform_scores(table):
     return score, deals
 
 
-@_jit_parallel
+@jit_parallel
 def _level_scores(table, weights, n_blocks):
     """Per-row weighted (score, deals) against every other valid row, card removal ignored.
 
@@ -234,23 +215,23 @@ def _level_scores(table, weights, n_blocks):
     score = np.zeros((n_blocks, n_rows))
     deals = np.zeros((n_blocks, n_rows))
     for block in numba.prange(n_blocks):
-        level = np.zeros(2161)
-        below = np.zeros(2161)
+        level = np.zeros(N_LEVELS)
+        below = np.zeros(N_LEVELS)
         column = np.empty(n_rows, dtype=np.int64)
         for j in range(block, n_cols, n_blocks):
             level[:] = 0.0
             for k in range(n_rows):
                 v = np.int64(table[k, j])
                 column[k] = v
-                if v != 65535:
+                if v != SENTINEL:
                     level[v] += weights[k]
             running = 0.0
-            for v in range(2161):
+            for v in range(N_LEVELS):
                 below[v] = running
                 running += level[v]
             for k in range(n_rows):
                 v = column[k]
-                if v != 65535:
+                if v != SENTINEL:
                     w = weights[k]
                     score[block, k] += below[v] + (level[v] - w) / 2
                     deals[block, k] += running - w
@@ -268,12 +249,12 @@ def _pair_score(first, second):
     for c in range(first.shape[0]):
         u = first[c]
         v = second[c]
-        valid = u != 65535  # v == 65535 makes both comparisons false
+        valid = u != SENTINEL  # v == SENTINEL makes both comparisons false
         twice = np.uint16(twice + np.uint16(valid & (u > v)) + np.uint16(valid & (u >= v)))
     return twice
 
 
-@_jit_parallel
+@jit_parallel
 def _shared_card_scores(table, rows_of_card):
     """For every two rows sharing one card, twice the first's score against the second.
 
@@ -333,8 +314,9 @@ def all_hands_scores(table: np.ndarray, columns: np.ndarray, weights: np.ndarray
     cannot be dealt have ``deals[h] == 0``. Equal weights (a random opponent)
     take a shortcut through W's own counts; other weights count each column.
 
-    >>> from matchdb.cards import parse_cards, pair_row
+    >>> from matchdb.cards import parse_cards
     >>> from matchdb.kernels import match_table
+    >>> from matchdb.pairs import board_columns, pair_row
     >>> score, deals = all_hands_scores(match_table("2c7dJh"), board_columns(()), np.ones(1176))
     >>> hero = pair_row(parse_cards("2c7dJh"), parse_cards("AhKh"))
     >>> round(float(score[hero] / deals[hero]), 6)
@@ -344,7 +326,7 @@ def all_hands_scores(table: np.ndarray, columns: np.ndarray, weights: np.ndarray
     weights = _check_weights(weights)
     columns = np.asarray(columns, dtype=np.int64)
     # the kernels read every column of what they get: all of them on a flop, else a copy of the few
-    board = table if np.array_equal(columns, _ALL_COLUMNS) else np.ascontiguousarray(table[:, columns])
+    board = table if len(columns) == N_PAIRS else np.ascontiguousarray(table[:, columns])
     with _PARALLEL:
         if weights.min() == weights.max():
             score, deals = _uniform_scores(board)
@@ -353,5 +335,5 @@ def all_hands_scores(table: np.ndarray, columns: np.ndarray, weights: np.ndarray
         else:
             score, deals = _level_scores(board, weights, 2 * numba.get_num_threads())
         pair_scores = _shared_card_scores(board, ROWS_OF_CARD)
-    _remove_shared_cards(pair_scores, ROWS_OF_CARD, columns, weights, _PAIR_A, _PAIR_B, score, deals)
+    _remove_shared_cards(pair_scores, ROWS_OF_CARD, columns, weights, PAIR_LOW, PAIR_HIGH, score, deals)
     return score, deals

@@ -5,7 +5,8 @@ For a row i (a private hand) that shares no card with the board,
 
     W[i, j] = 2 * #{valid k: value(k) < value(i)} + #{valid k != i: value(k) == value(i)}
 
-an integer in 0..2160; colliding entries hold :data:`SENTINEL`.
+an integer in 0..MAX_W (2,160); colliding entries hold SENTINEL (65,535),
+both defined in :mod:`matchdb.pairs`.
 
 How it is fast: with the flop fixed, a 7-card hand that makes no flush is
 decided by the ranks of the four other cards alone, so the kernel evaluates the
@@ -14,7 +15,8 @@ turns every value into a dense per-flop *code* whose order is the hand order.
 Each column then ranks its 1,081 hands by a counting sort over the codes
 instead of sorting values.
 
->>> from matchdb.cards import parse_cards, pair_row
+>>> from matchdb.cards import parse_cards
+>>> from matchdb.pairs import pair_row
 >>> flop = parse_cards("2c7dJh")
 >>> table = match_table(flop)
 >>> table.shape, table.dtype
@@ -34,19 +36,14 @@ from itertools import permutations
 
 import numpy as np
 
-from matchdb.cards import COLLISION, PAIRS, Card, parse_cards, remaining_cards
-from matchdb.evaluator import FLUSH_VALUE, STRAIGHT_TOP, _value_from_ranks, jit
+from matchdb._jit import jit
+from matchdb.cards import Card, parse_cards
+from matchdb.evaluator import FLUSH_VALUE, STRAIGHT_TOP, _value_from_ranks
+from matchdb.pairs import COLLISION, PAIR_HIGH, PAIR_LOW, SENTINEL, remaining_cards
 
-__all__ = ["SENTINEL", "MAX_W", "match_table", "collision_mask"]
-
-#: Value stored where the row and column share a card.
-SENTINEL = np.uint16(65535)
-#: The largest strength entry: 2 x (1,081 - 1).
-MAX_W = 2160
+__all__ = ["match_table", "collision_mask"]
 
 _PERM4 = np.array(list(permutations(range(4))), dtype=np.int64)
-_PAIR_A = PAIRS[:, 0].astype(np.int64)
-_PAIR_B = PAIRS[:, 1].astype(np.int64)
 
 
 @jit
@@ -189,7 +186,7 @@ def _match_table(flop, rest, pair_a, pair_b, perm4, straight_top, flush_value):
         for i in range(n_pairs):
             code = codes[i]
             if code < 0:
-                table_t[j, i] = 65535
+                table_t[j, i] = SENTINEL
             else:
                 table_t[j, i] = 2 * below[code] + count[code] - 1
         for code in range(lo, hi + 1):
@@ -201,12 +198,12 @@ def match_table(flop: str | Iterable[str | int | Card]) -> np.ndarray:
     """Return the W matrix (1,176 x 1,176, uint16) of a flop, canonical or not.
 
     Rows are private hands and columns (turn, river) pairs, both in
-    :data:`matchdb.cards.PAIRS` order over the flop's remaining cards.
+    :data:`matchdb.pairs.PAIRS` order over the flop's remaining cards.
     """
     cards = parse_cards(flop, count=3)
     rest = remaining_cards(cards).astype(np.int64)
     return _match_table(
-        np.array(cards, dtype=np.int64), rest, _PAIR_A, _PAIR_B, _PERM4, STRAIGHT_TOP, FLUSH_VALUE
+        np.array(cards, dtype=np.int64), rest, PAIR_LOW, PAIR_HIGH, _PERM4, STRAIGHT_TOP, FLUSH_VALUE
     )
 
 

@@ -24,10 +24,11 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from matchdb.canonical import N_FLOPS, ORBIT_SIZES
-from matchdb.cards import PAIRS, RANKS
+from matchdb._jit import jit
+from matchdb.cards import RANKS
 from matchdb.errors import IncompleteDatabaseError, MatchdbError
-from matchdb.evaluator import jit
-from matchdb.formulas import all_hands_scores, board_columns
+from matchdb.formulas import all_hands_scores
+from matchdb.pairs import MAX_W, N_LEVELS, PAIRS, SENTINEL, board_columns
 from matchdb.store import PREFLOP_VERSION, flop_cards
 
 __all__ = ["PreflopTable", "CLASSES", "hand_class", "compute_preflop", "PLAYERS"]
@@ -118,7 +119,7 @@ def _level_histogram(table, row_class, weight, histogram):
         target = histogram[row_class[row]]
         for column in range(table.shape[1]):
             v = table[row, column]
-            if v != 65535:
+            if v != SENTINEL:
                 target[v] += weight
 
 
@@ -145,7 +146,7 @@ def compute_preflop(db, quiet: bool = True) -> PreflopTable:
     ones = np.ones(len(PAIRS))
     score = np.zeros(len(CLASSES))  # orbit-weighted wins + ties / 2
     deals = np.zeros(len(CLASSES))
-    histogram = np.zeros((len(CLASSES), 2161), dtype=np.int64)
+    histogram = np.zeros((len(CLASSES), N_LEVELS), dtype=np.int64)
     table = np.empty((len(PAIRS), len(PAIRS)), dtype=np.uint16)
     for index in tqdm(range(N_FLOPS), desc="preflop", unit="flop", disable=True if quiet else None):
         db._reader.read_table(index, out=table)  # not through the cache: every table is read once, into one buffer
@@ -156,7 +157,7 @@ def compute_preflop(db, quiet: bool = True) -> PreflopTable:
         np.add.at(score, row_class, orbit * table_score)
         np.add.at(deals, row_class, orbit * table_deals)
         _level_histogram(table, row_class, orbit, histogram)
-    levels = np.arange(2161) / 2160.0
+    levels = np.arange(N_LEVELS) / MAX_W
     entries = histogram.sum(axis=1)
     win_rate = {n: (histogram * levels ** (n - 1)).sum(axis=1) / entries for n in PLAYERS}
     return PreflopTable(

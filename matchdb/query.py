@@ -25,9 +25,10 @@ import numpy as np
 
 from matchdb.cache import TableCache
 from matchdb.canonical import CARD_MAP, N_FLOPS, canonicalize
-from matchdb.cards import N_PAIRS, PAIR_INDEX, RANKS, Card, format_cards, parse_cards
+from matchdb.cards import RANKS, Card, format_cards, parse_cards
 from matchdb.errors import BoardError, CardError, MatchdbError, RangeError
-from matchdb.formulas import all_hands_scores, board_columns, hand_vs_weights, naive_win_rate, naive_win_rates
+from matchdb.formulas import all_hands_scores, hand_vs_weights, naive_win_rate, naive_win_rates
+from matchdb.pairs import N_PAIRS, PAIR_INDEX, board_columns
 from matchdb.ranges import parse_range
 from matchdb.store import CHUNK_ROWS, ShardReader, default_path, flop_cards, open_database
 

@@ -40,7 +40,7 @@ import numpy as np
 from numcodecs import Zstd
 
 from matchdb.canonical import CANONICAL_FLOPS, N_FLOPS, ORBIT_SIZES
-from matchdb.cards import COLLISION, N_PAIRS, PAIRS, format_cards
+from matchdb.cards import format_cards
 from matchdb.errors import (
     CorruptDatabaseError,
     DatabaseError,
@@ -48,7 +48,7 @@ from matchdb.errors import (
     FormatVersionError,
     IncompleteDatabaseError,
 )
-from matchdb.kernels import SENTINEL
+from matchdb.pairs import COLLISION, N_PAIRS, PAIRS, SENTINEL
 
 __all__ = [
     "FORMAT_NAME",
@@ -98,7 +98,7 @@ def flop_cards() -> np.ndarray:
     The same order as :func:`matchdb.cards.remaining_cards`, vectorised: sort
     every card by (rank on the flop, rank, suit) with the flop's own cards last.
 
-    >>> from matchdb.cards import remaining_cards
+    >>> from matchdb.pairs import remaining_cards
     >>> bool((flop_cards()[677] == remaining_cards(CANONICAL_FLOPS[677])).all())
     True
     """

@@ -14,7 +14,7 @@ import numpy as np
 
 from matchdb import reference
 from matchdb.canonical import CANONICAL_FLOPS, N_FLOPS, ORBIT_SIZES
-from matchdb.cards import COLLISION, N_PAIRS, PAIRS
+from matchdb.pairs import COLLISION, N_PAIRS, PAIRS, SENTINEL
 from matchdb.errors import CorruptDatabaseError, DatabaseError
 from matchdb.store import ShardReader, flop_cards, open_database, sha256_range, table_digest
 
@@ -137,7 +137,7 @@ def verify(path: str | Path, sample: int = 100, seed: int | None = None, expecte
         if table_digest(table) != entry.get("table_sha256"):
             report.bad[index] = "decoded table does not match the manifest's SHA-256"
             continue
-        if not ((table == 65535) == COLLISION).all():
+        if not ((table == SENTINEL) == COLLISION).all():
             report.bad[index] = "sentinel entries do not follow the collision mask"
             continue
         for row, column in samples.get(index, ()):

@@ -1,19 +1,8 @@
 import numpy as np
 import pytest
 
-from matchdb.cards import (
-    COLLISION,
-    N_PAIRS,
-    PAIR_INDEX,
-    PAIRS,
-    Card,
-    format_cards,
-    local_index,
-    pair_row,
-    parse_card,
-    parse_cards,
-    remaining_cards,
-)
+from matchdb.cards import Card, format_cards, parse_card, parse_cards
+from matchdb.pairs import COLLISION, N_PAIRS, PAIR_INDEX, PAIRS, local_index, pair_row, remaining_cards
 from matchdb.errors import CardError, MatchdbError
 
 

@@ -5,10 +5,11 @@ from hypothesis import strategies as st
 
 from matchdb import reference
 from matchdb.canonical import CARD_MAP, canonical_index
-from matchdb.cards import COLLISION, pair_row, parse_cards
+from matchdb.cards import parse_cards
 from matchdb.errors import CardError
-from matchdb.formulas import board_columns, hand_vs_weights, naive_win_rate
-from matchdb.kernels import MAX_W, SENTINEL, match_table
+from matchdb.formulas import hand_vs_weights, naive_win_rate
+from matchdb.kernels import match_table
+from matchdb.pairs import COLLISION, MAX_W, SENTINEL, board_columns, pair_row
 
 
 @pytest.mark.parametrize("flop", ["AhKhQh", "7c7d2s", "2c7dJh"])  # monotone, paired, rainbow

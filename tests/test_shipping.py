@@ -162,7 +162,7 @@ def test_hdf5_export_reads_back_bit_identical(small_store, small_flops, tmp_path
             assert np.array_equal(h5["W"][index], reader.read_table(index))
         assert (h5["W"][3] == 65535).all()  # not built: the fill value
         from matchdb.canonical import CANONICAL_FLOPS
-        from matchdb.cards import COLLISION, PAIRS
+        from matchdb.pairs import COLLISION, PAIRS
 
         assert np.array_equal(h5["collision"][...], COLLISION)
         assert np.array_equal(h5["flops"][...], CANONICAL_FLOPS)
