@@ -3,49 +3,64 @@
 >>> import matchdb
 >>> matchdb.evaluate("AH QD 4S KH 8C") == 0x000CBA62
 True
+
+Names are imported on first use (PEP 562), so ``import matchdb`` costs
+almost nothing and a one-off query never loads what it does not need
+(numba, dask, zarr, the HTTP stack).
 """
 
-from importlib.metadata import version as _version
+from __future__ import annotations
 
-from matchdb.canonical import flop_index
-from matchdb.cards import Card, format_cards, parse_cards
-from matchdb.errors import (
-    BoardError,
-    CardError,
-    CorruptDatabaseError,
-    DatabaseError,
-    DatabaseNotFoundError,
-    FormatVersionError,
-    IncompleteDatabaseError,
-    MatchdbError,
-    RangeError,
-)
-from matchdb.evaluator import evaluate
-from matchdb.kernels import match_table
-from matchdb.query import HandTable, MatchDB, Outcome, hand_index, hand_order, open
+import importlib
 
-__version__ = _version("matchdb")
+#: Public name -> module that defines it.
+_EXPORTS = {
+    "Card": "matchdb.cards",
+    "format_cards": "matchdb.cards",
+    "parse_cards": "matchdb.cards",
+    "flop_index": "matchdb.canonical",
+    "hand_index": "matchdb.hands",
+    "hand_order": "matchdb.hands",
+    "CLASSES": "matchdb.hands",
+    "evaluate": "matchdb.evaluator",
+    "match_table": "matchdb.kernels",
+    "Answer": "matchdb.answers",
+    "WinRate": "matchdb.answers",
+    "Outcome": "matchdb.answers",
+    "HandReport": "matchdb.answers",
+    "RangeEquity": "matchdb.answers",
+    "HandTable": "matchdb.answers",
+    "MatchDB": "matchdb.query",
+    "FlopTable": "matchdb.query",
+    "open": "matchdb.query",
+    "export_hdf5": "matchdb.export",
+    "pack": "matchdb.pack",
+    "MatchdbError": "matchdb.errors",
+    "CardError": "matchdb.errors",
+    "BoardError": "matchdb.errors",
+    "RangeError": "matchdb.errors",
+    "DatabaseError": "matchdb.errors",
+    "DatabaseNotFoundError": "matchdb.errors",
+    "FormatVersionError": "matchdb.errors",
+    "IncompleteDatabaseError": "matchdb.errors",
+    "CorruptDatabaseError": "matchdb.errors",
+}
 
-__all__ = [
-    "BoardError",
-    "Card",
-    "CardError",
-    "CorruptDatabaseError",
-    "DatabaseError",
-    "DatabaseNotFoundError",
-    "FormatVersionError",
-    "HandTable",
-    "IncompleteDatabaseError",
-    "MatchDB",
-    "MatchdbError",
-    "Outcome",
-    "RangeError",
-    "evaluate",
-    "flop_index",
-    "format_cards",
-    "hand_order",
-    "hand_index",
-    "match_table",
-    "open",
-    "parse_cards",
-]
+__all__ = sorted(_EXPORTS) + ["__version__"]
+
+
+def __getattr__(name: str):
+    if name == "__version__":
+        from importlib.metadata import version
+
+        value = version("matchdb")
+    elif name in _EXPORTS:
+        value = getattr(importlib.import_module(_EXPORTS[name]), name)
+    else:
+        raise AttributeError(f"module 'matchdb' has no attribute {name!r}")
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

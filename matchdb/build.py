@@ -19,16 +19,24 @@ from __future__ import annotations
 import logging
 import os
 import re
-import sys
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from matchdb.canonical import CANONICAL_FLOPS, N_FLOPS, flop_index
-from matchdb.errors import MatchdbError
+from matchdb.errors import DatabaseError, MatchdbError
 from matchdb.kernels import match_table
-from matchdb.store import create_store, read_manifest, shard_path, table_is_done, write_table
+from matchdb.progress import progress
+from matchdb.storage import default_path
+from matchdb.storage.folder import FolderStore
+from matchdb.storage.layout import check_index
+from matchdb.storage.writer import (
+    clean_partials,
+    create_store,
+    table_is_done,
+    write_table,
+)
 
 __all__ = ["parse_flop_spec", "build", "BuildReport", "build_one"]
 
@@ -50,7 +58,7 @@ def parse_flop_spec(spec: str | Iterable[int] | None) -> list[int]:
     if spec is None:
         return list(range(N_FLOPS))
     if not isinstance(spec, str):
-        indices = [int(i) for i in spec]
+        indices = [check_index(i) for i in spec]
         shown = repr(list(spec))
     else:
         shown = repr(spec)
@@ -65,6 +73,8 @@ def parse_flop_spec(spec: str | Iterable[int] | None) -> list[int]:
                 low, high = int(match[1]), int(match[2])
                 if low > high:
                     raise MatchdbError(f"The flop spec range {token!r} runs backwards; expected low-high.")
+                if high >= N_FLOPS:  # checked before expanding: '0-99999999999' must not fill memory
+                    raise MatchdbError(f"The flop spec {shown} names table {high}; expected indices 0..{N_FLOPS - 1}.")
                 indices.extend(range(low, high + 1))
             else:
                 try:
@@ -86,7 +96,24 @@ def build_one(root: str, index: int) -> dict:
     """
     start = time.process_time()
     table = match_table(CANONICAL_FLOPS[index].tolist())
-    return write_table(Path(root), index, table, seconds=time.process_time() - start)
+    try:
+        return write_table(Path(root), index, table, seconds=time.process_time() - start)
+    except OSError as error:  # a full disk, a file-size limit, a store made read-only
+        raise BuildWriteError(index, str(root), error.strerror or str(error)) from None
+
+
+class BuildWriteError(DatabaseError):
+    """A table could not be written; everything finished before it is kept."""
+
+    def __init__(self, index: int, root: str, reason: str) -> None:  # plain arguments: it crosses processes
+        self.index, self.root, self.reason = index, root, reason
+        super().__init__(index, root, reason)
+
+    def __str__(self) -> str:
+        return (
+            f"Writing table {self.index} to '{self.root}' failed ({self.reason}); the tables finished before it are kept: "
+            "fix the cause and run the same command again to resume."
+        )
 
 
 @dataclass
@@ -110,14 +137,6 @@ class BuildReport:
         )
 
 
-def _remove_partials(root: Path, index: int) -> None:
-    """Drop temp files a killed writer may have left beside table ``index``'s shard."""
-    folder = shard_path(root, index).parent
-    if folder.exists():
-        for stale in folder.glob("*.partial"):
-            stale.unlink(missing_ok=True)
-
-
 def _warm_up() -> None:
     """Compile (or load from numba's cache) the kernel once, before any worker starts.
 
@@ -125,12 +144,6 @@ def _warm_up() -> None:
     time, which numba's cache does not guard against (DESIGN.md section 2).
     """
     match_table(CANONICAL_FLOPS[0].tolist())
-
-
-def _progress(total: int, quiet: bool):
-    from tqdm import tqdm
-
-    return tqdm(total=total, unit="table", desc="building", disable=True if quiet else None, file=sys.stderr)
 
 
 def build(
@@ -150,10 +163,8 @@ def build(
     workers : worker processes of the local Dask cluster; default one per core.
     scheduler : address of a running Dask scheduler to use instead of a local cluster.
     serial : compute in this process, without Dask.
-    quiet : no progress bar.
+    quiet : no progress (by default a bar on a terminal, a log line every few seconds otherwise).
     """
-    from matchdb.store import default_path
-
     if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
         raise MatchdbError(f"The number of workers {workers!r} is not a whole number of at least 1.")
     root = Path(root) if root is not None else default_path()
@@ -163,15 +174,14 @@ def build(
     todo = [i for i in indices if not table_is_done(root, i)]
     report = BuildReport(root=root, requested=len(indices), skipped=len(indices) - len(todo))
     for index in todo:
-        _remove_partials(root, index)
+        clean_partials(root, index)
     if todo:
         _warm_up()
-        with _progress(len(todo), quiet) as bar:
-            for entry in _run(str(root.resolve()), todo, workers, scheduler, serial):
-                report.built.append(entry["index"])
-                report.cpu_seconds += entry["seconds"]
-                report.shard_bytes += entry["shard_bytes"]
-                bar.update(1)
+        entries = _run(str(root.resolve()), todo, workers, scheduler, serial)
+        for entry in progress(entries, len(todo), "building", unit="table", enabled=not quiet):
+            report.built.append(entry["index"])
+            report.cpu_seconds += entry["seconds"]
+            report.shard_bytes += entry["shard_bytes"]
     report.wall_seconds = time.perf_counter() - started
     return report
 
@@ -212,7 +222,7 @@ def _run(root: str, todo: list[int], workers: int | None, scheduler: str | None,
 
     if scheduler:
         cluster = None
-        client = Client(scheduler)
+        client = _connect(scheduler)
     else:
         cluster = local_cluster(workers or os.cpu_count() or 1)
         client = Client(cluster)
@@ -230,10 +240,23 @@ def _run(root: str, todo: list[int], workers: int | None, scheduler: str | None,
             cluster.close()
 
 
+def _connect(scheduler: str):
+    """A client of the Dask scheduler at ``scheduler``, or a one-sentence error."""
+    from distributed import Client
+
+    try:
+        return Client(scheduler, timeout="10s")
+    except (OSError, TimeoutError, ValueError, TypeError) as error:
+        raise MatchdbError(
+            f"The Dask scheduler {scheduler!r} cannot be reached ({error.__class__.__name__}); "
+            "expected an address like tcp://host:8786 of a running scheduler."
+        ) from None
+
+
 def _quiet_dask_logs() -> None:
     logging.getLogger("distributed").setLevel(logging.CRITICAL)
 
 
 def finished_tables(root: str | Path) -> list[int]:
     """Indices of the tables the manifest of ``root`` records as finished."""
-    return [i for i in range(N_FLOPS) if read_manifest(Path(root), i) is not None]
+    return FolderStore(root, check=False).built()

@@ -6,14 +6,19 @@ a whole table counting for all seven. A whole table is decoded straight
 into its own buffer, taking over chunks already cached, so it is never
 assembled by concatenating.
 
+No lock is held while a shard is read or decoded: the lock only guards the
+bookkeeping, so one slow or failing read never stalls questions about other
+tables, nor cached answers. Two threads that miss on the same chunk at once
+may both decode it; the first to finish is kept.
+
 Memory is reused: when an entry leaves the cache and no caller still holds
 its buffer, the next entry of that size decodes into it. Fresh memory costs
 a page fault per 4 KiB (measured here: up to 300 us for one chunk's 395 kB,
 about as long as decoding it); memory already touched costs nothing.
 
->>> from matchdb.store import ShardReader, directory_source
->>> cache = TableCache(ShardReader(directory_source("data/matchdb.zarr"), "db"), tables=8)  # doctest: +SKIP
->>> cache.chunk(677, 3).shape, cache.table(677).shape                                         # doctest: +SKIP
+>>> from matchdb.storage import ShardReader, open_database
+>>> cache = TableCache(ShardReader(open_database(path)), tables=8)
+>>> cache.chunk(326, 3).shape, cache.table(326).shape  # 2c7dJh
 ((168, 1176), (1176, 1176))
 """
 
@@ -26,7 +31,7 @@ from collections import OrderedDict
 import numpy as np
 
 from matchdb.pairs import N_PAIRS
-from matchdb.store import CHUNK_ROWS, N_CHUNKS, ShardReader
+from matchdb.storage import CHUNK_ROWS, N_CHUNKS, Location, ShardReader
 
 __all__ = ["TableCache"]
 
@@ -45,9 +50,9 @@ class TableCache:
     def __init__(self, reader: ShardReader, tables: int) -> None:
         self._reader = reader
         self._capacity = tables * N_CHUNKS
-        self._held = 0  # chunks' worth of entries
+        self._held = 0  # chunks' worth of entries, and of buffers reserved for decodes in progress
         self._entries: OrderedDict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = OrderedDict()  # (buffer, view)
-        self._located: OrderedDict[int, tuple] = OrderedDict()  # shard places and indexes, a bounded few
+        self._located: OrderedDict[int, Location] = OrderedDict()  # shard places, a bounded few
         self._spare: dict[int, list[np.ndarray]] = {1: [], N_CHUNKS: []}  # reusable buffers by size in chunks
         self._lock = threading.Lock()
 
@@ -58,30 +63,34 @@ class TableCache:
             if whole is not None:
                 return whole[chunk * CHUNK_ROWS : (chunk + 1) * CHUNK_ROWS]
             view = self._get((index, chunk))
-            if view is None:
-                self._make_room(1)
-                buffer = self._buffer(1)
-                self._decode(index, [chunk], [buffer])
-                view = self._put((index, chunk), buffer)
-            return view
+            if view is not None:
+                return view
+            buffer = self._reserve(1)
+            location = self._located.get(index)
+        location = self._decode(index, [chunk], [buffer], location, 1)
+        return self._keep((index, chunk), buffer, location)
 
     def table(self, index: int) -> np.ndarray:
         """The whole table ``index``."""
         with self._lock:
             view = self._get((index, _WHOLE))
-            if view is None:
-                cached = [self._take((index, chunk)) for chunk in range(N_CHUNKS)]
-                self._make_room(N_CHUNKS)
-                buffer = self._buffer(N_CHUNKS)
-                parts = buffer.reshape(N_CHUNKS, CHUNK_ROWS, N_PAIRS)
-                for chunk, rows in enumerate(cached):
-                    if rows is not None:
-                        parts[chunk] = rows  # a copy is 6x faster than decoding again
-                missing = [chunk for chunk, rows in enumerate(cached) if rows is None]
-                del cached, rows
-                self._decode(index, missing, [parts[chunk] for chunk in missing])
-                view = self._put((index, _WHOLE), buffer)
-            return view
+            if view is not None:
+                return view
+            buffer = self._reserve(N_CHUNKS)
+            parts = buffer.reshape(N_CHUNKS, CHUNK_ROWS, N_PAIRS)
+            missing = []
+            for chunk in range(N_CHUNKS):
+                rows = self._get((index, chunk))
+                if rows is None:
+                    missing.append(chunk)
+                else:
+                    parts[chunk] = rows  # a copy is 6x faster than decoding again
+            location = self._located.get(index)
+        location = self._decode(index, missing, [parts[chunk] for chunk in missing], location, N_CHUNKS)
+        with self._lock:
+            for chunk in range(N_CHUNKS):  # the whole table takes over its single chunks
+                self._drop((index, chunk))
+        return self._keep((index, _WHOLE), buffer, location)
 
     def __len__(self) -> int:
         """Entries held (single chunks and whole tables)."""
@@ -89,8 +98,10 @@ class TableCache:
 
     @property
     def chunks_held(self) -> int:
-        """Chunks' worth of decoded data held, a whole table counting seven."""
+        """Chunks' worth of decoded data held (a whole table counting seven), decodes in progress included."""
         return self._held
+
+    # -- under the lock ----------------------------------------------------------
 
     def _get(self, key: tuple[int, int]) -> np.ndarray | None:
         entry = self._entries.get(key)
@@ -99,48 +110,60 @@ class TableCache:
         self._entries.move_to_end(key)
         return entry[1]
 
-    def _put(self, key: tuple[int, int], buffer: np.ndarray) -> np.ndarray:
-        view = buffer.view()
-        view.flags.writeable = False
-        self._entries[key] = (buffer, view)
-        self._held += _size(key)
-        return view
-
-    def _take(self, key: tuple[int, int]) -> np.ndarray | None:
-        """Remove an entry without reusing its buffer; return its view, or None."""
-        entry = self._entries.pop(key, None)
-        if entry is None:
-            return None
-        self._held -= _size(key)
-        return entry[1]
-
-    def _make_room(self, chunks: int) -> None:
-        """Evict the least recently used entries until ``chunks`` more fit (before allocating, so their memory is reused)."""
+    def _reserve(self, chunks: int) -> np.ndarray:
+        """Make room for ``chunks`` more (evicting first, so evicted memory is reused) and hand out a buffer."""
         while self._entries and self._held + chunks > self._capacity:
             key = next(iter(self._entries))
-            buffer = self._entries.pop(key)[0]  # the entry and its own view go here
             self._held -= _size(key)
-            # Reuse the buffer only when nobody else holds it: a caller still
-            # computing on the entry keeps a view, and a view counts.
-            spare = self._spare[_size(key)]
-            if sys.getrefcount(buffer) == 2 and len(spare) < _SPARE_MOST[_size(key)]:  # 2: ``buffer`` and getrefcount's argument
-                spare.append(buffer)
-
-    def _buffer(self, chunks: int) -> np.ndarray:
+            self._recycle(self._entries.pop(key)[0], _size(key))  # the entry and its own view go here
+        self._held += chunks
         spare = self._spare[chunks]
         return spare.pop() if spare else np.empty(_SHAPES[chunks], dtype=np.uint16)
 
-    def _decode(self, index: int, chunks: list[int], outs: list[np.ndarray]) -> None:
+    def _recycle(self, buffer: np.ndarray, chunks: int) -> None:
+        """Keep ``buffer`` for reuse if nobody else holds it (callers pass it without keeping a reference)."""
+        # A caller still computing on an entry keeps a view, and a view counts.
+        spare = self._spare[chunks]
+        if sys.getrefcount(buffer) == 2 and len(spare) < _SPARE_MOST[chunks]:  # 2: ``buffer`` and getrefcount's argument
+            spare.append(buffer)
+
+    def _drop(self, key: tuple[int, int]) -> None:
+        """Remove an entry without reusing its buffer (a caller may hold its view)."""
+        if self._entries.pop(key, None) is not None:
+            self._held -= _size(key)
+
+    # -- around the read -------------------------------------------------------------
+
+    def _decode(self, index: int, chunks: list[int], outs: list[np.ndarray], location, reserved: int) -> Location | None:
+        """Decode chunks into ``outs`` without the lock; on failure give the reservation back and raise."""
         if not chunks:
-            return
-        located = self._located.get(index)
-        located = self._reader.decode_chunks(index, chunks, outs, located)
-        self._located[index] = located
-        self._located.move_to_end(index)
-        if len(self._located) > self._capacity:
-            self._located.popitem(last=False)
+            return location
+        try:
+            return self._reader.decode_chunks(index, chunks, outs, location)
+        except BaseException:
+            with self._lock:
+                self._held -= reserved
+                self._located.pop(index, None)  # a table that failed is located afresh next time
+            raise
+
+    def _keep(self, key: tuple[int, int], buffer: np.ndarray, location: Location | None) -> np.ndarray:
+        """Record a decoded buffer (or return the entry another thread recorded meanwhile)."""
+        index = key[0]
+        with self._lock:
+            if location is not None:
+                self._located[index] = location
+                self._located.move_to_end(index)
+                if len(self._located) > self._capacity:
+                    self._located.popitem(last=False)
+            existing = self._get(key)
+            if existing is not None:  # another thread decoded the same meanwhile; its buffer is left to the collector
+                self._held -= _size(key)
+                return existing
+            view = buffer.view()
+            view.flags.writeable = False
+            self._entries[key] = (buffer, view)
+            return view
 
 
 def _size(key: tuple[int, int]) -> int:
     return N_CHUNKS if key[1] == _WHOLE else 1
-

@@ -15,6 +15,7 @@ in the ascending list of the 1,755 representatives.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import cache, lru_cache
 from itertools import combinations, permutations
 from typing import NamedTuple
 
@@ -22,6 +23,7 @@ import numpy as np
 
 from matchdb.cards import Card, format_cards, parse_cards
 from matchdb.errors import BoardError, CardError
+from matchdb.pairs import remaining_cards
 
 __all__ = [
     "PERMUTATIONS",
@@ -34,6 +36,9 @@ __all__ = [
     "rename",
     "Canonical",
     "canonicalize",
+    "local_cards",
+    "local_lookup",
+    "flop_cards",
 ]
 
 #: The 24 suit renamings; ``PERMUTATIONS[p][s]`` is the new suit of suit ``s``.
@@ -155,3 +160,40 @@ def canonicalize(
         )
     index, perm = canonical_index(board_ids[:3])
     return Canonical(index, perm, _FLOP_TUPLES[index], rename(board_ids[3:], perm), rename(hole_ids, perm))
+
+
+@lru_cache(maxsize=None)
+def local_cards(index: int) -> np.ndarray:
+    """The 49 card ids of canonical flop ``index``'s local indices (its rows' and columns' cards), read-only.
+
+    >>> format_cards(local_cards(0)[:4])
+    '5c5d5h5s'
+    """
+    cards = remaining_cards(_FLOP_TUPLES[index])
+    cards.flags.writeable = False
+    return cards
+
+
+@lru_cache(maxsize=None)
+def local_lookup(index: int) -> list[int]:
+    """For canonical flop ``index``, the local index of every card id (a plain 52-entry list; -1 on the flop).
+
+    >>> local_lookup(0)[:5]  # 2c3c4c is on the flop; 5c is local card 0, 6c local card 4
+    [-1, -1, -1, 0, 4]
+    """
+    lookup = [-1] * 52
+    for position, card in enumerate(local_cards(index).tolist()):
+        lookup[card] = position
+    return lookup
+
+
+@cache
+def flop_cards() -> np.ndarray:
+    """(1755, 49): :func:`local_cards` of every canonical flop, as written into the store (read-only).
+
+    >>> bool((flop_cards()[677] == local_cards(677)).all())
+    True
+    """
+    cards = np.stack([local_cards(index) for index in range(N_FLOPS)])
+    cards.flags.writeable = False
+    return cards

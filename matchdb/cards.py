@@ -39,6 +39,7 @@ __all__ = [
     "parse_cards",
     "format_card",
     "format_cards",
+    "MAX_CARD_TEXT",
 ]
 
 RANKS = "23456789TJQKA"
@@ -76,23 +77,32 @@ def suit_of(card: int) -> int:
 
 @dataclass(frozen=True, order=True)
 class Card:
-    """One playing card; ``str(Card.parse("ah"))`` is ``'Ah'``.
+    """One playing card, made from text or a card id; ``str(Card("ah"))`` is ``'Ah'``.
 
-    >>> Card.parse("td")
-    Td
-    >>> Card.parse("td").id
-    21
+    >>> Card("td"), Card(21), Card("Td").id
+    (Td, Td, 21)
+    >>> Card(True)
+    Traceback (most recent call last):
+    ...
+    matchdb.errors.CardError: The card True is neither text like 'Ah' nor a card id 0..51.
     """
 
     id: int
 
     def __post_init__(self) -> None:
-        if not isinstance(self.id, (int, np.integer)) or not 0 <= self.id < 52:
-            raise CardError(f"Card id {self.id!r} is out of range; expected an integer 0..51.")
+        value = self.id
+        if isinstance(value, str):
+            object.__setattr__(self, "id", parse_card(value))
+        elif isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+            raise CardError(f"The card {value!r} is neither text like 'Ah' nor a card id 0..51.")
+        elif not 0 <= value < 52:
+            raise CardError(f"Card id {value!r} is out of range; expected an integer 0..51.")
+        else:
+            object.__setattr__(self, "id", int(value))
 
     @classmethod
     def parse(cls, text: str) -> Card:
-        """Parse one card written as rank and suit, for example ``"Ah"``."""
+        """Parse one card written as rank and suit, for example ``"Ah"`` (the same as ``Card("Ah")``)."""
         return cls(parse_card(text))
 
     @property
@@ -135,6 +145,10 @@ def parse_card(text: str, within: str | None = None) -> int:
     return card_id(rank, suit)
 
 
+#: Longest card text accepted: seven cards with separators fit in far less.
+MAX_CARD_TEXT = 64
+
+
 def _card_from_item(item: object) -> int:
     if isinstance(item, Card):
         return item.id
@@ -161,6 +175,8 @@ def parse_cards(cards: str | Iterable[str | int | Card], count: int | None = Non
     matchdb.errors.CardError: The cards 'AhK' have an odd number of characters; expected pairs of rank and suit like 'AhKh'.
     """
     if isinstance(cards, str):
+        if len(cards) > MAX_CARD_TEXT:
+            raise CardError(f"The cards text is {len(cards):,} characters long; expected at most {MAX_CARD_TEXT}.")
         ids = _parse_text(cards)
         if count is not None and len(ids) != count:
             raise CardError(f"The cards {cards!r} are {len(ids)} cards; expected {count}.")
@@ -168,11 +184,12 @@ def parse_cards(cards: str | Iterable[str | int | Card], count: int | None = Non
     if isinstance(cards, (Card, int, np.integer)):
         ids = (_card_from_item(cards),)
         shown = str(cards)
+    elif isinstance(cards, (bytes, bytearray, memoryview, dict)) or not isinstance(cards, Iterable):
+        raise CardError(f"The cards {cards!r} are neither text nor a sequence of cards.")
     else:
-        try:
-            items = list(cards)
-        except TypeError:
-            raise CardError(f"The cards {cards!r} are neither text nor a sequence of cards.") from None
+        items = list(cards)
+        if len(items) > 7:
+            raise CardError(f"The cards are {len(items)} items; expected at most 7.")
         ids = tuple(_card_from_item(item) for item in items)
         shown = format_cards(ids)
     _check_distinct(ids, shown)

@@ -32,6 +32,7 @@ import numpy as np
 
 from matchdb._jit import jit, jit_parallel
 from matchdb.errors import MatchdbError
+from matchdb.hands import check_players
 from matchdb.pairs import (
     COLLISION,
     MAX_W,
@@ -42,6 +43,7 @@ from matchdb.pairs import (
     PAIR_LOW,
     ROWS_OF_CARD,
     SENTINEL,
+    check_columns,
 )
 
 __all__ = ["naive_win_rate", "naive_win_rates", "hand_vs_weights", "all_hands_scores"]
@@ -52,16 +54,10 @@ def _check_table(table: np.ndarray) -> None:
         raise MatchdbError(f"A match table must be a ({N_PAIRS}, {N_PAIRS}) uint16 array; got {table.shape} {table.dtype}.")
 
 
-def _check_row(row: int) -> int:
-    if not 0 <= int(row) < N_PAIRS:
-        raise MatchdbError(f"Row {row!r} is out of range; expected 0..{N_PAIRS - 1}.")
-    return int(row)
-
-
-def _check_players(players: int) -> int:
-    if isinstance(players, bool) or not isinstance(players, (int, np.integer)) or not 2 <= players <= 23:
-        raise MatchdbError(f"The number of players {players!r} is out of range; expected an integer 2..23.")
-    return int(players)
+def _check_row(row: int, rows: int = N_PAIRS) -> int:
+    if isinstance(row, bool) or not hasattr(row, "__index__") or not 0 <= row.__index__() < rows:
+        raise MatchdbError(f"Row {row!r} is out of range; expected an integer 0..{rows - 1}.")
+    return row.__index__()
 
 
 #: ``_LEVEL_POWERS[e, w]`` is (w / MAX_W) ** e for every level w, so the naive
@@ -92,9 +88,7 @@ def naive_win_rate(table: np.ndarray, row: int, columns: np.ndarray, players: in
     """
     if table.ndim != 2 or table.shape[1] != N_PAIRS or table.dtype != np.uint16:
         raise MatchdbError(f"Rows of a match table must be (k, {N_PAIRS}) uint16; got {table.shape} {table.dtype}.")
-    if not 0 <= int(row) < table.shape[0]:
-        raise MatchdbError(f"Row {row!r} is out of range; expected 0..{table.shape[0] - 1}.")
-    return float(_naive(table, int(row), columns, _POWER_ROWS[_check_players(players) - 1]))
+    return float(_naive(table, _check_row(row, table.shape[0]), check_columns(columns), _POWER_ROWS[check_players(players) - 1]))
 
 
 @jit
@@ -108,7 +102,7 @@ def _naive_all(table, columns, powers):
 def naive_win_rates(table: np.ndarray, columns: np.ndarray, players: int = 2) -> np.ndarray:
     """Naive win rate of every row at once (NaN for rows that share a card with the board)."""
     _check_table(table)
-    return _naive_all(table, columns, _POWER_ROWS[_check_players(players) - 1])
+    return _naive_all(table, check_columns(columns), _POWER_ROWS[check_players(players) - 1])
 
 
 @jit
@@ -162,6 +156,7 @@ def hand_vs_weights(table: np.ndarray, row: int, columns: np.ndarray, weights: n
     row = _check_row(row)
     weights = _check_weights(weights).copy()
     weights[COLLISION[row]] = 0.0  # opponent hands sharing a card with the hero, and the hero itself
+    columns = check_columns(columns)
     if len(columns) != N_PAIRS:
         table = np.ascontiguousarray(table[:, columns])
     win, tie, loss = _hand_vs_weights(table, row, weights)
@@ -324,7 +319,7 @@ def all_hands_scores(table: np.ndarray, columns: np.ndarray, weights: np.ndarray
     """
     _check_table(table)
     weights = _check_weights(weights)
-    columns = np.asarray(columns, dtype=np.int64)
+    columns = check_columns(columns)
     # the kernels read every column of what they get: all of them on a flop, else a copy of the few
     board = table if len(columns) == N_PAIRS else np.ascontiguousarray(table[:, columns])
     with _PARALLEL:

@@ -27,7 +27,7 @@ from itertools import combinations
 import numpy as np
 
 from matchdb.cards import format_cards, rank_of, suit_of
-from matchdb.errors import BoardError, CardError
+from matchdb.errors import BoardError, CardError, MatchdbError
 
 __all__ = [
     "SENTINEL",
@@ -45,6 +45,7 @@ __all__ = [
     "local_index",
     "pair_row",
     "board_columns",
+    "check_columns",
 ]
 
 #: Value W holds where the row and the column share a card.
@@ -110,6 +111,8 @@ _RIVER_COLUMNS = _read_only(PAIR_INDEX.astype(np.int64)[:, :, None])
 # the same as lists of views: indexing a list is cheaper than numpy, and this runs on every query
 _TURN_LIST = list(ROWS_OF_CARD)
 _RIVER_LISTS = [list(by_turn) for by_turn in _RIVER_COLUMNS]
+#: The arrays board_columns hands out, by identity: they need no checking (they live as long as the module).
+_KNOWN_COLUMNS = {id(_ALL_COLUMNS)} | {id(c) for c in _TURN_LIST} | {id(c) for row in _RIVER_LISTS for c in row}
 
 
 def board_columns(extra: Iterable[int]) -> np.ndarray:
@@ -130,6 +133,37 @@ def board_columns(extra: Iterable[int]) -> np.ndarray:
     if len(extra) == 1:
         return _TURN_LIST[int(extra[0])]
     return _RIVER_LISTS[int(extra[0])][int(extra[1])]
+
+
+def check_columns(columns: object) -> np.ndarray:
+    """Return ``columns`` as int64 after checking they are distinct column indices 0..1175 (at least one).
+
+    Arrays from :func:`board_columns` pass at once (the per-query path); any
+    other sequence is checked entry by entry.
+
+    >>> check_columns([3, 5]).tolist()
+    [3, 5]
+    >>> check_columns([1176])
+    Traceback (most recent call last):
+    ...
+    matchdb.errors.MatchdbError: The columns [1176] are not distinct column indices 0..1175; expected at least one, like board_columns() gives.
+    """
+    if id(columns) in _KNOWN_COLUMNS:
+        return columns
+    array = np.asarray(columns)
+    if (
+        array.ndim != 1
+        or array.size == 0
+        or array.dtype.kind not in "iu"
+        or array.min() < 0
+        or array.max() >= N_PAIRS
+        or np.unique(array).size != array.size
+    ):
+        shown = repr(columns) if len(repr(columns)) < 60 else f"{repr(columns)[:57]}..."
+        raise MatchdbError(
+            f"The columns {shown} are not distinct column indices 0..{N_PAIRS - 1}; expected at least one, like board_columns() gives."
+        )
+    return array.astype(np.int64)
 
 
 def remaining_cards(flop: Iterable[int]) -> np.ndarray:

@@ -1,88 +1,78 @@
-"""The query layer: open a database and answer equities at once.
+"""The query layer: open a database and answer at once, for one hand, every hand, or every table.
 
 >>> import matchdb
->>> db = matchdb.open(path)                                  # doctest: +SKIP
->>> round(db.win_rate("AhKh", "2c7dJh"), 6)                  # doctest: +SKIP
-0.580707
->>> round(db.equity("AhKh", "2c7dJh"), 6)                    # doctest: +SKIP
-0.572571
+>>> db = matchdb.open(path)
+>>> round(db.win_rate("AhKh", "2c7dJh"), 6), round(db.equity("AhKh", "2c7dJh"), 6)
+(0.580707, 0.572571)
+>>> db.naive("ahkh", "2c 7d jh", players=3)
+WinRate(hole='AhKh', board='2c7dJh', players=3, win_rate=0.3865834685168686)
 
 Every question is carried to its canonical flop by one suit renaming
-(``matchdb.canonical``); the answer depends only on the table of that flop,
+(:mod:`matchdb.canonical`); the answer depends only on the table of that flop,
 read from the store's shards directly and kept in a bounded cache.
+
+The whole database is public too: :meth:`MatchDB.built` says which tables
+exist, :meth:`MatchDB.read_table` decodes one into a caller's buffer and
+:meth:`MatchDB.tables` walks every built table with its canonical flop, orbit
+size and the hands of its rows; the preflop table, ``matchdb verify``,
+``matchdb export`` and the scripts use nothing else.
 """
 
 from __future__ import annotations
 
-import dataclasses
-import functools
+import os
 import threading
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
+from matchdb.answers import HandReport, HandTable, Outcome, RangeEquity, WinRate
 from matchdb.cache import TableCache
-from matchdb.canonical import CARD_MAP, N_FLOPS, canonicalize
-from matchdb.cards import RANKS, Card, format_cards, parse_cards
+from matchdb.canonical import (
+    CANONICAL_FLOPS,
+    CARD_MAP,
+    N_FLOPS,
+    ORBIT_SIZES,
+    canonicalize,
+    local_cards,
+    local_lookup,
+)
+from matchdb.cards import Card, format_cards, parse_cards
 from matchdb.errors import BoardError, CardError, MatchdbError, RangeError
-from matchdb.formulas import all_hands_scores, hand_vs_weights, naive_win_rate, naive_win_rates
-from matchdb.pairs import N_PAIRS, PAIR_INDEX, board_columns
-from matchdb.ranges import parse_range
-from matchdb.store import CHUNK_ROWS, ShardReader, default_path, flop_cards, open_database
+from matchdb.hands import HAND_HIGH, HAND_LOW, check_players, hand_order
+from matchdb.pairs import N_PAIRS, PAIR_INDEX, PAIRS, board_columns
+from matchdb.progress import progress
+from matchdb.ranges import describe_range, range_weights
+from matchdb.storage import CHUNK_ROWS, ShardReader, default_path, open_database
+from matchdb.storage.derived import load_derived, save_derived, tables_fingerprint
+from matchdb.storage.layout import check_index
 
-__all__ = ["open", "MatchDB", "Outcome", "HandTable", "hand_order", "hand_index"]
+if TYPE_CHECKING:
+    from matchdb.preflop import PreflopTable
+
+__all__ = ["open", "MatchDB", "FlopTable"]
 
 CardsLike = str | Iterable[str | int | Card]
 
 
 @dataclass(frozen=True)
-class Outcome:
-    """Exact heads-up result: probabilities of winning, tying and losing (they sum to 1)."""
+class FlopTable:
+    """One canonical flop's table and what a pass over the whole database needs to know of it.
 
-    win: float
-    tie: float
-    loss: float
-
-    @property
-    def equity(self) -> float:
-        """Win plus half the ties."""
-        return self.win + self.tie / 2
-
-
-@dataclass(frozen=True)
-class HandTable:
-    """A figure for every private hand on one board.
-
-    ``hands`` are the 1,326 two-card hands as text (``"AhKh"``) and ``values``
-    the figure of each, NaN where the hand shares a card with the board.
+    ``table`` is read-only and, during :meth:`MatchDB.tables`, lives in a buffer
+    the next table reuses: copy it to keep it.
     """
 
-    board: str
-    hands: tuple[str, ...]
-    values: np.ndarray
-
-    def grid(self) -> np.ndarray:
-        """13 x 13 mean by starting-hand class: row/column 0 is the ace; suited above the diagonal.
-
-        ``grid[i, j]`` with i < j is the suited class of ranks (12 - i, 12 - j), with
-        i > j the offsuit one, and the diagonal holds the pairs. NaN where no
-        hand of a class is possible on the board.
-        """
-        totals = np.zeros((13, 13))
-        counts = np.zeros((13, 13))
-        for hand, value in zip(self.hands, self.values):
-            if np.isnan(value):
-                continue
-            high, low = sorted((RANKS.index(hand[0]), RANKS.index(hand[2])), reverse=True)
-            i, j = 12 - high, 12 - low
-            if hand[1] != hand[3] and high != low:
-                i, j = j, i  # offsuit below the diagonal
-            totals[i, j] += value
-            counts[i, j] += 1
-        with np.errstate(invalid="ignore"):
-            return totals / counts
+    index: int  #: canonical index, 0..1754
+    flop: tuple[int, int, int]  #: the canonical flop's card ids, ascending
+    orbit: int  #: how many of the 22,100 flops it stands for (4, 12 or 24)
+    cards: np.ndarray  #: (49,) card id of each local index
+    hands: np.ndarray  #: (1176, 2) card ids of each row's hand (and each column's turn and river)
+    table: np.ndarray  #: (1176, 1176) uint16 W
 
 
 class MatchDB:
@@ -90,20 +80,18 @@ class MatchDB:
 
     Parameters
     ----------
-    path : the zarr store folder, or a file written by ``matchdb pack``.
+    path : the store folder, or a file written by ``matchdb pack``.
     cache_tables : how many tables' worth of decoded chunks to keep (2.8 MB each).
     """
 
-    def __init__(self, path: str | Path, cache_tables: int = 64) -> None:
+    def __init__(self, path: str | os.PathLike, cache_tables: int = 64) -> None:
         if isinstance(cache_tables, bool) or not isinstance(cache_tables, int) or cache_tables < 1:
             raise MatchdbError(f"cache_tables is {cache_tables!r}; expected a whole number of at least 1.")
+        self.store = open_database(path)
         self.path = Path(path)
-        self._store = open_database(self.path)
-        self.attrs = self._store.attrs
-        self._reader = ShardReader(self._store.shard, str(self.path))
+        self.attrs = self.store.attrs
+        self._reader = ShardReader(self.store)
         self._tables = TableCache(self._reader, cache_tables)
-        self._local = _local_indices()
-        self._local_lists = _local_lists()
         self._lock = threading.Lock()
         self._preflop = None
 
@@ -114,25 +102,50 @@ class MatchDB:
         """Format, completeness and build provenance of the database."""
         return {
             "path": str(self.path),
-            "packed": self._store.packed,
+            "packed": self.store.packed,
             "format": self.attrs["format"],
             "format_version": self.attrs["format_version"],
             "tables": N_FLOPS,
-            "tables_built": len(self._store.built()),
+            "tables_built": len(self.built()),
             "chunk_rows": self.attrs["chunk_rows"],
             "codec": self.attrs["codec"],
             "provenance": self.attrs.get("provenance", {}),
         }
 
-    # -- reading -------------------------------------------------------------
+    # -- the whole database ---------------------------------------------------------
+
+    def built(self) -> list[int]:
+        """Canonical indices of the tables this database holds, ascending."""
+        return self.store.built()
 
     def table(self, index: int) -> np.ndarray:
-        """The whole W matrix of canonical flop ``index`` (read-only)."""
-        if not 0 <= int(index) < N_FLOPS:
-            raise MatchdbError(f"Table {index!r} is out of range; expected 0..{N_FLOPS - 1}.")
-        return self._tables.table(int(index))
+        """The whole W matrix of canonical flop ``index``, through the cache (read-only)."""
+        return self._tables.table(check_index(index))
 
-    # -- mapping cards into a table's frame ----------------------------------
+    def read_table(self, index: int, out: np.ndarray | None = None) -> np.ndarray:
+        """Decode table ``index`` into ``out`` (a writable (1176, 1176) uint16 array) or a new array, bypassing the cache."""
+        return self._reader.read_table(check_index(index), out=out)
+
+    def tables(self, indices: Iterable[int] | None = None, show_progress: bool = False) -> Iterator[FlopTable]:
+        """Every built table (or those of ``indices``), each decoded into one reused buffer, in index order.
+
+        ``show_progress`` shows a bar on a terminal and logs a line every few
+        seconds otherwise (see :mod:`matchdb.progress`).
+
+        >>> from matchdb.cards import format_cards
+        >>> [(t.index, t.orbit, format_cards(t.flop), format_cards(t.hands[768])) for t in db.tables([0, 326])]
+        [(0, 4, '2c3c4c', 'KhAh'), (326, 24, '2c7dJh', 'KhAh')]
+        """
+        chosen = self.built() if indices is None else sorted({check_index(i) for i in indices})
+        buffer = np.empty((N_PAIRS, N_PAIRS), dtype=np.uint16)
+        view = buffer.view()
+        view.flags.writeable = False
+        for index in progress(chosen, len(chosen), "reading tables", unit="table", enabled=show_progress):
+            self._reader.read_table(index, out=buffer)
+            cards = local_cards(index)
+            yield FlopTable(index, tuple(int(c) for c in CANONICAL_FLOPS[index]), int(ORBIT_SIZES[index]), cards, cards[PAIRS], view)
+
+    # -- mapping cards into a table's frame -------------------------------------------
 
     def _frame(self, hole: CardsLike | None, board: CardsLike):
         """(canonical form, board columns, row of the hole cards) of a question; no row when ``hole`` is None.
@@ -141,7 +154,7 @@ class MatchDB:
         indexing numpy for one number costs more than the lookup itself.
         """
         canon = canonicalize(board, hole=() if hole is None else hole)
-        local = self._local_lists[canon.index]
+        local = local_lookup(canon.index)
         columns = board_columns([local[c] for c in canon.extra])
         if hole is None:
             return canon, columns, None
@@ -155,58 +168,26 @@ class MatchDB:
             raise CardError("The hole cards are missing; expected two cards like 'AhKh'.")
         return self._frame(hole, board)
 
-    def _rows_of(self, canon, high: np.ndarray, low: np.ndarray) -> np.ndarray:
-        """Rows of the real hands (high[i], low[i]) in the canonical table of ``canon``; -1 where a card is on the flop."""
-        local = self._local[canon.index]
-        la = local[CARD_MAP[canon.perm, high]]
-        lb = local[CARD_MAP[canon.perm, low]]
-        valid = (la >= 0) & (lb >= 0)
-        return np.where(valid, _PAIR_ROW[la, lb], -1)
-
-    def _weights(self, canon, villain) -> np.ndarray:
-        """Opponent weight of each row in the canonical frame (see :func:`_range_hands` for the forms)."""
-        if villain is None:
-            return np.ones(N_PAIRS)
-        high, low, values = _range_hands(villain)
-        rows = self._rows_of(canon, high, low)
+    def _weights(self, canon, spec) -> np.ndarray:
+        """Weight of each row in the canonical frame of a range in any form (see :func:`matchdb.ranges.range_weights`)."""
+        hands = range_weights(spec)
         weights = np.zeros(N_PAIRS)
-        weights[rows[rows >= 0]] = values[rows >= 0]
+        rows = _hand_rows(canon.index, canon.perm)
+        valid = rows >= 0
+        weights[rows[valid]] = hands[valid]
         return weights
 
-    # -- answers -------------------------------------------------------------
+    # -- answers -------------------------------------------------------------------
 
-    def preflop(self, players=None, quiet: bool = True):
-        """Preflop figures of the 169 starting-hand classes (:class:`matchdb.preflop.PreflopTable`).
-
-        Computed once from every table (about half a minute) and cached in the
-        store as ``preflop.json``; later calls read the cache. ``players`` (an
-        int or several of 2..10; default all) picks the naive win rates the
-        returned table holds; the equity is always there.
-        """
-        from matchdb.preflop import PLAYERS, PreflopTable, compute_preflop
-
-        wanted = [players] if isinstance(players, int) else list(players or PLAYERS)
-        for n in wanted:
-            if isinstance(n, bool) or not isinstance(n, int) or n not in PLAYERS:
-                raise MatchdbError(f"Preflop win rates cover 2..10 players; got {n!r}.")
-        with self._lock:
-            cached = self._preflop
-        if cached is None:
-            stored = self._store.read_preflop()
-            if stored is not None:
-                cached = PreflopTable.from_json(stored)
-            else:
-                cached = compute_preflop(self, quiet=quiet)
-                self._store.write_preflop(cached.to_json())
-            with self._lock:
-                self._preflop = cached
-        return dataclasses.replace(cached, win_rate={n: cached.win_rate[n] for n in wanted})
+    def naive(self, hole: CardsLike, board: CardsLike, players: int = 2) -> WinRate:
+        """The naive win rate mean((1 - S) ** (players - 1)) of ``hole`` on a 3 to 5 card board, as an answer."""
+        value = self.win_rate(hole, board, players)
+        return WinRate(_text(hole), _text(board), int(players), value)
 
     def win_rate(self, hole: CardsLike, board: CardsLike, players: int = 2) -> float:
-        """The naive win rate mean((1 - S) ** (players - 1)) of ``hole`` on a 3 to 5 card board.
+        """The naive win rate as a float: ``db.naive(...).win_rate``."""
+        from matchdb.formulas import naive_win_rate
 
-        >>> db.win_rate("AhKh", "2c7dJh", players=3)     # doctest: +SKIP
-        """
         canon, columns, row = self._hand_frame(hole, board)
         block = self._tables.chunk(canon.index, row // CHUNK_ROWS)
         value = naive_win_rate(block, row % CHUNK_ROWS, columns, players)
@@ -215,121 +196,136 @@ class MatchDB:
         return value
 
     def outcome(self, hole: CardsLike, board: CardsLike, villain=None) -> Outcome:
-        """Exact heads-up win, tie and loss probabilities against a random hand or a range."""
+        """Exact heads-up win, tie and loss probabilities against a random hand or a range, card removal exact.
+
+        ``villain`` is range text (``'QQ+,AKs'``), a list of hands, 1,326
+        weights in :func:`matchdb.hand_order`, or None for any hand.
+        """
+        from matchdb.formulas import hand_vs_weights
+
         canon, columns, row = self._hand_frame(hole, board)
         weights = self._weights(canon, villain)
         if not weights.any():
-            raise RangeError(f"No hand of the range {villain!r} is possible on the board {format_cards(canonicalize(board).flop)!r}.")
+            raise RangeError(f"No hand of the range {describe_range(villain)!r} is possible on the board {_text(board)!r}.")
         table = self.table(canon.index)  # outside the try: a damaged table must say so, not blame the range
         try:
             win, tie, loss = hand_vs_weights(table, row, columns, weights)
         except MatchdbError:
-            raise RangeError(f"No hand of the range {villain!r} can be dealt beside these hole cards and board.") from None
-        return Outcome(win, tie, loss)
+            raise RangeError(
+                f"No hand of the range {describe_range(villain)!r} can be dealt beside these hole cards and board."
+            ) from None
+        return Outcome.of(_text(hole), _text(board), describe_range(villain), win, tie, loss)
 
     def equity(self, hole: CardsLike, board: CardsLike, villain=None) -> float:
-        """Exact heads-up equity (win + tie / 2) against a random hand or a range, card removal exact."""
+        """Exact heads-up equity (win + tie / 2) as a float: ``db.outcome(...).equity``."""
         return self.outcome(hole, board, villain).equity
 
-    def range_equity(self, hero_range: str, villain_range: str, board: CardsLike) -> float:
+    def report(self, hole: CardsLike, board: CardsLike, players: int = 2, villain=None) -> HandReport:
+        """What ``matchdb query`` shows: the naive win rate for ``players`` and the exact heads-up outcome."""
+        return HandReport.of(self.naive(hole, board, players), self.outcome(hole, board, villain))
+
+    def range_equity(self, hero_range, villain_range, board: CardsLike) -> float:
         """Exact equity of a range against a range on a board: every consistent deal, weighted."""
+        return self.range_outcome(hero_range, villain_range, board).equity
+
+    def range_outcome(self, hero_range, villain_range, board: CardsLike) -> RangeEquity:
+        """:meth:`range_equity` as an answer."""
+        from matchdb.formulas import all_hands_scores
+
         canon, columns, _ = self._frame(None, board)
         hero = self._weights(canon, hero_range)
         villain = self._weights(canon, villain_range)
-        for name, text, weights in (("hero", hero_range, hero), ("villain", villain_range, villain)):
+        for name, spec, weights in (("hero", hero_range, hero), ("villain", villain_range, villain)):
             if not weights.any():
-                raise RangeError(f"No hand of the {name} range {text!r} is possible on this board.")
+                raise RangeError(f"No hand of the {name} range {describe_range(spec)!r} is possible on this board.")
         score, deals = all_hands_scores(self.table(canon.index), columns, villain)
         total = float(hero @ deals)
         if total == 0:
             raise RangeError("No deal is possible: every hero hand collides with every villain hand.")
-        return float(hero @ score) / total
+        return RangeEquity(describe_range(hero_range), describe_range(villain_range), _text(board), float(hero @ score) / total)
 
-    def _per_hand(self, board: CardsLike, per_row: np.ndarray, canon) -> HandTable:
-        rows = self._rows_of(canon, _HAND_HIGH, _HAND_LOW)
+    def _per_hand(self, board: CardsLike, figure: str, per_row: np.ndarray, canon) -> HandTable:
+        rows = _hand_rows(canon.index, canon.perm)
         values = np.where(rows >= 0, per_row[rows], np.nan)
-        shown = board if isinstance(board, str) else format_cards(board)
-        return HandTable(board=shown, hands=_HAND_NAMES, values=values)
+        values.flags.writeable = False
+        return HandTable(board=_text(board), figure=figure, hands=hand_order(), values=values)
 
     def win_rates(self, board: CardsLike, players: int = 2) -> HandTable:
         """The naive win rate of every private hand on a board at once."""
+        from matchdb.formulas import naive_win_rates
+
         canon, columns, _ = self._frame(None, board)
-        return self._per_hand(board, naive_win_rates(self.table(canon.index), columns, players), canon)
+        per_row = naive_win_rates(self.table(canon.index), columns, players)
+        return self._per_hand(board, f"naive win rate, {players} players", per_row, canon)
 
     def equities(self, board: CardsLike, villain=None) -> HandTable:
         """Exact heads-up equity of every private hand on a board against a random hand or a range."""
+        from matchdb.formulas import all_hands_scores
+
         canon, columns, _ = self._frame(None, board)
         weights = self._weights(canon, villain)
+        if not weights.any():
+            raise RangeError(f"No hand of the range {describe_range(villain)!r} is possible on the board {_text(board)!r}.")
         score, deals = all_hands_scores(self.table(canon.index), columns, weights)
         per_row = np.full(len(deals), np.nan)
         np.divide(score, deals, out=per_row, where=deals > 0)
-        return self._per_hand(board, per_row, canon)
+        return self._per_hand(board, f"exact equity vs {describe_range(villain)}", per_row, canon)
+
+    def preflop(self, players: int | Iterable[int] | None = None, show_progress: bool = False) -> PreflopTable:
+        """Preflop figures of the 169 starting-hand classes (:class:`matchdb.preflop.PreflopTable`).
+
+        Computed once from every table (about half a minute; ``show_progress``
+        shows it) and kept in the store as derived data bound to the tables;
+        later calls read it. ``players`` (an int or several of 2..10; default
+        all) picks the naive win rates the returned table holds; the equity is
+        always there.
+        """
+        from matchdb.preflop import (
+            PLAYERS,
+            PREFLOP_KIND,
+            PREFLOP_VERSION,
+            PreflopTable,
+            compute_preflop,
+        )
+
+        wanted = [players] if isinstance(players, (int, np.integer)) and not isinstance(players, bool) else players
+        wanted = [check_players(n, low=PLAYERS[0], high=PLAYERS[-1]) for n in (wanted or PLAYERS)]
+        with self._lock:
+            cached = self._preflop
+        if cached is None:
+            everything = list(range(N_FLOPS))
+            fingerprint = tables_fingerprint(self.store, everything)
+            stored = load_derived(self.store, PREFLOP_KIND, PREFLOP_VERSION, fingerprint)
+            if stored is not None:
+                cached = PreflopTable.from_json(stored)
+            else:
+                cached = compute_preflop(self.tables(everything, show_progress=show_progress))
+                save_derived(self.store, PREFLOP_KIND, PREFLOP_VERSION, fingerprint, cached.to_json())
+            with self._lock:
+                self._preflop = cached
+        return cached.with_players(wanted)
 
 
-def _range_hands(villain) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(card, card, weight) arrays of a range: text like 'QQ+,AKs', a list of hands (text or
-    card pairs, weight 1 each) or 1,326 weights in :func:`hand_order`."""
-    if isinstance(villain, str):
-        high, low, values = zip(*parse_range(villain))
-        return np.array(high, dtype=np.int64), np.array(low, dtype=np.int64), np.array(values)
-    try:
-        items = list(villain)
-    except TypeError:
-        raise RangeError(f"The range {villain!r} is neither text like 'QQ+,AKs', a list of hands nor 1,326 weights.") from None
-    if not items:
-        raise RangeError("The list of hands is empty; expected at least one hand like 'AhKh'.")
-    if not all(isinstance(w, (int, float, np.integer, np.floating)) and not isinstance(w, bool) for w in items):
-        high, low = zip(*(parse_cards(hand, count=2) for hand in items))
-        return np.array(high, dtype=np.int64), np.array(low, dtype=np.int64), np.ones(len(items))
-    values = np.asarray(items, dtype=np.float64)
-    if values.shape != (1326,):
-        raise RangeError(f"A weight vector must have 1,326 entries, one per hand in hand_order(); got shape {values.shape}.")
-    if not np.isfinite(values).all() or (values < 0).any():
-        raise RangeError("A weight vector must be finite and non-negative.")
-    return _HAND_HIGH, _HAND_LOW, values
-
-
-@functools.cache
-def _local_lists() -> list[list[int]]:
-    """:func:`_local_indices` as plain lists, for lookups of one card at a time."""
-    return _local_indices().tolist()
-
-
-@functools.cache
-def _local_indices() -> np.ndarray:
-    """(1755, 52): the local index of each card id on each canonical flop, -1 for the flop's own cards."""
-    local = np.full((N_FLOPS, 52), -1, dtype=np.int16)
-    local[np.arange(N_FLOPS)[:, None], flop_cards()] = np.arange(49)
-    local.flags.writeable = False
-    return local
+def _text(cards: CardsLike) -> str:
+    """Cards written the contract's way (``AhKh``), for answers."""
+    return format_cards(parse_cards(cards))
 
 
 _PAIR_ROW = PAIR_INDEX.astype(np.int64)  # for many hands at once
 _PAIR_ROW_LISTS = PAIR_INDEX.tolist()  # for one hand: a list lookup is cheaper than numpy's
-#: The 1,326 two-card hands as (higher id, lower id), the order of HandTable.hands and weight vectors.
-_ALL_HANDS = [(b, a) for b in range(52) for a in range(b)]
-_HAND_NAMES = tuple(format_cards(sorted(hand, key=lambda c: (c % 13, c // 13), reverse=True)) for hand in _ALL_HANDS)
-_HAND_POSITION = {frozenset(hand): position for position, hand in enumerate(_ALL_HANDS)}
-_HAND_HIGH = np.array([b for b, _ in _ALL_HANDS], dtype=np.int64)
-_HAND_LOW = np.array([a for _, a in _ALL_HANDS], dtype=np.int64)
 
 
-def hand_order() -> tuple[str, ...]:
-    """The 1,326 hands in the order used by weight vectors and :class:`HandTable`, written high rank first.
-
-    >>> hand_order()[:2], hand_order()[hand_index("KdAc")]
-    (('3c2c', '4c2c'), 'AcKd')
-    """
-    return _HAND_NAMES
-
-
-def hand_index(hand: CardsLike) -> int:
-    """Position of a two-card hand in :func:`hand_order`, whatever the order its cards are given in."""
-    cards = parse_cards(hand, count=2)
-    return _HAND_POSITION[frozenset(cards)]
+@lru_cache(maxsize=4096)
+def _hand_rows(index: int, perm: int) -> np.ndarray:
+    """Row in canonical table ``index`` of each of the 1,326 hands after renaming suits by ``perm``; -1 off the table."""
+    local = np.asarray(local_lookup(index))
+    la = local[CARD_MAP[perm, HAND_HIGH]]
+    lb = local[CARD_MAP[perm, HAND_LOW]]
+    rows = np.where((la >= 0) & (lb >= 0), _PAIR_ROW[la, lb], -1)
+    rows.flags.writeable = False
+    return rows
 
 
-def open(path: str | Path | None = None, cache_tables: int = 64) -> MatchDB:  # noqa: A001 - mirrors zarr.open
+def open(path: str | os.PathLike | None = None, cache_tables: int = 64) -> MatchDB:  # noqa: A001 - mirrors zarr.open
     """Open the database at ``path`` (default ``$MATCHDB_PATH`` or ``data/matchdb.zarr``) read-only."""
     return MatchDB(path if path is not None else default_path(), cache_tables=cache_tables)
-

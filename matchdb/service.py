@@ -1,19 +1,21 @@
-"""The HTTP service: a thin FastAPI layer over :class:`matchdb.MatchDB`.
+"""The HTTP service: FastAPI routes that call :class:`matchdb.MatchDB` and send its answers as JSON.
 
 Run it with ``matchdb serve`` (needs the ``service`` extra). Every answer is
-exactly what the Python API returns; bad input answers 400 (422 for a
-parameter of the wrong type) with the same one-sentence message, as
-``{"detail": "..."}``.
+the Python API's answer object, sent as its fields; bad input answers 400
+(422 for a parameter of the wrong type) with the same one-sentence message,
+as ``{"detail": "..."}``; a table missing from a partial database 404; a
+damaged or unreadable database 503.
 
->>> from fastapi.testclient import TestClient             # doctest: +SKIP
->>> client = TestClient(create_app(matchdb.open()))       # doctest: +SKIP
->>> client.get("/v1/win-rate", params={"hole": "AhKh", "board": "2c7dJh"}).json()["win_rate"]  # doctest: +SKIP
-0.5807070707070707
+>>> sorted(route.path for route in create_app(db).routes if route.path.startswith("/v1/"))
+['/v1/batch', '/v1/equity', '/v1/health', '/v1/info', '/v1/win-rate']
 """
 
+# No ``from __future__ import annotations`` here: FastAPI reads the route functions'
+# annotations at run time, and the request models are local to create_app.
+import socket
 from typing import Literal
 
-from matchdb.cards import format_cards, parse_cards
+from matchdb.answers import Outcome, WinRate
 from matchdb.errors import (
     CorruptDatabaseError,
     DatabaseError,
@@ -63,23 +65,10 @@ def create_app(db: MatchDB):
         elif not where or first.get("type") == "json_invalid":
             message = f"The request body cannot be read ({reason}); expected JSON like {{\"queries\": [...]}}."
         else:
-            message = f"The parameter {where!r} is {first.get('input')!r}; {reason[:1].lower() + reason[1:]}."
+            shown = first.get("input")
+            shown = repr(shown) if len(repr(shown)) <= 80 else f"{repr(shown)[:77]}..."
+            message = f"The parameter {where!r} is {shown}; {reason[:1].lower() + reason[1:]}."
         return JSONResponse(status_code=422, content={"detail": message})
-
-    class WinRate(BaseModel):
-        hole: str
-        board: str
-        players: int
-        win_rate: float = Field(description="mean((1 - S) ** (players - 1)) over the consistent runouts")
-
-    class Equity(BaseModel):
-        hole: str
-        board: str
-        villain: str
-        equity: float = Field(description="win + tie / 2, exact heads-up")
-        win: float
-        tie: float
-        loss: float
 
     class BatchItem(BaseModel):
         kind: Literal["win_rate", "equity"] = "equity"
@@ -92,25 +81,13 @@ def create_app(db: MatchDB):
         queries: list[BatchItem] = Field(max_length=MAX_BATCH)
 
     class BatchAnswer(BaseModel):
-        results: list[WinRate | Equity]
+        results: list[WinRate | Outcome]
 
-    def win_rate(hole: str, board: str, players: int) -> WinRate:
-        hole, board = format_cards(parse_cards(hole)), format_cards(parse_cards(board))
-        value = db.win_rate(hole, board, players=players)
-        return WinRate(hole=hole, board=board, players=players, win_rate=value)
-
-    def equity(hole: str, board: str, villain: str | None) -> Equity:
-        hole, board = format_cards(parse_cards(hole)), format_cards(parse_cards(board))
-        outcome = db.outcome(hole, board, villain=villain)
-        return Equity(
-            hole=hole,
-            board=board,
-            villain=villain or "random",
-            equity=outcome.equity,
-            win=outcome.win,
-            tie=outcome.tie,
-            loss=outcome.loss,
-        )
+    #: What each kind of batch query asks of the database.
+    questions = {
+        "win_rate": lambda item: db.naive(item.hole, item.board, item.players),
+        "equity": lambda item: db.outcome(item.hole, item.board, item.villain),
+    }
 
     @app.get("/v1/win-rate", response_model=WinRate, summary="Naive win rate of a hand on a board")
     def get_win_rate(
@@ -118,25 +95,22 @@ def create_app(db: MatchDB):
         board: str = Query(description="three to five board cards, like 2c7dJh"),
         players: int = Query(2, description="players at the table, 2..23"),
     ) -> WinRate:
-        return win_rate(hole, board, players)
+        return db.naive(hole, board, players)
 
-    @app.get("/v1/equity", response_model=Equity, summary="Exact heads-up equity of a hand on a board")
+    @app.get("/v1/equity", response_model=Outcome, summary="Exact heads-up equity of a hand on a board")
     def get_equity(
         hole: str = Query(description="two hole cards, like AhKh"),
         board: str = Query(description="three to five board cards, like 2c7dJh"),
         villain: str | None = Query(None, description="opponent range like 'QQ+,AKs'; default any hand"),
-    ) -> Equity:
-        return equity(hole, board, villain)
+    ) -> Outcome:
+        return db.outcome(hole, board, villain)
 
     @app.post("/v1/batch", response_model=BatchAnswer, summary=f"Up to {MAX_BATCH} queries in one request")
     def post_batch(batch: Batch) -> BatchAnswer:
-        results: list[WinRate | Equity] = []
+        results = []
         for position, item in enumerate(batch.queries):
             try:
-                if item.kind == "win_rate":
-                    results.append(win_rate(item.hole, item.board, item.players))
-                else:
-                    results.append(equity(item.hole, item.board, item.villain))
+                results.append(questions[item.kind](item))
             except MatchdbError as error:
                 raise type(error)(f"Query {position}: {error}") from None
         return BatchAnswer(results=results)
@@ -153,9 +127,21 @@ def create_app(db: MatchDB):
 
 
 def serve(db: MatchDB, host: str = "127.0.0.1", port: int = 8000) -> None:
-    """Serve ``db`` over HTTP until interrupted."""
+    """Serve ``db`` over HTTP until interrupted; the port is bound before anything is printed."""
     try:
         import uvicorn
     except ImportError:
         raise MatchdbError("'matchdb serve' needs the service extra; install it with: pip install 'matchdb[service]'.") from None
-    uvicorn.run(create_app(db), host=host, port=port, log_level="info")
+    if isinstance(port, bool) or not isinstance(port, int) or not 0 <= port <= 65535:
+        raise MatchdbError(f"The port {port!r} is out of range; expected an integer 0..65535.")
+    listener = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        listener.bind((host, port))
+    except OSError as error:
+        listener.close()
+        raise MatchdbError(f"Cannot listen on {host}:{port} ({error.strerror}); expected a free port and a local address.") from None
+    bound = listener.getsockname()[1]
+    print(f"matchdb: serving {db.path} ({db.info()['tables_built']} tables) on http://{host}:{bound}", flush=True)
+    config = uvicorn.Config(create_app(db), log_level="warning")
+    uvicorn.Server(config).run(sockets=[listener])

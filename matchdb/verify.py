@@ -1,22 +1,34 @@
-"""Checking a database: metadata, every table's checksums, and sampled entries recomputed.
+"""Checking a database: metadata, every table's bytes and content, derived data, and sampled entries recomputed.
 
->>> report = verify("data/matchdb.zarr", sample=10)     # doctest: +SKIP
->>> report.ok                                            # doctest: +SKIP
-True
+>>> report = verify(path, sample=5, seed=1)
+>>> report.ok, report.tables_checked, report.sampled
+(True, 8, 5)
 """
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
 from matchdb import reference
-from matchdb.canonical import CANONICAL_FLOPS, N_FLOPS, ORBIT_SIZES
+from matchdb.canonical import (
+    CANONICAL_FLOPS,
+    N_FLOPS,
+    ORBIT_SIZES,
+    flop_cards,
+    local_cards,
+)
+from matchdb.errors import DatabaseError
 from matchdb.pairs import COLLISION, N_PAIRS, PAIRS, SENTINEL
-from matchdb.errors import CorruptDatabaseError, DatabaseError
-from matchdb.store import ShardReader, flop_cards, open_database, sha256_range, table_digest
+from matchdb.progress import progress
+from matchdb.query import MatchDB
+from matchdb.storage.derived import DERIVED_FOLDER, decode_derived, tables_fingerprint
+from matchdb.storage.digests import sha256_range, table_digest
+from matchdb.storage.layout import SHARD_INDEX_BYTES
+from matchdb.storage.shards import parse_shard_index
 
 __all__ = ["verify", "VerifyReport", "compact_ranges"]
 
@@ -43,13 +55,19 @@ def compact_ranges(indices: list[int]) -> str:
 
 @dataclass
 class VerifyReport:
-    """Outcome of :func:`verify`; ``ok`` is True only when nothing is wrong."""
+    """Outcome of :func:`verify`; ``ok`` is True only when nothing is wrong.
+
+    ``missing`` lists the required tables that are not built (none are
+    required unless asked); ``present`` counts the tables the database holds.
+    """
 
     path: str
+    present: int = 0
     tables_checked: int = 0
     missing: list[int] = field(default_factory=list)
     bad: dict[int, str] = field(default_factory=dict)
     problems: list[str] = field(default_factory=list)
+    derived_checked: list[str] = field(default_factory=list)
     sampled: int = 0
 
     @property
@@ -57,16 +75,20 @@ class VerifyReport:
         return not (self.missing or self.bad or self.problems)
 
     def lines(self) -> list[str]:
-        out = [f"{self.path}: {self.tables_checked} tables checked, {self.sampled} entries recomputed"]
+        intact = self.tables_checked - len(self.bad)
+        out = [
+            f"{self.path}: {self.present} of {N_FLOPS} tables present, {intact} intact, "
+            f"{len(self.derived_checked)} derived files checked, {self.sampled} entries recomputed"
+        ]
         out += [f"problem: {p}" for p in self.problems]
         if self.missing:
-            out.append(f"missing {len(self.missing)} tables: {compact_ranges(self.missing)}")
+            out.append(f"missing {len(self.missing)} required tables: {compact_ranges(self.missing)}")
         out += [f"bad table {i}: {why}" for i, why in sorted(self.bad.items())]
         out.append("OK" if self.ok else "FAILED")
         return out
 
 
-def _check_metadata(store, report: VerifyReport) -> None:
+def _check_metadata(db: MatchDB, report: VerifyReport) -> None:
     import zarr
 
     reference_arrays = {  # name: what this matchdb computes for it
@@ -76,79 +98,128 @@ def _check_metadata(store, report: VerifyReport) -> None:
         "pairs": PAIRS,
         "cards": flop_cards(),
     }
-    expected_shapes = {name: (data.shape, data.dtype) for name, data in reference_arrays.items()}
-    expected_shapes["W"] = ((N_FLOPS, N_PAIRS, N_PAIRS), np.dtype(np.uint16))  # its content: each table, checked below
-    zarr_store = store.zarr_store()
-    for name, (shape, dtype) in expected_shapes.items():
-        data = reference_arrays.get(name)
+    zarr_store = db.store.zarr_store()
+    try:
+        tables = zarr.open_array(store=zarr_store, path="W", mode="r")
+        if tables.shape != (N_FLOPS, N_PAIRS, N_PAIRS) or tables.dtype != np.uint16:
+            report.problems.append(f"array 'W' is {tables.shape} {tables.dtype}; expected {(N_FLOPS, N_PAIRS, N_PAIRS)} uint16")
+    except Exception as error:  # any zarr, zip or codec failure is a finding, not a crash
+        report.problems.append(f"array 'W' cannot be read ({error})")
+    for name, data in reference_arrays.items():
         try:
             array = zarr.open_array(store=zarr_store, path=name, mode="r")
-            if array.shape != shape or array.dtype != dtype:
-                report.problems.append(f"array {name!r} is {array.shape} {array.dtype}; expected {shape} {dtype}")
-            elif data is not None and not (array[...] == data).all():
+            if array.shape != data.shape or array.dtype != data.dtype:
+                report.problems.append(f"array {name!r} is {array.shape} {array.dtype}; expected {data.shape} {data.dtype}")
+            elif not (array[...] == data).all():
                 report.problems.append(f"array {name!r} differs from what this matchdb computes")
-        except Exception as error:  # any zarr, zip or codec failure is a finding, not a crash
+        except Exception as error:
             report.problems.append(f"array {name!r} cannot be read ({error})")
 
 
-def verify(path: str | Path, sample: int = 100, seed: int | None = None, expected=None) -> VerifyReport:
+def _check_bytes(db: MatchDB, index: int) -> str | None:
+    """What is wrong with table ``index``'s stored bytes (manifest, shard checksum, shard index), or None."""
+    entry = db.store.manifest(index)
+    location = db.store.locate(index)
+    if entry is None or location is None:
+        return "the table disappeared while being checked"
+    if sha256_range(location.path, location.start, location.length) != entry.get("shard_sha256"):
+        return "shard bytes do not match the manifest's SHA-256 (altered, truncated or another table's)"
+    tail = _read_range(location.path, location.start + location.length - SHARD_INDEX_BYTES, SHARD_INDEX_BYTES)
+    recorded = tuple((offset, nbytes) for offset, nbytes, _ in location.chunks)
+    if parse_shard_index(tail, f"of table {index}") != recorded:
+        return "the shard's own index disagrees with the manifest's chunk ranges"
+    return None
+
+
+def _read_range(path: str, start: int, length: int) -> bytes:
+    with open(path, "rb") as handle:
+        handle.seek(start)
+        return handle.read(length)
+
+
+def _check_derived(db: MatchDB, report: VerifyReport) -> None:
+    members = db.store.members_under(DERIVED_FOLDER)
+    if not members:
+        return
+    built = db.built()
+    fingerprint = tables_fingerprint(db.store, built) if built else ""
+    for member in members:
+        report.derived_checked.append(member)
+        try:
+            data = db.store.read_member(member)
+            header = json.loads(data)
+            content = decode_derived(data, member, header.get("kind"), header.get("version"), fingerprint, db.store.name)
+        except (DatabaseError, ValueError, AttributeError) as error:
+            report.problems.append(f"derived file {member}: {error}")
+            continue
+        if content is None:
+            report.problems.append(f"derived file {member} was computed from other tables than these (stale); delete it to recompute it")
+
+
+def verify(
+    path: str | Path,
+    sample: int = 100,
+    seed: int | None = None,
+    required=(),
+    complete: bool = False,
+    show_progress: bool = False,
+) -> VerifyReport:
     """Check the store folder or packed file at ``path``; see :class:`VerifyReport`.
 
-    Checks the format, every array's shape and content, each table's manifest
-    entry, shard checksum, decoded checksum and collision pattern, and
-    recomputes ``sample`` random entries with the pure-Python twin. A packed
-    file's own checksums (the ``.sha256`` beside it, the manifest inside) are
-    checked first. A table is reported missing when it is in ``expected``
-    (indices; default all 1,755) and not finished; finished tables outside it
-    are checked too.
+    Checks the format, every array's shape and content, the container's own
+    checksums (a packed file's ``.sha256`` and ``SHA256SUMS``), each built
+    table's manifest entry, shard checksum, shard index, decoded content
+    (every chunk's crc32c and zstd checksum, the decoded SHA-256, the
+    collision pattern), every derived file's digests, and recomputes
+    ``sample`` random entries with the pure-Python twin. Tables not built are
+    only reported when ``required`` (indices) names them, or all of them
+    with ``complete``.
     """
-    expected = set(range(N_FLOPS) if expected is None else expected)
     report = VerifyReport(path=str(path))
     try:
-        store = open_database(path)
+        db = MatchDB(path, cache_tables=1)
     except DatabaseError as error:
         report.problems.append(str(error))
         return report
-    report.problems.extend(store.integrity_problems())
-    _check_metadata(store, report)
-    reader = ShardReader(store.shard, str(path))
-    samples = _sample_entries(store.built(), sample, seed)  # drawn first, so no table need be kept
-    local_cards = flop_cards()
+    report.problems.extend(db.store.integrity_problems())
+    _check_metadata(db, report)
+    built = db.built()
+    report.present = len(built)
+    needed = set(range(N_FLOPS)) if complete else set(required)
+    report.missing = sorted(needed - set(built))
+    samples = _sample_entries(built, sample, seed)  # drawn first, so no table need be kept
     table = np.empty((N_PAIRS, N_PAIRS), dtype=np.uint16)  # one buffer for every table
-    for index in range(N_FLOPS):
-        entry = store.manifest(index)
-        located = store.shard(index)
-        if entry is None:
-            if index in expected:
-                report.missing.append(index)
-            continue
+    for index in progress(built, len(built), "verifying", unit="table", enabled=show_progress):
         report.tables_checked += 1
-        if located is None:
-            report.bad[index] = "shard file is missing"
-            continue
-        if sha256_range(*located) != entry.get("shard_sha256"):
-            report.bad[index] = "shard bytes do not match the manifest's SHA-256 (altered or truncated)"
-            continue
         try:
-            reader.read_table(index, out=table)
-        except CorruptDatabaseError as error:
-            report.bad[index] = str(error)
-            continue
-        if table_digest(table) != entry.get("table_sha256"):
-            report.bad[index] = "decoded table does not match the manifest's SHA-256"
-            continue
-        if not ((table == SENTINEL) == COLLISION).all():
-            report.bad[index] = "sentinel entries do not follow the collision mask"
-            continue
-        for row, column in samples.get(index, ()):
-            hole = tuple(int(local_cards[index, l]) for l in PAIRS[row])
-            runout = tuple(int(local_cards[index, l]) for l in PAIRS[column])
-            twin = reference.entry([int(c) for c in CANONICAL_FLOPS[index]], hole, runout)
-            report.sampled += 1
-            if int(table[row, column]) != twin:
-                report.bad[index] = f"entry [{row}, {column}] is {int(table[row, column])}; the pure-Python twin computes {twin}"
-                break
+            problem = _check_bytes(db, index)
+            if problem is None:
+                db.read_table(index, out=table)
+        except DatabaseError as error:
+            problem = str(error)
+        if problem is None and table_digest(table) != db.store.manifest(index).get("table_sha256"):
+            problem = "decoded table does not match the manifest's SHA-256"
+        if problem is None and not ((table == SENTINEL) == COLLISION).all():
+            problem = "sentinel entries do not follow the collision mask"
+        if problem is None:
+            problem = _check_samples(index, table, samples.get(index, ()), report)
+        if problem is not None:
+            report.bad[index] = problem
+    _check_derived(db, report)
     return report
+
+
+def _check_samples(index: int, table: np.ndarray, entries, report: VerifyReport) -> str | None:
+    cards = local_cards(index)
+    flop = [int(c) for c in CANONICAL_FLOPS[index]]
+    for row, column in entries:
+        hole = tuple(int(cards[l]) for l in PAIRS[row])
+        runout = tuple(int(cards[l]) for l in PAIRS[column])
+        twin = reference.entry(flop, hole, runout)
+        report.sampled += 1
+        if int(table[row, column]) != twin:
+            return f"entry [{row}, {column}] is {int(table[row, column])}; the pure-Python twin computes {twin}"
+    return None
 
 
 def _sample_entries(tables: list[int], count: int, seed: int | None) -> dict[int, list[tuple[int, int]]]:

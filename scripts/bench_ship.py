@@ -14,6 +14,7 @@ ratio. ``--preflop`` also times computing the preflop table from scratch and
 from __future__ import annotations
 
 import argparse
+import shutil
 import statistics
 import subprocess
 import sys
@@ -24,7 +25,7 @@ from pathlib import Path
 import numpy as np
 
 import matchdb
-from matchdb.canonical import CANONICAL_FLOPS, CARD_MAP
+from matchdb.canonical import CANONICAL_FLOPS, CARD_MAP, flop_index
 from matchdb.cards import format_cards
 from matchdb.pack import pack
 
@@ -51,7 +52,7 @@ def latencies(path, sample):
         db.win_rate(hole, board)
         cached.append(time.perf_counter() - start)
     for hole, board in sample[:60]:
-        db.table(db._frame(None, board)[0].index)
+        db.table(flop_index(board[:6]))
         start = time.perf_counter()
         db.equity(hole, board)
         exact.append(time.perf_counter() - start)
@@ -70,6 +71,13 @@ def main() -> None:
 
     folder = matchdb.open(args.db)
     scratch = Path(tempfile.mkdtemp(prefix="matchdb-bench-"))
+    try:
+        run(args, folder, scratch)
+    finally:  # the packed file and the HDF5 copy are hundreds of MB: never leave them behind
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+def run(args, folder, scratch: Path) -> None:
     out = Path(args.out) if args.out else scratch / "matchdb.zip"
     report = pack(folder.path, out)
     print(report.summary())
@@ -105,7 +113,7 @@ def main() -> None:
         from matchdb.preflop import compute_preflop
 
         start = time.perf_counter()
-        compute_preflop(folder)
+        compute_preflop(folder.tables())
         print(f"preflop table from scratch, 169 classes x players 2..10: {time.perf_counter() - start:.1f} s (target <= 300 s)")
     if args.hdf5:
         from matchdb.export import export_hdf5

@@ -37,7 +37,7 @@ def main() -> None:
     from dask_jobqueue import SLURMCluster
 
     from matchdb.build import WORKER_ENVIRON, build
-    from matchdb.store import create_store
+    from matchdb.storage.writer import create_store
     from matchdb.verify import verify
 
     create_store(args.out)

@@ -8,12 +8,13 @@ from numcodecs import Zstd
 
 from matchdb.cache import TableCache
 from matchdb.errors import CorruptDatabaseError, IncompleteDatabaseError
-from matchdb.store import CHUNK_ROWS, N_CHUNKS, ShardReader, decode_chunk_into, directory_source
+from matchdb.storage import CHUNK_ROWS, N_CHUNKS, ShardReader, open_database
+from matchdb.storage.shards import decode_chunk_into
 
 
 @pytest.fixture(scope="module")
 def reader(small_store):
-    return ShardReader(directory_source(small_store), "small")
+    return ShardReader(open_database(small_store))
 
 
 @pytest.fixture(scope="module")

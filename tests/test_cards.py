@@ -2,7 +2,6 @@ import numpy as np
 import pytest
 
 from matchdb.cards import Card, format_cards, parse_card, parse_cards
-from matchdb.pairs import COLLISION, N_PAIRS, PAIR_INDEX, PAIRS, local_index, pair_row, remaining_cards
 from matchdb.errors import CardError, MatchdbError
 
 
@@ -54,30 +53,19 @@ def test_bad_items_and_counts():
         parse_card("Ahh")
 
 
-def test_pairs_and_collision_mask():
-    assert PAIRS.shape == (N_PAIRS, 2) == (1176, 2)
-    assert (PAIRS[:, 0] < PAIRS[:, 1]).all()
-    assert len({tuple(p) for p in PAIRS.tolist()}) == 1176
-    assert (PAIR_INDEX[PAIRS[:, 0], PAIRS[:, 1]] == np.arange(1176)).all()
-    assert (COLLISION.sum(axis=1) == 95).all()
-    assert COLLISION.sum() == 111_720
-    assert (COLLISION == COLLISION.T).all() and COLLISION.diagonal().all()
+def test_card_from_text_or_id_and_bad_cards():
+    assert Card("ah") == Card(38) == Card.parse("Ah") and Card(np.int64(0)).id == 0
+    for bad, fragment in [(True, "neither text"), (1.5, "neither text"), (52, "out of range"), ("Ax", "unknown suit")]:
+        with pytest.raises(CardError, match=fragment):
+            Card(bad)
 
 
-def test_remaining_cards_local_order():
-    flop = parse_cards("2c7dJh")
-    rest = remaining_cards(flop)
-    assert len(rest) == 49 and not set(rest.tolist()) & set(flop)
-    # rank-major, with the flop's ranks (2, 7, J) last
-    assert format_cards(rest[:4]) == "3c3d3h3s"
-    assert format_cards(rest[-9:]) == "2d2h2s7c7h7sJcJdJs"
-    lookup = local_index(flop)
-    assert (lookup[rest] == np.arange(49)).all() and (lookup[list(flop)] == -1).all()
-
-
-def test_pair_row_checks_its_cards():
-    flop = parse_cards("2c7dJh")
-    row = pair_row(flop, parse_cards("AhKh"))
-    assert sorted(remaining_cards(flop)[PAIRS[row]].tolist()) == sorted(parse_cards("AhKh"))
-    with pytest.raises(CardError, match="off the flop"):
-        pair_row(flop, parse_cards("2cKh"))
+def test_odd_containers_and_long_text_are_refused():
+    """bytes, dicts and other iterables of ints are not cards, however they iterate (issue 16)."""
+    for bad in (b"&%", bytearray(b"&%"), {38: 1, 37: 2}, 3.5):
+        with pytest.raises(CardError, match="neither text nor a sequence of cards"):
+            parse_cards(bad)
+    with pytest.raises(CardError, match="characters long; expected at most 64"):
+        parse_cards("Ah" * 40)
+    with pytest.raises(CardError, match="expected at most 7"):
+        parse_cards(list(range(8)))

@@ -6,7 +6,15 @@ import pytest
 
 from matchdb import reference
 from matchdb.errors import CardError
-from matchdb.evaluator import FLUSH_VALUE, HAND_TYPES, STRAIGHT_TOP, _evaluate, evaluate, evaluate_many, hand_type
+from matchdb.evaluator import (
+    FLUSH_VALUE,
+    HAND_TYPES,
+    STRAIGHT_TOP,
+    _evaluate,
+    evaluate,
+    evaluate_many,
+    hand_type,
+)
 
 
 @pytest.mark.parametrize(

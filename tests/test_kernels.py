@@ -5,9 +5,8 @@ from hypothesis import strategies as st
 
 from matchdb import reference
 from matchdb.canonical import CARD_MAP, canonical_index
-from matchdb.cards import parse_cards
 from matchdb.errors import CardError
-from matchdb.formulas import hand_vs_weights, naive_win_rate
+from matchdb.formulas import hand_vs_weights
 from matchdb.kernels import match_table
 from matchdb.pairs import COLLISION, MAX_W, SENTINEL, board_columns, pair_row
 
@@ -35,26 +34,6 @@ def test_kernel_rejects_bad_flops():
         match_table("AhKh")
     with pytest.raises(CardError, match="repeat"):
         match_table("AhAhKh")
-
-
-@pytest.mark.parametrize(
-    ("hero", "flop", "published"),
-    [("AcAd", "AhTcTh", 0.994682), ("AhTh", "AsTs9h", 0.893639)],
-)
-def test_exact_equity_from_one_table_matches_published_enumerations(hero, flop, published, table_cache):
-    table = table_cache(flop)
-    row = pair_row(parse_cards(flop), parse_cards(hero))
-    win, tie, _ = hand_vs_weights(table, row, board_columns(()), np.ones(1176))
-    assert round(win + tie / 2, 6) == published
-
-
-def test_article_example_naive_and_exact(table_cache):
-    flop = parse_cards("2c7dJh")
-    table = table_cache("2c7dJh")
-    row = pair_row(flop, parse_cards("AhKh"))
-    assert round(naive_win_rate(table, row, board_columns(()), 2), 5) == 0.58071
-    win, tie, _ = hand_vs_weights(table, row, board_columns(()), np.ones(1176))
-    assert round(win + tie / 2, 5) == 0.57257
 
 
 # --- suit renaming -----------------------------------------------------------

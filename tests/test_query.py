@@ -15,9 +15,13 @@ from hypothesis import strategies as st
 import matchdb
 from matchdb.canonical import CARD_MAP
 from matchdb.cards import format_cards, parse_cards
-from matchdb.errors import DatabaseNotFoundError, FormatVersionError, IncompleteDatabaseError
+from matchdb.errors import (
+    DatabaseNotFoundError,
+    FormatVersionError,
+    IncompleteDatabaseError,
+)
 from matchdb.ranges import parse_range
-from tests.conftest import random_position
+from tests.helpers import random_position
 
 with warnings.catch_warnings():  # eval7 builds its range grammar with names pyparsing now deprecates
     warnings.simplefilter("ignore", DeprecationWarning)
@@ -224,7 +228,7 @@ def test_other_format_version_is_refused(small_store, tmp_path):
     meta = json.loads((copy / "zarr.json").read_text())
     meta["attributes"]["format_version"] = 0
     (copy / "zarr.json").write_text(json.dumps(meta))
-    with pytest.raises(FormatVersionError, match="has format version 0; this matchdb reads version 1"):
+    with pytest.raises(FormatVersionError, match="has format version 0; this matchdb reads version 2. Rebuild it"):
         matchdb.open(copy)
 
 
@@ -247,7 +251,7 @@ def test_cache_is_bounded(small_store, stored_flops):
 
 def test_info_names_format_and_provenance(db):
     info = db.info()
-    assert info["format_version"] == 1 and info["tables_built"] == 8 and info["tables"] == 1755
+    assert info["format_version"] == 2 and info["tables_built"] == 8 and info["tables"] == 1755
     assert {"created", "host", "numba", "zarr"} <= set(info["provenance"])
 
 
@@ -288,11 +292,22 @@ def test_bad_arguments_in_the_api(db, small_store):
         (lambda: db.equity(None, "2c7dJh"), "hole cards are missing"),
         (lambda: db.win_rate("AhKh", None), "neither text nor a sequence"),
         (lambda: db.win_rate(["Ah", 99], "2c7dJh"), "Card id 99 is out of range"),
-        (lambda: db.table(1755), "Table 1755 is out of range"),
+        (lambda: db.table(1755), "table index 1755 is out of range"),
         (lambda: db.range_equity("AA", "", "2c7dJh"), "is empty"),
         (lambda: db.range_equity("2c2d", "AA", "2c7dJh"), "No hand of the hero range"),
-        (lambda: db.preflop(players=11), "cover 2..10 players"),
+        (lambda: db.preflop(players=11), "players 11 is out of range; expected an integer 2..10"),
+        (lambda: db.preflop(players=np.int64(12)), "players 12 is out of range"),
+        (lambda: db.table(1.5), "table index 1.5 is not a whole number"),
+        (lambda: db.table("3"), "table index .3. is not a whole number"),
+        (lambda: db.table(None), "table index None is not a whole number"),
+        (lambda: matchdb.open(123), "database path 123 is not a path"),
         (lambda: matchdb.open(small_store, cache_tables=-1), "cache_tables is -1"),
     ]:
         with pytest.raises(matchdb.MatchdbError, match=message):
             call()
+
+
+def test_every_hand_against_an_impossible_range_is_an_error_not_nans(db):
+    """equities() answered 1,326 NaNs where outcome() raised (issue 16)."""
+    with pytest.raises(matchdb.RangeError, match="No hand of the range '2c2d' is possible on the board"):
+        db.equities("2c7dJh", villain="2c2d")

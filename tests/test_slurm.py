@@ -21,7 +21,7 @@ import pytest
 from matchdb.build import parse_flop_spec
 from matchdb.canonical import CANONICAL_FLOPS
 from matchdb.kernels import match_table
-from matchdb.store import ShardReader, directory_source
+from matchdb.storage import ShardReader, open_database
 from matchdb.verify import verify
 
 REPO = Path(__file__).resolve().parents[1]
@@ -116,7 +116,7 @@ def _queue_empty(env):
 
 
 def _check_store(root, spec):
-    reader = ShardReader(directory_source(root), str(root))
+    reader = ShardReader(open_database(root))
     for index in parse_flop_spec(spec):
         assert (reader.read_table(index) == match_table(CANONICAL_FLOPS[index].tolist())).all()
     report = verify(root, sample=3, expected=parse_flop_spec(spec))

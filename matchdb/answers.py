@@ -1,0 +1,192 @@
+"""Answers: what :class:`matchdb.MatchDB` returns, each knowing its fields, its JSON and its text.
+
+Every answer is a frozen dataclass. ``to_dict()`` gives the JSON the HTTP
+service sends and ``matchdb ... --json`` prints; ``to_text()`` the lines the
+terminal shows. The command line and the service only render answers, so a
+new kind of answer is written once, here. An answer never holds NaN: a value
+that would be NaN is an error before it is built.
+
+>>> answer = Outcome.of("AhKh", "2c7dJh", "random", 0.5, 0.25, 0.25)
+>>> answer.equity, answer.to_dict()["villain"]
+(0.625, 'random')
+>>> print(answer.to_text())
+AhKh on 2c7dJh
+  exact heads-up equity vs random: 0.625000
+  win 0.500000  tie 0.250000  loss 0.250000
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, fields
+
+import numpy as np
+
+from matchdb.cards import RANKS
+from matchdb.errors import MatchdbError
+from matchdb.hands import hand_index
+
+__all__ = ["Answer", "WinRate", "Outcome", "HandReport", "RangeEquity", "HandTable"]
+
+
+def _plain(value):
+    if isinstance(value, np.ndarray):
+        return [_plain(v) for v in value.tolist()]
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (np.floating, float)):
+        return None if math.isnan(value) else float(value)
+    if isinstance(value, np.integer):
+        return int(value)
+    if isinstance(value, Answer):
+        return value.to_dict()
+    return value
+
+
+@dataclass(frozen=True)
+class Answer:
+    """Base of every answer: JSON and text renderings, and no NaN in scalar fields."""
+
+    def __post_init__(self) -> None:
+        for item in fields(self):
+            value = getattr(self, item.name)
+            if isinstance(value, (float, np.floating)) and not math.isfinite(value):
+                raise MatchdbError(f"The answer's {item.name} would be {value}; no finite answer exists for this question.")
+
+    def to_dict(self) -> dict:
+        """The answer as plain JSON types (lists for arrays, None where an array holds NaN)."""
+        return {item.name: _plain(getattr(self, item.name)) for item in fields(self)}
+
+    def to_text(self) -> str:
+        """The answer as the command line prints it."""
+        return "\n".join(f"{key}: {value}" for key, value in self.to_dict().items())
+
+
+@dataclass(frozen=True)
+class WinRate(Answer):
+    """The article's naive win rate mean((1 - S) ** (players - 1)) of a hand on a board."""
+
+    hole: str
+    board: str
+    players: int
+    win_rate: float
+
+    def to_text(self) -> str:
+        return f"{self.hole} on {self.board}\n  naive win rate, {self.players} players: {self.win_rate:.6f}"
+
+
+@dataclass(frozen=True)
+class Outcome(Answer):
+    """Exact heads-up result against a random hand or a range: win, tie and loss sum to 1; equity = win + tie / 2."""
+
+    hole: str
+    board: str
+    villain: str
+    equity: float
+    win: float
+    tie: float
+    loss: float
+
+    @classmethod
+    def of(cls, hole: str, board: str, villain: str, win: float, tie: float, loss: float) -> Outcome:
+        """The outcome with its equity computed from win and tie."""
+        return cls(hole, board, villain, win + tie / 2, win, tie, loss)
+
+    def to_text(self) -> str:
+        return (
+            f"{self.hole} on {self.board}\n"
+            f"  exact heads-up equity vs {self.villain}: {self.equity:.6f}\n"
+            f"  win {self.win:.6f}  tie {self.tie:.6f}  loss {self.loss:.6f}"
+        )
+
+
+@dataclass(frozen=True)
+class HandReport(Answer):
+    """What ``matchdb query`` shows of a hand: the naive win rate and the exact heads-up outcome."""
+
+    hole: str
+    board: str
+    players: int
+    villain: str
+    win_rate: float
+    equity: float
+    win: float
+    tie: float
+    loss: float
+
+    @classmethod
+    def of(cls, naive: WinRate, exact: Outcome) -> HandReport:
+        """Both answers about one hand in one."""
+        return cls(naive.hole, naive.board, naive.players, exact.villain, naive.win_rate, exact.equity, exact.win, exact.tie, exact.loss)
+
+    def to_text(self) -> str:
+        return (
+            f"{self.hole} on {self.board}\n"
+            f"  naive win rate, {self.players} players: {self.win_rate:.6f}\n"
+            f"  exact heads-up equity vs {self.villain}: {self.equity:.6f}\n"
+            f"  win {self.win:.6f}  tie {self.tie:.6f}  loss {self.loss:.6f}"
+        )
+
+
+@dataclass(frozen=True)
+class RangeEquity(Answer):
+    """Exact equity of a hero range against a villain range on a board (every consistent deal, weighted)."""
+
+    hero: str
+    villain: str
+    board: str
+    equity: float
+
+    def to_text(self) -> str:
+        return f"{self.hero} vs {self.villain} on {self.board}\n  exact equity of the hero range: {self.equity:.6f}"
+
+
+@dataclass(frozen=True)
+class HandTable(Answer):
+    """A figure for every private hand on one board.
+
+    ``hands`` are the 1,326 two-card hands as text in :func:`matchdb.hand_order`
+    and ``values`` the figure of each, NaN where the hand shares a card with
+    the board (``null`` in JSON).
+    """
+
+    board: str
+    figure: str
+    hands: tuple[str, ...]
+    values: np.ndarray
+
+    def value(self, hand) -> float:
+        """The figure of one hand (text like ``'AhKh'`` or two cards); NaN when it touches the board."""
+        return float(self.values[hand_index(hand)])
+
+    def grid(self) -> np.ndarray:
+        """13 x 13 mean by starting-hand class: row/column 0 is the ace; suited above the diagonal.
+
+        ``grid[i, j]`` with i < j is the suited class of ranks (12 - i, 12 - j), with
+        i > j the offsuit one, and the diagonal holds the pairs. NaN where no
+        hand of a class is possible on the board.
+        """
+        totals = np.zeros((13, 13))
+        counts = np.zeros((13, 13))
+        for hand, value in zip(self.hands, self.values):
+            if np.isnan(value):
+                continue
+            high, low = sorted((RANKS.index(hand[0]), RANKS.index(hand[2])), reverse=True)
+            i, j = 12 - high, 12 - low
+            if hand[1] != hand[3] and high != low:
+                i, j = j, i  # offsuit below the diagonal
+            totals[i, j] += value
+            counts[i, j] += 1
+        with np.errstate(invalid="ignore"):
+            return totals / counts
+
+    def to_text(self) -> str:
+        grid = self.grid()
+        header = "      " + "".join(f"{rank:>7}" for rank in reversed(RANKS))
+        lines = [f"{self.figure} of every hand on {self.board} (suited above the diagonal, offsuit below)", header]
+        for i, rank in enumerate(reversed(RANKS)):
+            cells = "".join("      -" if np.isnan(v) else f"{v:7.3f}" for v in grid[i])
+            lines.append(f"{rank:>6}{cells}")
+        return "\n".join(lines)

@@ -1,0 +1,146 @@
+"""The on-disk layout of a database: format constants, member names and the checks on metadata.
+
+A database is a zarr (format 3) group, as a folder or packed into one zip
+file (:mod:`matchdb.pack`); both hold the same members::
+
+    zarr.json            group attributes: format name and version, codec, provenance
+    W/zarr.json          the tables: (1755, 1176, 1176) uint16, one shard per table,
+                         168-row inner chunks, zstd level 10 with a content checksum
+    W/c/<index>/0/0      table <index>'s shard: 7 zstd frames, then the shard index
+    collision/ flops/ orbit_sizes/ pairs/ cards/   the small arrays of the frame
+    manifest/NNNN.json   one per finished table: its index and flop, the SHA-256 of the
+                         decoded table and of the shard, each inner chunk's byte range
+                         and crc32c (what binds every byte read to its table)
+    preflop.json ...     derived data, bound to the tables it came from (see derived.py)
+
+A table counts as built only once its manifest entry exists: the entry is
+written, atomically, after the shard is on disk and synced.
+
+>>> shard_member(677), manifest_member(677)
+('W/c/677/0/0', 'manifest/0677.json')
+>>> check_index(1755)
+Traceback (most recent call last):
+...
+matchdb.errors.MatchdbError: The table index 1755 is out of range; expected an integer 0..1754.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from matchdb.canonical import CANONICAL_FLOPS, N_FLOPS
+from matchdb.cards import format_cards
+from matchdb.errors import CorruptDatabaseError, FormatVersionError, MatchdbError
+from matchdb.pairs import N_PAIRS
+
+__all__ = [
+    "FORMAT_NAME",
+    "FORMAT_VERSION",
+    "CHUNK_ROWS",
+    "N_CHUNKS",
+    "CHUNK_BYTES",
+    "ZSTD_LEVEL",
+    "SHARD_INDEX_BYTES",
+    "GROUP_META",
+    "DEFAULT_PATH",
+    "default_path",
+    "shard_member",
+    "manifest_member",
+    "check_index",
+    "check_attrs",
+    "check_manifest",
+]
+
+FORMAT_NAME = "matchdb"
+#: 2: manifest entries record each inner chunk's byte range and crc32c (version 1 did not).
+FORMAT_VERSION = 2
+CHUNK_ROWS = 168  # divides 1,176; 7 inner chunks per table (see README, data format)
+N_CHUNKS = N_PAIRS // CHUNK_ROWS
+#: Bytes of one decoded inner chunk.
+CHUNK_BYTES = CHUNK_ROWS * N_PAIRS * 2
+ZSTD_LEVEL = 10
+#: The shard index at the end of every shard: (offset, nbytes) uint64 per chunk, then a crc32c.
+SHARD_INDEX_BYTES = N_CHUNKS * 16 + 4
+GROUP_META = "zarr.json"
+DEFAULT_PATH = Path("data") / "matchdb.zarr"
+
+
+def default_path() -> Path:
+    """The database path: ``$MATCHDB_PATH`` if set, else ``data/matchdb.zarr``."""
+    return Path(os.environ.get("MATCHDB_PATH") or DEFAULT_PATH)
+
+
+def shard_member(index: int) -> str:
+    """Name of table ``index``'s shard inside the store."""
+    return f"W/c/{index}/0/0"
+
+
+def manifest_member(index: int) -> str:
+    """Name of table ``index``'s manifest entry inside the store."""
+    return f"manifest/{index:04d}.json"
+
+
+def check_index(index: object) -> int:
+    """Return ``index`` as an int after checking that it names one of the 1,755 tables.
+
+    Only whole numbers are accepted (not text, floats or booleans).
+    """
+    if isinstance(index, bool) or not hasattr(index, "__index__"):
+        raise MatchdbError(f"The table index {index!r} is not a whole number; expected an integer 0..{N_FLOPS - 1}.")
+    value = index.__index__()
+    if not 0 <= value < N_FLOPS:
+        raise MatchdbError(f"The table index {index!r} is out of range; expected an integer 0..{N_FLOPS - 1}.")
+    return value
+
+
+def check_attrs(attrs: object, where: str) -> dict:
+    """Return the group attributes ``attrs`` after checking they describe a store this matchdb reads."""
+    if not isinstance(attrs, dict) or attrs.get("format") != FORMAT_NAME:
+        shown = attrs.get("format") if isinstance(attrs, dict) else attrs
+        raise FormatVersionError(f"The store '{where}' is not a matchdb database; its format is {shown!r}.")
+    version = attrs.get("format_version")
+    if version != FORMAT_VERSION:
+        remedy = (
+            f"'matchdb build --out {where}' upgrades a store folder in place"
+            if version == 1
+            else f"Rebuild it: remove it and run 'matchdb build --out {where}'"
+        )
+        raise FormatVersionError(
+            f"The database '{where}' has format version {version!r}; this matchdb reads version {FORMAT_VERSION}. {remedy}."
+        )
+    codec = attrs.get("codec")
+    layout = (attrs.get("chunk_rows"), codec.get("name") if isinstance(codec, dict) else None)
+    if layout != (CHUNK_ROWS, "zstd"):
+        raise FormatVersionError(
+            f"The database '{where}' stores {layout[0]!r}-row {layout[1]!r} chunks; "
+            f"this matchdb reads {CHUNK_ROWS}-row zstd chunks. Rebuild it with 'matchdb build --out {where}'."
+        )
+    return attrs
+
+
+def check_manifest(entry: object, index: int, where: str) -> tuple[tuple[int, int, int], ...]:
+    """Check that a manifest entry describes table ``index``; return its chunks as (offset, nbytes, crc32c).
+
+    An entry copied from another table, or damaged so that it names one, is
+    refused here: nothing read under it could be trusted to belong to ``index``.
+    """
+    flop = format_cards(CANONICAL_FLOPS[index])
+    if not isinstance(entry, dict) or entry.get("index") != index or entry.get("flop") != flop:
+        named = (entry.get("index"), entry.get("flop")) if isinstance(entry, dict) else entry
+        raise CorruptDatabaseError(
+            f"The manifest entry of table {index} in '{where}' describes {named!r}; "
+            f"expected table {index} (flop {flop}): the store is damaged, rebuild the table with "
+            f"'matchdb build --flops {index} --out {where}'."
+        )
+    chunks = entry.get("chunks")
+    try:
+        ranges = tuple((int(offset), int(nbytes), int(crc)) for offset, nbytes, crc in chunks)
+    except (TypeError, ValueError):
+        ranges = ()
+    if len(ranges) != N_CHUNKS or any(n <= 0 or o < 0 for o, n, _ in ranges):
+        raise CorruptDatabaseError(
+            f"The manifest entry of table {index} in '{where}' lacks its {N_CHUNKS} chunk ranges; "
+            f"the store is damaged, rebuild the table with 'matchdb build --flops {index} --out {where}'."
+        )
+    return ranges

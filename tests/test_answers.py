@@ -1,0 +1,47 @@
+"""Answer objects: fields, JSON, text, no NaN; what the API, the CLI and the service share."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pytest
+
+from matchdb.answers import HandReport, HandTable, Outcome, RangeEquity, WinRate
+from matchdb.errors import MatchdbError
+from matchdb.hands import hand_order
+
+
+def test_outcome_computes_its_equity_and_renders():
+    answer = Outcome.of("AhKh", "2c7dJh", "QQ+,AKs", 0.25, 0.5, 0.25)
+    assert answer.equity == 0.5 and answer.to_dict() == {
+        "hole": "AhKh", "board": "2c7dJh", "villain": "QQ+,AKs", "equity": 0.5, "win": 0.25, "tie": 0.5, "loss": 0.25,
+    }
+    assert answer.to_text().splitlines()[1] == "  exact heads-up equity vs QQ+,AKs: 0.500000"
+    assert json.loads(json.dumps(answer.to_dict())) == answer.to_dict()
+
+
+def test_report_joins_the_naive_and_the_exact_answer():
+    report = HandReport.of(WinRate("AhKh", "2c7dJh", 3, 0.4), Outcome.of("AhKh", "2c7dJh", "random", 0.5, 0.1, 0.4))
+    assert report.players == 3 and report.win_rate == 0.4 and report.equity == pytest.approx(0.55)
+    assert report.to_text().splitlines()[1] == "  naive win rate, 3 players: 0.400000"
+
+
+@pytest.mark.parametrize("value", [math.nan, math.inf, np.float64("nan")])
+def test_no_answer_holds_nan_or_infinity(value):
+    with pytest.raises(MatchdbError, match="no finite answer exists"):
+        WinRate("AhKh", "2c7dJh", 2, value)
+    with pytest.raises(MatchdbError, match="no finite answer exists"):
+        RangeEquity("AA", "KK", "2c7dJh", value)
+
+
+def test_hand_table_marks_impossible_hands_as_null_in_json():
+    values = np.linspace(0, 1, 1326)
+    values[5] = np.nan
+    table = HandTable("2c7dJh", "exact equity vs random", hand_order(), values)
+    data = table.to_dict()
+    assert data["values"][5] is None and data["values"][6] == values[6] and len(data["hands"]) == 1326
+    assert math.isnan(table.value(hand_order()[5])) and table.value(hand_order()[6]) == values[6]
+    assert table.to_text().splitlines()[0].startswith("exact equity vs random of every hand on 2c7dJh")
+    assert table.grid().shape == (13, 13)

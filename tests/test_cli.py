@@ -1,0 +1,123 @@
+"""The command line: the same answers as the Python API, and the same one-sentence errors with exit status 2."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from matchdb.cli import main
+from matchdb.errors import MatchdbError
+
+
+@pytest.fixture(scope="module")
+def db(small_db):
+    return small_db
+
+
+# -- the CLI ----------------------------------------------------------------------
+
+
+def test_cli_query_json_equals_the_api(db, small_store, capsys):
+    assert main(["query", "AhKh", "2c7dJh", "--players", "3", "--db", str(small_store), "--json"]) == 0
+    answer = json.loads(capsys.readouterr().out)
+    outcome = db.outcome("AhKh", "2c7dJh")
+    assert answer == {
+        "hole": "AhKh",
+        "board": "2c7dJh",
+        "players": 3,
+        "villain": "random",
+        "win_rate": db.win_rate("AhKh", "2c7dJh", 3),
+        "equity": outcome.equity,
+        "win": outcome.win,
+        "tie": outcome.tie,
+        "loss": outcome.loss,
+    }
+    assert round(answer["win_rate"], 6) == 0.386583 and round(answer["equity"], 6) == 0.572571
+
+
+def test_cli_query_text_and_a_real_process(small_store):
+    done = subprocess.run(
+        [sys.executable, "-m", "matchdb", "query", "ahkh", "2c 7d jh", "--villain", "QQ+,AKs", "--db", str(small_store)],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[0] == "AhKh on 2c7dJh"
+    assert "exact heads-up equity vs QQ+,AKs: 0.266566" in done.stdout
+    failed = subprocess.run(
+        [sys.executable, "-m", "matchdb", "query", "AhKh", "2c7dJh2c", "--db", str(small_store)],
+        capture_output=True,
+        text=True,
+    )
+    assert failed.returncode == 2 and failed.stdout == ""
+    assert failed.stderr == "matchdb: The cards '2c7dJh2c' repeat '2c'; expected distinct cards.\n"
+
+
+# -- bad input: one table of cases, three interfaces --------------------------------
+
+#: (hole, board, players, villain, part of the message)
+BAD_QUERIES = [
+    ("AhKx", "2c7dJh", 2, None, "unknown suit 'x'"),
+    ("1hKh", "2c7dJh", 2, None, "unknown rank '1'"),
+    ("AhK", "2c7dJh", 2, None, "odd number of characters"),
+    ("Ah", "2c7dJh", 2, None, "are 1 cards; expected 2"),
+    ("AhKhQh", "2c7dJh", 2, None, "are 3 cards; expected 2"),
+    ("AhAh", "2c7dJh", 2, None, "repeat 'Ah'"),
+    ("AhKh", "", 2, None, "has 0 cards; expected 3, 4 or 5"),
+    ("AhKh", "2c", 2, None, "has 1 cards; expected 3, 4 or 5"),
+    ("AhKh", "2c7d", 2, None, "has 2 cards; expected 3, 4 or 5"),
+    ("AhKh", "2c7dJh5s9hTd", 2, None, "has 6 cards; expected 3, 4 or 5"),
+    ("AhKh", "2c7dZh", 2, None, "unknown rank 'Z'"),
+    ("AhKh", "2c2c7d", 2, None, "repeat '2c'"),
+    ("AhKh", "Ah7dJh", 2, None, "share 'Ah'; expected distinct cards"),
+    ("AhKh", "2c7dJh", 1, None, "players 1 is out of range; expected an integer 2..23"),
+    ("AhKh", "2c7dJh", 24, None, "players 24 is out of range"),
+    ("AhKh", "2c7dJh", 0, None, "players 0 is out of range"),
+    ("AhKh", "2c7dJh", 2, "XX", "cannot be parsed"),
+    ("AhKh", "2c7dJh", 2, "QQ+,,AK", "cannot be parsed"),
+    ("AhKh", "2c7dJh", 2, "  ", "is empty"),
+    ("AhKh", "2c7dJh", 2, "AhQh", "can be dealt beside these hole cards and board"),
+    ("AhKh", "2c7dJh", 2, "2c2d", "is possible on the board"),
+]
+
+
+def _api_call(db, hole, board, players, villain):
+    db.win_rate(hole, board, players)
+    db.outcome(hole, board, villain=villain)
+
+
+@pytest.mark.parametrize(("hole", "board", "players", "villain", "message"), BAD_QUERIES)
+def test_bad_input_python_api(db, hole, board, players, villain, message):
+    with pytest.raises(MatchdbError, match=message.replace("(", r"\(").replace("+", r"\+")) as caught:
+        _api_call(db, hole, board, players, villain)
+    text = str(caught.value)
+    assert text.endswith(".") and "\n" not in text
+
+
+@pytest.mark.parametrize(("hole", "board", "players", "villain", "message"), BAD_QUERIES)
+def test_bad_input_cli(db, small_store, capsys, hole, board, players, villain, message):
+    argv = ["query", hole, board, "--players", str(players), "--db", str(small_store)]
+    if villain is not None:
+        argv += ["--villain", villain]
+    assert main(argv) == 2
+    captured = capsys.readouterr()
+    with pytest.raises(MatchdbError) as caught:
+        _api_call(db, hole, board, players, villain)
+    assert captured.err == f"matchdb: {caught.value}\n" and captured.out == ""
+
+
+def test_bad_input_cli_database_and_arguments(tmp_path, capsys):
+    assert main(["query", "AhKh", "2c7dJh", "--db", str(tmp_path / "none.zarr")]) == 2
+    assert capsys.readouterr().err.startswith("matchdb: No database at ")
+    (tmp_path / "junk").mkdir()
+    (tmp_path / "junk" / "file").write_text("x")
+    assert main(["info", "--db", str(tmp_path / "junk")]) == 2
+    assert "is not a matchdb database" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exited:
+        main(["query", "AhKh", "2c7dJh", "--players", "two"])
+    assert exited.value.code == 2  # argparse's own one-line usage error
+
+
