@@ -127,7 +127,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     from matchdb.service import serve
 
     db = _open(args)  # a missing or damaged database fails here, before the port opens
-    serve(db, host=args.host, port=args.port)
+    serve(db, host=args.host, port=args.port, workers=args.workers, access_log=args.access_log)
     return 0
 
 
@@ -201,6 +201,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--db", help=_DB_HELP)
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    p.add_argument("--workers", type=int, default=1, help="server processes sharing the port (default 1)")
+    p.add_argument("--access-log", action="store_true", help="log every request (quiet by default)")
     p.set_defaults(func=_cmd_serve)
 
     p = sub.add_parser("info", help="format, provenance and completeness of a database")

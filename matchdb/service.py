@@ -2,9 +2,17 @@
 
 Run it with ``matchdb serve`` (needs the ``service`` extra). Every answer is
 the Python API's answer object, sent as its fields; bad input answers 400
-(422 for a parameter of the wrong type) with the same one-sentence message,
-as ``{"detail": "..."}``; a table missing from a partial database 404; a
-damaged or unreadable database 503.
+(422 for a parameter of the wrong type, 413 for a body over 2 MB) with the
+same one-sentence message, as ``{"detail": "..."}``; a table missing from a
+partial database 404; a damaged or unreadable database, or an answer that
+takes over 30 s, 503.
+
+One client cannot stall the others: an unknown or repeated parameter is
+refused before any work, range text is bounded and parsed in linear time,
+every answer is computed in a worker thread under a deadline (the cache
+holds no lock while it reads), a connection that sends nothing is closed
+after 5 s, and SIGTERM stops the server within 3 s. ``--workers N`` runs N
+processes on one listening socket, sharing the operating system's page cache.
 
 >>> sorted(route.path for route in create_app(db).routes if route.path.startswith("/v1/"))
 ['/v1/batch', '/v1/equity', '/v1/health', '/v1/info', '/v1/win-rate']
@@ -12,7 +20,11 @@ damaged or unreadable database 503.
 
 # No ``from __future__ import annotations`` here: FastAPI reads the route functions'
 # annotations at run time, and the request models are local to create_app.
+import os
+import resource
 import socket
+from collections import Counter
+from functools import partial
 from typing import Literal
 
 from matchdb.answers import Outcome, WinRate
@@ -23,11 +35,19 @@ from matchdb.errors import (
     MatchdbError,
 )
 from matchdb.query import MatchDB
+from matchdb.query import open as open_database
 
-__all__ = ["create_app", "serve", "MAX_BATCH"]
+__all__ = ["create_app", "serve", "MAX_BATCH", "MAX_BODY_BYTES", "ANSWER_SECONDS", "IDLE_SECONDS"]
 
 #: Most queries one batch request may carry.
 MAX_BATCH = 1000
+#: Largest request body accepted (a batch of 1,000 queries with long ranges fits).
+MAX_BODY_BYTES = 2_000_000
+#: Longest an answer may take before the request fails with 503 (a read that hangs, say).
+ANSWER_SECONDS = 30.0
+#: A connection that sends nothing for this long is closed (before its first request too).
+IDLE_SECONDS = 5
+_ENVIRON_DB = "MATCHDB_SERVE_DB"
 
 
 def _status_of(error: MatchdbError) -> int:
@@ -38,18 +58,88 @@ def _status_of(error: MatchdbError) -> int:
     return 400
 
 
+class _BodyTooLarge(Exception):
+    pass
+
+
+class _BodyLimit:
+    """ASGI middleware: refuse a request body over ``limit`` bytes with 413, by its length or as it streams in."""
+
+    def __init__(self, app, limit: int = MAX_BODY_BYTES) -> None:
+        self.app, self.limit = app, limit
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        declared = dict(scope.get("headers", ())).get(b"content-length", b"0")
+        if not declared.isdigit() or int(declared) > self.limit:
+            return await self._refuse(send, declared.decode(errors="replace"))
+        received = 0
+        started = False
+
+        async def limited_receive():
+            nonlocal received
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > self.limit:
+                    raise _BodyTooLarge
+            return message
+
+        async def tracked_send(message):
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, limited_receive, tracked_send)
+        except _BodyTooLarge:
+            if not started:
+                await self._refuse(send, f"over {self.limit:,}")
+
+    async def _refuse(self, send, size: str) -> None:
+        import json
+
+        body = json.dumps({"detail": f"The request body is {size} bytes; expected at most {self.limit:,}."}).encode()
+        await send({"type": "http.response.start", "status": 413, "headers": [(b"content-type", b"application/json")]})
+        await send({"type": "http.response.body", "body": body})
+
+
 def create_app(db: MatchDB):
     """The FastAPI application answering from ``db``."""
-    from fastapi import FastAPI, Query, Request
+    import anyio
+    from fastapi import Depends, FastAPI, Query, Request
     from fastapi.exceptions import RequestValidationError
     from fastapi.responses import JSONResponse
     from pydantic import BaseModel, Field
+
+    async def strict_parameters(request: Request) -> None:
+        """Refuse unknown and repeated query parameters: 'player=6' must not answer for 2 players."""
+        route = request.scope.get("route")
+        allowed = {param.alias for param in route.dependant.query_params} if route is not None else set()
+        counts = Counter(name for name, _ in request.query_params.multi_items())
+        for name, count in counts.items():
+            if name not in allowed:
+                expected = ", ".join(sorted(allowed)) or "no parameters"
+                raise MatchdbError(f"The parameter {name[:40]!r} is not one of this endpoint's; expected {expected}.")
+            if count > 1:
+                raise MatchdbError(f"The parameter {name!r} is given {count} times; expected it once.")
 
     app = FastAPI(
         title="matchdb",
         version=db.attrs.get("provenance", {}).get("matchdb", "unknown"),
         description="Texas Hold'em win rates and exact equities from the precomputed match-table database.",
+        dependencies=[Depends(strict_parameters)],
     )
+    app.add_middleware(_BodyLimit)
+
+    async def answer(call, *args):
+        """Compute in a worker thread under a deadline; a hung read fails this request only."""
+        try:
+            with anyio.fail_after(ANSWER_SECONDS):
+                return await anyio.to_thread.run_sync(partial(call, *args), abandon_on_cancel=True)
+        except TimeoutError:
+            raise DatabaseError(f"The answer took longer than {ANSWER_SECONDS:.0f} s; the database could not be read in time.") from None
 
     @app.exception_handler(MatchdbError)
     async def _matchdb_error(request: Request, error: MatchdbError) -> JSONResponse:
@@ -90,23 +180,22 @@ def create_app(db: MatchDB):
     }
 
     @app.get("/v1/win-rate", response_model=WinRate, summary="Naive win rate of a hand on a board")
-    def get_win_rate(
+    async def get_win_rate(
         hole: str = Query(description="two hole cards, like AhKh"),
         board: str = Query(description="three to five board cards, like 2c7dJh"),
         players: int = Query(2, description="players at the table, 2..23"),
     ) -> WinRate:
-        return db.naive(hole, board, players)
+        return await answer(db.naive, hole, board, players)
 
     @app.get("/v1/equity", response_model=Outcome, summary="Exact heads-up equity of a hand on a board")
-    def get_equity(
+    async def get_equity(
         hole: str = Query(description="two hole cards, like AhKh"),
         board: str = Query(description="three to five board cards, like 2c7dJh"),
-        villain: str | None = Query(None, description="opponent range like 'QQ+,AKs'; default any hand"),
+        villain: str | None = Query(None, description="opponent range like 'QQ+,AKs' (write '+' as %2B); default any hand"),
     ) -> Outcome:
-        return db.outcome(hole, board, villain)
+        return await answer(db.outcome, hole, board, villain)
 
-    @app.post("/v1/batch", response_model=BatchAnswer, summary=f"Up to {MAX_BATCH} queries in one request")
-    def post_batch(batch: Batch) -> BatchAnswer:
+    def run_batch(batch: Batch) -> BatchAnswer:
         results = []
         for position, item in enumerate(batch.queries):
             try:
@@ -114,6 +203,10 @@ def create_app(db: MatchDB):
             except MatchdbError as error:
                 raise type(error)(f"Query {position}: {error}") from None
         return BatchAnswer(results=results)
+
+    @app.post("/v1/batch", response_model=BatchAnswer, summary=f"Up to {MAX_BATCH} queries in one request")
+    async def post_batch(batch: Batch) -> BatchAnswer:
+        return await answer(run_batch, batch)
 
     @app.get("/v1/health", summary="Liveness: the database is open")
     def get_health() -> dict:
@@ -126,22 +219,82 @@ def create_app(db: MatchDB):
     return app
 
 
-def serve(db: MatchDB, host: str = "127.0.0.1", port: int = 8000) -> None:
-    """Serve ``db`` over HTTP until interrupted; the port is bound before anything is printed."""
+def _app_from_environment():
+    """The application of one worker process of ``matchdb serve --workers N`` (the database path comes by environment)."""
+    return create_app(open_database(os.environ[_ENVIRON_DB]))
+
+
+try:
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+except ImportError:  # the service extra is not installed; serve() says so
+    H11Protocol = None
+else:
+
+    class IdleClosingProtocol(H11Protocol):
+        """uvicorn's h11 protocol, also closing a connection that sends nothing before its first request.
+
+        (uvicorn starts its keep-alive timer only after a response, so a client
+        that connects and stays silent held a descriptor forever.)
+        """
+
+        def connection_made(self, transport) -> None:
+            super().connection_made(transport)
+            self.timeout_keep_alive_task = self.loop.call_later(self.timeout_keep_alive, self.timeout_keep_alive_handler)
+
+
+def _more_file_descriptors() -> None:
+    """Raise the soft open-file limit to the hard one: each connection holds a descriptor."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = hard if hard != resource.RLIM_INFINITY else max(soft, 65536)
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+        except (ValueError, OSError):
+            pass
+
+
+def serve(db: MatchDB, host: str = "127.0.0.1", port: int = 8000, workers: int = 1, access_log: bool = False) -> None:
+    """Serve ``db`` over HTTP until interrupted (SIGINT or SIGTERM); the port is bound before anything is printed.
+
+    ``workers`` processes share the listening socket, each with its own
+    decoded-table cache over the operating system's shared page cache.
+    """
     try:
         import uvicorn
     except ImportError:
         raise MatchdbError("'matchdb serve' needs the service extra; install it with: pip install 'matchdb[service]'.") from None
     if isinstance(port, bool) or not isinstance(port, int) or not 0 <= port <= 65535:
         raise MatchdbError(f"The port {port!r} is out of range; expected an integer 0..65535.")
-    listener = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
-    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    if isinstance(workers, bool) or not isinstance(workers, int) or not 1 <= workers <= 64:
+        raise MatchdbError(f"The number of workers {workers!r} is out of range; expected an integer 1..64.")
+    _more_file_descriptors()
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
     try:
+        listener = socket.socket(family)
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         listener.bind((host, port))
-    except OSError as error:
+    except (OSError, OverflowError) as error:
         listener.close()
-        raise MatchdbError(f"Cannot listen on {host}:{port} ({error.strerror}); expected a free port and a local address.") from None
+        reason = getattr(error, "strerror", None) or str(error)
+        raise MatchdbError(f"Cannot listen on {host}:{port} ({reason}); expected a free port and a local address.") from None
     bound = listener.getsockname()[1]
-    print(f"matchdb: serving {db.path} ({db.info()['tables_built']} tables) on http://{host}:{bound}", flush=True)
-    config = uvicorn.Config(create_app(db), log_level="warning")
-    uvicorn.Server(config).run(sockets=[listener])
+    print(
+        f"matchdb: serving {db.path} ({db.info()['tables_built']} tables) on http://{host}:{bound}"
+        + (f" with {workers} worker processes" if workers > 1 else ""),
+        flush=True,
+    )
+    settings = dict(
+        http=IdleClosingProtocol,
+        timeout_keep_alive=IDLE_SECONDS,
+        timeout_graceful_shutdown=3,
+        log_level="info" if access_log else "warning",
+        access_log=access_log,
+    )
+    if workers == 1:
+        uvicorn.Server(uvicorn.Config(create_app(db), **settings)).run(sockets=[listener])
+        return
+    from uvicorn.supervisors import Multiprocess
+
+    os.environ[_ENVIRON_DB] = str(db.path.resolve())
+    config = uvicorn.Config("matchdb.service:_app_from_environment", factory=True, workers=workers, **settings)
+    Multiprocess(config, sockets=[listener]).run()

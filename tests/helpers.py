@@ -18,14 +18,14 @@ def free_port() -> int:
 
 
 @contextmanager
-def running_server(db_path, log_path):
-    """``matchdb serve`` in its own process on 127.0.0.1; yields its base URL."""
+def running_server(db_path, log_path, *extra):
+    """``matchdb serve`` in its own process on 127.0.0.1 (``extra`` arguments added); yields its base URL."""
     import httpx
 
     port = free_port()
     with open(log_path, "w") as output:  # a file, not a pipe: an unread pipe fills up and stalls the server
         process = subprocess.Popen(
-            [sys.executable, "-m", "matchdb", "serve", "--db", str(db_path), "--port", str(port)],
+            [sys.executable, "-m", "matchdb", "serve", "--db", str(db_path), "--port", str(port), *extra],
             stdout=output,
             stderr=subprocess.STDOUT,
         )
@@ -45,6 +45,13 @@ def running_server(db_path, log_path):
     finally:
         process.terminate()
         process.wait(timeout=30)
+        for child in _children(process.pid):  # worker processes of --workers N
+            subprocess.run(["kill", str(child)], check=False)
+
+
+def _children(pid: int) -> list[int]:
+    done = subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True)
+    return [int(p) for p in done.stdout.split()]
 
 
 def random_position(rng, flops, extra_cards):

@@ -148,3 +148,170 @@ def test_serve_refuses_a_missing_database_before_listening(tmp_path):
         env=os.environ,
     )
     assert done.returncode == 2 and done.stderr.startswith("matchdb: No database at")
+
+
+# -- one client cannot stall or fool the others (issue 16) ---------------------------------------
+
+
+def test_unknown_and_repeated_parameters_are_refused(server):
+    cases = [
+        ("/v1/win-rate", "hole=AhKh&board=2c7dJh&player=6", "parameter 'player' is not one of this endpoint's; expected board, hole, players"),
+        ("/v1/equity", "hole=AhKh&board=2c7dJh&villian=QQ", "parameter 'villian' is not one of this endpoint's"),
+        ("/v1/equity", "hole=AhKh&hole=QsQd&board=2c7dJh", "parameter 'hole' is given 2 times; expected it once"),
+        ("/v1/health", "x=1", "expected no parameters"),
+    ]
+    for path, query, message in cases:
+        answer = httpx.get(f"{server}{path}?{query}")
+        assert answer.status_code == 400 and message in answer.json()["detail"], (query, answer.text)
+
+
+def test_a_raw_plus_in_a_url_is_refused_with_a_hint(server):
+    """'QQ+,AKs' unencoded arrives as 'QQ ,AKs' and silently answered as 'QQ,AKs' (issue 16)."""
+    answer = httpx.get(f"{server}/v1/equity?hole=AhKh&board=2c7dJh&villain=QQ+,AKs")
+    assert answer.status_code == 400 and "write '+' as %2B" in answer.json()["detail"]
+    encoded = httpx.get(f"{server}/v1/equity", params={"hole": "AhKh", "board": "2c7dJh", "villain": "QQ+,AKs"})
+    assert encoded.status_code == 200 and round(encoded.json()["equity"], 4) == 0.2666
+
+
+def test_bodies_are_bounded_and_errors_do_not_echo_them(server):
+    huge = json.dumps({"queries": [{"hole": "AhKh", "board": "2c7dJh", "villain": "AA," * 1000 + "KK"}] * 1000})
+    answer = httpx.post(f"{server}/v1/batch", content=huge, headers={"content-type": "application/json"})
+    assert answer.status_code == 413 and "expected at most 2,000,000" in answer.json()["detail"]
+    too_many = json.dumps({"queries": [{"hole": "AhKh", "board": "2c7dJh"}] * 1001})
+    answer = httpx.post(f"{server}/v1/batch", content=too_many, headers={"content-type": "application/json"})
+    assert answer.status_code == 422 and len(answer.text) < 400  # it used to echo the whole input
+
+
+def test_idle_connections_are_closed_and_do_not_stop_others(server):
+    import socket
+    import time
+
+    host, port = server.removeprefix("http://").split(":")
+    idle = [socket.create_connection((host, int(port))) for _ in range(40)]
+    try:
+        assert httpx.get(f"{server}/v1/health").status_code == 200
+        time.sleep(7)  # the server closes connections that sent nothing after 5 s
+        closed = 0
+        for sock in idle:
+            sock.settimeout(5)
+            closed += sock.recv(10) == b""
+        assert closed == len(idle)
+    finally:
+        for sock in idle:
+            sock.close()
+
+
+def test_sigterm_stops_the_server_within_seconds(small_store, tmp_path):
+    import signal
+    import socket
+    import time
+
+    with running_server(small_store, tmp_path / "serve.log") as url:
+        host, port = url.removeprefix("http://").split(":")
+        idle = socket.create_connection((host, int(port)))
+        pids = subprocess.run(["pgrep", "-f", f"--port {port}"], capture_output=True, text=True).stdout.split()
+        started = time.monotonic()
+        for pid in pids:
+            os.kill(int(pid), signal.SIGTERM)
+        for pid in pids:
+            while os.path.exists(f"/proc/{pid}") and time.monotonic() - started < 15:
+                time.sleep(0.05)
+        assert time.monotonic() - started < 5
+        idle.close()
+
+
+def test_a_port_in_use_or_out_of_range_is_one_sentence(small_store):
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = subprocess.run([sys.executable, "-m", "matchdb", "serve", "--db", str(small_store), "--port", str(port)], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.startswith(f"matchdb: Cannot listen on 127.0.0.1:{port} (Address already in use)") and done.stderr.count("\n") == 1
+    done = subprocess.run([sys.executable, "-m", "matchdb", "serve", "--db", str(small_store), "--port", "99999"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and done.stderr == "matchdb: The port 99999 is out of range; expected an integer 0..65535.\n"
+
+
+def test_two_worker_processes_answer_like_the_api(db, small_store, tmp_path, small_flops):
+    with running_server(small_store, tmp_path / "serve.log", "--workers", "2") as url:
+        for hole, board, players in _positions(small_flops, 30, seed=4):
+            body = httpx.get(f"{url}/v1/win-rate", params={"hole": hole, "board": board, "players": players}).json()
+            assert body["win_rate"] == db.win_rate(hole, board, players)
+        assert "with 2 worker processes" in (tmp_path / "serve.log").read_text()
+
+
+def _throughput(url, positions, expected, seconds, clients=4) -> float:
+    """Requests per second that ``clients`` ordinary clients complete; every answer must equal the API's."""
+    import time
+
+    deadline = time.monotonic() + seconds
+
+    def client(number: int) -> int:
+        done = 0
+        with httpx.Client(base_url=url, timeout=30) as http:
+            while time.monotonic() < deadline:
+                hole, board, players = positions[(number * 13 + done) % len(positions)]
+                got = http.get("/v1/win-rate", params={"hole": hole, "board": board, "players": players})
+                assert got.status_code == 200 and got.json()["win_rate"] == expected[(hole, board, players)]
+                done += 1
+        return done
+
+    with ThreadPoolExecutor(max_workers=clients) as pool:
+        return sum(pool.map(client, range(clients))) / seconds
+
+
+def test_hostile_clients_do_not_starve_ordinary_ones(db, small_store, small_flops, tmp_path):
+    """A long range, a read of a FIFO put in a shard's place, and idle connections, beside ordinary clients."""
+    import shutil
+    import socket
+    import threading
+
+    from matchdb.canonical import flop_index
+    from matchdb.hands import hand_order
+    from matchdb.storage.layout import shard_member
+
+    store = tmp_path / "hostile.zarr"
+    shutil.copytree(small_store, store)
+    fifo_flop = flop_index("AhKhQh")
+    (store / shard_member(fifo_flop)).unlink()
+    os.mkfifo(store / shard_member(fifo_flop))
+    positions = [p for p in _positions(small_flops, 60, seed=9) if db.win_rate(p[0], p[1]) and flop_index(p[1][:6]) != fifo_flop]
+    expected = {p: db.win_rate(*p) for p in positions}
+    with running_server(store, tmp_path / "serve.log") as url:
+        _throughput(url, positions, expected, 2)  # warm up
+        alone = _throughput(url, positions, expected, 6)
+        stop = threading.Event()
+        hostile_answers = []
+
+        def long_ranges():
+            rng = np.random.default_rng(1)
+            names = list(hand_order())
+            with httpx.Client(base_url=url, timeout=60) as http:
+                while not stop.is_set():
+                    rng.shuffle(names)  # a new 6,600-character range each time: no cache helps
+                    got = http.get("/v1/equity", params={"hole": "AhKh", "board": "2c7dJh", "villain": ",".join(names)})
+                    hostile_answers.append(got.status_code)
+
+        def fifo_reads():
+            with httpx.Client(base_url=url, timeout=60) as http:
+                while not stop.is_set():
+                    got = http.get("/v1/equity", params={"hole": "2c2d", "board": "AhKhQh"})
+                    hostile_answers.append(got.status_code)
+
+        threads = [threading.Thread(target=long_ranges), threading.Thread(target=fifo_reads)]
+        host, port = url.removeprefix("http://").split(":")
+        idle = [socket.create_connection((host, int(port))) for _ in range(100)]
+        for thread in threads:
+            thread.start()
+        try:
+            beside = _throughput(url, positions, expected, 6)
+        finally:
+            stop.set()
+            for thread in threads:
+                thread.join(timeout=60)
+            for sock in idle:
+                sock.close()
+    assert beside >= alone / 2, (alone, beside)
+    assert set(hostile_answers) <= {200, 503} and 503 in hostile_answers  # the FIFO table is refused, never served
