@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
@@ -121,3 +122,83 @@ def test_bad_input_cli_database_and_arguments(tmp_path, capsys):
     assert exited.value.code == 2  # argparse's own one-line usage error
 
 
+
+
+# -- every failure one sentence, exit 2 (issue 16) -------------------------------------------
+
+
+def _matchdb(*argv, timeout=120, **kwargs):
+    return subprocess.run([sys.executable, "-m", "matchdb", *argv], capture_output=True, text=True, timeout=timeout, **kwargs)
+
+
+def _one_sentence(done, start: str) -> None:
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert done.stderr.startswith(f"matchdb: {start}") and done.stderr.count("\n") == 1 and "Traceback" not in done.stderr, done.stderr
+
+
+def test_builds_that_cannot_write_say_so_in_one_sentence(tmp_path):
+    (tmp_path / "file").write_text("x")
+    _one_sentence(_matchdb("build", "--out", str(tmp_path / "file"), "--flops", "0", "--serial", "--quiet"), f"The path '{tmp_path / 'file'}' is a file")
+    _one_sentence(_matchdb("build", "--out", "/proc/matchdb.zarr", "--flops", "0", "--serial", "--quiet"), "The store '/proc/matchdb.zarr' cannot be created")
+
+
+def test_a_file_size_limit_during_a_build_is_one_sentence(tmp_path):
+    """ulimit -f: writes fail with EFBIG (Python ignores SIGXFSZ), the finished tables stay."""
+    import resource
+
+    def limit():
+        resource.setrlimit(resource.RLIMIT_FSIZE, (100_000, 100_000))  # a shard is about 120 kB
+
+    done = _matchdb("build", "--out", str(tmp_path / "db.zarr"), "--flops", "0-3", "--serial", "--quiet", preexec_fn=limit)
+    _one_sentence(done, "Writing table ")
+    assert "File too large" in done.stderr and "run the same command again to resume" in done.stderr
+
+
+def test_a_read_only_disk_is_one_sentence(tmp_path):
+    mount = tmp_path / "ro"
+    mount.mkdir()
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", str(mount)], capture_output=True).returncode:
+        pytest.skip("cannot mount a tmpfs here to make a read-only disk")
+    try:
+        assert _matchdb("init", "--out", str(mount / "db.zarr")).returncode == 0
+        subprocess.run(["mount", "-o", "remount,ro", str(mount)], check=True)
+        _one_sentence(_matchdb("build", "--out", str(mount / "db.zarr"), "--flops", "0", "--serial", "--quiet"), "Writing table 0 to")
+    finally:
+        subprocess.run(["umount", str(mount)], check=False)
+
+
+@pytest.mark.parametrize("address", ["tcp://127.0.0.1:1", "not an address"])
+def test_an_unreachable_or_garbage_scheduler_is_one_sentence(tmp_path, address):
+    done = _matchdb("build", "--out", str(tmp_path / "db.zarr"), "--flops", "0", "--scheduler", address, "--quiet", timeout=120)
+    _one_sentence(done, f"The Dask scheduler {address!r} cannot be reached")
+
+
+def test_outputs_into_missing_folders_are_one_sentence(small_store, tmp_path):
+    missing = tmp_path / "missing"
+    for argv in (
+        ["pack", "--db", str(small_store), "--out", str(missing / "x.zip"), "--no-preflop"],
+        ["export", "--db", str(small_store), "--out", str(missing / "x.h5")],
+        ["preflop", "--db", str(small_store), "--out", str(missing / "x.csv")],
+    ):
+        _one_sentence(_matchdb(*argv), f"The output '{missing}")
+    assert not missing.exists()
+
+
+def test_verify_and_query_do_not_hang_on_a_fifo(small_store, tmp_path):
+    import shutil
+
+    from matchdb.canonical import flop_index
+    from matchdb.storage.layout import shard_member
+
+    store = tmp_path / "fifo.zarr"
+    shutil.copytree(small_store, store)
+    index = flop_index("2c7dJh")
+    (store / shard_member(index)).unlink()
+    os.mkfifo(store / shard_member(index))
+    _one_sentence(_matchdb("query", "AhKh", "2c7dJh", "--db", str(store), timeout=30), f"The shard of table {index}")
+    done = _matchdb("verify", str(store), "--sample", "0", "--quiet", timeout=60)
+    assert done.returncode == 1 and f"bad table {index}: The shard of table {index}" in done.stdout
+
+
+def test_a_very_long_range_is_refused_at_once(small_store):
+    _one_sentence(_matchdb("query", "AhKh", "2c7dJh", "--villain", "AA," * 20_000 + "KK", "--db", str(small_store)), "The range text is 60,002 characters long")

@@ -315,3 +315,21 @@ def test_hostile_clients_do_not_starve_ordinary_ones(db, small_store, small_flop
                 sock.close()
     assert beside >= alone / 2, (alone, beside)
     assert set(hostile_answers) <= {200, 503} and 503 in hostile_answers  # the FIFO table is refused, never served
+
+
+def test_a_57_kb_range_is_refused_quickly_in_a_url_and_in_a_body(server):
+    """A 57 kB range kept a worker busy for 51 s and starved everyone (issue 16)."""
+    import time
+
+    import socket
+
+    text = ",".join(["AA"] * 19_000)
+    started = time.monotonic()
+    host, port = server.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=10) as raw:  # httpx itself refuses such a URL
+        raw.sendall(f"GET /v1/equity?hole=AhKh&board=2c7dJh&villain={text} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+        status_line = raw.recv(100).split(b"\r\n")[0]
+    in_body = httpx.post(f"{server}/v1/batch", json={"queries": [{"hole": "AhKh", "board": "2c7dJh", "villain": text}]})
+    assert time.monotonic() - started < 10
+    assert status_line.startswith(b"HTTP/1.1 4"), status_line
+    assert in_body.status_code == 400 and "The range text is 56,999 characters long; expected at most 10,000" in in_body.json()["detail"]
