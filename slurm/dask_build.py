@@ -65,7 +65,7 @@ def main() -> None:
         cluster.close()
     from matchdb.build import parse_flop_spec
 
-    result = verify(args.out, sample=20, expected=parse_flop_spec(args.flops))
+    result = verify(args.out, sample=20, required=parse_flop_spec(args.flops))
     print("\n".join(result.lines()))
     raise SystemExit(0 if result.ok else 1)
 

@@ -119,7 +119,7 @@ def _check_store(root, spec):
     reader = ShardReader(open_database(root))
     for index in parse_flop_spec(spec):
         assert (reader.read_table(index) == match_table(CANONICAL_FLOPS[index].tolist())).all()
-    report = verify(root, sample=3, expected=parse_flop_spec(spec))
+    report = verify(root, sample=3, required=parse_flop_spec(spec))
     assert report.ok, report.lines()
 
 
