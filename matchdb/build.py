@@ -141,7 +141,7 @@ def _warm_up() -> None:
     """Compile (or load from numba's cache) the kernel once, before any worker starts.
 
     Workers then load the cached machine code instead of compiling at the same
-    time, which numba's cache does not guard against (DESIGN.md section 2).
+    time, which numba's cache does not guard against (numba issues 4807, 10128).
     """
     match_table(CANONICAL_FLOPS[0].tolist())
 
@@ -158,7 +158,7 @@ def build(
 
     Parameters
     ----------
-    root : path of the zarr store; default ``$MATCHDB_PATH`` or ``data/matchdb.zarr``.
+    root : path of the zarr store; default :func:`matchdb.storage.default_path`.
     flops : a flop spec (see :func:`parse_flop_spec`) or indices; default all 1,755.
     workers : worker processes of the local Dask cluster; default one per core.
     scheduler : address of a running Dask scheduler to use instead of a local cluster.

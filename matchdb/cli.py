@@ -18,7 +18,7 @@ from matchdb.errors import MatchdbError
 
 __all__ = ["main"]
 
-_DB_HELP = "database path (default $MATCHDB_PATH or data/matchdb.zarr)"
+_DB_HELP = "database path (default $MATCHDB_PATH, else matchdb.zarr in the user's data folder)"
 
 
 def _render(answer, as_json: bool) -> None:
@@ -144,7 +144,7 @@ def _parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("build", help="compute tables into a zarr store (resumes a partial build)")
-    p.add_argument("--out", help="store path (default $MATCHDB_PATH or data/matchdb.zarr)")
+    p.add_argument("--out", help="store path (default: the default database, see --db)")
     p.add_argument("--flops", help="tables to build: indices, ranges like 0-39, flops like AhTcTh; default all")
     p.add_argument("--workers", type=int, help="local Dask worker processes (default: one per core)")
     p.add_argument("--scheduler", help="address of a running Dask scheduler to use instead of a local cluster")
@@ -163,7 +163,7 @@ def _parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_cmd_verify)
 
     p = sub.add_parser("init", help="create an empty store (what a cluster build does before its array)")
-    p.add_argument("--out", help="store path (default $MATCHDB_PATH or data/matchdb.zarr)")
+    p.add_argument("--out", help="store path (default: the default database, see --db)")
     p.set_defaults(func=_cmd_init)
 
     p = sub.add_parser("query", help="win rate and exact equity of a hand on a board")
@@ -176,7 +176,7 @@ def _parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_cmd_query)
 
     p = sub.add_parser("pack", help="write the database as one checksummed file that opens directly")
-    p.add_argument("--db", help="store folder (default $MATCHDB_PATH or data/matchdb.zarr)")
+    p.add_argument("--db", help="store folder (default: the default database, see --db of query)")
     p.add_argument("--out", help="file to write (default: the store's name with .zip)")
     p.add_argument("--no-preflop", action="store_true", help="do not compute the preflop table first")
     p.add_argument("--quiet", action="store_true", help="no progress")
@@ -185,7 +185,7 @@ def _parser() -> argparse.ArgumentParser:
     p = sub.add_parser("export", help="export the database to another format (HDF5)")
     p.add_argument("--format", choices=["hdf5"], default="hdf5", help="output format (hdf5)")
     p.add_argument("--db", help=_DB_HELP)
-    p.add_argument("--out", required=True, help="file to write, like data/matchdb.h5")
+    p.add_argument("--out", required=True, help="file to write, like matchdb.h5")
     p.add_argument("--quiet", action="store_true", help="no progress")
     p.set_defaults(func=_cmd_export)
 

@@ -1,4 +1,4 @@
-"""Equity formulas over one decoded match table W (DESIGN.md section 1).
+"""Equity formulas over one decoded match table W (docs/contract.md).
 
 Everything here works in the table's own frame: rows and columns are pair
 indices over the canonical flop's 49 remaining cards (:mod:`matchdb.pairs`). The
@@ -174,7 +174,7 @@ def _uniform_scores(table):
     """Per-row (score, deals) against every other valid row with weight 1, card removal ignored.
 
     No counting is needed: W = 2 x (rows below) + (rows level) is already twice
-    a row's wins plus ties over its column (DESIGN.md section 1), so the score
+    a row's wins plus ties over its column (docs/contract.md), so the score
     is half the sum of the row's valid entries, and each valid entry stands for
     as many deals as its column has other valid rows.
     """

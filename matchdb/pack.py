@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import shlex
 import time
 import zipfile
 from dataclasses import dataclass
@@ -53,7 +54,8 @@ class PackReport:
         first = f"computed the preflop table in {self.preflop_seconds:.1f} s; " if self.preflop_seconds else ""
         return (
             f"{first}packed {self.tables} tables ({self.members} files) into {self.path}: "
-            f"{self.bytes / 1e6:.2f} MB in {self.seconds:.1f} s; sha256 {self.sha256}"
+            f"{self.bytes / 1e6:.2f} MB in {self.seconds:.1f} s; sha256 {self.sha256}\n"
+            f"check it with: (cd {shlex.quote(str(self.path.parent))} && sha256sum -c {shlex.quote(self.path.name)}.sha256)"
         )
 
 

@@ -327,5 +327,5 @@ def _hand_rows(index: int, perm: int) -> np.ndarray:
 
 
 def open(path: str | os.PathLike | None = None, cache_tables: int = 64) -> MatchDB:  # noqa: A001 - mirrors zarr.open
-    """Open the database at ``path`` (default ``$MATCHDB_PATH`` or ``data/matchdb.zarr``) read-only."""
+    """Open the database at ``path`` read-only (default ``$MATCHDB_PATH``, else :func:`matchdb.storage.default_path`)."""
     return MatchDB(path if path is not None else default_path(), cache_tables=cache_tables)

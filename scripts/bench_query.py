@@ -1,6 +1,6 @@
 """Benchmark the query layer against the issue's targets, with eval7 as the peer in the same run.
 
-Usage: python scripts/bench_query.py [--db data/matchdb.zarr] [--positions 200] [--repeat 3] [--seed 0]
+Usage: python scripts/bench_query.py [--db PATH] [--positions 200] [--repeat 3] [--seed 0]
 
 Needs a built database (a folder or a packed file). Prints, for each figure,
 the median over ``--repeat`` runs of the median over random positions (these
@@ -103,7 +103,7 @@ def measure(db, built, rng, count, eval7) -> list[tuple[str, float, str]]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--db", help="database path (default $MATCHDB_PATH or data/matchdb.zarr)")
+    parser.add_argument("--db", help="database path (default: the default database)")
     parser.add_argument("--positions", type=int, default=200)
     parser.add_argument("--repeat", type=int, default=3, help="runs of every figure; their median is printed")
     parser.add_argument("--seed", type=int, default=0)

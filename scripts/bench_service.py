@@ -1,6 +1,6 @@
 """Benchmark the HTTP service: requests per second and latency percentiles, one worker process against several.
 
-Usage: python scripts/bench_service.py [--db data/matchdb.zarr] [--workers 1,2] [--clients 8,32]
+Usage: python scripts/bench_service.py [--db PATH] [--workers 1,2] [--clients 8,32]
                                        [--seconds 10] [--kind win-rate|equity] [--positions 300]
 
 Starts ``matchdb serve`` on 127.0.0.1 for each worker count, warms every
@@ -81,7 +81,7 @@ async def _load(port: int, paths: list[str], clients: int, seconds: float) -> li
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--db", help="database path (default $MATCHDB_PATH or data/matchdb.zarr)")
+    parser.add_argument("--db", help="database path (default: the default database)")
     parser.add_argument("--workers", default="1,2", help="worker process counts to compare")
     parser.add_argument("--clients", default="8,32", help="numbers of concurrent clients")
     parser.add_argument("--seconds", type=float, default=10.0)

@@ -1,6 +1,6 @@
 """Benchmark shipping: pack size and time, opening the packed file, its query latency beside the folder's.
 
-Usage: python scripts/bench_ship.py [--db data/matchdb.zarr] [--out /tmp/bench.zip] [--repeat 4] [--preflop] [--hdf5]
+Usage: python scripts/bench_ship.py [--db PATH] [--out /tmp/bench.zip] [--repeat 4] [--preflop] [--hdf5]
 
 Packs the store (reusing its cached preflop table, so this times the packing
 alone), then measures opening the file and answering a first query both in a
@@ -61,7 +61,7 @@ def latencies(path, sample):
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--db", help="store folder (default $MATCHDB_PATH or data/matchdb.zarr)")
+    parser.add_argument("--db", help="store folder (default: the default database)")
     parser.add_argument("--out", help="packed file to write (default: a temporary file)")
     parser.add_argument("--positions", type=int, default=300)
     parser.add_argument("--repeat", type=int, default=4, help="runs of the latency comparison; their median is printed")

@@ -202,3 +202,16 @@ def test_verify_and_query_do_not_hang_on_a_fifo(small_store, tmp_path):
 
 def test_a_very_long_range_is_refused_at_once(small_store):
     _one_sentence(_matchdb("query", "AhKh", "2c7dJh", "--villain", "AA," * 20_000 + "KK", "--db", str(small_store)), "The range text is 60,002 characters long")
+
+
+def test_the_default_database_is_found_from_any_folder(tmp_path):
+    """The default was data/matchdb.zarr relative to the working directory (issue 15): now the user's data folder."""
+    env = {k: v for k, v in os.environ.items() if k != "MATCHDB_PATH"} | {"XDG_DATA_HOME": str(tmp_path / "xdg")}
+    (tmp_path / "a").mkdir()
+    built = _matchdb("build", "--flops", "2c7dJh", "--serial", "--quiet", cwd=tmp_path / "a", env=env)
+    assert built.returncode == 0 and f"into {tmp_path / 'xdg' / 'matchdb' / 'matchdb.zarr'}" in built.stdout
+    answered = _matchdb("query", "AhKh", "2c7dJh", "--json", cwd="/", env=env)
+    assert answered.returncode == 0 and round(json.loads(answered.stdout)["equity"], 6) == 0.572571
+    missing = _matchdb("query", "KsKd", "AhTcTh", cwd="/", env=env)
+    _one_sentence(missing, f"The database '{tmp_path / 'xdg' / 'matchdb' / 'matchdb.zarr'}' lacks table")
+    assert f"--out {tmp_path / 'xdg' / 'matchdb' / 'matchdb.zarr'}'" in missing.stderr  # the hint names the database

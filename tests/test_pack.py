@@ -72,3 +72,14 @@ def test_pack_errors(small_store, tmp_path):
 
 
 # -- HDF5 -------------------------------------------------------------------------
+
+
+def test_the_checksum_beside_the_file_checks_with_sha256sum_as_the_summary_says(small_store, tmp_path):
+    import shlex
+    import subprocess
+
+    report = pack(small_store, tmp_path / "checked.zip", preflop=False)
+    command = report.summary().splitlines()[-1].removeprefix("check it with: ")
+    done = subprocess.run(["bash", "-c", command], capture_output=True, text=True, cwd="/")
+    assert done.returncode == 0 and done.stdout.strip() == "checked.zip: OK", (command, done.stderr)
+    assert shlex.quote(str(tmp_path)) in command

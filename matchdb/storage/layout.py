@@ -43,7 +43,6 @@ __all__ = [
     "ZSTD_LEVEL",
     "SHARD_INDEX_BYTES",
     "GROUP_META",
-    "DEFAULT_PATH",
     "default_path",
     "shard_member",
     "manifest_member",
@@ -63,12 +62,20 @@ ZSTD_LEVEL = 10
 #: The shard index at the end of every shard: (offset, nbytes) uint64 per chunk, then a crc32c.
 SHARD_INDEX_BYTES = N_CHUNKS * 16 + 4
 GROUP_META = "zarr.json"
-DEFAULT_PATH = Path("data") / "matchdb.zarr"
 
 
 def default_path() -> Path:
-    """The database path: ``$MATCHDB_PATH`` if set, else ``data/matchdb.zarr``."""
-    return Path(os.environ.get("MATCHDB_PATH") or DEFAULT_PATH)
+    """The database path: ``$MATCHDB_PATH`` if set, else ``matchdb.zarr`` in the user's data folder.
+
+    The data folder is the platform's (platformdirs): ``~/.local/share/matchdb``
+    on Linux (or under ``$XDG_DATA_HOME``), so every command finds the database
+    from any working directory.
+    """
+    if os.environ.get("MATCHDB_PATH"):
+        return Path(os.environ["MATCHDB_PATH"])
+    from platformdirs import user_data_path
+
+    return user_data_path("matchdb") / "matchdb.zarr"
 
 
 def shard_member(index: int) -> str:
