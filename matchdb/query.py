@@ -50,6 +50,7 @@ from matchdb.ranges import describe_range, range_weights
 from matchdb.storage import CHUNK_ROWS, ShardReader, default_path, open_database
 from matchdb.storage.derived import load_derived, save_derived, tables_fingerprint
 from matchdb.storage.layout import check_index
+from matchdb.storage.remote import is_url
 
 if TYPE_CHECKING:
     from matchdb.preflop import PreflopTable
@@ -80,7 +81,7 @@ class MatchDB:
 
     Parameters
     ----------
-    path : the store folder, or a file written by ``matchdb pack``.
+    path : the store folder, a file written by ``matchdb pack``, or the http(s) URL of one.
     cache_tables : how many tables' worth of decoded chunks to keep (2.8 MB each).
     """
 
@@ -88,7 +89,7 @@ class MatchDB:
         if isinstance(cache_tables, bool) or not isinstance(cache_tables, int) or cache_tables < 1:
             raise MatchdbError(f"cache_tables is {cache_tables!r}; expected a whole number of at least 1.")
         self.store = open_database(path)
-        self.path = Path(path)
+        self.path = path if is_url(path) else Path(path)
         self.attrs = self.store.attrs
         self._reader = ShardReader(self.store)
         self._tables = TableCache(self._reader, cache_tables)

@@ -26,7 +26,7 @@ from matchdb.pairs import COLLISION, N_PAIRS, PAIRS, SENTINEL
 from matchdb.progress import progress
 from matchdb.query import MatchDB
 from matchdb.storage.derived import DERIVED_FOLDER, decode_derived, tables_fingerprint
-from matchdb.storage.digests import sha256_range, table_digest
+from matchdb.storage.digests import sha256_bytes, table_digest
 from matchdb.storage.layout import SHARD_INDEX_BYTES
 from matchdb.storage.shards import parse_shard_index
 
@@ -122,19 +122,13 @@ def _check_bytes(db: MatchDB, index: int) -> str | None:
     location = db.store.locate(index)
     if entry is None or location is None:
         return "the table disappeared while being checked"
-    if sha256_range(location.path, location.start, location.length) != entry.get("shard_sha256"):
+    shard = db.store.read_ranges(location, [(0, location.length)], f"of table {index} in '{db.store.name}'")[0]
+    if sha256_bytes(shard) != entry.get("shard_sha256"):
         return "shard bytes do not match the manifest's SHA-256 (altered, truncated or another table's)"
-    tail = _read_range(location.path, location.start + location.length - SHARD_INDEX_BYTES, SHARD_INDEX_BYTES)
     recorded = tuple((offset, nbytes) for offset, nbytes, _ in location.chunks)
-    if parse_shard_index(tail, f"of table {index}") != recorded:
+    if parse_shard_index(shard[-SHARD_INDEX_BYTES:], f"of table {index}") != recorded:
         return "the shard's own index disagrees with the manifest's chunk ranges"
     return None
-
-
-def _read_range(path: str, start: int, length: int) -> bytes:
-    with open(path, "rb") as handle:
-        handle.seek(start)
-        return handle.read(length)
 
 
 def _check_derived(db: MatchDB, report: VerifyReport) -> None:

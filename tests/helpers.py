@@ -66,3 +66,56 @@ def random_position(rng, flops, extra_cards):
     rest = [c for c in range(52) if c not in flop]
     picked = [int(c) for c in rng.choice(rest, size=2 + extra_cards, replace=False)]
     return format_cards(picked[:2]), format_cards(flop + picked[2:])
+
+
+@contextmanager
+def file_server(folder, ignore_ranges: bool = False):
+    """A static file server on 127.0.0.1 over ``folder`` with HTTP range requests and ETags (or ignoring ranges).
+
+    Yields (base URL, server); ``server.served`` counts the body bytes sent.
+    """
+    import http.server
+    import os
+    import re
+    import threading
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def log_message(self, *args) -> None:  # quiet
+            pass
+
+        def do_GET(self) -> None:
+            path = os.path.join(folder, self.path.lstrip("/"))
+            if not os.path.isfile(path):
+                self.send_error(404)
+                return
+            info = os.stat(path)
+            etag = f'"{info.st_mtime_ns}-{info.st_size}"'
+            if self.headers.get("If-Match") not in (None, etag):
+                self.send_error(412)
+                return
+            with open(path, "rb") as handle:
+                data = handle.read()
+            wanted = re.fullmatch(r"bytes=(\d+)-(\d+)", self.headers.get("Range", ""))
+            if wanted and not ignore_ranges:
+                start, end = int(wanted[1]), min(int(wanted[2]), len(data) - 1)
+                body = data[start : end + 1]
+                self.send_response(206)
+                self.send_header("Content-Range", f"bytes {start}-{end}/{len(data)}")
+            else:
+                body = data
+                self.send_response(200)
+            self.send_header("Content-Length", str(len(body)))
+            self.send_header("ETag", etag)
+            self.end_headers()
+            self.wfile.write(body)
+            server.served += len(body)
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server.served = 0
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}", server
+    finally:
+        server.shutdown()
+        server.server_close()

@@ -319,9 +319,8 @@ def test_hostile_clients_do_not_starve_ordinary_ones(db, small_store, small_flop
 
 def test_a_57_kb_range_is_refused_quickly_in_a_url_and_in_a_body(server):
     """A 57 kB range kept a worker busy for 51 s and starved everyone (issue 16)."""
-    import time
-
     import socket
+    import time
 
     text = ",".join(["AA"] * 19_000)
     started = time.monotonic()

@@ -52,6 +52,9 @@ class Database(Protocol):
     def locate(self, index: int) -> Location | None:
         """Where table ``index``'s shard lies and its chunks' byte ranges and crc32c; None when not built."""
 
+    def read_ranges(self, location: Location, ranges: list[tuple[int, int]], where: str) -> list[bytes]:
+        """The bytes of (offset, nbytes) ranges of a located shard (checked by the caller)."""
+
     def build_hint(self, index: int) -> str:
         """How to add a missing table, for messages."""
 
@@ -72,17 +75,21 @@ class Database(Protocol):
 
 
 def open_database(path: str | os.PathLike) -> Database:
-    """The store folder or packed file at ``path``, checked for format and version.
+    """The store folder, packed file or packed file's URL at ``path``, checked for format and version.
 
     >>> open_database(123)
     Traceback (most recent call last):
     ...
-    matchdb.errors.MatchdbError: The database path 123 is not a path; expected a store folder or a packed file.
+    matchdb.errors.MatchdbError: The database path 123 is not a path; expected a store folder, a packed file or its URL.
     """
     if not isinstance(path, (str, os.PathLike)) or (isinstance(path, str) and not path):
-        raise MatchdbError(f"The database path {path!r} is not a path; expected a store folder or a packed file.")
+        raise MatchdbError(f"The database path {path!r} is not a path; expected a store folder, a packed file or its URL.")
     from matchdb.storage.folder import FolderStore
     from matchdb.storage.packed import PackedStore
+    from matchdb.storage.remote import HttpFile, is_url
+
+    if is_url(path):
+        return PackedStore(HttpFile(path))
 
     path = Path(path)
     try:

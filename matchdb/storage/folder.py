@@ -22,7 +22,7 @@ from matchdb.storage.layout import (
     manifest_member,
     shard_member,
 )
-from matchdb.storage.shards import Location, make_location
+from matchdb.storage.shards import Location, make_location, read_file_ranges
 
 __all__ = ["FolderStore", "read_attrs"]
 
@@ -90,6 +90,10 @@ class FolderStore:
         if not stat.S_ISREG(info.st_mode):
             raise CorruptDatabaseError(f"The shard of table {index} in '{self.name}' is not a regular file; expected the table's shard.")
         return make_location(shard, 0, info.st_size, entry, index, self.name)
+
+    def read_ranges(self, location: Location, ranges, where: str) -> list[bytes]:
+        """The bytes of (offset, nbytes) ranges of a located shard."""
+        return read_file_ranges(location.path, location.start, ranges, where)
 
     def built(self) -> list[int]:
         """Indices of the finished tables (those with a manifest entry), ascending."""

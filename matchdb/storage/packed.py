@@ -26,8 +26,13 @@ import zipfile
 import zlib
 from pathlib import Path
 
-from matchdb.errors import CorruptDatabaseError, DatabaseError, DatabaseNotFoundError
-from matchdb.storage.digests import sha256_file, sha256_range
+from matchdb.errors import (
+    CorruptDatabaseError,
+    DatabaseError,
+    DatabaseNotFoundError,
+    MatchdbError,
+)
+from matchdb.storage.digests import sha256_range
 from matchdb.storage.layout import (
     GROUP_META,
     check_attrs,
@@ -35,9 +40,9 @@ from matchdb.storage.layout import (
     manifest_member,
     shard_member,
 )
-from matchdb.storage.shards import Location, make_location
+from matchdb.storage.shards import Location, make_location, read_file_ranges
 
-__all__ = ["PackedStore", "SUMS_MEMBER"]
+__all__ = ["PackedStore", "LocalFile", "SUMS_MEMBER"]
 
 #: The member listing ``<sha256>  <member>`` for every other member.
 SUMS_MEMBER = "SHA256SUMS"
@@ -46,52 +51,46 @@ _MAX_SMALL_MEMBER = 64 << 20
 
 
 class PackedStore:
-    """A file written by ``matchdb pack``, seen as a database (same methods as :class:`FolderStore`)."""
+    """A file written by ``matchdb pack``, seen as a database (same methods as :class:`FolderStore`).
+
+    ``source`` is a path (a :class:`LocalFile`) or any object with the same
+    methods, like :class:`matchdb.storage.remote.HttpFile` for a file served
+    over HTTP.
+    """
 
     packed = True
 
-    def __init__(self, path: str | Path) -> None:
-        self.path = Path(path)
-        self.name = str(path)
-        if not self.path.exists():
-            raise DatabaseNotFoundError(f"No database at '{path}'; build one with 'matchdb build' and 'matchdb pack'.")
+    def __init__(self, source) -> None:
+        self.source = LocalFile(source) if isinstance(source, (str, os.PathLike)) else source
+        self.name = self.source.name
         try:
-            with zipfile.ZipFile(self.path) as archive:
+            with zipfile.ZipFile(self.source.zip_file()) as archive:
                 infos = archive.infolist()
+        except MatchdbError:
+            raise
         except OSError as error:
-            raise DatabaseError(f"The packed database '{path}' cannot be read ({error.strerror}).") from None
+            raise DatabaseError(f"The packed database '{self.name}' cannot be read ({error.strerror or error}).") from None
         except Exception as error:  # zipfile raises BadZipFile, EOFError, NotImplementedError, ... on damage
             raise CorruptDatabaseError(
-                f"The packed database '{path}' is truncated or damaged ({error}); expected a file written by 'matchdb pack'."
+                f"The packed database '{self.name}' is truncated or damaged ({error}); expected a file written by 'matchdb pack'."
             ) from None
         self._members = {info.filename: info for info in infos}
         if len(self._members) != len(infos):
             seen: set[str] = set()
             twice = next(info.filename for info in infos if info.filename in seen or seen.add(info.filename))
-            raise CorruptDatabaseError(
-                f"The packed database '{path}' names the member {twice!r} twice; the file is damaged."
-            )
-        self._size = self.path.stat().st_size
+            raise CorruptDatabaseError(f"The packed database '{self.name}' names the member {twice!r} twice; the file is damaged.")
+        self._size = self.source.size
         meta = self.read_member(GROUP_META)
         if meta is None:
-            raise CorruptDatabaseError(f"The packed database '{path}' has no {GROUP_META}; expected a file written by 'matchdb pack'.")
+            raise CorruptDatabaseError(f"The packed database '{self.name}' has no {GROUP_META}; expected a file written by 'matchdb pack'.")
         try:
             group = json.loads(meta)
         except ValueError as error:
-            raise CorruptDatabaseError(f"The metadata in '{path}' cannot be read ({error}); expected zarr group JSON.") from None
+            raise CorruptDatabaseError(f"The metadata in '{self.name}' cannot be read ({error}); expected zarr group JSON.") from None
         self.attrs = check_attrs(group.get("attributes") if isinstance(group, dict) else None, self.name)
 
     def _pread(self, length: int, offset: int) -> bytes:
-        try:
-            fd = os.open(self.path, os.O_RDONLY)
-        except OSError as error:
-            raise DatabaseError(f"The packed database '{self.name}' cannot be read ({error.strerror}).") from None
-        try:
-            return os.pread(fd, length, offset)
-        except OSError as error:
-            raise DatabaseError(f"The packed database '{self.name}' cannot be read ({error.strerror}).") from None
-        finally:
-            os.close(fd)
+        return self.source.pread(length, offset)
 
     def _start_of(self, info: zipfile.ZipInfo) -> int:
         """Offset of a member's bytes, after checking its local header repeats the central directory."""
@@ -149,7 +148,11 @@ class PackedStore:
         info = self._members.get(shard_member(index))
         if info is None:
             raise CorruptDatabaseError(f"The packed database '{self.name}' records table {index} but lacks its shard.")
-        return make_location(str(self.path), self._start_of(info), info.file_size, entry, index, self.name)
+        return make_location(self.name, self._start_of(info), info.file_size, entry, index, self.name)
+
+    def read_ranges(self, location: Location, ranges, where: str) -> list[bytes]:
+        """The bytes of (offset, nbytes) ranges of a located shard."""
+        return self.source.read_ranges(location.start, ranges, where)
 
     def built(self) -> list[int]:
         """Indices of the tables the pack holds, ascending."""
@@ -168,11 +171,9 @@ class PackedStore:
     def integrity_problems(self) -> list[str]:
         """Check the ``.sha256`` beside the file and every member against ``SHA256SUMS``."""
         problems = []
-        beside = Path(str(self.path) + ".sha256")
-        if beside.exists():
-            listed = beside.read_text().split()
-            if not listed or listed[0] != sha256_file(self.path):
-                problems.append(f"the file's SHA-256 differs from {beside.name} (altered or truncated)")
+        listed = self.source.checksum_beside()
+        if listed is not None and (not listed.split() or listed.split()[0] != self.source.sha256()):
+            problems.append("the file's SHA-256 differs from the .sha256 beside it (altered or truncated)")
         try:
             sums = self.read_member(SUMS_MEMBER)
         except CorruptDatabaseError as error:
@@ -188,7 +189,7 @@ class PackedStore:
                 problems.append(f"member {name} is listed in {SUMS_MEMBER} but missing")
                 continue
             try:
-                actual = sha256_range(self.path, self._start_of(info), info.file_size)
+                actual = self.source.sha256(self._start_of(info), info.file_size)
             except CorruptDatabaseError as error:
                 problems.append(str(error))
                 continue
@@ -200,7 +201,48 @@ class PackedStore:
         return problems
 
     def zarr_store(self):
-        """A read-only zarr store over the same data (for the small metadata arrays)."""
-        from zarr.storage import ZipStore
+        """A read-only zarr store over the same data (for the small metadata arrays): a memory store of every member but the shards."""
+        from zarr.storage import MemoryStore
 
-        return ZipStore(self.path, mode="r", read_only=True)
+        members = {name: self.read_member(name) for name in self._members if not name.startswith("W/c/") and name != SUMS_MEMBER}
+        return MemoryStore({name: _buffer(data) for name, data in members.items()}, read_only=True)
+
+
+def _buffer(data: bytes):
+    from zarr.core.buffer import default_buffer_prototype
+
+    return default_buffer_prototype().buffer.from_bytes(data)
+
+
+class LocalFile:
+    """A packed file on this machine, as :class:`PackedStore` reads it."""
+
+    def __init__(self, path: str | os.PathLike) -> None:
+        self.path = Path(path)
+        self.name = str(path)
+        try:
+            self.size = self.path.stat().st_size
+        except FileNotFoundError:
+            raise DatabaseNotFoundError(f"No database at '{path}'; build one with 'matchdb build' and 'matchdb pack'.") from None
+        except OSError as error:
+            raise DatabaseError(f"The packed database '{path}' cannot be read ({error.strerror}).") from None
+
+    def zip_file(self) -> Path:
+        """What :mod:`zipfile` opens to parse the central directory."""
+        return self.path
+
+    def pread(self, length: int, offset: int) -> bytes:
+        return read_file_ranges(self.name, offset, [(0, length)], f"of '{self.name}'")[0]
+
+    def read_ranges(self, start: int, ranges, where: str) -> list[bytes]:
+        return read_file_ranges(self.name, start, ranges, where)
+
+    def checksum_beside(self) -> str | None:
+        """The text of ``FILE.sha256`` beside the file, or None."""
+        beside = Path(f"{self.path}.sha256")
+        return beside.read_text() if beside.exists() else None
+
+    def sha256(self, start: int = 0, length: int | None = None) -> str:
+        return sha256_range(self.path, start, self.size - start if length is None else length)
+
+

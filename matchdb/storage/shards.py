@@ -48,6 +48,7 @@ from matchdb.storage.layout import (
 __all__ = [
     "Location",
     "make_location",
+    "read_file_ranges",
     "encode_shard",
     "parse_shard_index",
     "frame_content_size",
@@ -139,6 +140,26 @@ def decode_chunk_into(data: bytes, out: np.ndarray, where: str) -> None:
         raise CorruptDatabaseError(f"The chunk {where} cannot be decoded ({error}); the database is damaged.") from None
 
 
+def read_file_ranges(path: str, start: int, ranges: Sequence[tuple[int, int]], where: str) -> list[bytes]:
+    """The bytes of (offset, nbytes) ranges of a local file, offsets counted from ``start``.
+
+    The file is opened without blocking and must be a regular file: a FIFO or
+    a device put in a shard's place fails at once instead of hanging.
+    """
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except OSError as error:
+        raise DatabaseError(f"The shard {where} cannot be opened ({error.strerror}).") from None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise CorruptDatabaseError(f"The shard {where} is not a regular file; expected the table's shard.")
+        return [os.pread(fd, nbytes, start + offset) for offset, nbytes in ranges]
+    except OSError as error:
+        raise DatabaseError(f"The shard {where} cannot be read ({error.strerror}).") from None
+    finally:
+        os.close(fd)
+
+
 def _check_buffer(out: np.ndarray, shape: tuple[int, int], what: str) -> None:
     if (
         not isinstance(out, np.ndarray)
@@ -155,8 +176,10 @@ class ShardReader:
     """Reads tables' chunks straight from their shards into buffers the caller owns.
 
     ``database`` is what :func:`matchdb.storage.open_database` returns: its
-    ``locate(index)`` gives a table's :class:`Location`, or None when the
-    table is not built.
+    ``locate(index)`` gives a table's :class:`Location` (None when the table
+    is not built) and ``read_ranges(location, ranges, where)`` the bytes of
+    byte ranges of its shard. Every chunk read is checked against the crc32c
+    the table's manifest entry records before it is decoded.
     """
 
     def __init__(self, database) -> None:
@@ -188,28 +211,14 @@ class ShardReader:
         if location is None:
             location = self.locate(index)
         where = f"of table {index} in '{self._name}'"
-        try:
-            # O_NONBLOCK: a FIFO or device put in a shard's place must not block the reader
-            fd = os.open(location.path, os.O_RDONLY | os.O_NONBLOCK)
-        except OSError as error:
-            raise DatabaseError(f"The shard {where} cannot be opened ({error.strerror}).") from None
-        try:
-            if not stat.S_ISREG(os.fstat(fd).st_mode):
-                raise CorruptDatabaseError(f"The shard {where} is not a regular file; expected the table's shard.")
-            for chunk, out in zip(chunks, outs, strict=True):
-                offset, nbytes, crc = location.chunks[chunk]
-                try:
-                    data = os.pread(fd, nbytes, location.start + offset)
-                except OSError as error:
-                    raise DatabaseError(f"The shard {where} cannot be read ({error.strerror}).") from None
-                if len(data) != nbytes or google_crc32c.value(data) != crc:
-                    raise CorruptDatabaseError(
-                        f"The chunk {chunk} {where} does not match the crc32c its manifest records; "
-                        "the shard is damaged or belongs to another table."
-                    )
-                decode_chunk_into(data, out, f"{chunk} {where}")
-        finally:
-            os.close(fd)
+        ranges = [location.chunks[chunk][:2] for chunk in chunks]
+        for chunk, out, data in zip(chunks, outs, self._database.read_ranges(location, ranges, where), strict=True):
+            if len(data) != location.chunks[chunk][1] or google_crc32c.value(data) != location.chunks[chunk][2]:
+                raise CorruptDatabaseError(
+                    f"The chunk {chunk} {where} does not match the crc32c its manifest records; "
+                    "the shard is damaged or belongs to another table."
+                )
+            decode_chunk_into(data, out, f"{chunk} {where}")
         return location
 
     def read_table(self, index: int, out: np.ndarray | None = None) -> np.ndarray:
