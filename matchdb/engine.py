@@ -82,6 +82,7 @@ __all__ = [
     "ACTION_NAMES",
     "STREETS",
     "Legal",
+    "View",
     "HandRecord",
     "Hand",
     "Table",
@@ -159,6 +160,45 @@ class Legal(NamedTuple):
     can_raise: bool
     min_raise_to: int
     max_raise_to: int
+
+
+@dataclass(frozen=True)
+class View:
+    """What the player to act may see, and nothing more: the one object a bot gets.
+
+    Cards are card ids (:mod:`matchdb.cards`); per-seat tuples are indexed by
+    physical seat. ``in_hand`` marks seats dealt in and not folded,
+    ``players`` counts them (the player to act included). ``history`` holds
+    ``(street, seat, kind, amount)`` of every post and action of the hand
+    (kinds index :data:`ACTION_NAMES`). ``source`` is what the table offers
+    for hand strengths (a :class:`matchdb.strength.StrengthSource` in the
+    arena), or None.
+    """
+
+    seat: int
+    hole: tuple[int, int]
+    board: tuple[int, ...]
+    street: int
+    pot: int
+    to_call: int
+    can_raise: bool
+    min_raise_to: int
+    max_raise_to: int
+    stack: int
+    bet: int
+    contributed: int
+    max_bet: int
+    stacks: tuple[int, ...]
+    bets: tuple[int, ...]
+    contributions: tuple[int, ...]
+    in_hand: tuple[bool, ...]
+    button: int
+    small_blind: int
+    big_blind: int
+    ante: int
+    players: int
+    history: tuple[tuple[int, int, int, int], ...]
+    source: object = None
 
 
 # -- kernels -----------------------------------------------------------------------
@@ -677,6 +717,42 @@ class Hand:
         if to_call < 0:
             raise EngineError("Nobody is to act: the hand is over.")
         return Legal(int(to_call), bool(can_raise), int(min_to), int(max_to))
+
+    def view(self, source: object = None) -> View:
+        """What the player to act may see (see :class:`View`)."""
+        t = self._table
+        g, p, n = t._g, t._p, t.seats
+        seat = int(g[G_ACTOR])
+        if seat < 0:
+            raise EngineError("Nobody is to act: the hand is over.")
+        legal = self.legal()
+        state = p[P_STATE, :n]
+        return View(
+            seat=seat,
+            hole=(int(p[P_HOLE0, seat]), int(p[P_HOLE1, seat])),
+            board=self.board,
+            street=int(g[G_STREET]),
+            pot=self.pot,
+            to_call=legal.to_call,
+            can_raise=legal.can_raise,
+            min_raise_to=legal.min_raise_to,
+            max_raise_to=legal.max_raise_to,
+            stack=int(p[P_STACK, seat]),
+            bet=int(p[P_BET, seat]),
+            contributed=int(p[P_CONTRIB, seat]),
+            max_bet=int(g[G_MAXBET]),
+            stacks=tuple(p[P_STACK, :n].tolist()),
+            bets=tuple(p[P_BET, :n].tolist()),
+            contributions=tuple(p[P_CONTRIB, :n].tolist()),
+            in_hand=tuple((state == 1).tolist()),
+            button=int(g[G_BUTTON]),
+            small_blind=int(g[G_SB]),
+            big_blind=int(g[G_BB]),
+            ante=int(g[G_ANTE]),
+            players=int(g[G_ACTIVE]),
+            history=self.history,
+            source=source,
+        )
 
     def act(self, kind: int, amount: int = 0) -> int:
         """Play an action for the player to act and return the kind actually played.
