@@ -129,7 +129,9 @@ G_DEALT = 15  # players dealt in
 G_SHOWDOWN = 16  # 1 when the hand ended at a showdown
 G_REACHED = 17  # the last street dealt (0 preflop .. 3 river)
 G_NPOTS = 18  # pots paid at showdown
-G_POTS = 20  # from here, 3 entries per pot paid at showdown: amount, seats eligible, seats paid (bit masks)
+G_SHORTSUM = 19  # short all-in raises since the last full one; reaching a full raise sets G_SHORTFULL
+G_SHORTFULL = 20  # short all-ins added up to a full raise in this round (pokerkit differs)
+G_POTS = 21  # from here, 3 entries per pot paid at showdown: amount, seats eligible, seats paid (bit masks)
 G_FIELDS = G_POTS + 3 * MAX_SEATS
 
 P_STACK = 0
@@ -265,9 +267,15 @@ def _legal(g, p):
 
 
 @jit
-def _pokerkit_may_raise_more(g):
-    """True where pokerkit 0.7.7 lets a player raise that these rules do not (see the module notes)."""
-    return g[G_SHORTOPEN] != 0
+def _pokerkit_differs(g):
+    """(pokerkit may allow raises these rules do not, pokerkit may refuse raises these rules allow) in this round.
+
+    pokerkit 0.7.7 measures short all-ins against the largest increment so far
+    (0 before the round's first wager), so it reopens the betting after a short
+    all-in that opened the round; and it does not reopen it when short all-ins
+    add up to a full raise (see the module notes).
+    """
+    return g[G_SHORTOPEN] != 0, g[G_SHORTFULL] != 0
 
 
 @jit
@@ -293,6 +301,8 @@ def _begin_round(g, p):
         count += t
     g[G_LASTFULL] = 0
     g[G_SHORTOPEN] = 0
+    g[G_SHORTSUM] = 0
+    g[G_SHORTFULL] = 0
     if g[G_STREET] == 0:
         first = _next_seat(p, n, g[G_BB_SEAT], P_TOACT)
     else:
@@ -564,12 +574,18 @@ def _act(g, p, log, board, kind, amount):
         p[P_STACK, seat] -= delta
         p[P_BET, seat] = x
         p[P_CONTRIB, seat] += delta
-        if increment >= max(g[G_LASTFULL], g[G_BB]):
+        full = max(g[G_LASTFULL], g[G_BB])
+        if increment >= full:
             g[G_LASTFULL] = increment
+            g[G_SHORTSUM] = 0
             for s in range(n):
                 p[P_ACTED, s] = 0
-        elif g[G_LASTFULL] == 0:
-            g[G_SHORTOPEN] = 1
+        else:
+            if g[G_LASTFULL] == 0:
+                g[G_SHORTOPEN] = 1
+            g[G_SHORTSUM] += increment
+            if g[G_SHORTSUM] >= full:
+                g[G_SHORTFULL] = 1
         g[G_MAXBET] = x
         for s in range(n):
             p[P_TOACT, s] = 1 if (p[P_STATE, s] == 1 and p[P_STACK, s] > 0 and s != seat) else 0
@@ -840,6 +856,17 @@ class Table:
         self._button = self.seats - 1 if button is None else int(button) - 1
         self._g[G_STREET] = 4
         self.hands_played = 0
+
+    @classmethod
+    def _over(cls, g: np.ndarray, p: np.ndarray, log: np.ndarray) -> Table:
+        """A Table over state arrays that a game loop owns (no checks, no deck stream)."""
+        table = cls.__new__(cls)
+        table.seats = int(g[G_SEATS])
+        table._g, table._p, table._log = g, p, log
+        table._rng = None
+        table._button = int(g[G_BUTTON])
+        table.hands_played = 0
+        return table
 
     def set_blinds(self, small_blind: int, big_blind: int, ante: int = 0) -> None:
         """Set the forced bets of the next hands."""

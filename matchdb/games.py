@@ -423,7 +423,8 @@ class _Game:
         self.p[P_STACK, :seats] = settings.stack
         self.g[G_SEATS] = seats
         self.g[G_STREET] = 4
-        self.log = np.zeros((_log_capacity(seats * settings.stack, 1, seats), 4), dtype=np.int64)
+        smallest_bb = int(self.schedule[:, 1].min())
+        self.log = np.empty((_log_capacity(seats * settings.stack, smallest_bb, seats), 4), dtype=np.int64)
         self.game = np.zeros(GM_FIELDS, dtype=np.int64)
         self.game[GM_MODE] = mode
         self.game[GM_MAXHANDS] = settings.hands
@@ -534,10 +535,7 @@ def play_game(bots: Sequence[Bot], settings: GameSettings = GameSettings(), deal
 
 def _play_python(state: _Game, bots: Sequence[Bot], source) -> GameResult:
     """The same game as the compiled loop, with each decision asked of ``bot.act(view)`` in Python."""
-    table = Table.__new__(Table)  # a Table over the game's own arrays, for Hand's views
-    table.seats = state.seats
-    table._g, table._p, table._log = state.g, state.p, state.log
-    table.hands_played = 0
+    table = Table._over(state.g, state.p, state.log)  # for Hand's views
     hand = None
     while True:
         g = state.g
