@@ -457,8 +457,8 @@ class RandomBot(BuiltinBot):
     KIND = K_RANDOM
     DEFAULT_NAME = "random"
     PARAMETERS = (
-        Parameter("fold", 1 / 3, 0.0, 1.0, "chance to fold when facing a bet"),
-        Parameter("raise", 1 / 3, 0.0, 1.0, "chance to raise (the rest calls)"),
+        Parameter("fold_chance", 1 / 3, 0.0, 1.0, "chance to fold when facing a bet"),
+        Parameter("raise_chance", 1 / 3, 0.0, 1.0, "chance to raise (the rest calls)"),
     )
 
 
