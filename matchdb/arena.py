@@ -334,8 +334,8 @@ def run_arena(bots=None, games: int = 100, seats: int | None = None, seed: int =
         settings = GameSettings(mode=mode, hands=hands if hands is not None else (200 if mode == "cash" else 5000),
                                 stack=1500 if mode == "tournament" else 2000)
     units = math.ceil(games / seats) if duplicate else games
-    needs = _needs_strength(bots)
-    if needs and source is None:
+    needs = _needs_strength(bots) or (db is not None and any(bot.native() is None for bot in bots))
+    if needs and source is None:  # Python bots see the database through view.source when a db is given
         source = open_source(db, tables, capacity)
     db_path = str(source.db.path) if source is not None else None
     if workers == 1:

@@ -475,9 +475,10 @@ def _empty_arrays():
 
 
 def _needs_strength(bots: Sequence[Bot]) -> bool:
+    """Whether a built-in bot will read strengths from the database (Python bots bring their own)."""
     for bot in bots:
         spec = bot.native()
-        if spec is None or spec[0] in _STRENGTH_KINDS:
+        if spec is not None and spec[0] in _STRENGTH_KINDS:
             return True
     return False
 
