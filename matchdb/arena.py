@@ -319,6 +319,10 @@ def run_arena(bots=None, games: int = 100, seats: int | None = None, seed: int =
     """
     started = time.perf_counter()
     bots = _resolve_bots(bots)
+    if tables is not None:
+        from matchdb.strength import open_decoded
+
+        open_decoded(tables)  # says so at once when the folder holds no decoded tables
     seats = seats if seats is not None else max(2, len(bots))
     if isinstance(seats, bool) or not isinstance(seats, int) or not 2 <= seats <= 10:
         raise ArenaError(f"The number of seats {seats!r} is out of range; expected 2..10.")
