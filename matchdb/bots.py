@@ -360,6 +360,7 @@ class BuiltinBot(Bot):
         self._counts = np.zeros(13, dtype=np.int64)
         self._cards = np.zeros(7, dtype=np.int64)
         self._board = np.zeros(5, dtype=np.int64)
+        self._padded = None
 
     def set(self, **params: float) -> None:
         """Set parameters by name, within their bounds."""
@@ -401,6 +402,7 @@ class BuiltinBot(Bot):
         other._counts = np.zeros(13, dtype=np.int64)
         other._cards = np.zeros(7, dtype=np.int64)
         other._board = np.zeros(5, dtype=np.int64)
+        other._padded = None
         return other
 
     def native(self):
@@ -416,8 +418,10 @@ class BuiltinBot(Bot):
         value = float(self.strength(view)) if self.KIND in _STRENGTH_KINDS else 0.0
         board = self._board
         board[: len(view.board)] = view.board
-        params = np.zeros(MAX_PARAMS)
-        params[: len(self.params)] = self.params
+        params = self._padded
+        if params is None or not np.array_equal(params[: len(self.params)], self.params):
+            params = self._padded = np.zeros(MAX_PARAMS)
+            params[: len(self.params)] = self.params
         kind, amount = _decide(self.KIND, params, value, view.to_call, view.can_raise, view.min_raise_to,
                                view.max_raise_to, view.pot, view.stack, view.bet, view.max_bet, view.contributed,
                                view.big_blind, view.players, view.hole[0], view.hole[1], board, len(view.board),

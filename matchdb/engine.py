@@ -705,7 +705,7 @@ class Hand:
     def board(self) -> tuple[int, ...]:
         """Community cards dealt so far."""
         shown = (0, 3, 4, 5)[int(self._table._g[G_REACHED])]
-        return tuple(int(c) for c in self._board[:shown])
+        return tuple(self._board[:shown].tolist())
 
     def hole(self, seat: int) -> tuple[int, int] | None:
         """Hole cards of ``seat`` (None when not dealt in)."""
@@ -725,7 +725,7 @@ class Hand:
         """``(street, seat, kind, amount)`` of every post and action so far."""
         t = self._table
         used = min(int(t._g[G_NLOG]), len(t._log))
-        return tuple(tuple(int(x) for x in row) for row in t._log[:used])
+        return tuple(map(tuple, t._log[:used].tolist()))
 
     def legal(self) -> Legal:
         """What the player to act may do."""
@@ -737,36 +737,40 @@ class Hand:
     def view(self, source: object = None) -> View:
         """What the player to act may see (see :class:`View`)."""
         t = self._table
-        g, p, n = t._g, t._p, t.seats
+        g, n = t._g, t.seats
         seat = int(g[G_ACTOR])
         if seat < 0:
             raise EngineError("Nobody is to act: the hand is over.")
-        legal = self.legal()
-        state = p[P_STATE, :n]
+        to_call, can_raise, min_to, max_to = _legal(g, t._p)
+        gl = g[:G_POTS].tolist()  # plain lists: indexing numpy one number at a time costs more than the view
+        stacks, bets, contributions, state, hole0, hole1 = t._p[
+            [P_STACK, P_BET, P_CONTRIB, P_STATE, P_HOLE0, P_HOLE1], :n
+        ].tolist()
+        used = min(gl[G_NLOG], len(t._log))
         return View(
             seat=seat,
-            hole=(int(p[P_HOLE0, seat]), int(p[P_HOLE1, seat])),
-            board=self.board,
-            street=int(g[G_STREET]),
-            pot=self.pot,
-            to_call=legal.to_call,
-            can_raise=legal.can_raise,
-            min_raise_to=legal.min_raise_to,
-            max_raise_to=legal.max_raise_to,
-            stack=int(p[P_STACK, seat]),
-            bet=int(p[P_BET, seat]),
-            contributed=int(p[P_CONTRIB, seat]),
-            max_bet=int(g[G_MAXBET]),
-            stacks=tuple(p[P_STACK, :n].tolist()),
-            bets=tuple(p[P_BET, :n].tolist()),
-            contributions=tuple(p[P_CONTRIB, :n].tolist()),
-            in_hand=tuple((state == 1).tolist()),
-            button=int(g[G_BUTTON]),
-            small_blind=int(g[G_SB]),
-            big_blind=int(g[G_BB]),
-            ante=int(g[G_ANTE]),
-            players=int(g[G_ACTIVE]),
-            history=self.history,
+            hole=(hole0[seat], hole1[seat]),
+            board=tuple(self._board[: (0, 3, 4, 5)[gl[G_REACHED]]].tolist()),
+            street=gl[G_STREET],
+            pot=gl[G_POT] + sum(bets),
+            to_call=int(to_call),
+            can_raise=bool(can_raise),
+            min_raise_to=int(min_to),
+            max_raise_to=int(max_to),
+            stack=stacks[seat],
+            bet=bets[seat],
+            contributed=contributions[seat],
+            max_bet=gl[G_MAXBET],
+            stacks=tuple(stacks),
+            bets=tuple(bets),
+            contributions=tuple(contributions),
+            in_hand=tuple(s == 1 for s in state),
+            button=gl[G_BUTTON],
+            small_blind=gl[G_SB],
+            big_blind=gl[G_BB],
+            ante=gl[G_ANTE],
+            players=gl[G_ACTIVE],
+            history=tuple(map(tuple, t._log[:used].tolist())),
             source=source,
         )
 
