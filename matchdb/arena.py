@@ -189,8 +189,8 @@ class ArenaResult:
         return buffer.getvalue()
 
     def to_json(self) -> dict:
-        """Settings, timing and every bot's figures."""
-        return {"settings": self.settings, "seconds": self.seconds, "bots": [asdict(b) for b in self.bots]}
+        """Settings, timing and every bot's figures (infinite or undefined figures as None)."""
+        return _finite({"settings": self.settings, "seconds": self.seconds, "bots": [asdict(b) for b in self.bots]})
 
     def save(self, path: str | os.PathLike) -> Path:
         """Write CSV (``.csv``) or JSON (``.json``)."""
@@ -198,7 +198,7 @@ class ArenaResult:
         if path.suffix == ".csv":
             path.write_text(self.to_csv())
         elif path.suffix == ".json":
-            path.write_text(json.dumps(self.to_json(), indent=1, default=float))
+            path.write_text(json.dumps(self.to_json(), indent=1, allow_nan=False))
         else:
             raise ArenaError(f"The output file {str(path)!r} ends neither in .csv nor in .json.")
         return path
@@ -233,6 +233,19 @@ class ArenaResult:
         fig.savefig(path)
         plt.close(fig)
         return path
+
+
+def _finite(value):
+    """Plain JSON values: numpy numbers as Python numbers, inf and NaN as None."""
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_finite(v) for v in value]
+    if isinstance(value, (float, np.floating)):
+        return float(value) if math.isfinite(value) else None
+    if isinstance(value, np.integer):
+        return int(value)
+    return value
 
 
 # -- running -----------------------------------------------------------------------------
@@ -341,7 +354,7 @@ def run_arena(bots=None, games: int = 100, seats: int | None = None, seed: int =
     needs = _needs_strength(bots) or (db is not None and any(bot.native() is None for bot in bots))
     if needs and source is None:  # Python bots see the database through view.source when a db is given
         source = open_source(db, tables, capacity)
-    db_path = str(source.db.path) if source is not None else None
+    db_path = str(db) if isinstance(db, (str, os.PathLike)) else str(getattr(source.db if source is not None else db, "path", "")) or None
     if workers == 1:
         records = []
         bar = _bar(units, progress)
@@ -369,16 +382,23 @@ def _bar(total: int, progress: bool | None):
 
 def _run_dask(bots, settings, seats, seed, units, duplicate, workers, db_path, tables, capacity, needs, source,
               progress) -> list[dict]:
-    from distributed import Client, as_completed
+    import logging
 
-    from matchdb.build import local_cluster
+    from distributed import Client, LocalCluster, as_completed
 
     # compile (or load) every kernel here first: numba's cache races when many processes compile at once
     _play_units(bots, settings, seats, seed, [0], duplicate, source)
     chunk = max(1, min(200, units // (8 * workers) or 1))
     pieces = [list(range(start, min(units, start + chunk))) for start in range(0, units, chunk)]
     records: list[dict] = []
-    cluster = local_cluster(workers)
+    cluster = LocalCluster(
+        n_workers=workers,
+        threads_per_worker=1,  # numba's random generator is per thread: one thread per worker keeps runs exact
+        processes=True,
+        host="127.0.0.1",
+        dashboard_address="127.0.0.1:0",  # a free port
+        silence_logs=logging.ERROR,
+    )
     client = Client(cluster)
     try:
         futures = [client.submit(_worker_task, bots, settings, seats, seed, piece, duplicate, db_path,
@@ -468,7 +488,7 @@ def add_cli_arguments(parser: argparse.ArgumentParser) -> None:
     True
     """
     parser.add_argument("--bots", help=f"comma-separated bots (default {','.join(DEFAULT_FIELD)}); "
-                        f"known: {', '.join(BOT_NAMES)}, each with an optional :naive, :headsup or :montecarlo")
+                        f"known: {', '.join(BOT_NAMES)}, each with an optional :naive, :headsup, :montecarlo or :dropout")
     parser.add_argument("--games", type=int, required=True, help="games to play (duplicate: rounded up to whole sets)")
     parser.add_argument("--seats", type=int, help="seats at the table, 2..10 (default: one per bot)")
     parser.add_argument("--seed", type=int, default=0, help="seed of every card and decision (default 0)")

@@ -39,7 +39,7 @@ then the bot plays in the Python loop.
 >>> make_bot("bluffer")
 Traceback (most recent call last):
 ...
-matchdb.bots.BotError: The bot 'bluffer' is unknown; expected one of allin, fives, station, random, west, west-tight, west-loose, west-aggressive, west-passive, income, tomlinson (with an optional ':naive', ':headsup' or ':montecarlo').
+matchdb.bots.BotError: The bot 'bluffer' is unknown; expected one of allin, fives, station, random, west, west-tight, west-loose, west-aggressive, west-passive, income, tomlinson (with an optional ':naive', ':headsup', ':montecarlo' or ':dropout').
 """
 
 from __future__ import annotations
@@ -82,6 +82,7 @@ __all__ = [
     "TomlinsonBot",
     "PERSONALITIES",
     "BOT_NAMES",
+    "PAIR_OF_SIXES",
     "make_bot",
     "opponent_flags",
 ]
@@ -554,16 +555,27 @@ _FACTORIES: dict[str, Callable[[], BuiltinBot]] = {
 }
 #: Names :func:`make_bot` knows.
 BOT_NAMES = tuple(_FACTORIES)
-_STRENGTHS = {"naive": NAIVE, "headsup": HEADSUP_EQUITY, "montecarlo": montecarlo()}
+#: West's drop-out threshold: "hole cards worse than, say, a pair of sixes" (66's heads-up equity).
+PAIR_OF_SIXES = 0.6328
+_STRENGTHS = {"naive": NAIVE, "headsup": HEADSUP_EQUITY, "montecarlo": montecarlo(),
+              "dropout": montecarlo(model="dropout", threshold=PAIR_OF_SIXES)}
 
 
 def make_bot(spec: str) -> BuiltinBot:
-    """A built-in bot by name, optionally with a strength: ``"west"``, ``"west-tight:headsup"``, ``"income:montecarlo"``."""
+    """A built-in bot by name, optionally with a strength after a colon.
+
+    ``"west"``, ``"west-tight:headsup"``, ``"income:montecarlo"`` (Tomlinson's
+    steered samples), ``"west:dropout"`` (samples with West's drop-out model:
+    opponents who entered voluntarily fold hands worse than a pair of sixes).
+
+    >>> make_bot("west:dropout").strength.model
+    'dropout'
+    """
     name, _, strength = spec.partition(":")
     if name not in _FACTORIES or (strength and strength not in _STRENGTHS):
         raise BotError(
             f"The bot {spec!r} is unknown; expected one of {', '.join(BOT_NAMES)} "
-            "(with an optional ':naive', ':headsup' or ':montecarlo')."
+            "(with an optional ':naive', ':headsup', ':montecarlo' or ':dropout')."
         )
     bot = _FACTORIES[name]()
     if strength:

@@ -456,9 +456,7 @@ def decode_tables(db, folder: str | os.PathLike, quiet: bool = True) -> Path:
     finally:
         del out
     os.replace(partial, target)
-    info = db.info()
-    (folder / _DECODED_META).write_text(json.dumps({"database": info["path"], "provenance": info.get("provenance", {}),
-                                                    "tables": N_FLOPS}, indent=1))
+    (folder / _DECODED_META).write_text(json.dumps({"database": str(getattr(db, "path", "")), "tables": N_FLOPS}, indent=1))
     return folder
 
 

@@ -98,6 +98,13 @@ def test_make_bot_with_a_strength():
     assert bot.strength == HEADSUP_EQUITY and bot.name == "west-loose:headsup"
     assert make_bot("tomlinson").strength == montecarlo()
     assert make_bot("west").strength == NAIVE
+    dropout = make_bot("west:dropout").strength
+    assert (dropout.model, dropout.threshold) == ("dropout", B.PAIR_OF_SIXES)
+
+
+def test_wests_pair_of_sixes_threshold_is_the_preflop_table(db):
+    table = db.preflop()
+    assert B.PAIR_OF_SIXES == round(float(table.equity[table.classes.index("66")]), 4)
 
 
 # -- decisions of each bot -------------------------------------------------------------------------
