@@ -391,6 +391,7 @@ def _run_dask(bots, settings, seats, seed, units, duplicate, workers, db_path, t
     chunk = max(1, min(200, units // (8 * workers) or 1))
     pieces = [list(range(start, min(units, start + chunk))) for start in range(0, units, chunk)]
     records: list[dict] = []
+    saved = dict(os.environ)  # the nanny writes its pre-spawn variables into this process's environment
     cluster = LocalCluster(
         n_workers=workers,
         threads_per_worker=1,  # numba's random generator is per thread: one thread per worker keeps runs exact
@@ -413,6 +414,8 @@ def _run_dask(bots, settings, seats, seed, units, duplicate, workers, db_path, t
     finally:
         client.close()
         cluster.close()
+        os.environ.clear()  # ...where later clusters would take them over their own configuration
+        os.environ.update(saved)
     records.sort(key=lambda r: (r["unit"], r["rotation"]))
     return records
 

@@ -290,8 +290,8 @@ def _decide(kind, params, strength, to_call, can_raise, min_to, max_to, pot, sta
         return FOLD, 0
     if kind == K_RANDOM:
         u = np.random.random()
-        if u < params[0] and to_call > 0:
-            return FOLD, 0
+        if u < params[0]:
+            return (FOLD, 0) if to_call > 0 else (CALL, 0)
         if u < params[0] + params[1] and can_raise:
             return RAISE, min_to + np.random.randint(max_to - min_to + 1)
         return CALL, 0
@@ -457,7 +457,7 @@ class PairOfFives(BuiltinBot):
 
 
 class RandomBot(BuiltinBot):
-    """Folds, raises (to a uniform amount in the legal range) or calls at random."""
+    """Folds (checks when that is free), raises (to a uniform amount in the legal range) or calls at random."""
 
     KIND = K_RANDOM
     DEFAULT_NAME = "random"

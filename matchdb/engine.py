@@ -2,7 +2,7 @@
 
 The rules live in numba kernels that act on two integer arrays, so the same
 code serves a Python loop (bots written in Python answer one method) and the
-compiled loop of :mod:`matchdb.simulate` (the built-in bots, thousands of
+compiled loop of :mod:`matchdb.games` (the built-in bots, tens of thousands of
 hands per second). The rules, checked against pokerkit in the tests:
 
 - **Seats and button.** Physical seats 0..N-1; a seat with chips is dealt in.
@@ -18,16 +18,19 @@ hands per second). The rules, checked against pokerkit in the tests:
   (all-in excepted). An all-in wager smaller than that is *short*: it does not
   reopen the betting for a player who has already acted in the round unless
   the short all-ins since that player acted add up to a full raise (the TDA
-  rule). Nobody may raise when every other player is all-in or folded. A fold
+  rule). Nobody may raise when every other player is all-in or folded, and a
+  player whose chips in already cover everyone else's is not asked to act at
+  the start of a round (pokerkit's effective stack). A fold
   with nothing to call is played as a check (West: "if fold and amount to call
   is zero, call"); a raise that is not allowed is played as a call; a raise
   amount is clamped to the legal range.
 - **Pots.** At the end of each round the part of the largest bet that nobody
   matched goes back to its owner. At showdown the chips form a main pot and
-  side pots by contribution level; consecutive pots that the same players can
-  win are merged (as pokerkit does). Each pot is split evenly among the best
-  hands that can win it; the odd chips all go to the winner seated first after
-  the button (pokerkit's rule).
+  side pots by contribution level. Hands that cannot win any of them are out
+  first, and consecutive pots the remaining hands share are merged (as
+  pokerkit does; it decides where odd chips go). Each pot is split evenly
+  among the best hands that can win it; the odd chips all go to the winner
+  seated first after the button (pokerkit's rule).
 - **Cards.** A seat's hole cards are ``deck[2 s], deck[2 s + 1]`` for physical
   seat ``s``, whoever is still in; the board is the five cards after the
   ``2 N`` hole cards. There are no burn cards: with a uniformly shuffled deck
@@ -40,7 +43,9 @@ short all-in against the largest *increment* so far in the round (0 before
 the first wager) instead of against a full bet of at least the big blind, so
 when a round opens with all-in wagers smaller than the big blind it lets
 players who already acted re-raise; and it does not reopen the betting when
-several short all-ins add up to a full raise. The tests pin both cases.
+several short all-ins add up to a full raise. The tests pin both cases. (With
+equal blinds heads-up pokerkit also lets the big blind act first; the tests
+play small blinds below big blinds.)
 
 >>> table = Table([100, 100, 100], small_blind=1, big_blind=2, seed=7)
 >>> hand = table.start_hand()

@@ -199,8 +199,10 @@ class GameResult:
     ``places`` (1 = winner; cash games rank by chips won), ``net`` chips won
     (cash) or final stack minus start (tournament), ``big_blinds`` the sum
     over hands of chips won divided by that hand's big blind, ``stats`` the
-    (:data:`STAT_NAMES`, seats) counters, ``hands`` the hands played and
-    ``bust_hand`` the hand each player went out in (-1 if never).
+    (:data:`STAT_NAMES`, seats) counters, ``hands`` the hands played,
+    ``bust_hand`` the hand each player went out in (-1 if never),
+    ``tables_decoded`` how many tables lazy loading decoded for the game and
+    ``compiled`` which loop played it.
     """
 
     places: np.ndarray
@@ -537,6 +539,7 @@ def play_game(bots: Sequence[Bot], settings: GameSettings = GameSettings(), deal
 def _play_python(state: _Game, bots: Sequence[Bot], source) -> GameResult:
     """The same game as the compiled loop, with each decision asked of ``bot.act(view)`` in Python."""
     table = Table._over(state.g, state.p, state.log)  # for Hand's views
+    decoded_before = getattr(source.tables, "decoded", 0) if source is not None else 0
     hand = None
     while True:
         g = state.g
@@ -566,5 +569,5 @@ def _play_python(state: _Game, bots: Sequence[Bot], source) -> GameResult:
         _act(g, state.p, state.log, hand._board, kind, amount)
         if g[G_STREET] == 4:
             _end_hand(g, state.p, state.log, state.game, state.places, state.bust_hand, state.stats, state.big_blinds)
-    decoded = getattr(source.tables, "decoded", 0) if source is not None else 0
+    decoded = getattr(source.tables, "decoded", 0) - decoded_before if source is not None else 0
     return state.result(decoded, compiled=False)
