@@ -211,10 +211,10 @@ def montecarlo(samples: int = 75, model: str = "steered", threshold: float = 0.5
 def multiway(equity: Callable[[tuple[int, int], tuple[int, ...], int], float]) -> Callable[[View], float]:
     """Wrap ``equity(hole, board, players)`` (for example an exact multiway equity) as a strength.
 
+    >>> from types import SimpleNamespace
     >>> strength = multiway(lambda hole, board, players: 1 / players)
-    >>> strength(View(0, (0, 1), (), 0, 3, 2, True, 4, 100, 98, 1, 1, 2, (98, 97), (1, 2), (1, 2),
-    ...               (True, True), 1, 1, 2, 0, 2, ()))
-    0.5
+    >>> strength(SimpleNamespace(hole=(38, 37), board=(0, 18, 35), players=4))   # it reads these three
+    0.25
     """
 
     def strength(view: View) -> float:
