@@ -6,7 +6,7 @@ Python::
                        seed=1, duplicate=True, db="data/matchdb.zarr")
     print(result.report())
 
-Command line (``matchdb arena``, see :func:`add_cli_arguments`)::
+Command line (``matchdb arena``; :mod:`matchdb.cli` defines its options)::
 
     matchdb arena --bots west,allin,fives --games 3000 --seats 3 --duplicate --out results.csv
 
@@ -38,7 +38,6 @@ showdowns and showdowns won.
 
 from __future__ import annotations
 
-import argparse
 import csv
 import io
 import json
@@ -52,10 +51,9 @@ from pathlib import Path
 
 import numpy as np
 
-from matchdb.bots import BOT_NAMES, Bot, BotError, make_bot
+from matchdb.bots import Bot, make_bot
 from matchdb.errors import MatchdbError
 from matchdb.games import (
-    CASH,
     S_AGG,
     S_CALLS,
     S_FLOPS,
@@ -76,8 +74,6 @@ __all__ = [
     "ArenaResult",
     "run_arena",
     "open_source",
-    "add_cli_arguments",
-    "run_cli",
 ]
 
 
@@ -257,11 +253,11 @@ def open_source(db=None, tables: str | os.PathLike | None = None, capacity: int 
     ``tables`` names a folder of decoded tables (:func:`matchdb.strength.decode_tables`),
     else tables are decoded lazily into ``capacity`` slots.
     """
-    import matchdb
+    from matchdb.query import open as open_database
     from matchdb.strength import StrengthSource, open_decoded
 
     if db is None or isinstance(db, (str, os.PathLike)):
-        db = matchdb.open(db)
+        db = open_database(db)
     return StrengthSource(db, tables=open_decoded(tables) if tables is not None else None, capacity=capacity)
 
 
@@ -480,56 +476,3 @@ def _summarise(bots, records, seats, units, duplicate, settings) -> ArenaResult:
 
 
 # -- command line ---------------------------------------------------------------------------------
-
-
-def add_cli_arguments(parser: argparse.ArgumentParser) -> None:
-    """Add ``matchdb arena``'s options to ``parser``.
-
-    >>> parser = argparse.ArgumentParser(prog="matchdb arena")
-    >>> add_cli_arguments(parser)
-    >>> parser.parse_args(["--games", "10", "--duplicate"]).seats is None
-    True
-    """
-    parser.add_argument("--bots", help=f"comma-separated bots (default {','.join(DEFAULT_FIELD)}); "
-                        f"known: {', '.join(BOT_NAMES)}, each with an optional :naive, :headsup, :montecarlo or :dropout")
-    parser.add_argument("--games", type=int, required=True, help="games to play (duplicate: rounded up to whole sets)")
-    parser.add_argument("--seats", type=int, help="seats at the table, 2..10 (default: one per bot)")
-    parser.add_argument("--seed", type=int, default=0, help="seed of every card and decision (default 0)")
-    parser.add_argument("--duplicate", action="store_true", help="replay each deal with the seats rotated")
-    parser.add_argument("--mode", choices=("tournament", "cash"), default="tournament")
-    parser.add_argument("--hands", type=int, help="cash session length (default 200) or tournament hand cap")
-    parser.add_argument("--workers", type=int, default=1, help="Dask worker processes on this machine (default 1)")
-    parser.add_argument("--db", help="database path (default $MATCHDB_PATH or data/matchdb.zarr)")
-    parser.add_argument("--tables", help="folder of decoded tables (made by --decode); default: decode lazily")
-    parser.add_argument("--decode", action="store_true", help="decode every table into --tables first (4.85 GB)")
-    parser.add_argument("--out", help="write the results to a .csv or .json file")
-    parser.add_argument("--plot", help="draw the results into an image file (needs matplotlib)")
-    parser.add_argument("--quiet", action="store_true", help="no progress bar")
-
-
-def run_cli(args: argparse.Namespace) -> int:
-    """Run ``matchdb arena`` with parsed arguments: print the results, return the exit status."""
-    try:
-        if args.decode:
-            if not args.tables:
-                raise ArenaError("--decode needs --tables, the folder to decode into.")
-            import matchdb
-            from matchdb.strength import decode_tables
-
-            started = time.perf_counter()
-            decode_tables(matchdb.open(args.db), args.tables, quiet=args.quiet)
-            print(f"decoded every table into {args.tables} in {time.perf_counter() - started:.1f} s")
-        if args.out and Path(args.out).suffix not in (".csv", ".json"):
-            raise ArenaError(f"The output file {args.out!r} ends neither in .csv nor in .json.")
-        result = run_arena(args.bots, games=args.games, seats=args.seats, seed=args.seed, duplicate=args.duplicate,
-                           mode=args.mode, hands=args.hands, workers=args.workers, db=args.db, tables=args.tables,
-                           progress=False if args.quiet else None)
-        print(result.report())
-        if args.out:
-            print(f"wrote {result.save(args.out)}")
-        if args.plot:
-            print(f"drew {result.plot(args.plot)}")
-    except (MatchdbError, BotError) as error:
-        print(f"matchdb arena: {error}", file=sys.stderr)
-        return 2
-    return 0

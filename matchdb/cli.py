@@ -131,6 +131,34 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_arena(args: argparse.Namespace) -> int:
+    import time
+    from pathlib import Path
+
+    from matchdb.arena import ArenaError, run_arena
+
+    if args.decode:
+        if not args.tables:
+            raise ArenaError("--decode needs --tables, the folder to decode into.")
+        from matchdb.strength import decode_tables
+
+        started = time.perf_counter()
+        decode_tables(_open(args), args.tables, quiet=args.quiet)
+        print(f"decoded every table into {args.tables} in {time.perf_counter() - started:.1f} s")
+    if args.out and Path(args.out).suffix not in (".csv", ".json"):
+        raise ArenaError(f"The output file {args.out!r} ends neither in .csv nor in .json.")
+    result = run_arena(
+        args.bots, games=args.games, seats=args.seats, seed=args.seed, duplicate=args.duplicate, mode=args.mode,
+        hands=args.hands, workers=args.workers, db=args.db, tables=args.tables, progress=False if args.quiet else None,
+    )
+    print(result.report())
+    if args.out:
+        print(f"wrote {result.save(args.out)}")
+    if args.plot:
+        print(f"drew {result.plot(args.plot)}")
+    return 0
+
+
 def _cmd_info(args: argparse.Namespace) -> int:
     print(json.dumps(_open(args).info(), indent=2))
     return 0
@@ -204,6 +232,24 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--workers", type=int, default=1, help="server processes sharing the port (default 1)")
     p.add_argument("--access-log", action="store_true", help="log every request (quiet by default)")
     p.set_defaults(func=_cmd_serve)
+
+    p = sub.add_parser("arena", help="bots play each other: tournaments or cash sessions, with confidence intervals")
+    p.add_argument("--bots", help="comma-separated bots like west,west-tight,allin,fives, each optionally with :naive, "
+                   ":headsup, :montecarlo or :dropout (default: the articles' bots; an unknown name lists the known ones)")
+    p.add_argument("--games", type=int, required=True, help="games to play (duplicate: rounded up to whole sets)")
+    p.add_argument("--seats", type=int, help="seats at the table, 2..10 (default: one per bot)")
+    p.add_argument("--seed", type=int, default=0, help="seed of every card and decision (default 0)")
+    p.add_argument("--duplicate", action="store_true", help="replay each deal with the seats rotated")
+    p.add_argument("--mode", choices=("tournament", "cash"), default="tournament")
+    p.add_argument("--hands", type=int, help="cash session length (default 200) or tournament hand cap")
+    p.add_argument("--workers", type=int, default=1, help="Dask worker processes on this machine (default 1)")
+    p.add_argument("--db", help=_DB_HELP)
+    p.add_argument("--tables", help="folder of decoded tables (made by --decode); default: decode lazily")
+    p.add_argument("--decode", action="store_true", help="decode every table into --tables first (4.85 GB)")
+    p.add_argument("--out", help="write the results to a .csv or .json file")
+    p.add_argument("--plot", help="draw the results into an image file (needs matplotlib)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=_cmd_arena)
 
     p = sub.add_parser("info", help="format, provenance and completeness of a database")
     p.add_argument("--db", help=_DB_HELP)

@@ -56,10 +56,7 @@ from matchdb.canonical import CANONICAL_FLOPS, CARD_MAP, N_FLOPS, canonical_inde
 from matchdb.cards import format_cards, parse_cards
 from matchdb.errors import BoardError, CardError, DatabaseError, MatchdbError
 from matchdb.pairs import MAX_W, N_LEVELS, N_PAIRS, PAIR_HIGH, PAIR_INDEX, PAIR_LOW, ROWS_OF_CARD, SENTINEL, local_index
-try:  # the starting-hand classes moved to matchdb.hands on main; either place works until the merge
-    from matchdb.hands import CLASSES, hand_class
-except ImportError:
-    from matchdb.preflop import CLASSES, hand_class
+from matchdb.hands import CLASSES, hand_class
 
 __all__ = [
     "NAIVE",

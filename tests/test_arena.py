@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 import builtins
 import csv
 import io
@@ -12,10 +11,11 @@ import statistics
 import numpy as np
 import pytest
 
-from matchdb.arena import DEFAULT_FIELD, ArenaError, Estimate, add_cli_arguments, run_arena, run_cli
+from matchdb.arena import DEFAULT_FIELD, ArenaError, Estimate, run_arena
 from matchdb.bots import Bot, CallingStation
+from matchdb.cli import main
 from matchdb.engine import CALL
-from tests.arena_fixtures import DB_PATH, db, source  # noqa: F401
+from tests.arena_fixtures import db, source  # noqa: F401
 
 NO_DATABASE = ["fives", "station", "random"]
 
@@ -136,10 +136,13 @@ def test_arena_errors_say_what_was_expected(kwargs, message):
 # -- command line -----------------------------------------------------------------------------------
 
 
-def cli(*argv: str) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="matchdb arena")
-    add_cli_arguments(parser)
-    return parser.parse_args(list(argv))
+def run_cli(argv: list[str]) -> int:
+    """``matchdb arena ARGV`` through the real command line's entry point."""
+    return main(["arena", *argv])
+
+
+def cli(*argv: str) -> list[str]:
+    return list(argv)
 
 
 def test_cli_prints_results_and_writes_csv_and_json(tmp_path, capsys):
@@ -161,7 +164,7 @@ def test_cli_prints_results_and_writes_csv_and_json(tmp_path, capsys):
 @pytest.mark.parametrize(
     "argv, message",
     [
-        (("--bots", "fives,bluffer", "--games", "2"), "matchdb arena: The bot 'bluffer' is unknown"),
+        (("--bots", "fives,bluffer", "--games", "2"), "matchdb: The bot 'bluffer' is unknown"),
         (("--bots", "fives,station", "--games", "2", "--out", "results.txt"), "ends neither in .csv nor in .json."),
         (("--bots", "fives,station", "--games", "2", "--decode"), "--decode needs --tables"),
         (("--bots", "fives,station", "--games", "2", "--tables", "/nonexistent"), "No decoded tables at"),
@@ -190,10 +193,10 @@ def test_cli_says_in_one_sentence_when_matplotlib_is_missing(tmp_path, capsys, m
 
     monkeypatch.setattr(builtins, "__import__", no_matplotlib)
     assert run_cli(cli("--bots", "fives,station", "--games", "2", "--plot", str(tmp_path / "x.png"), "--quiet")) == 2
-    assert capsys.readouterr().err == "matchdb arena: Plotting needs matplotlib; install it with 'pip install matplotlib'.\n"
+    assert capsys.readouterr().err == "matchdb: Plotting needs matplotlib; install it with 'pip install matplotlib'.\n"
 
 
 def test_cli_runs_the_default_field_on_a_database(db, capsys):
-    assert run_cli(cli("--games", "6", "--db", str(DB_PATH), "--quiet")) == 0
+    assert run_cli(cli("--games", "6", "--db", str(db.path), "--quiet")) == 0
     printed = capsys.readouterr().out
     assert all(f"\n{name} " in printed for name in DEFAULT_FIELD)
