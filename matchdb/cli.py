@@ -64,7 +64,10 @@ def _open(args: argparse.Namespace):
 
 
 def _cmd_query(args: argparse.Namespace) -> int:
-    _render(_open(args).report(args.hole, args.board, players=args.players, villain=args.villain), args.json)
+    from matchdb.query import open as open_database
+
+    db = open_database(args.db, jit=False)  # one question: numpy answers it before numba would have loaded
+    _render(db.report(args.hole, args.board, players=args.players, villain=args.villain), args.json)
     return 0
 
 
@@ -164,11 +167,21 @@ def _cmd_info(args: argparse.Namespace) -> int:
     return 0
 
 
-def _parser() -> argparse.ArgumentParser:
-    from importlib.metadata import version
+class _Version(argparse.Action):
+    """--version, reading the installed version only when asked (importlib.metadata costs 15 ms a start)."""
 
+    def __init__(self, option_strings, dest, **kwargs) -> None:
+        super().__init__(option_strings, dest, nargs=0, help="show the version and exit")
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:
+        from importlib.metadata import version
+
+        parser.exit(message=f"matchdb {version('matchdb')}\n")
+
+
+def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="matchdb", description="The Texas Hold'em match-table database.")
-    parser.add_argument("--version", action="version", version=f"matchdb {version('matchdb')}")
+    parser.add_argument("--version", action=_Version)
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("build", help="compute tables into a zarr store (resumes a partial build)")

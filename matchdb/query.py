@@ -83,9 +83,12 @@ class MatchDB:
     ----------
     path : the store folder, a file written by ``matchdb pack``, or the http(s) URL of one.
     cache_tables : how many tables' worth of decoded chunks to keep (2.8 MB each).
+    jit : answer single-hand questions with numba's compiled kernels (fastest once
+        loaded, about 0.4 s to load); False answers them with numpy alone, what a
+        process that asks one question wants. The answers are the same to the last bit.
     """
 
-    def __init__(self, path: str | os.PathLike, cache_tables: int = 64) -> None:
+    def __init__(self, path: str | os.PathLike, cache_tables: int = 64, jit: bool = True) -> None:
         if isinstance(cache_tables, bool) or not isinstance(cache_tables, int) or cache_tables < 1:
             raise MatchdbError(f"cache_tables is {cache_tables!r}; expected a whole number of at least 1.")
         self.store = open_database(path)
@@ -95,6 +98,7 @@ class MatchDB:
         self._tables = TableCache(self._reader, cache_tables)
         self._lock = threading.Lock()
         self._preflop = None
+        self._jit = bool(jit)
 
     def __repr__(self) -> str:
         return f"MatchDB({str(self.path)!r})"
@@ -191,7 +195,7 @@ class MatchDB:
 
         canon, columns, row = self._hand_frame(hole, board)
         block = self._tables.chunk(canon.index, row // CHUNK_ROWS)
-        value = naive_win_rate(block, row % CHUNK_ROWS, columns, players)
+        value = naive_win_rate(block, row % CHUNK_ROWS, columns, players, jit=self._jit)
         if value != value:  # NaN
             raise BoardError("No turn and river are consistent with these hole cards and board.")
         return value
@@ -210,7 +214,7 @@ class MatchDB:
             raise RangeError(f"No hand of the range {describe_range(villain)!r} is possible on the board {_text(board)!r}.")
         table = self.table(canon.index)  # outside the try: a damaged table must say so, not blame the range
         try:
-            win, tie, loss = hand_vs_weights(table, row, columns, weights)
+            win, tie, loss = hand_vs_weights(table, row, columns, weights, jit=self._jit)
         except MatchdbError:
             raise RangeError(
                 f"No hand of the range {describe_range(villain)!r} can be dealt beside these hole cards and board."
@@ -327,6 +331,6 @@ def _hand_rows(index: int, perm: int) -> np.ndarray:
     return rows
 
 
-def open(path: str | os.PathLike | None = None, cache_tables: int = 64) -> MatchDB:  # noqa: A001 - mirrors zarr.open
+def open(path: str | os.PathLike | None = None, cache_tables: int = 64, jit: bool = True) -> MatchDB:  # noqa: A001 - mirrors zarr.open
     """Open the database at ``path`` read-only (default ``$MATCHDB_PATH``, else :func:`matchdb.storage.default_path`)."""
-    return MatchDB(path if path is not None else default_path(), cache_tables=cache_tables)
+    return MatchDB(path if path is not None else default_path(), cache_tables=cache_tables, jit=jit)
