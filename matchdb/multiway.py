@@ -1,0 +1,339 @@
+"""Multiway equity: one hand (or a range) against 1 to 9 opponents, card removal exact.
+
+Everything here works in one table's frame, like :mod:`matchdb.formulas`:
+``table`` is a decoded (1176, 1176) W matrix, ``columns`` the board's columns
+(:func:`matchdb.pairs.board_columns`), the hero a row or 1,176 row weights, and
+each opponent 1,176 row weights: all ones for a random hand, one-hot for a
+known hand, a range's weights otherwise. :func:`multiway` does the mapping of
+real cards into that frame through a :class:`matchdb.MatchDB`.
+
+How it counts (DESIGN.md section 4; details in :mod:`matchdb._multiway_kernels`):
+on each column the opponents' hands get a factor 1 below the hero, x tied,
+0 above; the weighted number M(x) of card-disjoint deals is a polynomial whose
+coefficient of x^t is the weight of the deals the hero wins tied with t
+opponents. Inclusion-exclusion over shared cards turns M into per-card sums:
+for random opponents over the few hands that tie or beat the hero, for ranges
+over the ranges' hands, with a triangle term for three opponents. Known hands
+only fix cards and compare levels. That is exact for up to three opponents that
+are not known hands, plus any number of known hands, on every street.
+
+More than three unknown opponents are sampled, with two variance reductions:
+every column is its own stratum (the runout is not sampled), and only the
+opponents beyond three are drawn, from the hands that do not beat the hero, each
+draw weighted by the mass it was drawn from; the last three are then counted
+exactly given the drawn cards. The answer carries its standard error.
+
+>>> from matchdb.cards import parse_cards
+>>> from matchdb.kernels import match_table
+>>> from matchdb.pairs import board_columns, pair_row
+>>> flop = parse_cards("2c7dJh")
+>>> table = match_table(flop)
+>>> hero = pair_row(flop, parse_cards("AhKh"))
+>>> r = multiway_outcome(table, board_columns(()), hero, [np.ones(1176)] * 2)
+>>> round(r.equity, 12), r.exact
+(0.375861338429, True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from matchdb import _multiway_kernels as _k
+from matchdb.errors import BoardError, CardError, MatchdbError, RangeError
+from matchdb.pairs import COLLISION, N_LOCAL, N_PAIRS, PAIR_HIGH, PAIR_LOW
+
+__all__ = [
+    "MAX_OPPONENTS",
+    "MAX_EXACT_UNKNOWN",
+    "MultiwayResult",
+    "multiway_outcome",
+    "multiway",
+]
+
+#: Opponents a question may have (ten players in all).
+MAX_OPPONENTS = 9
+#: Opponents that are not known hands which the exact count handles; known hands are free.
+MAX_EXACT_UNKNOWN = 3
+#: Default number of sampled partial deals per column (stratum) when sampling.
+DEFAULT_PER_COLUMN = 2
+
+_ALL_CARDS = np.uint64((1 << N_LOCAL) - 1)
+_ROW_MASKS = (_k.BITS[PAIR_LOW] | _k.BITS[PAIR_HIGH]).astype(np.uint64)
+_ROW_MASKS.flags.writeable = False
+
+
+@dataclass(frozen=True)
+class MultiwayResult:
+    """The hero's result against several opponents.
+
+    Attributes
+    ----------
+    win : probability the hero alone has the best hand.
+    tie : probability the hero shares the best hand with at least one opponent.
+    loss : probability some opponent beats the hero (``1 - win - tie``).
+    equity : the hero's share of the pot: wins plus each tie split equally among those tied.
+    players : every player's equity, hero first, where the question makes it cheap
+        (every player a known hand; exact questions where every player is a sparse
+        range); None otherwise. They sum to 1.
+    exact : whether the figures are exact counts; else they are sampled estimates.
+    standard_error : standard error of ``equity`` (0.0 when exact).
+    samples : sampled partial deals used (0 when exact).
+    seed : the seed that reproduces a sampled answer (None when exact).
+    method : ``"exact"``, ``"sample"`` or ``"independent"`` (the article's approximation).
+    """
+
+    win: float
+    tie: float
+    loss: float
+    equity: float
+    players: tuple[float, ...] | None
+    exact: bool
+    standard_error: float
+    samples: int
+    seed: int | None
+    method: str
+
+    @property
+    def tie_share(self) -> float:
+        """The part of the equity won in split pots: ``equity - win``."""
+        return self.equity - self.win
+
+
+# -- checking input ------------------------------------------------------------
+
+
+def _check_table(table: np.ndarray) -> np.ndarray:
+    if not isinstance(table, np.ndarray) or table.shape != (N_PAIRS, N_PAIRS) or table.dtype != np.uint16:
+        shape = getattr(table, "shape", None)
+        raise MatchdbError(f"A match table must be a ({N_PAIRS}, {N_PAIRS}) uint16 array; got {shape!r}.")
+    return table
+
+
+def _check_columns(columns) -> np.ndarray:
+    cols = np.asarray(columns, dtype=np.int64).ravel()
+    if cols.size == 0 or cols.min() < 0 or cols.max() >= N_PAIRS:
+        raise BoardError(f"The board columns {columns!r} are not 1 to {N_PAIRS} column indices 0..{N_PAIRS - 1}.")
+    return cols
+
+
+def _check_weights(weights, what: str) -> np.ndarray:
+    w = np.asarray(weights, dtype=np.float64)
+    if w.shape != (N_PAIRS,):
+        raise RangeError(f"The {what} must be {N_PAIRS} row weights; got shape {w.shape}.")
+    if not np.isfinite(w).all() or (w < 0).any():
+        raise RangeError(f"The {what} must have finite, non-negative weights.")
+    if not w.any():
+        raise RangeError(f"The {what} has no hand with a positive weight; expected at least one possible hand.")
+    return w
+
+
+def _hero_weights(hero) -> tuple[np.ndarray, bool]:
+    """(weights, is_single_row) of the hero given as a row or 1,176 weights."""
+    if isinstance(hero, (int, np.integer)) and not isinstance(hero, bool):
+        if not 0 <= int(hero) < N_PAIRS:
+            raise MatchdbError(f"The hero row {hero!r} is out of range; expected 0..{N_PAIRS - 1}.")
+        w = np.zeros(N_PAIRS)
+        w[int(hero)] = 1.0
+        return w, True
+    w = _check_weights(hero, "hero range")
+    return w, int(np.count_nonzero(w)) == 1
+
+
+def _kind(w: np.ndarray) -> str:
+    nonzero = np.count_nonzero(w)
+    if nonzero == 1:
+        return "known"
+    if nonzero == N_PAIRS and w.min() == w.max():
+        return "random"
+    return "range"
+
+
+# -- the exact and sampled counts for one hero row ------------------------------
+
+
+class _Question:
+    """One question in a table's frame, checked and split into known, random and ranged opponents."""
+
+    def __init__(self, table, columns, opponents):
+        self.table = _check_table(table)
+        self.columns = _check_columns(columns)
+        if isinstance(opponents, np.ndarray) and opponents.ndim == 1:
+            raise MatchdbError("The opponents must be a list of weight vectors, one per opponent; got one vector.")
+        opponents = list(opponents)
+        if not 1 <= len(opponents) <= MAX_OPPONENTS:
+            raise MatchdbError(
+                f"The question has {len(opponents)} opponents; expected 1 to {MAX_OPPONENTS} (2 to 10 players)."
+            )
+        self.weights = [_check_weights(w, f"range of opponent {i + 1}") for i, w in enumerate(opponents)]
+        self.kinds = [_kind(w) for w in self.weights]
+        self.known_rows = np.array(
+            [int(np.flatnonzero(w)[0]) for w, kind in zip(self.weights, self.kinds) if kind == "known"], dtype=np.int64
+        )
+        known_mask = np.uint64(0)
+        for row in self.known_rows:
+            if known_mask & _ROW_MASKS[row]:
+                raise CardError("Two known opponent hands share a card; expected card-disjoint hands.")
+            known_mask |= _ROW_MASKS[row]
+        self.known_mask = known_mask
+        self.unknown = [w for w, kind in zip(self.weights, self.kinds) if kind != "known"]
+        self.unknown_kinds = [kind for kind in self.kinds if kind != "known"]
+        self.cols = np.ascontiguousarray(self.table[:, self.columns].T)
+        self.col_masks = _ROW_MASKS[self.columns]
+        self.n_free = N_LOCAL - 2 - 2 * len(self.known_rows)  # the column's two cards still included
+
+    def hero_free(self, row: int) -> np.uint64 | None:
+        """Cards free for the unknown opponents once ``row`` holds its cards; None if it collides with a known hand."""
+        if self.known_mask & _ROW_MASKS[row]:
+            return None
+        return _ALL_CARDS & ~self.known_mask & ~_ROW_MASKS[row]
+
+
+def _exact_row(q: _Question, row: int, free) -> np.ndarray:
+    result = np.zeros(4)
+    k = len(q.unknown)
+    random = all(kind == "random" for kind in q.unknown_kinds)
+    weights = np.zeros((3, N_PAIRS))
+    if not random:
+        order = sorted(range(k), key=lambda i: np.count_nonzero(q.unknown[i]))  # sparsest first: the triangle term
+        for slot, i in enumerate(order):
+            weights[slot] = q.unknown[i]
+    _k._exact_hero(
+        q.cols, q.col_masks, row, q.known_rows, free, q.n_free, k, random, weights, PAIR_LOW, PAIR_HIGH, _k.BITS, result
+    )
+    return result
+
+
+def multiway_outcome(
+    table: np.ndarray,
+    columns,
+    hero,
+    opponents: Sequence[np.ndarray],
+    method: str = "auto",
+    samples: int | None = None,
+    seed: int | None = None,
+) -> MultiwayResult:
+    """The hero's win, tie, loss and equity against 1 to 9 opponents on one table's board.
+
+    Parameters
+    ----------
+    table : a decoded (1176, 1176) uint16 W matrix.
+    columns : the board's columns (:func:`matchdb.pairs.board_columns`).
+    hero : a row index, or 1,176 row weights (a hero range).
+    opponents : one vector of 1,176 row weights per opponent: all ones for a random
+        hand, one-hot for a known hand, a range's weights otherwise.
+    method : ``"exact"`` (raises when it cannot count exactly), ``"sample"``, or
+        ``"auto"``: exact up to three opponents that are not known hands, sampled beyond.
+    samples : sampled partial deals in all (rounded up to a multiple of the columns);
+        default 2 per column.
+    seed : makes a sampled answer reproducible; None draws one, reported in the result.
+
+    Examples
+    --------
+    >>> from matchdb.cards import parse_cards
+    >>> from matchdb.kernels import match_table
+    >>> from matchdb.pairs import board_columns, pair_row
+    >>> flop = parse_cards("KcQh5c")
+    >>> table = match_table(flop)
+    >>> rows = [pair_row(flop, parse_cards(h)) for h in ("KdQd", "JcTc", "5h5s")]
+    >>> known = [np.eye(1176)[r] for r in rows[1:]]
+    >>> r = multiway_outcome(table, board_columns(()), rows[0], known)
+    >>> [round(100 * p, 4) for p in r.players]
+    [17.2757, 44.186, 38.5382]
+    >>> multiway_outcome(table, board_columns(()), rows[0], [np.ones(1176)] * 10)
+    Traceback (most recent call last):
+    ...
+    matchdb.errors.MatchdbError: The question has 10 opponents; expected 1 to 9 (2 to 10 players).
+    """
+    if method not in ("auto", "exact", "sample"):
+        raise MatchdbError(f"The method {method!r} is unknown; expected 'auto', 'exact' or 'sample'.")
+    q = _Question(table, columns, opponents)
+    hero_w, single = _hero_weights(hero)
+    k = len(q.unknown)
+    if method == "exact" and k > MAX_EXACT_UNKNOWN:
+        raise MatchdbError(
+            f"Exact counting handles up to {MAX_EXACT_UNKNOWN} opponents that are not known hands; "
+            f"this question has {k}: ask for method='sample'."
+        )
+    sampled = method == "sample" or k > MAX_EXACT_UNKNOWN
+    rows = np.flatnonzero(hero_w)
+    if k == 0 and single:
+        return _all_known(q, int(rows[0]))
+    if sampled:
+        return _sampled(q, rows, hero_w, samples, seed)
+    totals = np.zeros(4)
+    for row in rows:
+        free = q.hero_free(int(row))
+        if free is None:
+            continue
+        totals += hero_w[row] * _exact_row(q, int(row), free)
+    if totals[3] == 0:
+        raise RangeError("No deal is possible: the hero and the opponents' ranges cannot all be dealt beside this board.")
+    win, tie, equity = totals[:3] / totals[3]
+    players = None
+    if not single and k == len(q.weights) and _cheap_all_ranges(hero_w, q.weights):
+        players = _every_player(q, hero_w, equity)
+    return MultiwayResult(
+        win=float(win),
+        tie=float(tie),
+        loss=float(max(0.0, 1.0 - win - tie)),
+        equity=float(equity),
+        players=players,
+        exact=True,
+        standard_error=0.0,
+        samples=0,
+        seed=None,
+        method="exact",
+    )
+
+
+#: Every player's equity of an all-ranges question is computed when each range has at most this many rows.
+_CHEAP_RANGE_ROWS = 200
+
+
+def _cheap_all_ranges(hero_w, weights) -> bool:
+    return all(np.count_nonzero(w) <= _CHEAP_RANGE_ROWS for w in [hero_w, *weights])
+
+
+def _every_player(q: _Question, hero_w: np.ndarray, hero_equity: float) -> tuple[float, ...]:
+    everyone = [hero_w, *q.weights]
+    out = [hero_equity]
+    for i in range(1, len(everyone)):
+        others = everyone[:i] + everyone[i + 1 :]
+        r = multiway_outcome(q.table, q.columns, everyone[i], others, method="exact")
+        out.append(r.equity)
+    return tuple(float(x) for x in out)
+
+
+def _all_known(q: _Question, hero: int) -> MultiwayResult:
+    rows = np.concatenate([[hero], q.known_rows]).astype(np.int64)
+    if q.known_mask & _ROW_MASKS[hero]:
+        raise CardError("The hero's hand shares a card with a known opponent hand; expected card-disjoint hands.")
+    result = np.zeros((len(rows), 4))
+    _k._known_all(q.cols, rows, result)
+    count = result[0, 3]
+    if count == 0:
+        raise BoardError("No runout is possible: a hand shares a card with the board.")
+    win, tie, equity = result[0, :3] / count
+    return MultiwayResult(
+        win=float(win),
+        tie=float(tie),
+        loss=float(max(0.0, 1.0 - win - tie)),
+        equity=float(equity),
+        players=tuple(float(x) for x in result[:, 2] / count),
+        exact=True,
+        standard_error=0.0,
+        samples=0,
+        seed=None,
+        method="exact",
+    )
+
+
+def _sampled(q, rows, hero_w, samples, seed) -> MultiwayResult:
+    raise NotImplementedError
+
+
+def multiway(*args, **kwargs):
+    raise NotImplementedError
