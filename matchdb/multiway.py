@@ -263,15 +263,7 @@ def multiway_outcome(
         return _all_known(q, int(rows[0]))
     if sampled:
         return _sampled(q, rows, hero_w, samples, seed)
-    totals = np.zeros(4)
-    for row in rows:
-        free = q.hero_free(int(row))
-        if free is None:
-            continue
-        totals += hero_w[row] * _exact_row(q, int(row), free)
-    if totals[3] == 0:
-        raise RangeError("No deal is possible: the hero and the opponents' ranges cannot all be dealt beside this board.")
-    win, tie, equity = totals[:3] / totals[3]
+    win, tie, equity = _exact_totals(q, hero_w)
     players = None
     if not single and k == len(q.weights) and _cheap_all_ranges(hero_w, q.weights):
         players = _every_player(q, hero_w, equity)
@@ -289,6 +281,19 @@ def multiway_outcome(
     )
 
 
+def _exact_totals(q: _Question, hero_w: np.ndarray) -> np.ndarray:
+    """Exact (win, tie, equity) of a hero range: every hero row's weighted counts added, then divided once."""
+    totals = np.zeros(4)
+    for row in np.flatnonzero(hero_w):
+        free = q.hero_free(int(row))
+        if free is None:
+            continue
+        totals += hero_w[row] * _exact_row(q, int(row), free)
+    if totals[3] == 0:
+        raise RangeError("No deal is possible: the hero and the opponents' ranges cannot all be dealt beside this board.")
+    return totals[:3] / totals[3]
+
+
 #: Every player's equity of an all-ranges question is computed when each range has at most this many rows.
 _CHEAP_RANGE_ROWS = 200
 
@@ -302,8 +307,7 @@ def _every_player(q: _Question, hero_w: np.ndarray, hero_equity: float) -> tuple
     out = [hero_equity]
     for i in range(1, len(everyone)):
         others = everyone[:i] + everyone[i + 1 :]
-        r = multiway_outcome(q.table, q.columns, everyone[i], others, method="exact")
-        out.append(r.equity)
+        out.append(_exact_totals(_Question(q.table, q.columns, others), everyone[i])[2])
     return tuple(float(x) for x in out)
 
 
@@ -335,5 +339,164 @@ def _sampled(q, rows, hero_w, samples, seed) -> MultiwayResult:
     raise NotImplementedError
 
 
-def multiway(*args, **kwargs):
-    raise NotImplementedError
+# -- real cards: mapping into a table's frame ------------------------------------
+# To be replaced by the query layer's own mapping at merge (matchdb.query does the same for heads-up).
+
+CardsLike = str | Iterable
+
+
+def _parse_hand(spec) -> tuple[int, int] | None:
+    """The two card ids of ``spec`` if it is one hand ('AhKh' or two cards), else None."""
+    from matchdb.cards import parse_cards
+
+    if isinstance(spec, str) and len(spec.replace(" ", "").replace(",", "")) != 4:
+        return None
+    try:
+        cards = parse_cards(spec)
+    except (MatchdbError, TypeError, ValueError):
+        return None
+    return (int(cards[0]), int(cards[1])) if len(cards) == 2 else None
+
+
+def _range_cards(spec) -> list[tuple[int, int, float]]:
+    """(card, card, weight) of a range given as text ('QQ+,AKs') or a list of hands."""
+    from matchdb.cards import parse_cards
+    from matchdb.ranges import parse_range
+
+    if isinstance(spec, str):
+        return parse_range(spec)
+    try:
+        items = list(spec)
+    except TypeError:
+        raise RangeError(f"The range {spec!r} is neither 'random', a hand, text like 'QQ+,AKs' nor a list of hands.") from None
+    if not items:
+        raise RangeError("The list of hands is empty; expected at least one hand like 'AhKh'.")
+    out = []
+    for hand in items:
+        a, b = parse_cards(hand, count=2)
+        out.append((int(a), int(b), 1.0))
+    return out
+
+
+class _Frame:
+    """Card ids -> rows of one table: the flop's local order after renaming suits by ``perm``."""
+
+    def __init__(self, flop: Sequence[int], perm: int):
+        from matchdb.canonical import CARD_MAP
+        from matchdb.pairs import PAIR_INDEX, local_index
+
+        self.local = local_index(flop).astype(np.int64)
+        self.map = CARD_MAP[perm].astype(np.int64)
+        self.pair_index = PAIR_INDEX.astype(np.int64)
+
+    def row(self, a: int, b: int) -> int:
+        la, lb = self.local[self.map[a]], self.local[self.map[b]]
+        return -1 if la < 0 or lb < 0 else int(self.pair_index[la, lb])
+
+    def weights(self, hands: list[tuple[int, int, float]]) -> np.ndarray:
+        w = np.zeros(N_PAIRS)
+        for a, b, value in hands:
+            r = self.row(a, b)
+            if r >= 0:
+                w[r] = value
+        return w
+
+
+def _board_frame(board, hole_cards, db):
+    """(table, columns, frame) of a board: through ``db``'s canonical table, or the flop's own table."""
+    from matchdb.canonical import CANONICAL_FLOPS, canonicalize
+    from matchdb.kernels import match_table
+    from matchdb.pairs import board_columns
+
+    canon = canonicalize(board, hole=hole_cards)  # checks the board and that the hole cards are off it
+    if db is None:  # the real flop's own table: identity renaming
+        from matchdb.cards import parse_cards
+
+        cards = parse_cards(board)
+        frame = _Frame(cards[:3], 0)
+        table = match_table(cards[:3])
+        extra = cards[3:]
+    else:
+        frame = _Frame(CANONICAL_FLOPS[canon.index], canon.perm)
+        table = db.table(canon.index)
+        extra = canon.extra  # already renamed
+    columns = board_columns([int(frame.local[c]) for c in extra])
+    return table, columns, frame
+
+
+def multiway(
+    hole,
+    board: CardsLike,
+    opponents,
+    db=None,
+    method: str = "auto",
+    samples: int | None = None,
+    seed: int | None = None,
+) -> MultiwayResult:
+    """Equity of real hole cards (or a hero range) against opponents on a board of 3 to 5 cards.
+
+    Parameters
+    ----------
+    hole : the hero's two cards ('AhKh'), or a range ('QQ+,AKs') or list of hands.
+    board : 3 to 5 cards.
+    opponents : a number of random opponents, or a list with one entry per
+        opponent: ``"random"``, a hand ('QsQd'), a range ('JJ,TT,99') or a list of hands.
+    db : a :class:`matchdb.MatchDB`; None computes the flop's table (about 20 ms).
+    method, samples, seed : as in :func:`multiway_outcome`.
+
+    Examples
+    --------
+    >>> round(multiway("AhKh", "2c7dJh", 2).equity, 12)
+    0.375861338429
+    >>> r = multiway("KdQd", "KcQh5c", ["JcTc", "5h5s"])
+    >>> [round(100 * p, 4) for p in r.players]
+    [17.2757, 44.186, 38.5382]
+    >>> multiway("AhKh", "2c7dJh", ["Ah9s"])
+    Traceback (most recent call last):
+    ...
+    matchdb.errors.CardError: The hand 'Ah9s' of opponent 1 shares a card with the hero or the board; expected a possible hand.
+    """
+    from matchdb.cards import format_cards
+
+    if isinstance(opponents, (int, np.integer)) and not isinstance(opponents, bool):
+        if not 1 <= int(opponents) <= MAX_OPPONENTS:
+            raise MatchdbError(f"The number of opponents {opponents!r} is out of range; expected 1 to {MAX_OPPONENTS}.")
+        opponents = ["random"] * int(opponents)
+    elif isinstance(opponents, str):
+        opponents = [opponents]
+    opponents = list(opponents)
+    if not 1 <= len(opponents) <= MAX_OPPONENTS:
+        raise MatchdbError(f"The question has {len(opponents)} opponents; expected 1 to {MAX_OPPONENTS} (2 to 10 players).")
+    hero_hand = _parse_hand(hole)
+    table, columns, frame = _board_frame(board, hero_hand or (), db)
+    if hero_hand is not None:
+        hero = frame.row(*hero_hand)
+    else:
+        hero = frame.weights(_range_cards(hole))
+        if not hero.any():
+            raise RangeError(f"No hand of the hero range {hole!r} is possible on the board {board!r}.")
+    from matchdb.cards import parse_cards
+
+    board_ids = set(parse_cards(board))
+    taken = set(hero_hand or ()) | board_ids
+    weights = []
+    for i, spec in enumerate(opponents):
+        if isinstance(spec, str) and spec.strip().lower() == "random":
+            weights.append(np.ones(N_PAIRS))
+            continue
+        hand = _parse_hand(spec)
+        if hand is not None:
+            if taken & set(hand):
+                raise CardError(
+                    f"The hand {format_cards(hand)!r} of opponent {i + 1} shares a card with the hero or the board; "
+                    "expected a possible hand."
+                )
+            taken |= set(hand)
+            w = np.zeros(N_PAIRS)
+            w[frame.row(*hand)] = 1.0
+        else:
+            w = frame.weights(_range_cards(spec))
+            if not w.any():
+                raise RangeError(f"No hand of the range {spec!r} of opponent {i + 1} is possible on the board {board!r}.")
+        weights.append(w)
+    return multiway_outcome(table, columns, hero, weights, method=method, samples=samples, seed=seed)
