@@ -107,14 +107,15 @@ def _random_poly(ea, eb, et, ne, free, n, k, bits, out):
 
     ``ea, eb, et[:ne]`` are the top hands (type 0 tied, 1 above); those touching a card
     outside ``free`` are skipped, so one list serves any subset of the cards.
+
+    With d = x - 1 on tied hands and -1 on hands above, every sum the identity needs is
+    a polynomial in d whose coefficients are sums over the hands of each type, taken in
+    two passes over the top hands; evaluating at x = 0..3 is then O(1).
     """
-    tdeg = np.zeros(49)
-    adeg = np.zeros(49)
+    tdeg = np.zeros(49, dtype=np.int64)
+    adeg = np.zeros(49, dtype=np.int64)
     tadj = np.zeros(49, dtype=np.uint64)
     aadj = np.zeros(49, dtype=np.uint64)
-    sv = np.empty(49)
-    keep = np.empty(ne, dtype=np.int64)
-    n_keep = 0
     n_tied = 0
     n_above = 0
     for e in range(ne):
@@ -122,8 +123,6 @@ def _random_poly(ea, eb, et, ne, free, n, k, bits, out):
         b = eb[e]
         if (free & bits[a]) == 0 or (free & bits[b]) == 0:
             continue
-        keep[n_keep] = e
-        n_keep += 1
         if et[e] == 0:
             n_tied += 1
             tdeg[a] += 1
@@ -136,31 +135,68 @@ def _random_poly(ea, eb, et, ne, free, n, k, bits, out):
             adeg[b] += 1
             aadj[a] |= bits[b]
             aadj[b] |= bits[a]
-    c_tt = np.empty(n_keep)
-    c_ta = np.empty(n_keep)
-    c_aa = np.empty(n_keep)
+    # per-card sums: s(v) = d t(v) - a(v)
+    tt2 = 0.0
+    ta2 = 0.0
+    aa2 = 0.0
+    t3 = 0.0
+    t2a = 0.0
+    ta2b = 0.0
+    a3 = 0.0
+    for c in range(49):
+        t = float(tdeg[c])
+        a = float(adeg[c])
+        tt2 += t * t
+        ta2 += t * a
+        aa2 += a * a
+        t3 += t * t * t
+        t2a += t * t * a
+        ta2b += t * a * a
+        a3 += a * a * a
+    # per-hand sums for the centre term y_e (s(a) + s(b) - y_e)^2 and the triangles
+    tied_aa = 0.0  # tied hands: N = d * alpha - beta, alpha = t(a) + t(b) - 1, beta = a(a) + a(b)
+    tied_ab = 0.0
+    tied_bb = 0.0
+    above_aa = 0.0  # above: N = d * alpha - beta, alpha = t(a) + t(b), beta = a(a) + a(b) - 1
+    above_ab = 0.0
+    above_bb = 0.0
+    tri_t = np.zeros(3)  # over tied hands: common neighbours tied-tied, tied-above, above-above
+    tri_a = np.zeros(3)
     if k >= 3:
-        for i in range(n_keep):
-            e = keep[i]
+        for e in range(ne):
             a = ea[e]
             b = eb[e]
-            c_tt[i] = _popcount(tadj[a] & tadj[b])
-            c_ta[i] = _popcount(tadj[a] & aadj[b]) + _popcount(aadj[a] & tadj[b])
-            c_aa[i] = _popcount(aadj[a] & aadj[b])
+            if (free & bits[a]) == 0 or (free & bits[b]) == 0:
+                continue
+            c_tt = float(_popcount(tadj[a] & tadj[b]))
+            c_ta = float(_popcount(tadj[a] & aadj[b]) + _popcount(aadj[a] & tadj[b]))
+            c_aa = float(_popcount(aadj[a] & aadj[b]))
+            if et[e] == 0:
+                alpha = float(tdeg[a] + tdeg[b] - 1)
+                beta = float(adeg[a] + adeg[b])
+                tied_aa += alpha * alpha
+                tied_ab += alpha * beta
+                tied_bb += beta * beta
+                tri_t[0] += c_tt
+                tri_t[1] += c_ta
+                tri_t[2] += c_aa
+            else:
+                alpha = float(tdeg[a] + tdeg[b])
+                beta = float(adeg[a] + adeg[b] - 1)
+                above_aa += alpha * alpha
+                above_ab += alpha * beta
+                above_bb += beta * beta
+                tri_a[0] += c_tt
+                tri_a[1] += c_ta
+                tri_a[2] += c_aa
     m = np.empty(4)
     for x in range(4):
-        yt = x - 1.0
-        ya = -1.0
-        s1 = yt * n_tied + ya * n_above
-        sq = yt * yt * n_tied + n_above
-        cu = yt * yt * yt * n_tied - n_above
-        ss2 = 0.0
-        ss3 = 0.0
-        for c in range(49):
-            s = yt * tdeg[c] + ya * adeg[c]
-            sv[c] = s
-            ss2 += s * s
-            ss3 += s * s * s
+        d = x - 1.0
+        s1 = d * n_tied - n_above
+        sq = d * d * n_tied + n_above
+        cu = d * d * d * n_tied - n_above
+        ss2 = d * d * tt2 - 2.0 * d * ta2 + aa2
+        ss3 = d * d * d * t3 - 3.0 * d * d * t2a + 3.0 * d * ta2b - a3
         cross = ss2 - sq  # ordered pairs of hands sharing a card (a hand with itself once)
         total = _matchings(n, k)
         if k >= 1:
@@ -168,14 +204,12 @@ def _random_poly(ea, eb, et, ne, free, n, k, bits, out):
         if k >= 2:
             total += (s1 * s1 - cross) / 2.0 * _matchings(n - 4, k - 2)
         if k >= 3:
-            centre = 0.0
-            tri = 0.0
-            for i in range(n_keep):
-                e = keep[i]
-                y = yt if et[e] == 0 else ya
-                nb = sv[ea[e]] + sv[eb[e]] - y
-                centre += y * nb * nb
-                tri += y * (yt * yt * c_tt[i] + yt * ya * c_ta[i] + ya * ya * c_aa[i])
+            centre = d * (d * d * tied_aa - 2.0 * d * tied_ab + tied_bb) - (
+                d * d * above_aa - 2.0 * d * above_ab + above_bb
+            )
+            common_t = d * d * tri_t[0] - d * tri_t[1] + tri_t[2]
+            common_a = d * d * tri_a[0] - d * tri_a[1] + tri_a[2]
+            tri = d * common_t - common_a
             # ordered triples pairwise in conflict: stars (three hands on one card) and
             # triangles; ``tri`` counts each triangle once per edge, 3 times, of 6 orders
             every = ss3 - cu + 2.0 * tri
@@ -417,3 +451,210 @@ def _known_all(cols, rows, result):
                     result[i, 1] += 1.0
                 result[i, 2] += 1.0 / winners
         result[0, 3] += 1.0
+
+
+@jit
+def _draw(levels, level, hero, free, weights, cand, n_cand, restrict, row_masks, bits):
+    """Draw one hand from ``cand[:n_cand]`` with both cards in ``free`` in proportion to ``weights``.
+
+    ``restrict``: only hands that do not beat the hero (level <= ``level``).
+    Returns (row, mass drawn from); row -1 when the mass is zero.
+    """
+    mass = 0.0
+    for i in range(n_cand):
+        r = cand[i]
+        if (row_masks[r] & ~free) != 0 or (restrict and levels[r] > level):
+            continue
+        mass += weights[r]
+    if mass <= 0.0:
+        return -1, 0.0
+    target = np.random.random() * mass
+    last = -1
+    for i in range(n_cand):
+        r = cand[i]
+        if (row_masks[r] & ~free) != 0 or (restrict and levels[r] > level):
+            continue
+        w = weights[r]
+        if w <= 0.0:
+            continue
+        last = r
+        target -= w
+        if target < 0.0:
+            return r, mass
+    return last, mass
+
+
+@jit
+def _draw_uniform(na, n_na, na_deg, stamp, tag, removed, removed_cards, n_removed, pair_index, row_masks):
+    """Draw uniformly one of the ``na[:n_na]`` hands that touch no card of ``removed``, by rejection.
+
+    Returns (row, how many such hands there are). ``na_deg[c]`` counts the listed hands
+    holding card c and ``stamp[row] == tag`` marks the listed rows, so the count is the
+    list less the hands touching a removed card (inclusion-exclusion over those cards).
+    """
+    touching = 0
+    for i in range(n_removed):
+        touching += na_deg[removed_cards[i]]
+        for j in range(i + 1, n_removed):
+            r = pair_index[removed_cards[i], removed_cards[j]]
+            if stamp[r] == tag:
+                touching -= 1
+    mass = n_na - touching
+    if mass <= 0:
+        return -1, 0.0
+    while True:
+        r = na[int(np.random.random() * n_na)]
+        if (row_masks[r] & removed) == 0:
+            return r, float(mass)
+
+
+@jit
+def _rest_counts(levels, level, hero, free, n_rest, k, random, weights, ea, eb, et, ne, plow, phigh, bits, u_dense, coef, total):
+    """Coefficients (ordered deals) of the ``k`` exactly counted opponents on the cards ``free``; total deals in ``total[0]``."""
+    if random:
+        _random_poly(ea, eb, et, ne, free, n_rest, k, bits, coef)
+        ordered = 1.0
+        for i in range(2, k + 1):
+            ordered *= i
+        for t in range(k + 1):
+            coef[t] *= ordered
+        total[0] = _matchings(n_rest, k) * ordered
+    elif k == 0:
+        coef[:] = 0.0
+        coef[0] = 1.0
+        total[0] = 1.0
+    else:
+        _weighted_poly(levels, level, hero, free, weights, k, plow, phigh, bits, u_dense, coef, total)
+
+
+@jit
+def _sample_hero(
+    cols, col_masks, hero, known_rows, base_free, n_free, drawn_w, drawn_random, k_exact, exact_random, exact_w,
+    all_random, per_column, seed, plow, phigh, pair_index, row_masks, bits, out,
+):
+    """Stratified, partly exact estimate for one hero row, added to ``out``.
+
+    Every column is a stratum with ``per_column`` samples. A sample draws the opponents of
+    ``drawn_w`` one by one from the hands that do not beat the hero (weighted by the mass
+    drawn from), then counts the last ``k_exact`` opponents exactly on the cards left. When
+    not every unknown opponent is random, the column's number of deals is estimated the same
+    way with unrestricted draws. ``out``: sums over columns of the column means of (win, tie,
+    equity, deals) in 0..3 and of their variances in 4..7.
+    """
+    np.random.seed(seed)
+    n_drawn = drawn_w.shape[0]
+    k_all = n_drawn + k_exact
+    ordered_all = 1.0
+    for i in range(2, k_all + 1):
+        ordered_all *= i
+    n_rows = cols.shape[1]
+    cand = np.empty(n_rows, dtype=np.int64)
+    na = np.empty(n_rows, dtype=np.int64)
+    na_deg = np.zeros(49, dtype=np.int64)
+    stamp = np.zeros(n_rows, dtype=np.int64)
+    ea = np.empty(n_rows, dtype=np.int64)
+    eb = np.empty(n_rows, dtype=np.int64)
+    et = np.empty(n_rows, dtype=np.int64)
+    removed_cards = np.empty(2 * n_drawn + 1, dtype=np.int64)
+    need_cand = not all_random
+    for i in range(n_drawn):
+        if not drawn_random[i]:
+            need_cand = True
+    u_dense = np.zeros((2, 49, 49))
+    coef = np.zeros(4)
+    total = np.zeros(1)
+    share = np.zeros(4)
+    acc = np.zeros(4)
+    acc2 = np.zeros(4)
+    for c in range(cols.shape[0]):
+        levels = cols[c]
+        level = levels[hero]
+        if level == SENTINEL:
+            continue
+        state = _known_state(levels, level, known_rows)
+        if state < 0:
+            continue
+        free0 = base_free & ~col_masks[c]
+        n0 = n_free - 2
+        tag = c + 1
+        n_cand = 0
+        n_na = 0
+        ne = 0
+        for x in range(49):
+            na_deg[x] = 0
+        for r in range(n_rows):
+            v = levels[r]
+            if v == SENTINEL or r == hero or (row_masks[r] & ~free0) != 0:
+                continue
+            if need_cand:
+                cand[n_cand] = r
+                n_cand += 1
+            if v <= level:
+                na[n_na] = r
+                n_na += 1
+                na_deg[plow[r]] += 1
+                na_deg[phigh[r]] += 1
+                stamp[r] = tag
+            if v >= level and exact_random:
+                ea[ne] = plow[r]
+                eb[ne] = phigh[r]
+                et[ne] = 0 if v == level else 1
+                ne += 1
+        acc[:] = 0.0
+        acc2[:] = 0.0
+        for rep in range(per_column):
+            # the numerator: draws among the hands that do not beat the hero
+            if state > 0:
+                weight = 1.0
+                free = free0
+                tied = state - 1
+                for i in range(n_drawn):
+                    if drawn_random[i]:
+                        row, mass = _draw_uniform(
+                            na, n_na, na_deg, stamp, tag, ~free & free0, removed_cards, 2 * i, pair_index, row_masks
+                        )
+                    else:
+                        row, mass = _draw(levels, level, hero, free, drawn_w[i], cand, n_cand, True, row_masks, bits)
+                    if row < 0:
+                        weight = 0.0
+                        break
+                    weight *= mass
+                    free &= ~row_masks[row]
+                    removed_cards[2 * i] = plow[row]
+                    removed_cards[2 * i + 1] = phigh[row]
+                    if levels[row] == level:
+                        tied += 1
+                if weight > 0.0:
+                    _rest_counts(levels, level, hero, free, n0 - 2 * n_drawn, k_exact, exact_random, exact_w,
+                                 ea, eb, et, ne, plow, phigh, bits, u_dense, coef, total)
+                    share[:] = 0.0
+                    _add_shares(coef, k_exact, tied, share)
+                    for j in range(3):
+                        acc[j] += weight * share[j]
+                        acc2[j] += (weight * share[j]) ** 2
+            # the deals: exact for random opponents, else unrestricted draws
+            if all_random:
+                d = _matchings(n0, k_all) * ordered_all
+            else:
+                weight = 1.0
+                free = free0
+                for i in range(n_drawn):
+                    row, mass = _draw(levels, level, hero, free, drawn_w[i], cand, n_cand, False, row_masks, bits)
+                    if row < 0:
+                        weight = 0.0
+                        break
+                    weight *= mass
+                    free &= ~row_masks[row]
+                d = 0.0
+                if weight > 0.0:
+                    _rest_counts(levels, level, hero, free, n0 - 2 * n_drawn, k_exact, exact_random, exact_w,
+                                 ea, eb, et, 0, plow, phigh, bits, u_dense, coef, total)
+                    d = weight * total[0]
+            acc[3] += d
+            acc2[3] += d * d
+        for j in range(4):
+            mean = acc[j] / per_column
+            out[j] += mean
+            if per_column > 1:
+                var = (acc2[j] - per_column * mean * mean) / (per_column - 1)
+                out[4 + j] += max(var, 0.0) / per_column

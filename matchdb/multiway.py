@@ -43,7 +43,7 @@ import numpy as np
 
 from matchdb import _multiway_kernels as _k
 from matchdb.errors import BoardError, CardError, MatchdbError, RangeError
-from matchdb.pairs import COLLISION, N_LOCAL, N_PAIRS, PAIR_HIGH, PAIR_LOW
+from matchdb.pairs import N_LOCAL, N_PAIRS, PAIR_HIGH, PAIR_INDEX, PAIR_LOW
 
 __all__ = [
     "MAX_OPPONENTS",
@@ -57,12 +57,15 @@ __all__ = [
 MAX_OPPONENTS = 9
 #: Opponents that are not known hands which the exact count handles; known hands are free.
 MAX_EXACT_UNKNOWN = 3
-#: Default number of sampled partial deals per column (stratum) when sampling.
-DEFAULT_PER_COLUMN = 2
+#: Opponents counted exactly under a sampled answer (the rest are drawn).
+_EXACT_WHEN_SAMPLING = 3
+#: Default number of sampled partial deals in all, spread evenly over the board's columns (at least 2 each).
+DEFAULT_SAMPLES = 2 * N_PAIRS
 
 _ALL_CARDS = np.uint64((1 << N_LOCAL) - 1)
 _ROW_MASKS = (_k.BITS[PAIR_LOW] | _k.BITS[PAIR_HIGH]).astype(np.uint64)
 _ROW_MASKS.flags.writeable = False
+_PAIR_INDEX = PAIR_INDEX.astype(np.int64)
 
 
 @dataclass(frozen=True)
@@ -180,7 +183,10 @@ class _Question:
         self.known_mask = known_mask
         self.unknown = [w for w, kind in zip(self.weights, self.kinds) if kind != "known"]
         self.unknown_kinds = [kind for kind in self.kinds if kind != "known"]
-        self.cols = np.ascontiguousarray(self.table[:, self.columns].T)
+        if len(self.columns) == N_PAIRS and (self.columns == np.arange(N_PAIRS)).all():
+            self.cols = np.ascontiguousarray(self.table.T)  # a flop: every column, one copy
+        else:
+            self.cols = np.ascontiguousarray(self.table[:, self.columns].T)
         self.col_masks = _ROW_MASKS[self.columns]
         self.n_free = N_LOCAL - 2 - 2 * len(self.known_rows)  # the column's two cards still included
 
@@ -226,8 +232,8 @@ def multiway_outcome(
         hand, one-hot for a known hand, a range's weights otherwise.
     method : ``"exact"`` (raises when it cannot count exactly), ``"sample"``, or
         ``"auto"``: exact up to three opponents that are not known hands, sampled beyond.
-    samples : sampled partial deals in all (rounded up to a multiple of the columns);
-        default 2 per column.
+    samples : sampled partial deals in all, spread evenly over the board's columns
+        (rounded up, at least 2 per column); default 2,352.
     seed : makes a sampled answer reproducible; None draws one, reported in the result.
 
     Examples
@@ -262,7 +268,7 @@ def multiway_outcome(
     if k == 0 and single:
         return _all_known(q, int(rows[0]))
     if sampled:
-        return _sampled(q, rows, hero_w, samples, seed)
+        return _sampled(q, hero_w, forced=k <= MAX_EXACT_UNKNOWN, samples=samples, seed=seed)
     win, tie, equity = _exact_totals(q, hero_w)
     players = None
     if not single and k == len(q.weights) and _cheap_all_ranges(hero_w, q.weights):
@@ -335,8 +341,63 @@ def _all_known(q: _Question, hero: int) -> MultiwayResult:
     )
 
 
-def _sampled(q, rows, hero_w, samples, seed) -> MultiwayResult:
-    raise NotImplementedError
+def _sampled(q: _Question, hero_w: np.ndarray, forced: bool, samples, seed) -> MultiwayResult:
+    """Stratified estimate: every column, a few partial deals each, the last (up to) three opponents exact."""
+    k = len(q.unknown)
+    k_exact = min(MAX_EXACT_UNKNOWN, k - 1) if forced else min(_EXACT_WHEN_SAMPLING, k)
+    # count exactly the random opponents first (the fast count), draw the rest
+    order = sorted(range(k), key=lambda i: q.unknown_kinds[i] != "random")
+    exact_idx, drawn_idx = order[:k_exact], order[k_exact:]
+    exact_random = all(q.unknown_kinds[i] == "random" for i in exact_idx)
+    all_random = all(kind == "random" for kind in q.unknown_kinds)
+    exact_w = np.zeros((3, N_PAIRS))
+    for slot, i in enumerate(sorted(exact_idx, key=lambda i: np.count_nonzero(q.unknown[i]))):
+        exact_w[slot] = q.unknown[i]
+    drawn_w = np.array([q.unknown[i] for i in drawn_idx]).reshape(len(drawn_idx), N_PAIRS)
+    drawn_random = np.array([q.unknown_kinds[i] == "random" for i in drawn_idx], dtype=np.bool_)
+    n_cols = len(q.columns)
+    if samples is None:
+        samples = DEFAULT_SAMPLES
+    if isinstance(samples, bool) or not isinstance(samples, (int, np.integer)) or samples < 1:
+        raise MatchdbError(f"The number of samples {samples!r} is not a positive whole number.")
+    per_column = max(2, -(-int(samples) // n_cols))
+    if seed is None:
+        seed = int(np.random.SeedSequence().generate_state(1)[0] >> 1)
+    elif isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise MatchdbError(f"The seed {seed!r} is not a non-negative whole number.")
+    seeds = np.random.SeedSequence(int(seed)).generate_state(N_PAIRS)
+    out = np.zeros(8)
+    used_rows = 0
+    for row in np.flatnonzero(hero_w):
+        free = q.hero_free(int(row))
+        if free is None:
+            continue
+        part = np.zeros(8)
+        _k._sample_hero(
+            q.cols, q.col_masks, int(row), q.known_rows, free, q.n_free, drawn_w, drawn_random, k_exact,
+            exact_random, exact_w, all_random, per_column, int(seeds[row] >> 1), PAIR_LOW, PAIR_HIGH, _PAIR_INDEX,
+            _ROW_MASKS, _k.BITS, part,
+        )
+        out[:4] += hero_w[row] * part[:4]
+        out[4:] += hero_w[row] ** 2 * part[4:]
+        used_rows += 1
+    deals = out[3]
+    if deals <= 0:
+        raise RangeError("No deal is possible: the hero and the opponents' ranges cannot all be dealt beside this board.")
+    win, tie, equity = out[:3] / deals
+    var = (out[6] + equity**2 * out[7]) / deals**2
+    return MultiwayResult(
+        win=float(win),
+        tie=float(tie),
+        loss=float(max(0.0, 1.0 - win - tie)),
+        equity=float(equity),
+        players=None,
+        exact=False,
+        standard_error=float(np.sqrt(max(var, 0.0))),
+        samples=int(per_column * n_cols * used_rows),
+        seed=int(seed),
+        method="sample",
+    )
 
 
 # -- real cards: mapping into a table's frame ------------------------------------
