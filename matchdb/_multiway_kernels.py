@@ -658,3 +658,43 @@ def _sample_hero(
             if per_column > 1:
                 var = (acc2[j] - per_column * mean * mean) / (per_column - 1)
                 out[4 + j] += max(var, 0.0) / per_column
+
+
+@jit
+def _range_pairs(hero_block, hero_w, hero_masks, villain_block, villain_w, villain_masks):
+    """Weighted (win, tie, loss) deal counts of every hero row against every card-disjoint villain row.
+
+    ``*_block`` hold the rows' levels on the board's columns only. Counts are 16-bit
+    (at most 1,176 columns), so the inner loop runs on 16 columns per vector instruction.
+    """
+    n_cols = hero_block.shape[1]
+    win = 0.0
+    tie = 0.0
+    loss = 0.0
+    for i in range(hero_block.shape[0]):
+        hero = hero_block[i]
+        wins = 0.0
+        ties = 0.0
+        losses = 0.0
+        for k in range(villain_block.shape[0]):
+            if hero_masks[i] & villain_masks[k]:
+                continue
+            villain = villain_block[k]
+            n_win = np.uint16(0)
+            n_tie = np.uint16(0)
+            n_loss = np.uint16(0)
+            for c in range(n_cols):
+                h = hero[c]
+                v = villain[c]
+                valid = (h != SENTINEL) & (v != SENTINEL)
+                n_win = np.uint16(n_win + np.uint16(valid & (h > v)))
+                n_tie = np.uint16(n_tie + np.uint16(valid & (h == v)))
+                n_loss = np.uint16(n_loss + np.uint16(valid & (h < v)))
+            w = villain_w[k]
+            wins += w * n_win
+            ties += w * n_tie
+            losses += w * n_loss
+        win += hero_w[i] * wins
+        tie += hero_w[i] * ties
+        loss += hero_w[i] * losses
+    return win, tie, loss

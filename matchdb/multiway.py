@@ -42,6 +42,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from matchdb import _multiway_kernels as _k
+from matchdb.cards import parse_cards
 from matchdb.errors import BoardError, CardError, MatchdbError, RangeError
 from matchdb.pairs import N_LOCAL, N_PAIRS, PAIR_HIGH, PAIR_INDEX, PAIR_LOW
 
@@ -51,6 +52,7 @@ __all__ = [
     "MultiwayResult",
     "multiway_outcome",
     "multiway",
+    "range_vs_range",
 ]
 
 #: Opponents a question may have (ten players in all).
@@ -397,6 +399,68 @@ def _sampled(q: _Question, hero_w: np.ndarray, forced: bool, samples, seed) -> M
         samples=int(per_column * n_cols * used_rows),
         seed=int(seed),
         method="sample",
+    )
+
+
+# -- range against range, heads-up -----------------------------------------------
+
+#: Above this many (hero row, villain row, column) comparisons range_vs_range scores every row at once instead.
+_PAIRWISE_LIMIT = 4_000_000
+
+
+def range_vs_range(table: np.ndarray, columns, hero, villain) -> MultiwayResult:
+    """Exact heads-up result of a hero range against a villain range, touching only the ranges' rows.
+
+    Every hero row is compared with every card-disjoint villain row on the board's
+    columns (16 columns per vector instruction); when the ranges are so wide that
+    this costs more than scoring every row, :func:`matchdb.formulas.all_hands_scores`
+    does it instead. Equal to ``MatchDB.range_equity`` (to rounding).
+
+    Examples
+    --------
+    >>> from matchdb.kernels import match_table
+    >>> from matchdb.pairs import board_columns
+    >>> table = match_table("2c7dJh")
+    >>> frame = _Frame(parse_cards("2c7dJh"), 0)
+    >>> hero = frame.weights(_range_cards("QQ+,AKs"))
+    >>> villain = frame.weights(_range_cards("JJ,TT,99"))
+    >>> r = range_vs_range(table, board_columns(()), hero, villain)
+    >>> round(r.equity, 12), [round(p, 6) for p in r.players]
+    (0.645325987144, [0.645326, 0.354674])
+    """
+    table = _check_table(table)
+    cols = _check_columns(columns)
+    hero_w = _check_weights(hero, "hero range")
+    villain_w = _check_weights(villain, "villain range")
+    h_rows = np.flatnonzero(hero_w)
+    v_rows = np.flatnonzero(villain_w)
+    if len(h_rows) * len(v_rows) * len(cols) <= _PAIRWISE_LIMIT:
+        if len(cols) == N_PAIRS:
+            h_block, v_block = table[h_rows], table[v_rows]
+        else:
+            h_block, v_block = table[np.ix_(h_rows, cols)], table[np.ix_(v_rows, cols)]
+        win, tie, loss = _k._range_pairs(
+            h_block, hero_w[h_rows], _ROW_MASKS[h_rows], v_block, villain_w[v_rows], _ROW_MASKS[v_rows]
+        )
+    else:
+        from matchdb.formulas import all_hands_scores
+
+        score, deals = all_hands_scores(table, cols, villain_w)
+        total = float(hero_w @ deals)
+        if total == 0:
+            raise RangeError("No deal is possible: every hero hand collides with every villain hand on this board.")
+        equity = float(hero_w @ score) / total
+        return MultiwayResult(
+            win=float("nan"), tie=float("nan"), loss=float("nan"), equity=equity, players=(equity, 1.0 - equity),
+            exact=True, standard_error=0.0, samples=0, seed=None, method="exact",
+        )
+    total = win + tie + loss
+    if total == 0:
+        raise RangeError("No deal is possible: every hero hand collides with every villain hand on this board.")
+    equity = (win + tie / 2) / total
+    return MultiwayResult(
+        win=win / total, tie=tie / total, loss=loss / total, equity=equity, players=(equity, 1.0 - equity),
+        exact=True, standard_error=0.0, samples=0, seed=None, method="exact",
     )
 
 
