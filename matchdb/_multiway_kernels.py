@@ -26,9 +26,10 @@ Two ways to count, both inclusion-exclusion over card conflicts:
 
 from __future__ import annotations
 
+import numba
 import numpy as np
 
-from matchdb._jit import jit
+from matchdb._jit import jit, jit_parallel
 from matchdb.pairs import N_LOCAL, SENTINEL
 
 _ONE = np.uint64(1)
@@ -698,3 +699,95 @@ def _range_pairs(hero_block, hero_w, hero_masks, villain_block, villain_w, villa
         tie += hero_w[i] * ties
         loss += hero_w[i] * losses
     return win, tie, loss
+
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
+_MIX2 = np.uint64(0x94D049BB133111EB)
+_S30 = np.uint64(30)
+_S27 = np.uint64(27)
+_S31 = np.uint64(31)
+_S11 = np.uint64(11)
+
+
+@jit
+def _splitmix(state):
+    """(next state, 64 random bits): splitmix64, a counter-based generator any thread can run on its own."""
+    state = state + _GOLDEN
+    z = state
+    z = (z ^ (z >> _S30)) * _MIX1
+    z = (z ^ (z >> _S27)) * _MIX2
+    return state, z ^ (z >> _S31)
+
+
+_S32 = np.uint64(32)
+_LOW32 = np.uint64(0xFFFFFFFF)
+
+
+@jit_parallel
+def _preflop_sample(cols, col_a, col_b, row_class, n_classes, max_opp, draws, seed, plow, phigh, pair_index, n_blocks):
+    """Sampled showdowns of every hero row on every column against 1..``max_opp`` random hands.
+
+    For each (column, hero row) ``draws`` deals of ``max_opp`` card-disjoint hands from
+    the 45 free cards; the first k of them are the deal against k opponents. Returns
+    per block the sums of (share, share squared, share times the first opponent's share)
+    per (class, k) and the deal count per class. Each column has its own generator (splitmix64 seeded by ``seed`` and the column), so
+    the figures do not depend on the number of threads.
+    """
+    n_cols = cols.shape[0]
+    n_rows = cols.shape[1]
+    sums = np.zeros((n_blocks, n_classes, max_opp, 3))
+    counts = np.zeros((n_blocks, n_classes))
+    for block in numba.prange(n_blocks):
+        deck = np.empty(49, dtype=np.int64)
+        for c in range(block, n_cols, n_blocks):
+            levels = cols[c]
+            state = np.uint64(seed) * _MIX2 + np.uint64(c + 1) * _MIX1
+            # the 47 cards off the column; a partial shuffle from any order deals uniformly
+            n = 0
+            for x in range(49):
+                if x != col_a[c] and x != col_b[c]:
+                    deck[n] = x
+                    n += 1
+            for h in range(n_rows):
+                level = levels[h]
+                if level == SENTINEL:
+                    continue
+                a = plow[h]
+                b = phigh[h]
+                cls = row_class[h]
+                for rep in range(draws):
+                    best = -1
+                    tied = 0
+                    first = 0.0
+                    for k in range(max_opp):  # opponent k holds deck[2k], deck[2k + 1]
+                        i = 2 * k
+                        while i < 2 * k + 2:  # 32 random bits per card; a hero card is redrawn
+                            state, z = _splitmix(state)
+                            for half in range(2):
+                                if i == 2 * k + 2:
+                                    break
+                                bits32 = (z >> _S32) if half == 0 else (z & _LOW32)
+                                j = i + np.int64((bits32 * np.uint64(n - i)) >> _S32)
+                                card = deck[j]
+                                deck[j] = deck[i]
+                                deck[i] = card
+                                if card != a and card != b:
+                                    i += 1
+                        v = levels[pair_index[deck[2 * k], deck[2 * k + 1]]]
+                        if v > best:
+                            best = v
+                        if v == level:
+                            tied += 1
+                        share = 0.0
+                        if best < level:
+                            share = 1.0
+                        elif best == level:
+                            share = 1.0 / (1 + tied)
+                        if k == 0:
+                            first = share
+                        sums[block, cls, k, 0] += share
+                        sums[block, cls, k, 1] += share * share
+                        sums[block, cls, k, 2] += share * first
+                    counts[block, cls] += 1.0
+    return sums, counts

@@ -53,6 +53,8 @@ __all__ = [
     "multiway_outcome",
     "multiway",
     "range_vs_range",
+    "PreflopMultiway",
+    "preflop_multiway",
 ]
 
 #: Opponents a question may have (ten players in all).
@@ -461,6 +463,174 @@ def range_vs_range(table: np.ndarray, columns, hero, villain) -> MultiwayResult:
     return MultiwayResult(
         win=win / total, tie=tie / total, loss=loss / total, equity=equity, players=(equity, 1.0 - equity),
         exact=True, standard_error=0.0, samples=0, seed=None, method="exact",
+    )
+
+
+# -- preflop: every class against 1 to 9 random hands ------------------------------
+
+PREFLOP_MULTIWAY_VERSION = 1
+
+
+@dataclass(frozen=True)
+class PreflopMultiway:
+    """Preflop equity of the 169 starting-hand classes against 1 to 9 random hands.
+
+    ``equity[c, k - 1]`` is class ``classes[c]`` against k random opponents, averaged over
+    every deal; ``standard_error`` is 0 where ``exact[k - 1]`` (k = 1: counted from every
+    table), else the standard error of the sampled figure. ``sampled_heads_up`` is the
+    sampled k = 1 figure, kept as a check on the sampler against the exact one.
+    """
+
+    classes: tuple[str, ...]
+    opponents: tuple[int, ...]
+    equity: np.ndarray
+    standard_error: np.ndarray
+    exact: tuple[bool, ...]
+    sampled_heads_up: np.ndarray
+    provenance: dict
+
+    def row(self, name: str) -> dict:
+        """Figures of one class, like ``table.row("AA")``: equity and standard error per opponent count."""
+        if name not in self.classes:
+            raise MatchdbError(f"The starting hand {name!r} is not a class like 'AA', 'AKs' or 'AKo'.")
+        i = self.classes.index(name)
+        return {
+            "hand": name,
+            "equity": {k: float(self.equity[i, j]) for j, k in enumerate(self.opponents)},
+            "standard_error": {k: float(self.standard_error[i, j]) for j, k in enumerate(self.opponents)},
+        }
+
+    def to_json(self) -> dict:
+        return {
+            "version": PREFLOP_MULTIWAY_VERSION,
+            "classes": list(self.classes),
+            "opponents": list(self.opponents),
+            "equity": self.equity.tolist(),
+            "standard_error": self.standard_error.tolist(),
+            "exact": list(self.exact),
+            "sampled_heads_up": self.sampled_heads_up.tolist(),
+            "provenance": self.provenance,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict) -> PreflopMultiway:
+        if data.get("version") != PREFLOP_MULTIWAY_VERSION:
+            raise MatchdbError(
+                f"The multiway preflop table has version {data.get('version')!r}; expected {PREFLOP_MULTIWAY_VERSION}."
+            )
+        return cls(
+            classes=tuple(data["classes"]),
+            opponents=tuple(int(k) for k in data["opponents"]),
+            equity=np.array(data["equity"], dtype=np.float64),
+            standard_error=np.array(data["standard_error"], dtype=np.float64),
+            exact=tuple(bool(x) for x in data["exact"]),
+            sampled_heads_up=np.array(data["sampled_heads_up"], dtype=np.float64),
+            provenance=dict(data.get("provenance", {})),
+        )
+
+
+def preflop_multiway(db, draws: int = 1, seed: int = 0, tables=None, quiet: bool = True) -> PreflopMultiway:
+    """Equity of every starting-hand class against 1 to 9 random hands, from every table of ``db``.
+
+    Heads-up (one opponent) is exact: every table's exact heads-up scores, weighted by
+    the flop's orbit size (:mod:`matchdb.preflop`). Against 2 to 9 opponents every
+    (flop, turn and river, hero hand) is visited, orbit-weighted, and ``draws`` deals of
+    nine card-disjoint random hands are sampled for it, the first k hands being the deal
+    against k opponents: the board is enumerated, only the opponents' cards are sampled.
+    The first opponent's share, whose mean is the exact heads-up equity, serves as a
+    control variate.
+    Seeded and reproducible whatever the number of threads.
+
+    ``tables`` (canonical indices) restricts the work to some flops, for tests; the
+    figures then average over those flops only, each weighted by its orbit size.
+
+    Examples
+    --------
+    >>> import matchdb
+    >>> table = preflop_multiway(matchdb.open(path))          # doctest: +SKIP
+    """
+    import time
+
+    import numba
+
+    from matchdb.canonical import N_FLOPS, ORBIT_SIZES
+    from matchdb.formulas import all_hands_scores
+    from matchdb.pairs import PAIRS, board_columns
+    from matchdb.preflop import CLASSES, hand_class
+    from matchdb.store import flop_cards
+
+    if isinstance(draws, bool) or not isinstance(draws, (int, np.integer)) or draws < 1:
+        raise MatchdbError(f"The number of draws {draws!r} is not a positive whole number.")
+    indices = list(range(N_FLOPS)) if tables is None else [int(i) for i in tables]
+    started = time.perf_counter()
+    cards = flop_cards()
+    columns = board_columns(())
+    ones = np.ones(N_PAIRS)
+    n_classes = len(CLASSES)
+    max_opp = MAX_OPPONENTS
+    n_blocks = 4 * numba.get_num_threads()
+    score = np.zeros(n_classes)
+    deals = np.zeros(n_classes)
+    s1 = np.zeros((n_classes, max_opp))  # orbit-weighted sums of shares
+    a2 = np.zeros((n_classes, max_opp))  # orbit^2-weighted sums of shares
+    b2 = np.zeros((n_classes, max_opp))  # orbit^2-weighted sums of squared shares
+    c2 = np.zeros((n_classes, max_opp))  # orbit^2-weighted sums of share x first opponent's share
+    w1 = np.zeros(n_classes)  # orbit-weighted deal counts
+    w2 = np.zeros(n_classes)  # orbit^2-weighted deal counts
+    for done, index in enumerate(indices):
+        table = db.table(index)
+        hands = cards[index][PAIRS]
+        row_class = np.array([hand_class(int(a), int(b)) for a, b in hands], dtype=np.int64)
+        orbit = float(ORBIT_SIZES[index])
+        table_score, table_deals = all_hands_scores(table, columns, ones)
+        np.add.at(score, row_class, orbit * table_score)
+        np.add.at(deals, row_class, orbit * table_deals)
+        cols = np.ascontiguousarray(table.T)
+        sums, counts = _k._preflop_sample(
+            cols, PAIR_LOW, PAIR_HIGH, row_class, n_classes, max_opp, int(draws), (int(seed) << 12) + index,
+            PAIR_LOW, PAIR_HIGH, _PAIR_INDEX, n_blocks,
+        )
+        sums = sums.sum(axis=0)
+        counts = counts.sum(axis=0)
+        s1 += orbit * sums[:, :, 0]
+        a2 += orbit**2 * sums[:, :, 0]
+        b2 += orbit**2 * sums[:, :, 1]
+        c2 += orbit**2 * sums[:, :, 2]
+        w1 += orbit * counts
+        w2 += orbit**2 * counts
+        if not quiet and done % 100 == 0:
+            print(f"preflop multiway: {done}/{len(indices)} tables, {time.perf_counter() - started:.0f} s", flush=True)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        exact_heads_up = score / deals
+        # control variate: the first opponent's share, whose mean is the exact heads-up equity
+        m_a = a2 / w2[:, None]
+        m_b = b2 / w2[:, None]
+        m_c = c2 / w2[:, None]
+        beta = (m_c - m_a * m_a[:, :1]) / (m_b[:, :1] - m_a[:, :1] ** 2)
+        beta = np.where(np.isfinite(beta), beta, 0.0)
+        d_mean = (s1 - beta * s1[:, :1]) / w1[:, None]
+        sum_d2 = b2 - 2 * beta * c2 + beta**2 * b2[:, :1]
+        sum_d = a2 - beta * a2[:, :1]
+        var = (sum_d2 - 2 * d_mean * sum_d + d_mean**2 * w2[:, None]) / w1[:, None] ** 2
+        equity = d_mean + beta * exact_heads_up[:, None]
+    se = np.sqrt(np.maximum(var, 0.0))
+    sampled_heads_up = s1[:, 0] / w1
+    equity[:, 0] = exact_heads_up
+    se[:, 0] = 0.0
+    return PreflopMultiway(
+        classes=tuple(CLASSES),
+        opponents=tuple(range(1, max_opp + 1)),
+        equity=equity,
+        standard_error=se,
+        exact=(True,) + (False,) * (max_opp - 1),
+        sampled_heads_up=sampled_heads_up,
+        provenance={
+            "draws": int(draws),
+            "seed": int(seed),
+            "tables": len(indices),
+            "seconds": round(time.perf_counter() - started, 1),
+            "method": "heads-up exact; 2-9 opponents: every board and hero hand, opponents' hands sampled",
+        },
     )
 
 
