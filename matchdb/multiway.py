@@ -55,6 +55,12 @@ __all__ = [
     "range_vs_range",
     "PreflopMultiway",
     "preflop_multiway",
+    "independent_outcome",
+    "ClassWeights",
+    "top_percent",
+    "at_least",
+    "steered",
+    "drop_out",
 ]
 
 #: Opponents a question may have (ten players in all).
@@ -466,6 +472,224 @@ def range_vs_range(table: np.ndarray, columns, hero, villain) -> MultiwayResult:
     )
 
 
+# -- the articles' opponent models ---------------------------------------------------
+
+
+def independent_outcome(table: np.ndarray, columns, hero: int, opponents: Sequence[np.ndarray]) -> MultiwayResult:
+    """The match-table article's first formula with beliefs: opponents combined as if independent.
+
+    On each column every opponent's hands (weighted by his belief weights) are split into
+    below, level with and above the hero, and the chances multiply across opponents:
+    equity = mean over columns of prod_i (below_i + tied_i / 2) / all_i. An
+    approximation (``method="independent"``, ``exact=False``, no standard error): it
+    ignores that opponents cannot hold the same cards, nor the hero's. With random
+    opponents it is the naive win rate ``mean((W / 2160) ** (players - 1))``.
+
+    >>> from matchdb.cards import parse_cards
+    >>> from matchdb.formulas import naive_win_rate
+    >>> from matchdb.kernels import match_table
+    >>> from matchdb.pairs import board_columns, pair_row
+    >>> table = match_table("2c7dJh")
+    >>> hero = pair_row(parse_cards("2c7dJh"), parse_cards("AhKh"))
+    >>> r = independent_outcome(table, board_columns(()), hero, [np.ones(1176)] * 2)
+    >>> round(r.equity, 6), round(naive_win_rate(table, hero, board_columns(()), players=3), 6), r.method
+    (0.386583, 0.386583, 'independent')
+    """
+    table = _check_table(table)
+    cols_idx = _check_columns(columns)
+    if isinstance(hero, bool) or not isinstance(hero, (int, np.integer)) or not 0 <= int(hero) < N_PAIRS:
+        raise MatchdbError(f"The hero row {hero!r} is out of range; expected a row 0..{N_PAIRS - 1}.")
+    opponents = list(opponents)
+    if not 1 <= len(opponents) <= MAX_OPPONENTS:
+        raise MatchdbError(f"The question has {len(opponents)} opponents; expected 1 to {MAX_OPPONENTS} (2 to 10 players).")
+    weights = np.array([_check_weights(w, f"range of opponent {i + 1}") for i, w in enumerate(opponents)])
+    cols = np.ascontiguousarray(table[:, cols_idx].T)
+    out = np.zeros(4)
+    _k._independent(cols, int(hero), weights, out)
+    if out[3] == 0 or not np.isfinite(out[0]):
+        raise RangeError("No opponent hand of some range is possible on this board, or the hero collides with it.")
+    win, noloss, equity = out[:3] / out[3]
+    return MultiwayResult(
+        win=float(win), tie=float(noloss - win), loss=float(1.0 - noloss), equity=float(equity), players=None,
+        exact=False, standard_error=float("nan"), samples=0, seed=None, method="independent",
+    )
+
+
+@dataclass(frozen=True)
+class ClassWeights:
+    """A range as a weight per starting-hand class (169 of them, :data:`matchdb.preflop.CLASSES`).
+
+    Usable wherever a range is: :func:`multiway` takes it as an opponent or hero, and
+    :meth:`to_range` writes it in the usual notation ('1(AA),0.5(KK)').
+    """
+
+    weights: tuple[float, ...]
+
+    def hands(self) -> list[tuple[int, int, float]]:
+        """Every two-card hand with its class's weight (card id, card id, weight), weight > 0."""
+        from matchdb.preflop import hand_class
+
+        out = []
+        for b in range(52):
+            for a in range(b):
+                w = self.weights[hand_class(a, b)]
+                if w > 0:
+                    out.append((b, a, float(w)))
+        return out
+
+    def to_range(self) -> str:
+        """The range in eval7's notation, weights to six decimals."""
+        from matchdb.preflop import CLASSES
+
+        return ",".join(f"{w:.6f}({name})" for name, w in zip(CLASSES, self.weights) if w > 0)
+
+    def fraction(self) -> float:
+        """The weighted share of the 1,326 hands it holds."""
+        from matchdb.preflop import CLASSES, combos
+
+        return sum(w * combos(name) for name, w in zip(CLASSES, self.weights)) / 1326
+
+
+def _strength(strength) -> np.ndarray:
+    from matchdb.preflop import CLASSES
+
+    if strength is None:
+        raise MatchdbError("A preflop strength score is needed: pass db.preflop().equity or 169 numbers.")
+    if hasattr(strength, "equity") and hasattr(strength, "classes"):  # a PreflopTable or PreflopMultiway
+        values = np.asarray(strength.equity, dtype=np.float64)
+        strength = values if values.ndim == 1 else values[:, 0]
+    values = np.asarray(strength, dtype=np.float64)
+    if values.shape != (len(CLASSES),) or not np.isfinite(values).all():
+        raise MatchdbError(f"A preflop strength score must be {len(CLASSES)} finite numbers; got shape {values.shape}.")
+    return values
+
+
+def _percentiles(strength: np.ndarray) -> np.ndarray:
+    """Each class's position from the top: the share of hands in stronger classes plus half its own."""
+    from matchdb.preflop import CLASSES, combos
+
+    sizes = np.array([combos(name) for name in CLASSES], dtype=np.float64) / 1326
+    order = np.argsort(-strength, kind="stable")
+    above = np.zeros(len(CLASSES))
+    above[order] = np.concatenate([[0.0], np.cumsum(sizes[order])[:-1]])
+    return above + sizes / 2
+
+
+def top_percent(percent: float, strength) -> ClassWeights:
+    """Mick West's drop-out by share: the strongest ``percent`` % of starting hands by a preflop score.
+
+    Classes are taken strongest first until they hold ``percent`` % of the 1,326
+    hands; the class on the boundary gets the fractional weight that makes it exact.
+    ``strength``: 169 scores, or a preflop table (``db.preflop()``; its heads-up equity).
+
+    >>> from matchdb.preflop import CLASSES
+    >>> r = top_percent(10, np.arange(169.0)[::-1])   # CLASSES order as the score
+    >>> round(r.fraction(), 6), [CLASSES[i] for i in range(169) if r.weights[i] > 0][-1]
+    (0.1, 'A6o')
+    """
+    values = _strength(strength)
+    if isinstance(percent, bool) or not isinstance(percent, (int, float, np.integer, np.floating)) or not 0 < percent <= 100:
+        raise MatchdbError(f"The share of hands {percent!r} is out of range; expected a percentage in (0, 100].")
+    from matchdb.preflop import CLASSES, combos
+
+    target = percent / 100 * 1326
+    weights = np.zeros(len(CLASSES))
+    held = 0.0
+    for i in np.argsort(-values, kind="stable"):
+        if held >= target - 1e-9:
+            break
+        size = combos(CLASSES[i])
+        weights[i] = min(1.0, (target - held) / size)
+        held += weights[i] * size
+    return ClassWeights(tuple(float(w) for w in weights))
+
+
+def at_least(threshold: str, strength) -> ClassWeights:
+    """Mick West's drop-out by threshold: every class scoring at least as high as ``threshold`` ('66').
+
+    >>> from matchdb.preflop import CLASSES
+    >>> r = at_least("AKo", np.arange(169.0)[::-1])
+    >>> [CLASSES[i] for i in range(169) if r.weights[i] > 0]
+    ['AA', 'AKs', 'AKo']
+    """
+    from matchdb.preflop import CLASSES
+
+    values = _strength(strength)
+    if threshold not in CLASSES:
+        raise MatchdbError(f"The threshold {threshold!r} is not a class like 'AA', 'AKs' or '66'.")
+    bar = values[CLASSES.index(threshold)]
+    return ClassWeights(tuple(float(v >= bar) for v in values))
+
+
+def steered(strength, top: float = 0.15, softness: float = 0.05) -> ClassWeights:
+    """Tomlinson's steered opponent: class weights falling smoothly with the class's preflop rank.
+
+    A class whose position from the top (share of hands in stronger classes, plus
+    half its own) is q gets weight 1 / (1 + exp((q - top) / softness)): a player
+    who raised preflop holds mostly the top ``top`` share of hands, ``softness``
+    says how sharp the edge is. An approximation of a player's range, by design.
+
+    >>> r = steered(np.arange(169.0)[::-1], top=0.1, softness=0.02)
+    >>> r.weights[0] > 0.99, r.weights[-1] < 1e-9, 0.08 < r.fraction() < 0.12
+    (True, True, True)
+    """
+    values = _strength(strength)
+    for name, value in (("top", top), ("softness", softness)):
+        if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)) or not value > 0:
+            raise MatchdbError(f"The {name} {value!r} of a steered range must be a positive number.")
+    q = _percentiles(values)
+    with np.errstate(over="ignore"):
+        weights = 1.0 / (1.0 + np.exp((q - top) / softness))
+    return ClassWeights(tuple(float(w) for w in weights))
+
+
+def drop_out(hole, board, players: int, stay, db=None, method: str = "auto", seed: int | None = None) -> MultiwayResult:
+    """Mick West's drop-out model: each of ``players - 1`` opponents stays in only with a hand in ``stay``.
+
+    Each opponent stays with the chance p that a random hand (beside the hero's
+    cards and the board) is in ``stay`` (weighted), independently of the others;
+    the hero wins the pot when everyone folds, else shares it as
+    :func:`multiway` says against those who stayed, each holding ``stay``:
+    equity = sum_m Binomial(m; players - 1, p) E_m. Approximate (``method="drop-out"``)
+    because staying is treated as independent across opponents; the standard error
+    carries the sampled E_m's.
+
+    >>> r = drop_out("AhKh", "2c7dJh", 3, "66+")
+    >>> r.method, r.exact, 0 < r.equity < 1
+    ('drop-out', False, True)
+    """
+    from math import comb
+
+    if isinstance(players, bool) or not isinstance(players, (int, np.integer)) or not 2 <= players <= MAX_OPPONENTS + 1:
+        raise MatchdbError(f"The number of players {players!r} is out of range; expected 2 to {MAX_OPPONENTS + 1}.")
+    hero_hand = _parse_hand(hole)
+    if hero_hand is None:
+        raise CardError(f"The hole cards {hole!r} are not two cards like 'AhKh'.")
+    board_ids = set(parse_cards(board))
+    hands = stay.hands() if isinstance(stay, ClassWeights) else _range_cards(stay)
+    dead = board_ids | set(hero_hand)
+    possible = [(a, b, w) for a, b, w in hands if a not in dead and b not in dead]
+    n_left = 52 - len(dead)
+    p = sum(w for _, _, w in possible) / (n_left * (n_left - 1) / 2)
+    if p == 0:
+        raise RangeError(f"No hand of the range {stay!r} is possible beside these hole cards and board.")
+    n = int(players) - 1
+    equity = (1 - p) ** n  # everyone folds
+    win = equity
+    var = 0.0
+    spec = stay if not isinstance(stay, ClassWeights) else stay
+    for m in range(1, n + 1):
+        chance = comb(n, m) * p**m * (1 - p) ** (n - m)
+        r = multiway(hole, board, [spec] * m, db=db, method=method, seed=seed)
+        equity += chance * r.equity
+        win += chance * r.win
+        var += (chance * r.standard_error) ** 2
+    return MultiwayResult(
+        win=float(win), tie=float("nan"), loss=float("nan"), equity=float(equity), players=None, exact=False,
+        standard_error=float(np.sqrt(var)), samples=0, seed=seed, method="drop-out",
+    )
+
+
 # -- preflop: every class against 1 to 9 random hands ------------------------------
 
 PREFLOP_MULTIWAY_VERSION = 1
@@ -660,6 +884,8 @@ def _range_cards(spec) -> list[tuple[int, int, float]]:
 
     if isinstance(spec, str):
         return parse_range(spec)
+    if isinstance(spec, ClassWeights):
+        return spec.hands()
     try:
         items = list(spec)
     except TypeError:
