@@ -221,12 +221,69 @@ def _random_poly(ea, eb, et, ne, free, n, k, bits, out):
 
 
 @jit
+def _weighted_poly_small(levels, level, hero, free, weights, k, plow, phigh, bits, out, total_out):
+    """:func:`_weighted_poly` for ``k`` <= 2 in one pass: sums per hand type (below, tied, above).
+
+    Every sum the count needs is linear in the type factors g (1, x, 0; or 1, 1, 1
+    for all deals) per opponent, so one pass over the rows collects per-type totals,
+    per-card sums and same-hand products, and each evaluation is O(49).
+    """
+    tot = np.zeros((2, 3))
+    card = np.zeros((2, 3, 49))
+    same = np.zeros(3)  # sum over hands of w0 * w1, per type
+    for r in range(levels.shape[0]):
+        v = levels[r]
+        if v == SENTINEL or r == hero:
+            continue
+        a = plow[r]
+        b = phigh[r]
+        if (free & bits[a]) == 0 or (free & bits[b]) == 0:
+            continue
+        t = 0 if v < level else (1 if v == level else 2)
+        for i in range(k):
+            w = weights[i, r]
+            tot[i, t] += w
+            card[i, t, a] += w
+            card[i, t, b] += w
+        if k == 2:
+            same[t] += weights[0, r] * weights[1, r]
+    m = np.empty(4)
+    g = np.empty(3)
+    for ev in range(5):
+        g[0] = 1.0
+        g[1] = float(ev) if ev < 4 else 1.0
+        g[2] = 0.0 if ev < 4 else 1.0
+        s0 = g[0] * tot[0, 0] + g[1] * tot[0, 1] + g[2] * tot[0, 2]
+        if k == 0:
+            value = 1.0
+        elif k == 1:
+            value = s0
+        else:
+            s1 = g[0] * tot[1, 0] + g[1] * tot[1, 1] + g[2] * tot[1, 2]
+            cross = 0.0
+            for c in range(49):
+                a0 = g[0] * card[0, 0, c] + g[1] * card[0, 1, c] + g[2] * card[0, 2, c]
+                a1 = g[0] * card[1, 0, c] + g[1] * card[1, 1, c] + g[2] * card[1, 2, c]
+                cross += a0 * a1
+            cross -= g[0] * g[0] * same[0] + g[1] * g[1] * same[1] + g[2] * g[2] * same[2]
+            value = s0 * s1 - cross
+        if ev < 4:
+            m[ev] = value
+        else:
+            total_out[0] = value
+    _coefficients(m, k, out)
+
+
+@jit
 def _weighted_poly(levels, level, hero, free, weights, k, plow, phigh, bits, u_dense, out, total_out):
     """Ordered deals of ``k`` <= 3 opponents with their own weights (``weights[i]`` over rows).
 
     ``out[0..3]``: coefficients of M(x); returns the weight of all deals (no
     level condition) in ``total_out[0]``. ``u_dense`` is (2, 49, 49) scratch, zero on entry and exit.
     """
+    if k <= 2:
+        _weighted_poly_small(levels, level, hero, free, weights, k, plow, phigh, bits, out, total_out)
+        return
     n_rows = levels.shape[0]
     rows = np.empty(n_rows, dtype=np.int64)
     kind = np.empty(n_rows, dtype=np.int64)

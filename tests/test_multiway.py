@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import itertools
+import math
 import warnings
+import zlib
 from pathlib import Path
 
 import numba
@@ -48,7 +50,7 @@ def _e7_cards():
     return _E7
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=False)  # not cached: a cache keyed by this file breaks when it is imported under another name
 def _count_deals(hero_value, values, masks, weights, used, tied0, beaten):
     """(win, tie, equity, deals) weights of every ordered card-disjoint tuple of 1 to 3 opponent hands.
 
@@ -318,3 +320,383 @@ def test_range_hero_equal_enumeration():
         want = enumerate_equity(hero, board, [spec_dict(o) for o in opponents])
         assert got.equity == pytest.approx(want[2], abs=1e-9)
         assert got.win == pytest.approx(want[0], abs=1e-9)
+
+
+# -- published figures ----------------------------------------------------------------
+
+OMPEVAL_AHKH_TWO_RANDOM = 0.3758613384290151  # OMPEval and an independent enumeration agree to 1e-15
+
+
+def test_ahkh_against_two_random_hands_published():
+    assert multiway("AhKh", "2c7dJh", 2).equity == pytest.approx(OMPEVAL_AHKH_TWO_RANDOM, abs=1e-12)
+
+
+def test_pokerstove_three_known_hands_every_player(db):
+    r = multiway("KdQd", "KcQh5c", ["JcTc", "5h5s"], db=db)
+    assert [round(100 * p, 4) for p in r.players] == [17.2757, 44.1860, 38.5382]
+    assert sum(r.players) == pytest.approx(1.0, abs=1e-12)
+    assert r.players[0] == r.equity and r.exact
+
+
+def test_published_through_the_database_any_suits(db):
+    for hero, board in (("AhKh", "2c7dJh"), ("AsKs", "2d7cJs"), ("AdKd", "Jd2h7s")):
+        assert multiway(hero, board, 2, db=db).equity == pytest.approx(OMPEVAL_AHKH_TWO_RANDOM, abs=1e-12)
+
+
+# -- invariants -------------------------------------------------------------------------
+
+
+def test_one_opponent_equals_heads_up(db):
+    """Every new call with one opponent equals today's exact heads-up answer (db.outcome, hand_vs_weights)."""
+    rng = np.random.default_rng(21)
+    for extra in (0, 1, 2):
+        for _ in range(8):
+            cards = [int(c) for c in rng.permutation(52)]
+            hole, board = format_cards(cards[:2]), format_cards(cards[2 : 5 + extra])
+            for villain in (None, "QQ+,AKs,T9s", format_cards(cards[10:12])):
+                want = db.outcome(hole, board, villain)
+                got = multiway(hole, board, ["random" if villain is None else villain], db=db)
+                assert (got.win, got.tie, got.loss) == pytest.approx((want.win, want.tie, want.loss), abs=1e-12)
+                assert got.equity == pytest.approx(want.equity, abs=1e-12)
+
+
+def test_opponent_order_does_not_matter():
+    opponents = ["QQ+,AKs", "random", "T9s,98s,87s", "Qs2d"]
+    results = [multiway("AhKh", "2c7dJh4s", order) for order in (opponents, opponents[::-1], opponents[1:] + opponents[:1])]
+    for r in results[1:]:
+        assert (r.win, r.tie, r.equity) == pytest.approx((results[0].win, results[0].tie, results[0].equity), abs=1e-12)
+
+
+def test_known_hands_equities_sum_to_one():
+    rng = np.random.default_rng(22)
+    for players in range(2, 11):
+        cards = [int(c) for c in rng.permutation(52)]
+        hands = [format_cards(cards[2 * i : 2 * i + 2]) for i in range(players)]
+        board = format_cards(cards[20 : 20 + 3 + players % 3])
+        r = multiway(hands[0], board, hands[1:])
+        assert len(r.players) == players and r.exact
+        assert sum(r.players) == pytest.approx(1.0, abs=1e-12)
+
+
+def test_all_range_players_sum_to_one():
+    r = multiway("QQ+,AKs", "2c7dJh", ["JJ,TT,99", "AK,AQ"])
+    assert r.players is not None and sum(r.players) == pytest.approx(1.0, abs=1e-12)
+
+
+def test_suit_renaming_changes_nothing(db):
+    from matchdb.canonical import CARD_MAP
+
+    rng = np.random.default_rng(23)
+    for _ in range(6):
+        cards = [int(c) for c in rng.permutation(52)]
+        hole, board, known = cards[:2], cards[2 : 5 + int(rng.integers(3))], cards[10:12]
+        opponents = ["random", "QQ+,AKs,T9s"]
+        base = multiway(format_cards(hole), format_cards(board), [*opponents, format_cards(known)], db=db)
+        perm = int(rng.integers(1, 24))
+        renamed = [format_cards([int(CARD_MAP[perm, c]) for c in group]) for group in (hole, board, known)]
+        # the range text names no suits except through suitedness, which renaming keeps
+        other = multiway(renamed[0], renamed[1], [*opponents, renamed[2]], db=db)
+        assert (other.win, other.tie, other.equity) == pytest.approx((base.win, base.tie, base.equity), abs=1e-12)
+
+
+def test_database_and_own_table_agree(db):
+    a = multiway("9s8s", "Ts7h2c3s", ["random", "JJ+", "AsKd"], db=db)
+    b = multiway("9s8s", "Ts7h2c3s", ["random", "JJ+", "AsKd"])
+    assert (a.win, a.tie, a.equity) == pytest.approx((b.win, b.tie, b.equity), abs=1e-12)
+
+
+# -- sampled answers ------------------------------------------------------------------------
+
+
+def _z_scores(table, columns, hero, opponents, trials, **kwargs):
+    exact = multiway_outcome(table, columns, hero, opponents)
+    z = []
+    for seed in range(trials):
+        r = multiway_outcome(table, columns, hero, opponents, method="sample", seed=seed, **kwargs)
+        assert not r.exact and r.method == "sample" and r.standard_error > 0 and r.seed == seed
+        z.append((r.equity - exact.equity) / r.standard_error)
+    return np.array(z)
+
+
+@pytest.mark.parametrize("opponents", [2, 3])
+def test_sampled_within_four_standard_errors(table_cache, opponents):
+    from matchdb.pairs import board_columns, pair_row
+
+    flop = parse_cards("2c7dJh")
+    table = table_cache("2c7dJh")
+    hero = pair_row(flop, parse_cards("AhKh"))
+    z = _z_scores(table, board_columns(()), hero, [np.ones(1176)] * opponents, 100)
+    assert (np.abs(z) <= 4).sum() >= 99
+    assert abs(z.mean()) < 0.5  # no bias a hundred trials can see (the mean of 100 z has s.d. 0.1)
+
+
+def test_sampled_with_ranges_within_four_standard_errors(table_cache):
+    from matchdb.pairs import board_columns, local_index, pair_row
+
+    flop = parse_cards("Ks9h4c")
+    table = table_cache("Ks9h4c")
+    frame_local = local_index(flop)
+    columns = board_columns([int(frame_local[parse_cards("2d")[0]])])
+    hero = pair_row(flop, parse_cards("QsJs"))
+    from matchdb.multiway import _Frame
+
+    frame = _Frame(flop, 0)
+    opponents = [frame.weights(_range_cards(t)) for t in ("99+,AK,KQ", "T9s,98s,QJ")] + [np.ones(1176)]
+    z = _z_scores(table, columns, hero, opponents, 100, samples=460)
+    assert (np.abs(z) <= 4).sum() >= 99
+
+
+def _range_cards(text):
+    from matchdb.multiway import _range_cards as cards
+
+    return cards(text)
+
+
+def test_same_seed_same_answer():
+    a = multiway("AhKh", "2c7dJh", 5, seed=7)
+    b = multiway("AhKh", "2c7dJh", 5, seed=7)
+    c = multiway("AhKh", "2c7dJh", 5, seed=8)
+    assert a == b and a.seed == 7 and not a.exact
+    assert c.equity != a.equity
+
+
+def test_many_players_sampled_agrees_with_plain_monte_carlo():
+    """Six players on the river: the stratified, partly exact estimate against a plain simulation with eval7."""
+    eval7 = _eval7()
+    cards = _e7_cards()
+    hole, board = parse_cards("Td9d"), parse_cards("8d7c2hKsQd")
+    r = multiway(format_cards(hole), format_cards(board), 5, seed=3, samples=20000)
+    rng = np.random.default_rng(5)
+    deck = np.array([c for c in range(52) if c not in hole and c not in board])
+    full = [cards[c] for c in board]
+    hero_value = eval7.evaluate([cards[hole[0]], cards[hole[1]], *full])
+    values = {}
+    shares = []
+    for _ in range(40000):
+        dealt = rng.choice(deck, size=10, replace=False)
+        best, tied = -1, 0
+        for i in range(5):
+            key = (int(min(dealt[2 * i], dealt[2 * i + 1])), int(max(dealt[2 * i], dealt[2 * i + 1])))
+            if key not in values:
+                values[key] = eval7.evaluate([cards[key[0]], cards[key[1]], *full])
+            v = values[key]
+            best = max(best, v)
+            tied += v == hero_value
+        shares.append(0.0 if best > hero_value else 1.0 / (1 + tied))
+    mean, se = np.mean(shares), np.std(shares) / np.sqrt(len(shares))
+    assert abs(r.equity - mean) <= 4 * np.hypot(se, r.standard_error)
+
+
+# -- range against range -------------------------------------------------------------------
+
+
+def test_range_vs_range_equals_range_equity(db):
+    from matchdb.canonical import CANONICAL_FLOPS, canonicalize
+    from matchdb.multiway import _Frame, range_vs_range
+    from matchdb.pairs import board_columns
+
+    full = "22+,A2+,K2+,Q2+,J2+,T2+,92+,82+,72+,62+,52+,42+,32"
+    for hero, villain, board in (
+        ("QQ+,AKs", "JJ,TT,99", "2c7dJh"),
+        ("QQ+,AKs", "JJ,TT,99", "2c7dJh4s"),
+        ("22+,AT+,KQ", "T9s,98s,87s,A5s", "Kh8s3d2c"),
+        ("AK,AQ", "22+", "9c9d4h5s6s"),
+        (full, full, "2c7dJh"),
+        ("0.5(AA),KK,0.25(QQ)", full, "Th9h2s"),
+    ):
+        canon = canonicalize(board)
+        frame = _Frame(CANONICAL_FLOPS[canon.index], canon.perm)
+        columns = board_columns([int(frame.local[c]) for c in canon.extra])
+        r = range_vs_range(db.table(canon.index), columns, frame.weights(_range_cards(hero)), frame.weights(_range_cards(villain)))
+        assert r.equity == pytest.approx(db.range_equity(hero, villain, board), abs=1e-12), (hero, villain, board)
+        assert sum(r.players) == pytest.approx(1.0, abs=1e-12)
+
+
+# -- the articles' opponent models -------------------------------------------------------------
+
+
+def test_independent_model_with_random_opponents_is_the_naive_rate(table_cache):
+    from matchdb.formulas import naive_win_rate
+    from matchdb.multiway import independent_outcome
+    from matchdb.pairs import board_columns, local_index, pair_row
+
+    flop = parse_cards("As8d3c")
+    table = table_cache("As8d3c")
+    local = local_index(flop)
+    for hand in ("KsKd", "8c7c", "2h2d"):
+        row = pair_row(flop, parse_cards(hand))
+        for columns in (board_columns(()), board_columns([int(local[parse_cards("9h")[0]])])):
+            for players in (2, 4, 7, 10):
+                r = independent_outcome(table, columns, row, [np.ones(1176)] * (players - 1))
+                assert r.equity == pytest.approx(naive_win_rate(table, row, columns, players), abs=1e-12)
+                assert r.method == "independent" and not r.exact
+
+
+def test_independent_model_with_beliefs_against_a_direct_sum(table_cache):
+    """Beliefs: per column, each opponent's below/tied weight over valid rows (not the hero's), multiplied."""
+    from matchdb.multiway import _Frame, independent_outcome
+    from matchdb.pairs import SENTINEL, board_columns, pair_row
+
+    flop = parse_cards("Jc7h7d")
+    table = table_cache("Jc7h7d")
+    frame = _Frame(flop, 0)
+    hero = pair_row(flop, parse_cards("AcJd"))
+    beliefs = [frame.weights(_range_cards(t)) for t in ("77,JJ,AJ,KJ", "22+,A2s+", "T9s,98s,QJ")]
+    got = independent_outcome(table, board_columns(()), hero, beliefs)
+    total = 0.0
+    count = 0
+    for j in range(1176):
+        level = int(table[hero, j])
+        if level == SENTINEL:
+            continue
+        product = 1.0
+        for w in beliefs:
+            valid = (table[:, j] != SENTINEL) & (np.arange(1176) != hero)
+            below = w[valid & (table[:, j] < level)].sum()
+            tied = w[valid & (table[:, j] == level)].sum()
+            product *= (below + tied / 2) / w[valid].sum()
+        total += product
+        count += 1
+    assert got.equity == pytest.approx(total / count, abs=1e-12)
+
+
+def test_west_and_tomlinson_ranges(db):
+    from matchdb.multiway import at_least, drop_out, steered, top_percent
+    from matchdb.preflop import CLASSES, combos
+
+    pre = db.preflop()
+    sixes = at_least("66", pre)
+    chosen = {CLASSES[i] for i, w in enumerate(sixes.weights) if w}
+    assert {"66", "77", "AA", "AKs"} <= chosen and "55" not in chosen
+    # every chosen class scores at least 66's heads-up equity, every other one below it
+    bar = pre.equity[CLASSES.index("66")]
+    assert all((pre.equity[i] >= bar) == bool(w) for i, w in enumerate(sixes.weights))
+    for percent in (5, 12.5, 40):
+        top = top_percent(percent, pre)
+        assert top.fraction() == pytest.approx(percent / 100, abs=1e-12)
+        # strongest first: no class left out scores above a class taken in
+        taken = [pre.equity[i] for i, w in enumerate(top.weights) if w > 0]
+        left = [pre.equity[i] for i, w in enumerate(top.weights) if w == 0]
+        assert min(taken) >= max(left)
+    raiser = steered(pre, top=0.1, softness=0.03)
+    order = np.argsort(-pre.equity)
+    assert all(raiser.weights[a] >= raiser.weights[b] for a, b in zip(order, order[1:]))
+    assert sum(combos(c) for c in CLASSES) == 1326
+    # the drop-out rule: the binomial mixture of exact answers
+    r = drop_out("AhKh", "2c7dJh", 4, "66+", db=db)
+    stay = _range_cards("66+")
+    dead = set(parse_cards("AhKh2c7dJh"))
+    p = sum(1 for a, b, _ in stay if a not in dead and b not in dead) / (47 * 46 / 2)
+    parts = [1.0] + [multiway("AhKh", "2c7dJh", ["66+"] * m, db=db).equity for m in (1, 2, 3)]
+    want = sum(math.comb(3, m) * p**m * (1 - p) ** (3 - m) * parts[m] for m in range(4))
+    assert r.equity == pytest.approx(want, abs=1e-12) and r.method == "drop-out"
+    # a steered range is a range: usable as an opponent
+    assert 0 < multiway("AhKh", "2c7dJh", [raiser, "random"], db=db).equity < 1
+
+
+# -- errors -------------------------------------------------------------------------------------
+
+
+def test_errors_say_what_was_expected():
+    with pytest.raises(CardError, match="shares a card"):
+        multiway("AhKh", "2c7dJh", ["QsQd", "Qs9s"])
+    with pytest.raises(CardError, match="shares a card with the hero or the board"):
+        multiway("AhKh", "2c7dJh", ["2c3c"])
+    with pytest.raises(MatchdbError, match="expected 1 to 9"):
+        multiway("AhKh", "2c7dJh", 10)
+    with pytest.raises(MatchdbError, match="expected 1 to 9"):
+        multiway("AhKh", "2c7dJh", ["random"] * 12)
+    with pytest.raises(RangeError, match="No hand of the range"):
+        multiway("AhKh", "AcAdAs", ["AA"])
+    with pytest.raises(MatchdbError, match="method='sample'"):
+        multiway("AhKh", "2c7dJh", 4, method="exact")
+    with pytest.raises(MatchdbError, match="unknown"):
+        multiway("AhKh", "2c7dJh", 2, method="fast")
+
+
+def test_result_fields():
+    r = multiway("AhKh", "2c7dJh", 2)
+    assert isinstance(r, MultiwayResult)
+    assert r.tie_share == pytest.approx(r.equity - r.win)
+    assert r.samples == 0 and r.seed is None and r.standard_error == 0.0 and r.method == "exact"
+    s = multiway("AhKh", "2c7dJh", 4, seed=1)
+    assert s.samples >= 1176 * 2 and s.seed == 1 and s.standard_error > 0 and s.method == "sample"
+
+
+# -- preflop against 1 to 9 random hands ------------------------------------------------------
+
+PREFLOP_JSON = Path(__file__).parent / "data" / "preflop_multiway.json"
+
+
+@pytest.fixture(scope="module")
+def preflop():
+    """The table computed from the full database by preflop_multiway(db, draws=1, seed=0) (15 minutes here)."""
+    import json
+
+    from matchdb.multiway import PreflopMultiway
+
+    return PreflopMultiway.from_json(json.loads(PREFLOP_JSON.read_text()))
+
+
+def test_preflop_published(preflop):
+    aa = preflop.row("AA")
+    assert round(100 * aa["equity"][1], 2) == 85.20  # heads-up, exact
+    assert aa["standard_error"][1] == 0.0 and preflop.exact[0] and not preflop.exact[1]
+    # AA against 3 random hands: an independent 400 M-sample simulation gives 0.63836 +- 0.00002
+    assert abs(aa["equity"][3] - 0.63836) <= 4 * np.hypot(aa["standard_error"][3], 0.00002)
+    assert preflop.standard_error.max() <= 0.0002
+
+
+def test_preflop_sampler_against_exact_heads_up(preflop):
+    """The sampled heads-up figures (kept as a check) agree with the exact ones: no bias in the dealing."""
+    diff = preflop.sampled_heads_up - preflop.equity[:, 0]
+    # per class the sampled heads-up figure has s.e. about 0.00025 (no control variate for it)
+    assert np.abs(diff).max() < 0.0012
+    assert abs(diff.mean()) < 0.0001
+
+
+@pytest.mark.parametrize(("name", "opponents"), [("AA", 2), ("KQs", 3), ("76s", 5), ("22", 8)])
+def test_preflop_against_eval7_simulation(preflop, name, opponents):
+    eval7 = _eval7()
+    cards = _e7_cards()
+    rng = np.random.default_rng(zlib.crc32(f"{name}/{opponents}".encode()))
+    from matchdb.preflop import hand_class
+
+    hands = [(a, b) for b in range(52) for a in range(b) if preflop.classes[hand_class(a, b)] == name]
+    shares = []
+    for _ in range(30000):
+        a, b = hands[int(rng.integers(len(hands)))]
+        deck = np.array([c for c in range(52) if c not in (a, b)])
+        dealt = rng.choice(deck, size=5 + 2 * opponents, replace=False)
+        board = [cards[c] for c in dealt[:5]]
+        hero = eval7.evaluate([cards[a], cards[b], *board])
+        values = [eval7.evaluate([cards[dealt[5 + 2 * i]], cards[dealt[6 + 2 * i]], *board]) for i in range(opponents)]
+        best = max(values)
+        shares.append(0.0 if best > hero else 1.0 / (1 + values.count(hero)) if best == hero else 1.0)
+    mean, se = np.mean(shares), np.std(shares) / np.sqrt(len(shares))
+    row = preflop.row(name)
+    assert abs(row["equity"][opponents] - mean) <= 4 * np.hypot(se, row["standard_error"][opponents])
+
+
+def test_preflop_json_round_trip(preflop):
+    from matchdb.multiway import PreflopMultiway
+
+    again = PreflopMultiway.from_json(preflop.to_json())
+    assert np.array_equal(again.equity, preflop.equity) and again.exact == preflop.exact
+    with pytest.raises(MatchdbError, match="version"):
+        PreflopMultiway.from_json({**preflop.to_json(), "version": 99})
+
+
+def test_preflop_multiway_on_a_few_tables(db, preflop):
+    """The computation itself, on 12 flops: heads-up exact per class equals the orbit-weighted heads-up sums."""
+    from matchdb.multiway import preflop_multiway
+
+    part = preflop_multiway(db, tables=range(0, 1755, 150), seed=1)
+    assert part.provenance["tables"] == 12 and part.exact[0]
+    seen = np.isfinite(part.equity[:, 1])
+    assert seen.all()
+    # the sampled heads-up figures agree with the exact ones of the same flops
+    z = (part.sampled_heads_up - part.equity[:, 0]) / 0.004
+    assert np.abs(z).max() < 4
+    # more opponents, less equity, class by class
+    assert (np.diff(part.equity, axis=1) < 1e-3).all()
