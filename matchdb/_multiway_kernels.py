@@ -103,11 +103,41 @@ def _collect_top(levels, level, hero, free, plow, phigh, bits, ea, eb, et):
 
 
 @jit
-def _random_poly(ea, eb, et, ne, free, n, k, bits, out):
+def _collect_split(levels, level, hero, free, plow, phigh, bits, ea, eb, et, ba, bb, bt):
+    """Both lists :func:`_random_poly` can count from: the top hands (tied 0, above 1) in
+    ``ea, eb, et`` and the others (tied 0, below 1) in ``ba, bb, bt``; returns both lengths."""
+    ne = 0
+    nb = 0
+    for k in range(levels.shape[0]):
+        v = levels[k]
+        if v == SENTINEL or k == hero:
+            continue
+        a = plow[k]
+        b = phigh[k]
+        if (free & bits[a]) == 0 or (free & bits[b]) == 0:
+            continue
+        if v >= level:
+            ea[ne] = a
+            eb[ne] = b
+            et[ne] = 0 if v == level else 1
+            ne += 1
+        if v <= level:
+            ba[nb] = a
+            bb[nb] = b
+            bt[nb] = 0 if v == level else 1
+            nb += 1
+    return ne, nb
+
+
+@jit
+def _random_poly(ea, eb, et, ne, free, n, k, bits, out, direct=False):
     """Coefficients of M(x) for ``k`` <= 3 random opponents (unordered deals) over the ``n`` free cards.
 
     ``ea, eb, et[:ne]`` are the top hands (type 0 tied, 1 above); those touching a card
     outside ``free`` are skipped, so one list serves any subset of the cards.
+    ``direct``: the list holds instead the hands that do not beat the hero (type 0 tied,
+    1 below) and M(x) sums directly over k-matchings of them with factors x and 1 (cheaper
+    when those are fewer than the top hands, for weak hands).
 
     With d = x - 1 on tied hands and -1 on hands above, every sum the identity needs is
     a polynomial in d whose coefficients are sums over the hands of each type, taken in
@@ -191,31 +221,38 @@ def _random_poly(ea, eb, et, ne, free, n, k, bits, out):
                 tri_a[1] += c_ta
                 tri_a[2] += c_aa
     m = np.empty(4)
+    ya = 1.0 if direct else -1.0
     for x in range(4):
-        d = x - 1.0
-        s1 = d * n_tied - n_above
+        d = float(x) if direct else x - 1.0
+        s1 = d * n_tied + ya * n_above
         sq = d * d * n_tied + n_above
-        cu = d * d * d * n_tied - n_above
-        ss2 = d * d * tt2 - 2.0 * d * ta2 + aa2
-        ss3 = d * d * d * t3 - 3.0 * d * d * t2a + 3.0 * d * ta2b - a3
+        cu = d * d * d * n_tied + ya * n_above
+        ss2 = d * d * tt2 + 2.0 * ya * d * ta2 + aa2
+        ss3 = d * d * d * t3 + 3.0 * ya * d * d * t2a + 3.0 * d * ta2b + ya * a3
         cross = ss2 - sq  # ordered pairs of hands sharing a card (a hand with itself once)
-        total = _matchings(n, k)
-        if k >= 1:
-            total += s1 * _matchings(n - 2, k - 1)
-        if k >= 2:
-            total += (s1 * s1 - cross) / 2.0 * _matchings(n - 4, k - 2)
+        d2 = (s1 * s1 - cross) / 2.0
+        d3 = 0.0
         if k >= 3:
-            centre = d * (d * d * tied_aa - 2.0 * d * tied_ab + tied_bb) - (
-                d * d * above_aa - 2.0 * d * above_ab + above_bb
+            centre = d * (d * d * tied_aa + 2.0 * ya * d * tied_ab + tied_bb) + ya * (
+                d * d * above_aa + 2.0 * ya * d * above_ab + above_bb
             )
-            common_t = d * d * tri_t[0] - d * tri_t[1] + tri_t[2]
-            common_a = d * d * tri_a[0] - d * tri_a[1] + tri_a[2]
-            tri = d * common_t - common_a
+            common_t = d * d * tri_t[0] + ya * d * tri_t[1] + tri_t[2]
+            common_a = d * d * tri_a[0] + ya * d * tri_a[1] + tri_a[2]
+            tri = d * common_t + ya * common_a
             # ordered triples pairwise in conflict: stars (three hands on one card) and
             # triangles; ``tri`` counts each triangle once per edge, 3 times, of 6 orders
             every = ss3 - cu + 2.0 * tri
             d3 = (s1 * s1 * s1 - 3.0 * s1 * cross + 3.0 * centre - every) / 6.0
-            total += d3 * _matchings(n - 6, k - 3)
+        if direct:  # the k hands all among the listed ones
+            total = 1.0 if k == 0 else (s1 if k == 1 else (d2 if k == 2 else d3))
+        else:
+            total = _matchings(n, k)
+            if k >= 1:
+                total += s1 * _matchings(n - 2, k - 1)
+            if k >= 2:
+                total += d2 * _matchings(n - 4, k - 2)
+            if k >= 3:
+                total += d3 * _matchings(n - 6, k - 3)
         m[x] = total
     _coefficients(m, k, out)
 
@@ -445,6 +482,9 @@ def _exact_hero(cols, col_masks, hero, known_rows, base_free, n_free, k, random,
     ea = np.empty(cols.shape[1], dtype=np.int64)
     eb = np.empty(cols.shape[1], dtype=np.int64)
     et = np.empty(cols.shape[1], dtype=np.int64)
+    ba = np.empty(cols.shape[1], dtype=np.int64)
+    bb = np.empty(cols.shape[1], dtype=np.int64)
+    bt = np.empty(cols.shape[1], dtype=np.int64)
     u_dense = np.zeros((2, 49, 49))
     total = np.zeros(1)
     ordered = 1.0
@@ -463,8 +503,11 @@ def _exact_hero(cols, col_masks, hero, known_rows, base_free, n_free, k, random,
             result[3] += _matchings(n_free - 2, k) * ordered
             if state == 0:
                 continue
-            ne = _collect_top(levels, level, hero, free, plow, phigh, bits, ea, eb, et)
-            _random_poly(ea, eb, et, ne, free, n_free - 2, k, bits, coef)
+            ne, nb = _collect_split(levels, level, hero, free, plow, phigh, bits, ea, eb, et, ba, bb, bt)
+            if nb < ne:
+                _random_poly(ba, bb, bt, nb, free, n_free - 2, k, bits, coef, True)
+            else:
+                _random_poly(ea, eb, et, ne, free, n_free - 2, k, bits, coef, False)
             for t in range(k + 1):
                 coef[t] *= ordered
         else:
@@ -567,10 +610,16 @@ def _draw_uniform(na, n_na, na_deg, stamp, tag, removed, removed_cards, n_remove
 
 
 @jit
-def _rest_counts(levels, level, hero, free, n_rest, k, random, weights, ea, eb, et, ne, plow, phigh, bits, u_dense, coef, total):
+def _rest_counts(
+    levels, level, hero, free, n_rest, k, random, weights, ea, eb, et, ne, ba, bb, bt, nb, plow, phigh, bits,
+    u_dense, coef, total,
+):
     """Coefficients (ordered deals) of the ``k`` exactly counted opponents on the cards ``free``; total deals in ``total[0]``."""
     if random:
-        _random_poly(ea, eb, et, ne, free, n_rest, k, bits, coef)
+        if nb < ne:
+            _random_poly(ba, bb, bt, nb, free, n_rest, k, bits, coef, True)
+        else:
+            _random_poly(ea, eb, et, ne, free, n_rest, k, bits, coef, False)
         ordered = 1.0
         for i in range(2, k + 1):
             ordered *= i
@@ -613,6 +662,9 @@ def _sample_hero(
     ea = np.empty(n_rows, dtype=np.int64)
     eb = np.empty(n_rows, dtype=np.int64)
     et = np.empty(n_rows, dtype=np.int64)
+    ba = np.empty(n_rows, dtype=np.int64)
+    bb = np.empty(n_rows, dtype=np.int64)
+    bt = np.empty(n_rows, dtype=np.int64)
     removed_cards = np.empty(2 * n_drawn + 1, dtype=np.int64)
     need_cand = not all_random
     for i in range(n_drawn):
@@ -649,6 +701,9 @@ def _sample_hero(
                 n_cand += 1
             if v <= level:
                 na[n_na] = r
+                ba[n_na] = plow[r]
+                bb[n_na] = phigh[r]
+                bt[n_na] = 0 if v == level else 1
                 n_na += 1
                 na_deg[plow[r]] += 1
                 na_deg[phigh[r]] += 1
@@ -684,7 +739,7 @@ def _sample_hero(
                         tied += 1
                 if weight > 0.0:
                     _rest_counts(levels, level, hero, free, n0 - 2 * n_drawn, k_exact, exact_random, exact_w,
-                                 ea, eb, et, ne, plow, phigh, bits, u_dense, coef, total)
+                                 ea, eb, et, ne, ba, bb, bt, n_na, plow, phigh, bits, u_dense, coef, total)
                     share[:] = 0.0
                     _add_shares(coef, k_exact, tied, share)
                     for j in range(3):
@@ -706,7 +761,7 @@ def _sample_hero(
                 d = 0.0
                 if weight > 0.0:
                     _rest_counts(levels, level, hero, free, n0 - 2 * n_drawn, k_exact, exact_random, exact_w,
-                                 ea, eb, et, 0, plow, phigh, bits, u_dense, coef, total)
+                                 ea, eb, et, 0, ba, bb, bt, 1, plow, phigh, bits, u_dense, coef, total)
                     d = weight * total[0]
             acc[3] += d
             acc2[3] += d * d

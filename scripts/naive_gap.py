@@ -23,6 +23,8 @@ from matchdb.multiway import MAX_EXACT_UNKNOWN, _Frame, multiway_outcome
 from matchdb.pairs import board_columns
 
 STREETS = {"flop": 0, "turn": 1, "river": 2}
+#: Sampled partial deals per answer beyond 4 players: the flop has 1,176 columns to stratify over, the river one.
+SAMPLES = {"flop": 2352, "turn": 4704, "river": 10000}
 
 
 def positions(rng: np.random.Generator, count: int, extra: int) -> list[tuple[list[int], list[int]]]:
@@ -46,7 +48,9 @@ def gaps_for_street(db, street: str, count: int, seed: int, players: range, samp
         row = frame.row(*hole)
         for n in players:
             naive = naive_win_rate(table, row, columns, players=n)
-            result = multiway_outcome(table, columns, row, [np.ones(1176)] * (n - 1), seed=seed + n)
+            result = multiway_outcome(
+                table, columns, row, [np.ones(1176)] * (n - 1), seed=seed + n, samples=samples or SAMPLES[street]
+            )
             gaps[n].append(naive - result.equity)
             errors[n].append(result.standard_error)
     return gaps, errors
@@ -59,7 +63,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=2024)
     parser.add_argument("--streets", default="flop,turn,river")
     parser.add_argument("--max-players", type=int, default=10)
-    parser.add_argument("--samples", type=int, default=None, help="sampled partial deals per answer (default 2,352)")
+    parser.add_argument("--samples", type=int, default=None, help="sampled partial deals per answer (default per street)")
     args = parser.parse_args()
     db = matchdb.open(args.db)
     players = range(3, args.max_players + 1)
