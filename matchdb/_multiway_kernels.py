@@ -948,3 +948,101 @@ def _independent(cols, hero, weights, out):
         out[1] += p_noloss
         out[2] += p_share
         out[3] += 1.0
+
+
+@jit
+def _enumerate_column(n_drawn, levels, level, hero, free0, tied0, drawn_w, cand, n_cand, restrict,
+                      k_exact, exact_random, exact_w, ea, eb, et, ne, ba, bb, bt, nb, n_rest, plow, phigh, row_masks,
+                      bits, u_dense, coef, total, share, acc):
+    """Every hand of the 1 or 2 drawn opponents, then the exact count of the rest, on one column.
+
+    ``restrict``: the numerator (hands that do not beat the hero, shares added to ``acc[0..2]``);
+    else the deals (all hands, the rest's number of deals added to ``acc[3]``).
+    """
+    w1 = drawn_w[0]
+    for i in range(n_cand):
+        r1 = cand[i]
+        if w1[r1] <= 0.0 or (row_masks[r1] & ~free0) != 0 or (restrict and levels[r1] > level):
+            continue
+        free1 = free0 & ~row_masks[r1]
+        tied1 = tied0
+        if levels[r1] == level:
+            tied1 += 1
+        for j in range(n_cand if n_drawn == 2 else 1):
+            free = free1
+            tied = tied1
+            weight = w1[r1]
+            if n_drawn == 2:
+                r2 = cand[j]
+                w2 = drawn_w[1, r2]
+                if w2 <= 0.0 or (row_masks[r2] & ~free1) != 0 or (restrict and levels[r2] > level):
+                    continue
+                free = free1 & ~row_masks[r2]
+                weight *= w2
+                if levels[r2] == level:
+                    tied += 1
+            _rest_counts(levels, level, hero, free, n_rest, k_exact, exact_random, exact_w,
+                         ea, eb, et, ne, ba, bb, bt, nb, plow, phigh, bits, u_dense, coef, total)
+            if restrict:
+                share[:] = 0.0
+                _add_shares(coef, k_exact, tied, share)
+                for t in range(3):
+                    acc[t] += weight * share[t]
+            else:
+                acc[3] += weight * total[0]
+
+
+@jit
+def _enumerate_hero(cols, col_masks, hero, known_rows, base_free, n_free, drawn_w, k_exact, exact_random, exact_w,
+                    all_random, plow, phigh, row_masks, bits, out):
+    """Exact count with four or five unknown opponents: the first one or two enumerated, the last three counted.
+
+    Adds (win, tie, equity, deals) to ``out``. The cost is the number of hands that do not
+    beat the hero, to the power of the enumerated opponents, times one exact count per column.
+    """
+    n_drawn = drawn_w.shape[0]
+    k_all = n_drawn + k_exact
+    ordered_all = 1.0
+    for i in range(2, k_all + 1):
+        ordered_all *= i
+    n_rows = cols.shape[1]
+    cand = np.empty(n_rows, dtype=np.int64)
+    ea = np.empty(n_rows, dtype=np.int64)
+    eb = np.empty(n_rows, dtype=np.int64)
+    et = np.empty(n_rows, dtype=np.int64)
+    ba = np.empty(n_rows, dtype=np.int64)
+    bb = np.empty(n_rows, dtype=np.int64)
+    bt = np.empty(n_rows, dtype=np.int64)
+    u_dense = np.zeros((2, 49, 49))
+    coef = np.zeros(4)
+    total = np.zeros(1)
+    share = np.zeros(4)
+    for c in range(cols.shape[0]):
+        levels = cols[c]
+        level = levels[hero]
+        if level == SENTINEL:
+            continue
+        state = _known_state(levels, level, known_rows)
+        if state < 0:
+            continue
+        free0 = base_free & ~col_masks[c]
+        n0 = n_free - 2
+        n_cand = 0
+        for r in range(n_rows):
+            if levels[r] != SENTINEL and r != hero and (row_masks[r] & ~free0) == 0:
+                cand[n_cand] = r
+                n_cand += 1
+        ne = 0
+        nb = 0
+        if exact_random:
+            ne, nb = _collect_split(levels, level, hero, free0, plow, phigh, bits, ea, eb, et, ba, bb, bt)
+        if state > 0:
+            _enumerate_column(n_drawn, levels, level, hero, free0, state - 1, drawn_w, cand, n_cand, True,
+                              k_exact, exact_random, exact_w, ea, eb, et, ne, ba, bb, bt, nb, n0 - 2 * n_drawn,
+                              plow, phigh, row_masks, bits, u_dense, coef, total, share, out)
+        if all_random:
+            out[3] += _matchings(n0, k_all) * ordered_all
+        else:
+            _enumerate_column(n_drawn, levels, level, hero, free0, 0, drawn_w, cand, n_cand, False,
+                              k_exact, exact_random, exact_w, ea, eb, et, 0, ba, bb, bt, 1, n0 - 2 * n_drawn,
+                              plow, phigh, row_masks, bits, u_dense, coef, total, share, out)

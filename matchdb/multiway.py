@@ -240,8 +240,10 @@ def multiway_outcome(
     hero : a row index, or 1,176 row weights (a hero range).
     opponents : one vector of 1,176 row weights per opponent: all ones for a random
         hand, one-hot for a known hand, a range's weights otherwise.
-    method : ``"exact"`` (raises when it cannot count exactly), ``"sample"``, or
-        ``"auto"``: exact up to three opponents that are not known hands, sampled beyond.
+    method : ``"exact"``, ``"sample"``, or ``"auto"``: exact up to three opponents that
+        are not known hands; beyond, exact when enumerating the extra opponents' hands is
+        cheap (:data:`EXACT_AUTO_LEAVES`: four unknown opponents on the river), else sampled.
+        ``"exact"`` raises when that enumeration would be too long (:data:`EXACT_MAX_LEAVES`).
     samples : sampled partial deals in all, spread evenly over the board's columns
         (rounded up, at least 2 per column); default 2,352.
     seed : makes a sampled answer reproducible; None draws one, reported in the result.
@@ -268,18 +270,23 @@ def multiway_outcome(
     q = _Question(table, columns, opponents)
     hero_w, single = _hero_weights(hero)
     k = len(q.unknown)
-    if method == "exact" and k > MAX_EXACT_UNKNOWN:
-        raise MatchdbError(
-            f"Exact counting handles up to {MAX_EXACT_UNKNOWN} opponents that are not known hands; "
-            f"this question has {k}: ask for method='sample'."
-        )
-    sampled = method == "sample" or k > MAX_EXACT_UNKNOWN
     rows = np.flatnonzero(hero_w)
     if k == 0 and single:
         return _all_known(q, int(rows[0]))
-    if sampled:
+    if method == "sample":
         return _sampled(q, hero_w, forced=k <= MAX_EXACT_UNKNOWN, samples=samples, seed=seed)
-    win, tie, equity = _exact_totals(q, hero_w)
+    if k > MAX_EXACT_UNKNOWN:
+        leaves = _enumeration_leaves(q, hero_w) if k <= MAX_EXACT_UNKNOWN + 2 else float("inf")
+        if method == "auto" and leaves > EXACT_AUTO_LEAVES:
+            return _sampled(q, hero_w, forced=False, samples=samples, seed=seed)
+        if leaves > EXACT_MAX_LEAVES:
+            raise MatchdbError(
+                f"Exact counting of {k} opponents that are not known hands would take about {leaves:.1e} partial "
+                f"deals here (at most {EXACT_MAX_LEAVES:.0e}); ask for method='sample'."
+            )
+        win, tie, equity = _enumerated_totals(q, hero_w)
+    else:
+        win, tie, equity = _exact_totals(q, hero_w)
     players = None
     if not single and k == len(q.weights) and _cheap_all_ranges(hero_w, q.weights):
         players = _every_player(q, hero_w, equity)
@@ -295,6 +302,62 @@ def multiway_outcome(
         seed=None,
         method="exact",
     )
+
+
+#: With four or five unknown opponents, the first one or two opponents' hands are enumerated:
+#: ``auto`` does so when it costs at most this many partial deals (each one exact count of the
+#: last three, a few microseconds), ``exact`` up to the second figure. Six or more: sampled.
+EXACT_AUTO_LEAVES = 20_000
+EXACT_MAX_LEAVES = 5_000_000
+
+
+def _split(q: _Question, k_exact: int):
+    """(exact weights, exact_random, drawn weights, drawn_random, all_random): the random opponents counted exactly first."""
+    k = len(q.unknown)
+    order = sorted(range(k), key=lambda i: q.unknown_kinds[i] != "random")
+    exact_idx, drawn_idx = order[:k_exact], order[k_exact:]
+    exact_w = np.zeros((3, N_PAIRS))
+    for slot, i in enumerate(sorted(exact_idx, key=lambda i: np.count_nonzero(q.unknown[i]))):
+        exact_w[slot] = q.unknown[i]
+    drawn_w = np.array([q.unknown[i] for i in drawn_idx]).reshape(len(drawn_idx), N_PAIRS)
+    drawn_random = np.array([q.unknown_kinds[i] == "random" for i in drawn_idx], dtype=np.bool_)
+    exact_random = all(q.unknown_kinds[i] == "random" for i in exact_idx)
+    all_random = all(kind == "random" for kind in q.unknown_kinds)
+    return exact_w, exact_random, drawn_w, drawn_random, all_random
+
+
+def _enumeration_leaves(q: _Question, hero_w: np.ndarray) -> float:
+    """About how many partial deals enumerating the opponents beyond three takes (numerator and deals)."""
+    s = len(q.unknown) - MAX_EXACT_UNKNOWN
+    leaves = 0.0
+    support = [np.count_nonzero(w) for w in q.unknown[MAX_EXACT_UNKNOWN:]]
+    for row in np.flatnonzero(hero_w):
+        levels = q.cols[:, row].astype(np.float64)
+        valid = levels != 65535.0
+        below = np.minimum(levels[valid] / 2 + 1, min(support))  # hands that do not beat the hero
+        leaves += float((below**s).sum())
+        if not all(kind == "random" for kind in q.unknown_kinds):
+            leaves += float(valid.sum()) * float(min(support)) ** s
+    return leaves
+
+
+def _enumerated_totals(q: _Question, hero_w: np.ndarray) -> np.ndarray:
+    """Exact (win, tie, equity) with more than three unknown opponents, the first ones enumerated."""
+    exact_w, exact_random, drawn_w, _, all_random = _split(q, MAX_EXACT_UNKNOWN)
+    totals = np.zeros(4)
+    for row in np.flatnonzero(hero_w):
+        free = q.hero_free(int(row))
+        if free is None:
+            continue
+        part = np.zeros(4)
+        _k._enumerate_hero(
+            q.cols, q.col_masks, int(row), q.known_rows, free, q.n_free, drawn_w, MAX_EXACT_UNKNOWN, exact_random,
+            exact_w, all_random, PAIR_LOW, PAIR_HIGH, _ROW_MASKS, _k.BITS, part,
+        )
+        totals += hero_w[row] * part
+    if totals[3] == 0:
+        raise RangeError("No deal is possible: the hero and the opponents' ranges cannot all be dealt beside this board.")
+    return totals[:3] / totals[3]
 
 
 def _exact_totals(q: _Question, hero_w: np.ndarray) -> np.ndarray:
@@ -355,16 +418,7 @@ def _sampled(q: _Question, hero_w: np.ndarray, forced: bool, samples, seed) -> M
     """Stratified estimate: every column, a few partial deals each, the last (up to) three opponents exact."""
     k = len(q.unknown)
     k_exact = min(MAX_EXACT_UNKNOWN, k - 1) if forced else min(_EXACT_WHEN_SAMPLING, k)
-    # count exactly the random opponents first (the fast count), draw the rest
-    order = sorted(range(k), key=lambda i: q.unknown_kinds[i] != "random")
-    exact_idx, drawn_idx = order[:k_exact], order[k_exact:]
-    exact_random = all(q.unknown_kinds[i] == "random" for i in exact_idx)
-    all_random = all(kind == "random" for kind in q.unknown_kinds)
-    exact_w = np.zeros((3, N_PAIRS))
-    for slot, i in enumerate(sorted(exact_idx, key=lambda i: np.count_nonzero(q.unknown[i]))):
-        exact_w[slot] = q.unknown[i]
-    drawn_w = np.array([q.unknown[i] for i in drawn_idx]).reshape(len(drawn_idx), N_PAIRS)
-    drawn_random = np.array([q.unknown_kinds[i] == "random" for i in drawn_idx], dtype=np.bool_)
+    exact_w, exact_random, drawn_w, drawn_random, all_random = _split(q, k_exact)
     n_cols = len(q.columns)
     if samples is None:
         samples = DEFAULT_SAMPLES

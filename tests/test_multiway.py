@@ -52,7 +52,7 @@ def _e7_cards():
 
 @numba.njit(cache=False)  # not cached: a cache keyed by this file breaks when it is imported under another name
 def _count_deals(hero_value, values, masks, weights, used, tied0, beaten):
-    """(win, tie, equity, deals) weights of every ordered card-disjoint tuple of 1 to 3 opponent hands.
+    """(win, tie, equity, deals) weights of every ordered card-disjoint tuple of 1 to 4 opponent hands.
 
     ``values[i]`` is the eval7 value of hand i on the board (larger wins), ``masks[i]`` its
     cards as a bit mask, ``weights[k, i]`` opponent k's weight of it; ``tied0`` known hands
@@ -82,7 +82,7 @@ def _count_deals(hero_value, values, masks, weights, used, tied0, beaten):
                     last_card[x] += w
                     last_card[c] += w
         last_total += w
-    cards = np.empty(4, dtype=np.int64)
+    cards = np.empty(6, dtype=np.int64)
 
     def left(taken):
         nc = 0
@@ -111,7 +111,14 @@ def _count_deals(hero_value, values, masks, weights, used, tied0, beaten):
             wj = weights[1, j]
             if wj == 0.0 or masks[j] & (used | masks[i]):
                 continue
-            out[3] += wi * wj * left(masks[i] | masks[j])
+            if k == 3:
+                out[3] += wi * wj * left(masks[i] | masks[j])
+                continue
+            for m in range(n):
+                wm = weights[2, m]
+                if wm == 0.0 or masks[m] & (used | masks[i] | masks[j]):
+                    continue
+                out[3] += wi * wj * wm * left(masks[i] | masks[j] | masks[m])
     if beaten:
         return out
     good = np.flatnonzero(values <= hero_value)  # the hands that do not beat the hero
@@ -137,9 +144,18 @@ def _count_deals(hero_value, values, masks, weights, used, tied0, beaten):
                 wm = weights[2, m]
                 if wm == 0.0 or masks[m] & (used | masks[i] | masks[j]):
                     continue
-                t = tj + (values[m] == hero_value)
-                out[0 if t == 0 else 1] += wi * wj * wm
-                out[2] += wi * wj * wm / (1 + t)
+                tm = tj + (values[m] == hero_value)
+                if k == 3:
+                    out[0 if tm == 0 else 1] += wi * wj * wm
+                    out[2] += wi * wj * wm / (1 + tm)
+                    continue
+                for q in good:
+                    wq = weights[3, q]
+                    if wq == 0.0 or masks[q] & (used | masks[i] | masks[j] | masks[m]):
+                        continue
+                    t = tm + (values[q] == hero_value)
+                    out[0 if t == 0 else 1] += wi * wj * wm * wq
+                    out[2] += wi * wj * wm * wq / (1 + t)
     return out
 
 
@@ -148,7 +164,7 @@ def enumerate_totals(hero, board, opponents):
 
     ``hero``: a list of (card, card, weight); ``opponents``: one dict per opponent,
     {(card, card): weight}, one entry for a known hand (any number of those, at most
-    three others). Hand values come from eval7, computed once per runout.
+    four others). Hand values come from eval7, computed once per runout.
     """
     eval7 = _eval7()
     cards = _e7_cards()
@@ -295,6 +311,31 @@ def test_four_players_river_equal_enumeration():
     )
 
 
+def test_five_players_four_unknown_exact_equal_enumeration():
+    """Four unknown opponents: the first enumerated, the last three counted, against a plain enumeration."""
+    rng = np.random.default_rng(18)
+    _check_against_enumeration(rng, 2, 4, [("range", "range", "range", "range")], 4)
+    _check_against_enumeration(rng, 1, 4, [("range", "range", "range", "range")], 2)
+
+
+def test_enumerated_random_opponents_against_sampled(table_cache):
+    """Four and five random opponents on the river, exact by enumeration: sampled answers bracket it."""
+    from matchdb.pairs import board_columns, local_index, pair_row
+
+    flop = parse_cards("Qd8c3h")
+    table = table_cache("Qd8c3h")
+    local = local_index(flop)
+    columns = board_columns([int(local[c]) for c in parse_cards("6s2d")])
+    for hand, opponents in (("QsJs", 4), ("8h8d", 5)):
+        hero = pair_row(flop, parse_cards(hand))
+        exact = multiway_outcome(table, columns, hero, [np.ones(1176)] * opponents, method="exact")
+        assert exact.exact and exact.method == "exact"
+        z = _z_scores(table, columns, hero, [np.ones(1176)] * opponents, 40, samples=4000)
+        assert (np.abs(z) <= 4).sum() >= 39
+    auto = multiway_outcome(table, columns, pair_row(flop, parse_cards("QsJs")), [np.ones(1176)] * 4)
+    assert auto.exact  # four random opponents on the river: exact by default
+
+
 def test_five_players_two_known_equal_enumeration():
     """Known hands cost nothing: three unknown opponents plus two known ones stay exact."""
     _check_against_enumeration(
@@ -404,7 +445,8 @@ def test_database_and_own_table_agree(db):
 
 
 def _z_scores(table, columns, hero, opponents, trials, **kwargs):
-    exact = multiway_outcome(table, columns, hero, opponents)
+    exact = multiway_outcome(table, columns, hero, opponents, method="exact")
+    assert exact.exact
     z = []
     for seed in range(trials):
         r = multiway_outcome(table, columns, hero, opponents, method="sample", seed=seed, **kwargs)
