@@ -15,13 +15,21 @@ opponents. Inclusion-exclusion over shared cards turns M into per-card sums:
 for random opponents over the few hands that tie or beat the hero, for ranges
 over the ranges' hands, with a triangle term for three opponents. Known hands
 only fix cards and compare levels. That is exact for up to three opponents that
-are not known hands, plus any number of known hands, on every street.
+are not known hands, plus any number of known hands, on every street. With four
+or five unknown opponents the first one or two are enumerated hand by hand and
+the last three counted for each: exact, and chosen by default where that is
+cheap (four random opponents on the river; ``method="exact"`` goes further).
 
-More than three unknown opponents are sampled, with two variance reductions:
-every column is its own stratum (the runout is not sampled), and only the
-opponents beyond three are drawn, from the hands that do not beat the hero, each
-draw weighted by the mass it was drawn from; the last three are then counted
-exactly given the drawn cards. The answer carries its standard error.
+Beyond that the answer is sampled, with two variance reductions: every column
+is its own stratum (the runout is not sampled), and only the opponents beyond
+three are drawn, from the hands that do not beat the hero, each draw weighted by
+the mass it was drawn from; the last three are then counted exactly given the
+drawn cards. The answer says it is sampled and carries its standard error.
+
+Also here: :func:`range_vs_range` (heads-up, over the ranges' rows only), the
+articles' opponent models (:func:`independent_outcome`, :func:`at_least`,
+:func:`top_percent`, :func:`drop_out`, :func:`steered`) and the preflop table
+against 1 to 9 random hands (:func:`preflop_multiway`).
 
 >>> from matchdb.cards import parse_cards
 >>> from matchdb.kernels import match_table
@@ -49,6 +57,9 @@ from matchdb.pairs import N_LOCAL, N_PAIRS, PAIR_HIGH, PAIR_INDEX, PAIR_LOW
 __all__ = [
     "MAX_OPPONENTS",
     "MAX_EXACT_UNKNOWN",
+    "EXACT_AUTO_LEAVES",
+    "EXACT_MAX_LEAVES",
+    "DEFAULT_SAMPLES",
     "MultiwayResult",
     "multiway_outcome",
     "multiway",
@@ -65,7 +76,8 @@ __all__ = [
 
 #: Opponents a question may have (ten players in all).
 MAX_OPPONENTS = 9
-#: Opponents that are not known hands which the exact count handles; known hands are free.
+#: Opponents that are not known hands which the closed-form count handles (known hands are free);
+#: one or two more are enumerated when affordable (:data:`EXACT_AUTO_LEAVES`).
 MAX_EXACT_UNKNOWN = 3
 #: Opponents counted exactly under a sampled answer (the rest are drawn).
 _EXACT_WHEN_SAMPLING = 3
@@ -824,8 +836,13 @@ def preflop_multiway(db, draws: int = 1, seed: int = 0, tables=None, quiet: bool
 
     Examples
     --------
-    >>> import matchdb
-    >>> table = preflop_multiway(matchdb.open(path))          # doctest: +SKIP
+    The whole computation needs a built database (``preflop_multiway(matchdb.open())``,
+    about 15 minutes here); its input is checked first:
+
+    >>> preflop_multiway(None, draws=0)
+    Traceback (most recent call last):
+    ...
+    matchdb.errors.MatchdbError: The number of draws 0 is not a positive whole number.
     """
     import time
 
