@@ -283,12 +283,21 @@ def multiway_outcome(
     hero_w, single = _hero_weights(hero)
     k = len(q.unknown)
     rows = np.flatnonzero(hero_w)
+    if single and q.known_mask & _ROW_MASKS[rows[0]]:
+        raise CardError("The hero's hand shares a card with a known opponent hand; expected card-disjoint hands.")
     if k == 0 and single:
         return _all_known(q, int(rows[0]))
     if method == "sample":
         return _sampled(q, hero_w, forced=k <= MAX_EXACT_UNKNOWN, samples=samples, seed=seed)
     if k > MAX_EXACT_UNKNOWN:
-        leaves = _enumeration_leaves(q, hero_w) if k <= MAX_EXACT_UNKNOWN + 2 else float("inf")
+        if k > MAX_EXACT_UNKNOWN + 2:
+            if method == "auto":
+                return _sampled(q, hero_w, forced=False, samples=samples, seed=seed)
+            raise MatchdbError(
+                f"Exact counting handles up to {MAX_EXACT_UNKNOWN + 2} opponents that are not known hands; "
+                f"this question has {k}: ask for method='sample'."
+            )
+        leaves = _enumeration_leaves(q, hero_w)
         if method == "auto" and leaves > EXACT_AUTO_LEAVES:
             return _sampled(q, hero_w, forced=False, samples=samples, seed=seed)
         if leaves > EXACT_MAX_LEAVES:
@@ -300,7 +309,7 @@ def multiway_outcome(
     else:
         win, tie, equity = _exact_totals(q, hero_w)
     players = None
-    if not single and k == len(q.weights) and _cheap_all_ranges(hero_w, q.weights):
+    if not single and k == len(q.weights) and k <= MAX_EXACT_UNKNOWN and _cheap_all_ranges(hero_w, q.weights):
         players = _every_player(q, hero_w, equity)
     return MultiwayResult(
         win=float(win),
@@ -320,7 +329,7 @@ def multiway_outcome(
 #: ``auto`` does so when it costs at most this many partial deals (each one exact count of the
 #: last three, a few microseconds), ``exact`` up to the second figure. Six or more: sampled.
 EXACT_AUTO_LEAVES = 20_000
-EXACT_MAX_LEAVES = 5_000_000
+EXACT_MAX_LEAVES = 1_000_000
 
 
 def _split(q: _Question, k_exact: int):

@@ -646,9 +646,29 @@ def test_errors_say_what_was_expected():
     with pytest.raises(RangeError, match="No hand of the range"):
         multiway("AhKh", "AcAdAs", ["AA"])
     with pytest.raises(MatchdbError, match="method='sample'"):
-        multiway("AhKh", "2c7dJh", 4, method="exact")
+        multiway("AhKh", "2c7dJh", 5, method="exact")  # enumeration too long on a flop
+    with pytest.raises(MatchdbError, match="up to 5 opponents"):
+        multiway("AhKh", "2c7dJh4s9d", 6, method="exact")
+    with pytest.raises(CardError, match="known opponent"):
+        multiway_outcome(
+            match_table_cached("2c7dJh"), np.arange(1176), _row("2c7dJh", "AhKh"), [np.eye(1176)[_row("2c7dJh", "Ah9s")]]
+        )
     with pytest.raises(MatchdbError, match="unknown"):
         multiway("AhKh", "2c7dJh", 2, method="fast")
+
+
+def match_table_cached(flop, _cache={}):
+    from matchdb.kernels import match_table
+
+    if flop not in _cache:
+        _cache[flop] = match_table(flop)
+    return _cache[flop]
+
+
+def _row(flop, hand):
+    from matchdb.pairs import pair_row
+
+    return pair_row(parse_cards(flop), parse_cards(hand))
 
 
 def test_result_fields():
