@@ -586,25 +586,27 @@ def _draw(levels, level, hero, free, weights, cand, n_cand, restrict, row_masks,
 
 
 @jit
-def _draw_uniform(na, n_na, na_deg, stamp, tag, removed, removed_cards, n_removed, pair_index, row_masks):
-    """Draw uniformly one of the ``na[:n_na]`` hands that touch no card of ``removed``, by rejection.
+def _draw_uniform(ba, bb, n_na, na_deg, levels, level, blocked, removed, removed_cards, n_removed, pair_index, row_masks):
+    """Draw uniformly one of the hands ``(ba[i], bb[i])``, i < ``n_na``, touching no card of ``removed``, by rejection.
 
     Returns (row, how many such hands there are). ``na_deg[c]`` counts the listed hands
-    holding card c and ``stamp[row] == tag`` marks the listed rows, so the count is the
-    list less the hands touching a removed card (inclusion-exclusion over those cards).
+    holding card c; a hand made of two removed cards is listed when it is valid, not
+    blocked and does not beat the hero, so the count is the list less the hands touching
+    a removed card (inclusion-exclusion over those cards).
     """
     touching = 0
     for i in range(n_removed):
         touching += na_deg[removed_cards[i]]
         for j in range(i + 1, n_removed):
             r = pair_index[removed_cards[i], removed_cards[j]]
-            if stamp[r] == tag:
+            if levels[r] != SENTINEL and levels[r] <= level and not blocked[r]:
                 touching -= 1
     mass = n_na - touching
     if mass <= 0:
         return -1, 0.0
     while True:
-        r = na[int(np.random.random() * n_na)]
+        i = int(np.random.random() * n_na)
+        r = pair_index[ba[i], bb[i]]
         if (row_masks[r] & removed) == 0:
             return r, float(mass)
 
@@ -656,9 +658,10 @@ def _sample_hero(
         ordered_all *= i
     n_rows = cols.shape[1]
     cand = np.empty(n_rows, dtype=np.int64)
-    na = np.empty(n_rows, dtype=np.int64)
     na_deg = np.zeros(49, dtype=np.int64)
-    stamp = np.zeros(n_rows, dtype=np.int64)
+    blocked = np.empty(n_rows, dtype=np.bool_)  # rows holding a card of the hero or of a known opponent
+    for r in range(n_rows):
+        blocked[r] = (row_masks[r] & ~base_free) != 0
     ea = np.empty(n_rows, dtype=np.int64)
     eb = np.empty(n_rows, dtype=np.int64)
     et = np.empty(n_rows, dtype=np.int64)
@@ -686,7 +689,6 @@ def _sample_hero(
             continue
         free0 = base_free & ~col_masks[c]
         n0 = n_free - 2
-        tag = c + 1
         n_cand = 0
         n_na = 0
         ne = 0
@@ -694,20 +696,20 @@ def _sample_hero(
             na_deg[x] = 0
         for r in range(n_rows):
             v = levels[r]
-            if v == SENTINEL or r == hero or (row_masks[r] & ~free0) != 0:
+            if v == SENTINEL or blocked[r]:
                 continue
             if need_cand:
                 cand[n_cand] = r
                 n_cand += 1
             if v <= level:
-                na[n_na] = r
-                ba[n_na] = plow[r]
-                bb[n_na] = phigh[r]
+                a = plow[r]
+                b = phigh[r]
+                ba[n_na] = a
+                bb[n_na] = b
                 bt[n_na] = 0 if v == level else 1
+                na_deg[a] += 1
+                na_deg[b] += 1
                 n_na += 1
-                na_deg[plow[r]] += 1
-                na_deg[phigh[r]] += 1
-                stamp[r] = tag
             if v >= level and exact_random:
                 ea[ne] = plow[r]
                 eb[ne] = phigh[r]
@@ -724,7 +726,8 @@ def _sample_hero(
                 for i in range(n_drawn):
                     if drawn_random[i]:
                         row, mass = _draw_uniform(
-                            na, n_na, na_deg, stamp, tag, ~free & free0, removed_cards, 2 * i, pair_index, row_masks
+                            ba, bb, n_na, na_deg, levels, level, blocked, ~free & free0, removed_cards, 2 * i,
+                            pair_index, row_masks,
                         )
                     else:
                         row, mass = _draw(levels, level, hero, free, drawn_w[i], cand, n_cand, True, row_masks, bits)
