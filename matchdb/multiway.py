@@ -329,7 +329,7 @@ def multiway_outcome(
 #: ``auto`` does so when it costs at most this many partial deals (each one exact count of the
 #: last three, a few microseconds), ``exact`` up to the second figure. Six or more: sampled.
 EXACT_AUTO_LEAVES = 20_000
-EXACT_MAX_LEAVES = 1_000_000
+EXACT_MAX_LEAVES = 3_000_000
 
 
 def _split(q: _Question, k_exact: int):
