@@ -536,8 +536,7 @@ def _known_all(cols, rows, result):
                 skip = True
                 break
             lv[i] = v
-            if v > best:
-                best = v
+            best = max(best, v)
         if skip:
             continue
         winners = 0
@@ -890,8 +889,7 @@ def _preflop_sample(cols, col_a, col_b, row_class, n_classes, max_opp, draws, se
                                 if card != a and card != b:
                                     i += 1
                         v = levels[pair_index[deck[2 * k], deck[2 * k + 1]]]
-                        if v > best:
-                            best = v
+                        best = max(best, v)
                         if v == level:
                             tied += 1
                         share = 0.0

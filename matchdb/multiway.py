@@ -55,23 +55,23 @@ from matchdb.errors import BoardError, CardError, MatchdbError, RangeError
 from matchdb.pairs import N_LOCAL, N_PAIRS, PAIR_HIGH, PAIR_INDEX, PAIR_LOW
 
 __all__ = [
-    "MAX_OPPONENTS",
-    "MAX_EXACT_UNKNOWN",
+    "DEFAULT_SAMPLES",
     "EXACT_AUTO_LEAVES",
     "EXACT_MAX_LEAVES",
-    "DEFAULT_SAMPLES",
-    "MultiwayResult",
-    "multiway_outcome",
-    "multiway",
-    "range_vs_range",
-    "PreflopMultiway",
-    "preflop_multiway",
-    "independent_outcome",
+    "MAX_EXACT_UNKNOWN",
+    "MAX_OPPONENTS",
     "ClassWeights",
-    "top_percent",
+    "MultiwayResult",
+    "PreflopMultiway",
     "at_least",
-    "steered",
     "drop_out",
+    "independent_outcome",
+    "multiway",
+    "multiway_outcome",
+    "preflop_multiway",
+    "range_vs_range",
+    "steered",
+    "top_percent",
 ]
 
 #: Opponents a question may have (ten players in all).
@@ -752,10 +752,9 @@ def drop_out(hole, board, players: int, stay, db=None, method: str = "auto", see
     equity = (1 - p) ** n  # everyone folds
     win = equity
     var = 0.0
-    spec = stay if not isinstance(stay, ClassWeights) else stay
     for m in range(1, n + 1):
         chance = comb(n, m) * p**m * (1 - p) ** (n - m)
-        r = multiway(hole, board, [spec] * m, db=db, method=method, seed=seed)
+        r = multiway(hole, board, [stay] * m, db=db, method=method, seed=seed)
         equity += chance * r.equity
         win += chance * r.win
         var += (chance * r.standard_error) ** 2

@@ -63,8 +63,7 @@ def _plain_mc(cols, col_a, col_b, hero, hero_a, hero_b, pair_index, k, samples, 
             deck[i], deck[j] = deck[j], deck[i]
         for o in range(k):
             v = cols[c, pair_index[deck[2 * o], deck[2 * o + 1]]]
-            if v > best:
-                best = v
+            best = max(best, v)
             if v == level:
                 tied += 1
         share = 0.0 if best > level else (1.0 / (1 + tied) if best == level else 1.0)
@@ -123,7 +122,7 @@ def main() -> None:
 
     for hand in (HERO, "7c7s", "9s8s", "3d4d"):
         row = frame.row(*matchdb.parse_cards(hand))
-        t, r = median_time(lambda: multiway_outcome(table, columns, row, [ones] * 5, seed=1), args.runs)
+        t, r = median_time(lambda row=row: multiway_outcome(table, columns, row, [ones] * 5, seed=1), args.runs)
         hands = int(r.equity * (1 - r.equity) / 0.0005**2)
         peer = ompeval(args.ompeval, [hand, *["random"] * 5, "-b", BOARD, "-n", str(hands), "-r", "5"])
         peer_text = f"OMPEval Monte Carlo, {hands:,} hands (s.e. ~0.0005): {peer['median_s'] * 1e3:.0f} ms" if peer else "OMPEval not built"
@@ -132,16 +131,16 @@ def main() -> None:
     r = multiway_outcome(table, columns, hero, [ones] * 5, seed=1)
     mc_args = (cols, PAIR_LOW, PAIR_HIGH, hero, int(PAIR_LOW[hero]), int(PAIR_HIGH[hero]), PAIR_INDEX.astype(np.int64), 5)
     _plain_mc(*mc_args, 1000, 1)  # compile
-    need = int(round(r.equity * (1 - r.equity) / 0.0005**2))
+    need = round(r.equity * (1 - r.equity) / 0.0005**2)
     t2, (mean, se) = median_time(lambda: _plain_mc(*mc_args, need, 1), 3)
     print(f"| 6 players, {HERO}: plain table-driven Monte Carlo, {need:,} deals | | | own plain MC {t2 * 1e3:.0f} ms | {mean:.5f} s.e. {se:.5f} | |")
 
     for hero_range, villain_range, target in (("QQ+,AKs", "JJ,TT,99", "<= 0.1 ms"), (FULL, FULL, "<= 5 ms")):
         h = frame.weights(_range_cards(hero_range))
         v = frame.weights(_range_cards(villain_range))
-        t, r = median_time(lambda: range_vs_range(table, columns, h, v), max(args.runs, 20))
+        t, r = median_time(lambda h=h, v=v: range_vs_range(table, columns, h, v), max(args.runs, 20))
         db.range_equity(hero_range, villain_range, BOARD)
-        t_db, ref = median_time(lambda: db.range_equity(hero_range, villain_range, BOARD), args.runs)
+        t_db, ref = median_time(lambda a=hero_range, b=villain_range: db.range_equity(a, b, BOARD), args.runs)
         name = "full vs full" if hero_range == FULL else f"{hero_range} vs {villain_range}"
         omp_args = (["random", "random"] if hero_range == FULL else [hero_range, villain_range]) + ["-b", BOARD, "-r", "3"]
         peer = ompeval(args.ompeval, omp_args)

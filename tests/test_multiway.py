@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import warnings
@@ -243,9 +244,12 @@ def spec_dict(spec):
 
 def test_enumeration_agrees_with_published_three_way():
     """The oracle itself: PokerStove's KdQd / JcTc / 5h5s on KcQh5c, every player's figure."""
-    hero = [(*parse_cards("KdQd"), 1.0)]
-    win, tie, equity = enumerate_equity(hero, parse_cards("KcQh5c"), [hand_dict("JcTc"), hand_dict("5h5s")])
-    assert round(100 * equity, 4) == 17.2757
+    hands = ["KdQd", "JcTc", "5h5s"]
+    figures = []
+    for i, hand in enumerate(hands):
+        others = [hand_dict(h) for h in hands[:i] + hands[i + 1 :]]
+        figures.append(round(100 * enumerate_equity([(*parse_cards(hand), 1.0)], parse_cards("KcQh5c"), others)[2], 4))
+    assert figures == [17.2757, 44.1860, 38.5382]
 
 
 RANGES = ["QQ+,AKs", "JJ,TT,99", "22+,A2s+,KTo+", "T9s,98s,87s,76s,KQo", "AK,AQ,AJs", "0.5(AA),KK,0.25(QQ)"]
@@ -346,7 +350,7 @@ def test_five_players_two_known_equal_enumeration():
 def test_range_hero_equal_enumeration():
     rng = np.random.default_rng(17)
     for _ in range(6):
-        hole, board, opponents = _random_question(rng, 2, 2, ("range", "random"))
+        _, board, opponents = _random_question(rng, 2, 2, ("range", "random"))
         hero_text = RANGES[int(rng.integers(len(RANGES)))]
         hero = [(a, b, w) for (a, b), w in range_dict(hero_text).items()]
         try:
@@ -617,7 +621,7 @@ def test_west_and_tomlinson_ranges(db):
         assert min(taken) >= max(left)
     raiser = steered(pre, top=0.1, softness=0.03)
     order = np.argsort(-pre.equity)
-    assert all(raiser.weights[a] >= raiser.weights[b] for a, b in zip(order, order[1:]))
+    assert all(raiser.weights[a] >= raiser.weights[b] for a, b in itertools.pairwise(order))
     assert sum(combos(c) for c in CLASSES) == 1326
     # the drop-out rule: the binomial mixture of exact answers
     r = drop_out("AhKh", "2c7dJh", 4, "66+", db=db)
@@ -657,12 +661,11 @@ def test_errors_say_what_was_expected():
         multiway("AhKh", "2c7dJh", 2, method="fast")
 
 
-def match_table_cached(flop, _cache={}):
+@functools.cache
+def match_table_cached(flop):
     from matchdb.kernels import match_table
 
-    if flop not in _cache:
-        _cache[flop] = match_table(flop)
-    return _cache[flop]
+    return match_table(flop)
 
 
 def _row(flop, hand):
