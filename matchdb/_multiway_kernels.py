@@ -426,9 +426,7 @@ def _weighted_poly(levels, level, hero, free, weights, k, plow, phigh, bits, u_d
                     u_dense[1, a, b] = 0.0
                     u_dense[1, b, a] = 0.0
                 every = star - p012 + tri
-                value = (
-                    tot[0] * tot[1] * tot[2] - x01 * tot[2] - x02 * tot[1] - x12 * tot[0] + centre - every
-                )
+                value = tot[0] * tot[1] * tot[2] - x01 * tot[2] - x02 * tot[1] - x12 * tot[0] + centre - every
         if ev < 4:
             m[ev] = value
         else:
@@ -585,7 +583,9 @@ def _draw(levels, level, hero, free, weights, cand, n_cand, restrict, row_masks,
 
 
 @jit
-def _draw_uniform(ba, bb, n_na, na_deg, levels, level, blocked, removed, removed_cards, n_removed, pair_index, row_masks):
+def _draw_uniform(
+    ba, bb, n_na, na_deg, levels, level, blocked, removed, removed_cards, n_removed, pair_index, row_masks
+):
     """Draw uniformly one of the hands ``(ba[i], bb[i])``, i < ``n_na``, touching no card of ``removed``, by rejection.
 
     Returns (row, how many such hands there are). ``na_deg[c]`` counts the listed hands
@@ -612,8 +612,28 @@ def _draw_uniform(ba, bb, n_na, na_deg, levels, level, blocked, removed, removed
 
 @jit
 def _rest_counts(
-    levels, level, hero, free, n_rest, k, random, weights, ea, eb, et, ne, ba, bb, bt, nb, plow, phigh, bits,
-    u_dense, coef, total,
+    levels,
+    level,
+    hero,
+    free,
+    n_rest,
+    k,
+    random,
+    weights,
+    ea,
+    eb,
+    et,
+    ne,
+    ba,
+    bb,
+    bt,
+    nb,
+    plow,
+    phigh,
+    bits,
+    u_dense,
+    coef,
+    total,
 ):
     """Coefficients (ordered deals) of the ``k`` exactly counted opponents on the cards ``free``; total deals in ``total[0]``."""
     if random:
@@ -637,8 +657,26 @@ def _rest_counts(
 
 @jit
 def _sample_hero(
-    cols, col_masks, hero, known_rows, base_free, n_free, drawn_w, drawn_random, k_exact, exact_random, exact_w,
-    all_random, per_column, seed, plow, phigh, pair_index, row_masks, bits, out,
+    cols,
+    col_masks,
+    hero,
+    known_rows,
+    base_free,
+    n_free,
+    drawn_w,
+    drawn_random,
+    k_exact,
+    exact_random,
+    exact_w,
+    all_random,
+    per_column,
+    seed,
+    plow,
+    phigh,
+    pair_index,
+    row_masks,
+    bits,
+    out,
 ):
     """Stratified, partly exact estimate for one hero row, added to ``out``.
 
@@ -725,8 +763,18 @@ def _sample_hero(
                 for i in range(n_drawn):
                     if drawn_random[i]:
                         row, mass = _draw_uniform(
-                            ba, bb, n_na, na_deg, levels, level, blocked, ~free & free0, removed_cards, 2 * i,
-                            pair_index, row_masks,
+                            ba,
+                            bb,
+                            n_na,
+                            na_deg,
+                            levels,
+                            level,
+                            blocked,
+                            ~free & free0,
+                            removed_cards,
+                            2 * i,
+                            pair_index,
+                            row_masks,
                         )
                     else:
                         row, mass = _draw(levels, level, hero, free, drawn_w[i], cand, n_cand, True, row_masks, bits)
@@ -740,8 +788,30 @@ def _sample_hero(
                     if levels[row] == level:
                         tied += 1
                 if weight > 0.0:
-                    _rest_counts(levels, level, hero, free, n0 - 2 * n_drawn, k_exact, exact_random, exact_w,
-                                 ea, eb, et, ne, ba, bb, bt, n_na, plow, phigh, bits, u_dense, coef, total)
+                    _rest_counts(
+                        levels,
+                        level,
+                        hero,
+                        free,
+                        n0 - 2 * n_drawn,
+                        k_exact,
+                        exact_random,
+                        exact_w,
+                        ea,
+                        eb,
+                        et,
+                        ne,
+                        ba,
+                        bb,
+                        bt,
+                        n_na,
+                        plow,
+                        phigh,
+                        bits,
+                        u_dense,
+                        coef,
+                        total,
+                    )
                     share[:] = 0.0
                     _add_shares(coef, k_exact, tied, share)
                     for j in range(3):
@@ -762,8 +832,30 @@ def _sample_hero(
                     free &= ~row_masks[row]
                 d = 0.0
                 if weight > 0.0:
-                    _rest_counts(levels, level, hero, free, n0 - 2 * n_drawn, k_exact, exact_random, exact_w,
-                                 ea, eb, et, 0, ba, bb, bt, 1, plow, phigh, bits, u_dense, coef, total)
+                    _rest_counts(
+                        levels,
+                        level,
+                        hero,
+                        free,
+                        n0 - 2 * n_drawn,
+                        k_exact,
+                        exact_random,
+                        exact_w,
+                        ea,
+                        eb,
+                        et,
+                        0,
+                        ba,
+                        bb,
+                        bt,
+                        1,
+                        plow,
+                        phigh,
+                        bits,
+                        u_dense,
+                        coef,
+                        total,
+                    )
                     d = weight * total[0]
             acc[3] += d
             acc2[3] += d * d
@@ -952,9 +1044,39 @@ def _independent(cols, hero, weights, out):
 
 
 @jit
-def _enumerate_column(n_drawn, levels, level, hero, free0, tied0, drawn_w, cand, n_cand, restrict,
-                      k_exact, exact_random, exact_w, ea, eb, et, ne, ba, bb, bt, nb, n_rest, plow, phigh, row_masks,
-                      bits, u_dense, coef, total, share, acc):
+def _enumerate_column(
+    n_drawn,
+    levels,
+    level,
+    hero,
+    free0,
+    tied0,
+    drawn_w,
+    cand,
+    n_cand,
+    restrict,
+    k_exact,
+    exact_random,
+    exact_w,
+    ea,
+    eb,
+    et,
+    ne,
+    ba,
+    bb,
+    bt,
+    nb,
+    n_rest,
+    plow,
+    phigh,
+    row_masks,
+    bits,
+    u_dense,
+    coef,
+    total,
+    share,
+    acc,
+):
     """Every hand of the 1 or 2 drawn opponents, then the exact count of the rest, on one column.
 
     ``restrict``: the numerator (hands that do not beat the hero, shares added to ``acc[0..2]``);
@@ -982,8 +1104,30 @@ def _enumerate_column(n_drawn, levels, level, hero, free0, tied0, drawn_w, cand,
                 weight *= w2
                 if levels[r2] == level:
                     tied += 1
-            _rest_counts(levels, level, hero, free, n_rest, k_exact, exact_random, exact_w,
-                         ea, eb, et, ne, ba, bb, bt, nb, plow, phigh, bits, u_dense, coef, total)
+            _rest_counts(
+                levels,
+                level,
+                hero,
+                free,
+                n_rest,
+                k_exact,
+                exact_random,
+                exact_w,
+                ea,
+                eb,
+                et,
+                ne,
+                ba,
+                bb,
+                bt,
+                nb,
+                plow,
+                phigh,
+                bits,
+                u_dense,
+                coef,
+                total,
+            )
             if restrict:
                 share[:] = 0.0
                 _add_shares(coef, k_exact, tied, share)
@@ -994,8 +1138,24 @@ def _enumerate_column(n_drawn, levels, level, hero, free0, tied0, drawn_w, cand,
 
 
 @jit
-def _enumerate_hero(cols, col_masks, hero, known_rows, base_free, n_free, drawn_w, k_exact, exact_random, exact_w,
-                    all_random, plow, phigh, row_masks, bits, out):
+def _enumerate_hero(
+    cols,
+    col_masks,
+    hero,
+    known_rows,
+    base_free,
+    n_free,
+    drawn_w,
+    k_exact,
+    exact_random,
+    exact_w,
+    all_random,
+    plow,
+    phigh,
+    row_masks,
+    bits,
+    out,
+):
     """Exact count with four or five unknown opponents: the first one or two enumerated, the last three counted.
 
     Adds (win, tie, equity, deals) to ``out``. The cost is the number of hands that do not
@@ -1038,12 +1198,72 @@ def _enumerate_hero(cols, col_masks, hero, known_rows, base_free, n_free, drawn_
         if exact_random:
             ne, nb = _collect_split(levels, level, hero, free0, plow, phigh, bits, ea, eb, et, ba, bb, bt)
         if state > 0:
-            _enumerate_column(n_drawn, levels, level, hero, free0, state - 1, drawn_w, cand, n_cand, True,
-                              k_exact, exact_random, exact_w, ea, eb, et, ne, ba, bb, bt, nb, n0 - 2 * n_drawn,
-                              plow, phigh, row_masks, bits, u_dense, coef, total, share, out)
+            _enumerate_column(
+                n_drawn,
+                levels,
+                level,
+                hero,
+                free0,
+                state - 1,
+                drawn_w,
+                cand,
+                n_cand,
+                True,
+                k_exact,
+                exact_random,
+                exact_w,
+                ea,
+                eb,
+                et,
+                ne,
+                ba,
+                bb,
+                bt,
+                nb,
+                n0 - 2 * n_drawn,
+                plow,
+                phigh,
+                row_masks,
+                bits,
+                u_dense,
+                coef,
+                total,
+                share,
+                out,
+            )
         if all_random:
             out[3] += _matchings(n0, k_all) * ordered_all
         else:
-            _enumerate_column(n_drawn, levels, level, hero, free0, 0, drawn_w, cand, n_cand, False,
-                              k_exact, exact_random, exact_w, ea, eb, et, 0, ba, bb, bt, 1, n0 - 2 * n_drawn,
-                              plow, phigh, row_masks, bits, u_dense, coef, total, share, out)
+            _enumerate_column(
+                n_drawn,
+                levels,
+                level,
+                hero,
+                free0,
+                0,
+                drawn_w,
+                cand,
+                n_cand,
+                False,
+                k_exact,
+                exact_random,
+                exact_w,
+                ea,
+                eb,
+                et,
+                0,
+                ba,
+                bb,
+                bt,
+                1,
+                n0 - 2 * n_drawn,
+                plow,
+                phigh,
+                row_masks,
+                bits,
+                u_dense,
+                coef,
+                total,
+                share,
+                out,
+            )

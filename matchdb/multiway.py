@@ -372,12 +372,28 @@ def _enumerated_totals(q: _Question, hero_w: np.ndarray) -> np.ndarray:
             continue
         part = np.zeros(4)
         _k._enumerate_hero(
-            q.cols, q.col_masks, int(row), q.known_rows, free, q.n_free, drawn_w, MAX_EXACT_UNKNOWN, exact_random,
-            exact_w, all_random, PAIR_LOW, PAIR_HIGH, _ROW_MASKS, _k.BITS, part,
+            q.cols,
+            q.col_masks,
+            int(row),
+            q.known_rows,
+            free,
+            q.n_free,
+            drawn_w,
+            MAX_EXACT_UNKNOWN,
+            exact_random,
+            exact_w,
+            all_random,
+            PAIR_LOW,
+            PAIR_HIGH,
+            _ROW_MASKS,
+            _k.BITS,
+            part,
         )
         totals += hero_w[row] * part
     if totals[3] == 0:
-        raise RangeError("No deal is possible: the hero and the opponents' ranges cannot all be dealt beside this board.")
+        raise RangeError(
+            "No deal is possible: the hero and the opponents' ranges cannot all be dealt beside this board."
+        )
     return totals[:3] / totals[3]
 
 
@@ -390,7 +406,9 @@ def _exact_totals(q: _Question, hero_w: np.ndarray) -> np.ndarray:
             continue
         totals += hero_w[row] * _exact_row(q, int(row), free)
     if totals[3] == 0:
-        raise RangeError("No deal is possible: the hero and the opponents' ranges cannot all be dealt beside this board.")
+        raise RangeError(
+            "No deal is possible: the hero and the opponents' ranges cannot all be dealt beside this board."
+        )
     return totals[:3] / totals[3]
 
 
@@ -459,16 +477,35 @@ def _sampled(q: _Question, hero_w: np.ndarray, forced: bool, samples, seed) -> M
             continue
         part = np.zeros(8)
         _k._sample_hero(
-            q.cols, q.col_masks, int(row), q.known_rows, free, q.n_free, drawn_w, drawn_random, k_exact,
-            exact_random, exact_w, all_random, per_column, int(seeds[row] >> 1), PAIR_LOW, PAIR_HIGH, _PAIR_INDEX,
-            _ROW_MASKS, _k.BITS, part,
+            q.cols,
+            q.col_masks,
+            int(row),
+            q.known_rows,
+            free,
+            q.n_free,
+            drawn_w,
+            drawn_random,
+            k_exact,
+            exact_random,
+            exact_w,
+            all_random,
+            per_column,
+            int(seeds[row] >> 1),
+            PAIR_LOW,
+            PAIR_HIGH,
+            _PAIR_INDEX,
+            _ROW_MASKS,
+            _k.BITS,
+            part,
         )
         out[:4] += hero_w[row] * part[:4]
         out[4:] += hero_w[row] ** 2 * part[4:]
         used_rows += 1
     deals = out[3]
     if deals <= 0:
-        raise RangeError("No deal is possible: the hero and the opponents' ranges cannot all be dealt beside this board.")
+        raise RangeError(
+            "No deal is possible: the hero and the opponents' ranges cannot all be dealt beside this board."
+        )
     win, tie, equity = out[:3] / deals
     var = (out[6] + equity**2 * out[7]) / deals**2
     return MultiwayResult(
@@ -534,16 +571,32 @@ def range_vs_range(table: np.ndarray, columns, hero, villain) -> MultiwayResult:
             raise RangeError("No deal is possible: every hero hand collides with every villain hand on this board.")
         equity = float(hero_w @ score) / total
         return MultiwayResult(
-            win=float("nan"), tie=float("nan"), loss=float("nan"), equity=equity, players=(equity, 1.0 - equity),
-            exact=True, standard_error=0.0, samples=0, seed=None, method="exact",
+            win=float("nan"),
+            tie=float("nan"),
+            loss=float("nan"),
+            equity=equity,
+            players=(equity, 1.0 - equity),
+            exact=True,
+            standard_error=0.0,
+            samples=0,
+            seed=None,
+            method="exact",
         )
     total = win + tie + loss
     if total == 0:
         raise RangeError("No deal is possible: every hero hand collides with every villain hand on this board.")
     equity = (win + tie / 2) / total
     return MultiwayResult(
-        win=win / total, tie=tie / total, loss=loss / total, equity=equity, players=(equity, 1.0 - equity),
-        exact=True, standard_error=0.0, samples=0, seed=None, method="exact",
+        win=win / total,
+        tie=tie / total,
+        loss=loss / total,
+        equity=equity,
+        players=(equity, 1.0 - equity),
+        exact=True,
+        standard_error=0.0,
+        samples=0,
+        seed=None,
+        method="exact",
     )
 
 
@@ -576,7 +629,9 @@ def independent_outcome(table: np.ndarray, columns, hero: int, opponents: Sequen
         raise MatchdbError(f"The hero row {hero!r} is out of range; expected a row 0..{N_PAIRS - 1}.")
     opponents = list(opponents)
     if not 1 <= len(opponents) <= MAX_OPPONENTS:
-        raise MatchdbError(f"The question has {len(opponents)} opponents; expected 1 to {MAX_OPPONENTS} (2 to 10 players).")
+        raise MatchdbError(
+            f"The question has {len(opponents)} opponents; expected 1 to {MAX_OPPONENTS} (2 to 10 players)."
+        )
     weights = np.array([_check_weights(w, f"range of opponent {i + 1}") for i, w in enumerate(opponents)])
     cols = np.ascontiguousarray(table[:, cols_idx].T)
     out = np.zeros(4)
@@ -585,8 +640,16 @@ def independent_outcome(table: np.ndarray, columns, hero: int, opponents: Sequen
         raise RangeError("No opponent hand of some range is possible on this board, or the hero collides with it.")
     win, noloss, equity = out[:3] / out[3]
     return MultiwayResult(
-        win=float(win), tie=float(noloss - win), loss=float(1.0 - noloss), equity=float(equity), players=None,
-        exact=False, standard_error=float("nan"), samples=0, seed=None, method="independent",
+        win=float(win),
+        tie=float(noloss - win),
+        loss=float(1.0 - noloss),
+        equity=float(equity),
+        players=None,
+        exact=False,
+        standard_error=float("nan"),
+        samples=0,
+        seed=None,
+        method="independent",
     )
 
 
@@ -663,7 +726,11 @@ def top_percent(percent: float, strength) -> ClassWeights:
     (0.1, 'A6o')
     """
     values = _strength(strength)
-    if isinstance(percent, bool) or not isinstance(percent, (int, float, np.integer, np.floating)) or not 0 < percent <= 100:
+    if (
+        isinstance(percent, bool)
+        or not isinstance(percent, (int, float, np.integer, np.floating))
+        or not 0 < percent <= 100
+    ):
         raise MatchdbError(f"The share of hands {percent!r} is out of range; expected a percentage in (0, 100].")
     from matchdb.preflop import CLASSES, combos
 
@@ -759,8 +826,16 @@ def drop_out(hole, board, players: int, stay, db=None, method: str = "auto", see
         win += chance * r.win
         var += (chance * r.standard_error) ** 2
     return MultiwayResult(
-        win=float(win), tie=float("nan"), loss=float("nan"), equity=float(equity), players=None, exact=False,
-        standard_error=float(np.sqrt(var)), samples=0, seed=seed, method="drop-out",
+        win=float(win),
+        tie=float("nan"),
+        loss=float("nan"),
+        equity=float(equity),
+        players=None,
+        exact=False,
+        standard_error=float(np.sqrt(var)),
+        samples=0,
+        seed=seed,
+        method="drop-out",
     )
 
 
@@ -890,8 +965,18 @@ def preflop_multiway(db, draws: int = 1, seed: int = 0, tables=None, quiet: bool
         np.add.at(deals, row_class, orbit * table_deals)
         cols = np.ascontiguousarray(table.T)
         sums, counts = _k._preflop_sample(
-            cols, PAIR_LOW, PAIR_HIGH, row_class, n_classes, max_opp, int(draws), (int(seed) << 12) + index,
-            PAIR_LOW, PAIR_HIGH, _PAIR_INDEX, n_blocks,
+            cols,
+            PAIR_LOW,
+            PAIR_HIGH,
+            row_class,
+            n_classes,
+            max_opp,
+            int(draws),
+            (int(seed) << 12) + index,
+            PAIR_LOW,
+            PAIR_HIGH,
+            _PAIR_INDEX,
+            n_blocks,
         )
         sums = sums.sum(axis=0)
         counts = counts.sum(axis=0)
@@ -968,7 +1053,9 @@ def _range_cards(spec) -> list[tuple[int, int, float]]:
     try:
         items = list(spec)
     except TypeError:
-        raise RangeError(f"The range {spec!r} is neither 'random', a hand, text like 'QQ+,AKs' nor a list of hands.") from None
+        raise RangeError(
+            f"The range {spec!r} is neither 'random', a hand, text like 'QQ+,AKs' nor a list of hands."
+        ) from None
     if not items:
         raise RangeError("The list of hands is empty; expected at least one hand like 'AhKh'.")
     out = []
@@ -1066,7 +1153,9 @@ def multiway(
         opponents = [opponents]
     opponents = list(opponents)
     if not 1 <= len(opponents) <= MAX_OPPONENTS:
-        raise MatchdbError(f"The question has {len(opponents)} opponents; expected 1 to {MAX_OPPONENTS} (2 to 10 players).")
+        raise MatchdbError(
+            f"The question has {len(opponents)} opponents; expected 1 to {MAX_OPPONENTS} (2 to 10 players)."
+        )
     hero_hand = _parse_hand(hole)
     table, columns, frame = _board_frame(board, hero_hand or (), db)
     if hero_hand is not None:
@@ -1097,6 +1186,8 @@ def multiway(
         else:
             w = frame.weights(_range_cards(spec))
             if not w.any():
-                raise RangeError(f"No hand of the range {spec!r} of opponent {i + 1} is possible on the board {board!r}.")
+                raise RangeError(
+                    f"No hand of the range {spec!r} of opponent {i + 1} is possible on the board {board!r}."
+                )
         weights.append(w)
     return multiway_outcome(table, columns, hero, weights, method=method, samples=samples, seed=seed)

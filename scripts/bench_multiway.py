@@ -111,29 +111,54 @@ def main() -> None:
     peer = ompeval(args.ompeval, [HERO, "random", "random", "-b", BOARD, "-r", "3"])
     peer_text = f"OMPEval exact {peer['median_s'] * 1e3:.0f} ms" if peer else "OMPEval not built"
     peer_res = f"{peer['equity']:.16f}" if peer else ""
-    print(f"| 3 players, {HERO} vs 2 random, {BOARD}, exact | {t * 1e3:.2f} ms | {r.equity:.16f} | {peer_text} | {peer_res} | <= 10 ms |")
+    print(
+        f"| 3 players, {HERO} vs 2 random, {BOARD}, exact | {t * 1e3:.2f} ms | {r.equity:.16f} | {peer_text} | {peer_res} | <= 10 ms |"
+    )
 
     t, r = median_time(lambda: multiway_outcome(table, columns, hero, [ones] * 3), args.runs)
     hands = int(r.equity * (1 - r.equity) / 0.0002**2)
     peer = ompeval(args.ompeval, [HERO, "random", "random", "random", "-b", BOARD, "-n", str(hands), "-r", "3"])
-    peer_text = f"OMPEval Monte Carlo, {hands:,} hands (s.e. ~0.0002): {peer['median_s'] * 1e3:.0f} ms" if peer else "OMPEval not built"
+    peer_text = (
+        f"OMPEval Monte Carlo, {hands:,} hands (s.e. ~0.0002): {peer['median_s'] * 1e3:.0f} ms"
+        if peer
+        else "OMPEval not built"
+    )
     peer_res = f"{peer['equity']:.5f}" if peer else ""
-    print(f"| 4 players, vs 3 random, exact | {t * 1e3:.2f} ms | {r.equity:.16f} | {peer_text} | {peer_res} | <= 100 ms |")
+    print(
+        f"| 4 players, vs 3 random, exact | {t * 1e3:.2f} ms | {r.equity:.16f} | {peer_text} | {peer_res} | <= 100 ms |"
+    )
 
     for hand in (HERO, "7c7s", "9s8s", "3d4d"):
         row = frame.row(*matchdb.parse_cards(hand))
         t, r = median_time(lambda row=row: multiway_outcome(table, columns, row, [ones] * 5, seed=1), args.runs)
         hands = int(r.equity * (1 - r.equity) / 0.0005**2)
         peer = ompeval(args.ompeval, [hand, *["random"] * 5, "-b", BOARD, "-n", str(hands), "-r", "5"])
-        peer_text = f"OMPEval Monte Carlo, {hands:,} hands (s.e. ~0.0005): {peer['median_s'] * 1e3:.0f} ms" if peer else "OMPEval not built"
+        peer_text = (
+            f"OMPEval Monte Carlo, {hands:,} hands (s.e. ~0.0005): {peer['median_s'] * 1e3:.0f} ms"
+            if peer
+            else "OMPEval not built"
+        )
         peer_res = f"{peer['equity']:.5f}" if peer else ""
-        print(f"| 6 players, {hand} vs 5 random, sampled | {t * 1e3:.2f} ms | {r.equity:.5f} s.e. {r.standard_error:.5f} | {peer_text} | {peer_res} | <= 10 ms at s.e. 0.0005 |")
+        print(
+            f"| 6 players, {hand} vs 5 random, sampled | {t * 1e3:.2f} ms | {r.equity:.5f} s.e. {r.standard_error:.5f} | {peer_text} | {peer_res} | <= 10 ms at s.e. 0.0005 |"
+        )
     r = multiway_outcome(table, columns, hero, [ones] * 5, seed=1)
-    mc_args = (cols, PAIR_LOW, PAIR_HIGH, hero, int(PAIR_LOW[hero]), int(PAIR_HIGH[hero]), PAIR_INDEX.astype(np.int64), 5)
+    mc_args = (
+        cols,
+        PAIR_LOW,
+        PAIR_HIGH,
+        hero,
+        int(PAIR_LOW[hero]),
+        int(PAIR_HIGH[hero]),
+        PAIR_INDEX.astype(np.int64),
+        5,
+    )
     _plain_mc(*mc_args, 1000, 1)  # compile
     need = round(r.equity * (1 - r.equity) / 0.0005**2)
     t2, (mean, se) = median_time(lambda: _plain_mc(*mc_args, need, 1), 3)
-    print(f"| 6 players, {HERO}: plain table-driven Monte Carlo, {need:,} deals | | | own plain MC {t2 * 1e3:.0f} ms | {mean:.5f} s.e. {se:.5f} | |")
+    print(
+        f"| 6 players, {HERO}: plain table-driven Monte Carlo, {need:,} deals | | | own plain MC {t2 * 1e3:.0f} ms | {mean:.5f} s.e. {se:.5f} | |"
+    )
 
     for hero_range, villain_range, target in (("QQ+,AKs", "JJ,TT,99", "<= 0.1 ms"), (FULL, FULL, "<= 5 ms")):
         h = frame.weights(_range_cards(hero_range))
@@ -142,7 +167,12 @@ def main() -> None:
         db.range_equity(hero_range, villain_range, BOARD)
         t_db, ref = median_time(lambda a=hero_range, b=villain_range: db.range_equity(a, b, BOARD), args.runs)
         name = "full vs full" if hero_range == FULL else f"{hero_range} vs {villain_range}"
-        omp_args = (["random", "random"] if hero_range == FULL else [hero_range, villain_range]) + ["-b", BOARD, "-r", "3"]
+        omp_args = (["random", "random"] if hero_range == FULL else [hero_range, villain_range]) + [
+            "-b",
+            BOARD,
+            "-r",
+            "3",
+        ]
         peer = ompeval(args.ompeval, omp_args)
         peer_text = f"OMPEval {peer['median_s'] * 1e3:.2f} ms ({peer['equity']:.12f})" if peer else "OMPEval not built"
         print(
@@ -152,7 +182,9 @@ def main() -> None:
     if args.preflop_json:
         with open(args.preflop_json) as handle:
             provenance = json.load(handle)["provenance"]
-        print(f"| preflop multiway, 169 classes x 1..9 opponents | {provenance['seconds']:.0f} s | {provenance} | | | <= 600 s |")
+        print(
+            f"| preflop multiway, 169 classes x 1..9 opponents | {provenance['seconds']:.0f} s | {provenance} | | | <= 600 s |"
+        )
     _ = first
 
 

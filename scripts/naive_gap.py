@@ -63,7 +63,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=2024)
     parser.add_argument("--streets", default="flop,turn,river")
     parser.add_argument("--max-players", type=int, default=10)
-    parser.add_argument("--samples", type=int, default=None, help="sampled partial deals per answer (default per street)")
+    parser.add_argument(
+        "--samples", type=int, default=None, help="sampled partial deals per answer (default per street)"
+    )
     args = parser.parse_args()
     db = matchdb.open(args.db)
     players = range(3, args.max_players + 1)

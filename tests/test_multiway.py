@@ -175,7 +175,9 @@ def enumerate_totals(hero, board, opponents):
     known_cards = {c for hand in known for c in hand}
     keys = sorted({key for opp in opponents for key in opp})
     key_masks = np.array([(1 << x) | (1 << y) for x, y in keys], dtype=np.int64)
-    key_weights = np.array([[opp.get(key, 0.0) for key in keys] for opp in opponents]).reshape(len(opponents), len(keys))
+    key_weights = np.array([[opp.get(key, 0.0) for key in keys] for opp in opponents]).reshape(
+        len(opponents), len(keys)
+    )
     totals = np.zeros(4)
     for a, b, hw in hero:
         dead = set(board) | {a, b} | known_cards
@@ -291,7 +293,13 @@ def _check_against_enumeration(rng, extra, n_opponents, kinds_choices, positions
     assert checked >= positions * 0.9
 
 
-THREE_WAY_KINDS = [("random", "random"), ("range", "random"), ("range", "range"), ("known", "random"), ("known", "range")]
+THREE_WAY_KINDS = [
+    ("random", "random"),
+    ("range", "random"),
+    ("range", "range"),
+    ("known", "random"),
+    ("known", "range"),
+]
 
 
 def test_three_players_river_equal_enumeration():
@@ -342,9 +350,7 @@ def test_enumerated_random_opponents_against_sampled(table_cache):
 
 def test_five_players_two_known_equal_enumeration():
     """Known hands cost nothing: three unknown opponents plus two known ones stay exact."""
-    _check_against_enumeration(
-        np.random.default_rng(16), 2, 5, [("known", "known", "range", "range", "random")], 10
-    )
+    _check_against_enumeration(np.random.default_rng(16), 2, 5, [("known", "known", "range", "range", "random")], 10)
 
 
 def test_range_hero_equal_enumeration():
@@ -402,7 +408,9 @@ def test_one_opponent_equals_heads_up(db):
 
 def test_opponent_order_does_not_matter():
     opponents = ["QQ+,AKs", "random", "T9s,98s,87s", "Qs2d"]
-    results = [multiway("AhKh", "2c7dJh4s", order) for order in (opponents, opponents[::-1], opponents[1:] + opponents[:1])]
+    results = [
+        multiway("AhKh", "2c7dJh4s", order) for order in (opponents, opponents[::-1], opponents[1:] + opponents[:1])
+    ]
     for r in results[1:]:
         assert (r.win, r.tie, r.equity) == pytest.approx((results[0].win, results[0].tie, results[0].equity), abs=1e-12)
 
@@ -548,7 +556,9 @@ def test_range_vs_range_equals_range_equity(db):
         canon = canonicalize(board)
         frame = _Frame(CANONICAL_FLOPS[canon.index], canon.perm)
         columns = board_columns([int(frame.local[c]) for c in canon.extra])
-        r = range_vs_range(db.table(canon.index), columns, frame.weights(_range_cards(hero)), frame.weights(_range_cards(villain)))
+        r = range_vs_range(
+            db.table(canon.index), columns, frame.weights(_range_cards(hero)), frame.weights(_range_cards(villain))
+        )
         assert r.equity == pytest.approx(db.range_equity(hero, villain, board), abs=1e-12), (hero, villain, board)
         assert sum(r.players) == pytest.approx(1.0, abs=1e-12)
 
@@ -655,7 +665,10 @@ def test_errors_say_what_was_expected():
         multiway("AhKh", "2c7dJh4s9d", 6, method="exact")
     with pytest.raises(CardError, match="known opponent"):
         multiway_outcome(
-            match_table_cached("2c7dJh"), np.arange(1176), _row("2c7dJh", "AhKh"), [np.eye(1176)[_row("2c7dJh", "Ah9s")]]
+            match_table_cached("2c7dJh"),
+            np.arange(1176),
+            _row("2c7dJh", "AhKh"),
+            [np.eye(1176)[_row("2c7dJh", "Ah9s")]],
         )
     with pytest.raises(MatchdbError, match="unknown"):
         multiway("AhKh", "2c7dJh", 2, method="fast")
