@@ -1267,3 +1267,74 @@ def _enumerate_hero(
                 share,
                 out,
             )
+
+
+@jit
+def _twice_pair(first, second):
+    """Twice the score of row ``first`` against row ``second`` over the columns where both are valid (16-bit)."""
+    twice = np.uint16(0)
+    for c in range(first.shape[0]):
+        u = first[c]
+        v = second[c]
+        valid = u != SENTINEL  # v == SENTINEL makes both comparisons false
+        twice = np.uint16(twice + np.uint16(valid & (u > v)) + np.uint16(valid & (u >= v)))
+    return twice
+
+
+@jit
+def _against_uniform(board, columns, hero_w, rows_of_card, plow, phigh):
+    """(score, deals) of a hero range against a uniformly random villain, card removal exact.
+
+    Against every other valid row a row's doubled score is its W (DESIGN.md section 1)
+    and every column has the same number of valid rows, so the sums over columns come
+    straight from the hero rows; the villain rows sharing one card with a hero row are
+    then taken out, each pair compared once (16 columns per vector instruction), the
+    columns valid for both counted from the cards (as :mod:`matchdb.formulas` does).
+    """
+    n_rows, n_cols = board.shape
+    n_valid = 0
+    for k in range(n_rows):
+        n_valid += board[k, 0] != SENTINEL
+    touching = np.zeros(49, dtype=np.int64)
+    exact = np.zeros((49, 49), dtype=np.int64)
+    for c in range(n_cols):
+        x = plow[columns[c]]
+        y = phigh[columns[c]]
+        touching[x] += 1
+        touching[y] += 1
+        exact[x, y] += 1
+        exact[y, x] += 1
+    score = 0.0
+    deals = 0.0
+    for h in range(n_rows):
+        w = hero_w[h]
+        if w == 0.0:
+            continue
+        twice = 0
+        count = 0
+        for c in range(n_cols):
+            v = np.int64(board[h, c])
+            valid = v != SENTINEL
+            twice += v * valid
+            count += valid
+        score += w * twice / 2.0
+        deals += w * count * (n_valid - 1.0)
+    # villains sharing one card with a hero hand: compare each such pair once
+    for a in range(49):
+        for i in range(48):
+            r1 = rows_of_card[a, i]
+            x = plow[r1] + phigh[r1] - a
+            w1 = hero_w[r1]
+            for j in range(i + 1, 48):
+                r2 = rows_of_card[a, j]
+                w2 = hero_w[r2]
+                if w1 == 0.0 and w2 == 0.0:
+                    continue
+                y = plow[r2] + phigh[r2] - a
+                both = n_cols - touching[a] - touching[x] - touching[y] + exact[a, x] + exact[a, y] + exact[x, y]
+                if both <= 0:
+                    continue
+                first = _twice_pair(board[r1], board[r2]) / 2.0  # r1 against r2; r2 gets what is left
+                score -= w1 * first + w2 * (both - first)
+                deals -= (w1 + w2) * both
+    return score, deals

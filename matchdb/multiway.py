@@ -52,7 +52,7 @@ import numpy as np
 from matchdb import _multiway_kernels as _k
 from matchdb.cards import parse_cards
 from matchdb.errors import BoardError, CardError, MatchdbError, RangeError
-from matchdb.pairs import N_LOCAL, N_PAIRS, PAIR_HIGH, PAIR_INDEX, PAIR_LOW
+from matchdb.pairs import N_LOCAL, N_PAIRS, PAIR_HIGH, PAIR_INDEX, PAIR_LOW, ROWS_OF_CARD
 
 __all__ = [
     "DEFAULT_SAMPLES",
@@ -532,9 +532,12 @@ def range_vs_range(table: np.ndarray, columns, hero, villain) -> MultiwayResult:
     """Exact heads-up result of a hero range against a villain range, touching only the ranges' rows.
 
     Every hero row is compared with every card-disjoint villain row on the board's
-    columns (16 columns per vector instruction); when the ranges are so wide that
-    this costs more than scoring every row, :func:`matchdb.formulas.all_hands_scores`
-    does it instead. Equal to ``MatchDB.range_equity`` (to rounding).
+    columns (16 columns per vector instruction). Against a random villain (equal
+    weights) the hero rows' own W sums give the score, less the villains sharing a
+    card. When both ranges are so wide that pairs cost more than scoring every row,
+    :func:`matchdb.formulas.all_hands_scores` does it instead. Equal to
+    ``MatchDB.range_equity`` (to rounding). Win, tie and loss are NaN on the two
+    shortcut paths, which count scores only.
 
     Examples
     --------
@@ -554,7 +557,17 @@ def range_vs_range(table: np.ndarray, columns, hero, villain) -> MultiwayResult:
     villain_w = _check_weights(villain, "villain range")
     h_rows = np.flatnonzero(hero_w)
     v_rows = np.flatnonzero(villain_w)
-    if len(h_rows) * len(v_rows) * len(cols) <= _PAIRWISE_LIMIT:
+    if villain_w.min() == villain_w.max():  # a random villain: W's own counts, serial
+        board = table if len(cols) == N_PAIRS and (cols == np.arange(N_PAIRS)).all() else table[:, cols]
+        score, total = _k._against_uniform(np.ascontiguousarray(board), cols, hero_w, ROWS_OF_CARD, PAIR_LOW, PAIR_HIGH)
+        if total == 0:
+            raise RangeError("No deal is possible: every hero hand collides with every villain hand on this board.")
+        equity = score / total
+        return MultiwayResult(
+            win=float("nan"), tie=float("nan"), loss=float("nan"), equity=equity, players=(equity, 1.0 - equity),
+            exact=True, standard_error=0.0, samples=0, seed=None, method="exact",
+        )
+    elif len(h_rows) * len(v_rows) * len(cols) <= _PAIRWISE_LIMIT:
         if len(cols) == N_PAIRS:
             h_block, v_block = table[h_rows], table[v_rows]
         else:

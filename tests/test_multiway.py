@@ -552,6 +552,9 @@ def test_range_vs_range_equals_range_equity(db):
         ("AK,AQ", "22+", "9c9d4h5s6s"),
         (full, full, "2c7dJh"),
         ("0.5(AA),KK,0.25(QQ)", full, "Th9h2s"),
+        ("22+,AT+,KQ", full, "2c7dJh4s"),
+        ("AdKh", full, "Ah9c4d8s2s"),
+        (full, "0.3(22+),A2s+", "Qc8d5h"),
     ):
         canon = canonicalize(board)
         frame = _Frame(CANONICAL_FLOPS[canon.index], canon.perm)
