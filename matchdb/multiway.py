@@ -52,7 +52,7 @@ import numpy as np
 from matchdb import _multiway_kernels as _k
 from matchdb.cards import parse_cards
 from matchdb.errors import BoardError, CardError, MatchdbError, RangeError
-from matchdb.pairs import N_LOCAL, N_PAIRS, PAIR_HIGH, PAIR_INDEX, PAIR_LOW, ROWS_OF_CARD
+from matchdb.pairs import N_LOCAL, N_PAIRS, PAIR_HIGH, PAIR_INDEX, PAIR_LOW, ROWS_OF_CARD, SENTINEL
 
 __all__ = [
     "DEFAULT_SAMPLES",
@@ -354,7 +354,7 @@ def _enumeration_leaves(q: _Question, hero_w: np.ndarray) -> float:
     support = [np.count_nonzero(w) for w in q.unknown[MAX_EXACT_UNKNOWN:]]
     for row in np.flatnonzero(hero_w):
         levels = q.cols[:, row].astype(np.float64)
-        valid = levels != 65535.0
+        valid = levels != SENTINEL
         below = np.minimum(levels[valid] / 2 + 1, min(support))  # hands that do not beat the hero
         leaves += float((below**s).sum())
         if not all(kind == "random" for kind in q.unknown_kinds):
@@ -624,7 +624,7 @@ def independent_outcome(table: np.ndarray, columns, hero: int, opponents: Sequen
     equity = mean over columns of prod_i (below_i + tied_i / 2) / all_i. An
     approximation (``method="independent"``, ``exact=False``, no standard error): it
     ignores that opponents cannot hold the same cards, nor the hero's. With random
-    opponents it is the naive win rate ``mean((W / 2160) ** (players - 1))``.
+    opponents it is the naive win rate ``mean((W / MAX_W) ** (players - 1))``.
 
     >>> from matchdb.cards import parse_cards
     >>> from matchdb.formulas import naive_win_rate

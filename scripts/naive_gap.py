@@ -2,7 +2,7 @@
 
 For 3 to 10 players and each street, over random positions (hole cards and a board,
 the same positions for every player count), the gap naive - true between the naive
-win rate mean((W / 2160) ** (players - 1)) and the equity against players - 1 random
+win rate mean((W / MAX_W) ** (players - 1)) and the equity against players - 1 random
 hands with card removal: exact up to 4 players, sampled beyond (the table says so and
 gives the largest standard error). Prints a markdown table for the README.
 
