@@ -4,10 +4,10 @@ Everything here works in one table's frame, like :mod:`matchdb.formulas`:
 ``table`` is a decoded (1176, 1176) W matrix, ``columns`` the board's columns
 (:func:`matchdb.pairs.board_columns`), the hero a row or 1,176 row weights, and
 each opponent 1,176 row weights: all ones for a random hand, one-hot for a
-known hand, a range's weights otherwise. :func:`multiway` does the mapping of
-real cards into that frame through a :class:`matchdb.MatchDB`.
+known hand, a range's weights otherwise. :meth:`matchdb.MatchDB.multiway` asks
+with real cards and ranges, through the query layer's mapping into that frame.
 
-How it counts (DESIGN.md section 4; details in :mod:`matchdb._multiway_kernels`):
+How it counts (the counting identity of the design notes; details in :mod:`matchdb._multiway_kernels`):
 on each column the opponents' hands get a factor 1 below the hero, x tied,
 0 above; the weighted number M(x) of card-disjoint deals is a polynomial whose
 coefficient of x^t is the weight of the deals the hero wins tied with t
@@ -28,8 +28,9 @@ drawn cards. The answer says it is sampled and carries its standard error.
 
 Also here: :func:`range_vs_range` (heads-up, over the ranges' rows only), the
 articles' opponent models (:func:`independent_outcome`, :func:`at_least`,
-:func:`top_percent`, :func:`drop_out`, :func:`steered`) and the preflop table
-against 1 to 9 random hands (:func:`preflop_multiway`).
+:func:`top_percent`, :func:`steered`; the drop-out mixture is
+:meth:`matchdb.MatchDB.drop_out`) and the preflop table against 1 to 9 random
+hands (:func:`compute_preflop_multiway`).
 
 >>> from matchdb.cards import parse_cards
 >>> from matchdb.kernels import match_table
@@ -50,9 +51,18 @@ from dataclasses import dataclass
 import numpy as np
 
 from matchdb import _multiway_kernels as _k
-from matchdb.cards import parse_cards
+from matchdb.answers import Answer
 from matchdb.errors import BoardError, CardError, MatchdbError, RangeError
-from matchdb.pairs import N_LOCAL, N_PAIRS, PAIR_HIGH, PAIR_INDEX, PAIR_LOW, ROWS_OF_CARD, SENTINEL
+from matchdb.hands import CLASS_OF_HAND, CLASSES, combos, hand_class, hand_positions
+from matchdb.pairs import (
+    N_LOCAL,
+    N_PAIRS,
+    PAIR_HIGH,
+    PAIR_INDEX,
+    PAIR_LOW,
+    ROWS_OF_CARD,
+    SENTINEL,
+)
 
 __all__ = [
     "DEFAULT_SAMPLES",
@@ -64,11 +74,9 @@ __all__ = [
     "MultiwayResult",
     "PreflopMultiway",
     "at_least",
-    "drop_out",
+    "compute_preflop_multiway",
     "independent_outcome",
-    "multiway",
     "multiway_outcome",
-    "preflop_multiway",
     "range_vs_range",
     "steered",
     "top_percent",
@@ -541,13 +549,18 @@ def range_vs_range(table: np.ndarray, columns, hero, villain) -> MultiwayResult:
 
     Examples
     --------
+    >>> from matchdb.cards import parse_cards
     >>> from matchdb.kernels import match_table
-    >>> from matchdb.pairs import board_columns
-    >>> table = match_table("2c7dJh")
-    >>> frame = _Frame(parse_cards("2c7dJh"), 0)
-    >>> hero = frame.weights(_range_cards("QQ+,AKs"))
-    >>> villain = frame.weights(_range_cards("JJ,TT,99"))
-    >>> r = range_vs_range(table, board_columns(()), hero, villain)
+    >>> from matchdb.pairs import board_columns, pair_row
+    >>> from matchdb.ranges import parse_range
+    >>> flop = parse_cards("2c7dJh")
+    >>> def rows(text):  # a range's weights in this flop's frame
+    ...     w = np.zeros(1176)
+    ...     for a, b, x in parse_range(text):
+    ...         if not {a, b} & set(flop):
+    ...             w[pair_row(flop, (a, b))] = x
+    ...     return w
+    >>> r = range_vs_range(match_table(flop), board_columns(()), rows("QQ+,AKs"), rows("JJ,TT,99"))
     >>> round(r.equity, 12), [round(p, 6) for p in r.players]
     (0.645325987144, [0.645326, 0.354674])
     """
@@ -668,17 +681,20 @@ def independent_outcome(table: np.ndarray, columns, hero: int, opponents: Sequen
 
 @dataclass(frozen=True)
 class ClassWeights:
-    """A range as a weight per starting-hand class (169 of them, :data:`matchdb.preflop.CLASSES`).
+    """A range as a weight per starting-hand class (169 of them, :data:`matchdb.hands.CLASSES`).
 
-    Usable wherever a range is: :func:`multiway` takes it as an opponent or hero, and
+    Usable wherever a range is (:meth:`matchdb.MatchDB.multiway` takes it as an opponent or hero), and
     :meth:`to_range` writes it in the usual notation ('1(AA),0.5(KK)').
     """
 
     weights: tuple[float, ...]
 
+    def hand_weights(self) -> np.ndarray:
+        """The weight of every hand in :func:`matchdb.hand_order` (its class's weight): a range as 1,326 weights."""
+        return np.asarray(self.weights, dtype=np.float64)[CLASS_OF_HAND]
+
     def hands(self) -> list[tuple[int, int, float]]:
         """Every two-card hand with its class's weight (card id, card id, weight), weight > 0."""
-        from matchdb.preflop import hand_class
 
         out = []
         for b in range(52):
@@ -690,19 +706,16 @@ class ClassWeights:
 
     def to_range(self) -> str:
         """The range in eval7's notation, weights to six decimals."""
-        from matchdb.preflop import CLASSES
 
         return ",".join(f"{w:.6f}({name})" for name, w in zip(CLASSES, self.weights) if w > 0)
 
     def fraction(self) -> float:
         """The weighted share of the 1,326 hands it holds."""
-        from matchdb.preflop import CLASSES, combos
 
         return sum(w * combos(name) for name, w in zip(CLASSES, self.weights)) / 1326
 
 
 def _strength(strength) -> np.ndarray:
-    from matchdb.preflop import CLASSES
 
     if strength is None:
         raise MatchdbError("A preflop strength score is needed: pass db.preflop().equity or 169 numbers.")
@@ -717,7 +730,6 @@ def _strength(strength) -> np.ndarray:
 
 def _percentiles(strength: np.ndarray) -> np.ndarray:
     """Each class's position from the top: the share of hands in stronger classes plus half its own."""
-    from matchdb.preflop import CLASSES, combos
 
     sizes = np.array([combos(name) for name in CLASSES], dtype=np.float64) / 1326
     order = np.argsort(-strength, kind="stable")
@@ -733,7 +745,7 @@ def top_percent(percent: float, strength) -> ClassWeights:
     hands; the class on the boundary gets the fractional weight that makes it exact.
     ``strength``: 169 scores, or a preflop table (``db.preflop()``; its heads-up equity).
 
-    >>> from matchdb.preflop import CLASSES
+    >>> from matchdb.hands import CLASSES
     >>> r = top_percent(10, np.arange(169.0)[::-1])   # CLASSES order as the score
     >>> round(r.fraction(), 6), [CLASSES[i] for i in range(169) if r.weights[i] > 0][-1]
     (0.1, 'A6o')
@@ -745,7 +757,6 @@ def top_percent(percent: float, strength) -> ClassWeights:
         or not 0 < percent <= 100
     ):
         raise MatchdbError(f"The share of hands {percent!r} is out of range; expected a percentage in (0, 100].")
-    from matchdb.preflop import CLASSES, combos
 
     target = percent / 100 * 1326
     weights = np.zeros(len(CLASSES))
@@ -762,12 +773,11 @@ def top_percent(percent: float, strength) -> ClassWeights:
 def at_least(threshold: str, strength) -> ClassWeights:
     """Mick West's drop-out by threshold: every class scoring at least as high as ``threshold`` ('66').
 
-    >>> from matchdb.preflop import CLASSES
+    >>> from matchdb.hands import CLASSES
     >>> r = at_least("AKo", np.arange(169.0)[::-1])
     >>> [CLASSES[i] for i in range(169) if r.weights[i] > 0]
     ['AA', 'AKs', 'AKo']
     """
-    from matchdb.preflop import CLASSES
 
     values = _strength(strength)
     if threshold not in CLASSES:
@@ -798,67 +808,13 @@ def steered(strength, top: float = 0.15, softness: float = 0.05) -> ClassWeights
     return ClassWeights(tuple(float(w) for w in weights))
 
 
-def drop_out(hole, board, players: int, stay, db=None, method: str = "auto", seed: int | None = None) -> MultiwayResult:
-    """Mick West's drop-out model: each of ``players - 1`` opponents stays in only with a hand in ``stay``.
-
-    Each opponent stays with the chance p that a random hand (beside the hero's
-    cards and the board) is in ``stay`` (weighted), independently of the others;
-    the hero wins the pot when everyone folds, else shares it as
-    :func:`multiway` says against those who stayed, each holding ``stay``:
-    equity = sum_m Binomial(m; players - 1, p) E_m. Approximate (``method="drop-out"``)
-    because staying is treated as independent across opponents; the standard error
-    carries the sampled E_m's.
-
-    >>> r = drop_out("AhKh", "2c7dJh", 3, "66+")
-    >>> r.method, r.exact, 0 < r.equity < 1
-    ('drop-out', False, True)
-    """
-    from math import comb
-
-    if isinstance(players, bool) or not isinstance(players, (int, np.integer)) or not 2 <= players <= MAX_OPPONENTS + 1:
-        raise MatchdbError(f"The number of players {players!r} is out of range; expected 2 to {MAX_OPPONENTS + 1}.")
-    hero_hand = _parse_hand(hole)
-    if hero_hand is None:
-        raise CardError(f"The hole cards {hole!r} are not two cards like 'AhKh'.")
-    board_ids = set(parse_cards(board))
-    hands = stay.hands() if isinstance(stay, ClassWeights) else _range_cards(stay)
-    dead = board_ids | set(hero_hand)
-    possible = [(a, b, w) for a, b, w in hands if a not in dead and b not in dead]
-    n_left = 52 - len(dead)
-    p = sum(w for _, _, w in possible) / (n_left * (n_left - 1) / 2)
-    if p == 0:
-        raise RangeError(f"No hand of the range {stay!r} is possible beside these hole cards and board.")
-    n = int(players) - 1
-    equity = (1 - p) ** n  # everyone folds
-    win = equity
-    var = 0.0
-    for m in range(1, n + 1):
-        chance = comb(n, m) * p**m * (1 - p) ** (n - m)
-        r = multiway(hole, board, [stay] * m, db=db, method=method, seed=seed)
-        equity += chance * r.equity
-        win += chance * r.win
-        var += (chance * r.standard_error) ** 2
-    return MultiwayResult(
-        win=float(win),
-        tie=float("nan"),
-        loss=float("nan"),
-        equity=float(equity),
-        players=None,
-        exact=False,
-        standard_error=float(np.sqrt(var)),
-        samples=0,
-        seed=seed,
-        method="drop-out",
-    )
-
-
 # -- preflop: every class against 1 to 9 random hands ------------------------------
 
 PREFLOP_MULTIWAY_VERSION = 1
 
 
 @dataclass(frozen=True)
-class PreflopMultiway:
+class PreflopMultiway(Answer):
     """Preflop equity of the 169 starting-hand classes against 1 to 9 random hands.
 
     ``equity[c, k - 1]`` is class ``classes[c]`` against k random opponents, averaged over
@@ -885,6 +841,27 @@ class PreflopMultiway:
             "equity": {k: float(self.equity[i, j]) for j, k in enumerate(self.opponents)},
             "standard_error": {k: float(self.standard_error[i, j]) for j, k in enumerate(self.opponents)},
         }
+
+    def rows(self) -> list[dict]:
+        """One row per class: its equity and standard error against each number of opponents (flat keys)."""
+        return [
+            {"hand": name}
+            | {f"equity_{k}": float(self.equity[i, j]) for j, k in enumerate(self.opponents)}
+            | {f"standard_error_{k}": float(self.standard_error[i, j]) for j, k in enumerate(self.opponents)}
+            for i, name in enumerate(self.classes)
+        ]
+
+    def to_dict(self) -> dict:
+        return {"rows": self.rows(), "exact": list(self.exact), "provenance": self.provenance}
+
+    def to_text(self) -> str:
+        header = ["hand"] + [f"vs{k}" for k in self.opponents]
+        lines = ["  ".join(f"{h:>7}" for h in header)]
+        for i, name in enumerate(self.classes):
+            lines.append("  ".join([f"{name:>7}"] + [f"{v:7.4f}" for v in self.equity[i]]))
+        worst = float(self.standard_error.max())
+        lines.append(f"(against 1 opponent exact; against 2-9 sampled, standard errors at most {worst:.5f})")
+        return "\n".join(lines)
 
     def to_json(self) -> dict:
         return {
@@ -915,27 +892,22 @@ class PreflopMultiway:
         )
 
 
-def preflop_multiway(db, draws: int = 1, seed: int = 0, tables=None, quiet: bool = True) -> PreflopMultiway:
-    """Equity of every starting-hand class against 1 to 9 random hands, from every table of ``db``.
+def compute_preflop_multiway(tables: Iterable, draws: int = 1, seed: int = 0) -> PreflopMultiway:
+    """Equity of every starting-hand class against 1 to 9 random hands, from every canonical table.
 
-    Heads-up (one opponent) is exact: every table's exact heads-up scores, weighted by
-    the flop's orbit size (:mod:`matchdb.preflop`). Against 2 to 9 opponents every
-    (flop, turn and river, hero hand) is visited, orbit-weighted, and ``draws`` deals of
-    nine card-disjoint random hands are sampled for it, the first k hands being the deal
-    against k opponents: the board is enumerated, only the opponents' cards are sampled.
-    The first opponent's share, whose mean is the exact heads-up equity, serves as a
-    control variate.
-    Seeded and reproducible whatever the number of threads.
+    ``tables`` yields objects with ``index``, ``hands`` (the rows' card ids), ``orbit``
+    and ``table``, one per canonical flop: :meth:`matchdb.MatchDB.tables` does, and
+    :meth:`matchdb.MatchDB.preflop_multiway` computes and keeps the result. Heads-up
+    (one opponent) is exact: every table's exact heads-up scores, weighted by the
+    flop's orbit size (:mod:`matchdb.preflop`). Against 2 to 9 opponents every (flop,
+    turn and river, hero hand) is visited, orbit-weighted, and ``draws`` deals of nine
+    card-disjoint random hands are sampled for it, the first k hands being the deal
+    against k opponents: the board is enumerated, only the opponents' cards are
+    sampled. The first opponent's share, whose mean is the exact heads-up equity,
+    serves as a control variate. Seeded and reproducible whatever the number of threads.
+    Given only some tables, the figures average over those flops, each weighted by its orbit size.
 
-    ``tables`` (canonical indices) restricts the work to some flops, for tests; the
-    figures then average over those flops only, each weighted by its orbit size.
-
-    Examples
-    --------
-    The whole computation needs a built database (``preflop_multiway(matchdb.open())``,
-    about 15 minutes here); its input is checked first:
-
-    >>> preflop_multiway(None, draws=0)
+    >>> compute_preflop_multiway([], draws=0)
     Traceback (most recent call last):
     ...
     matchdb.errors.MatchdbError: The number of draws 0 is not a positive whole number.
@@ -944,17 +916,13 @@ def preflop_multiway(db, draws: int = 1, seed: int = 0, tables=None, quiet: bool
 
     import numba
 
-    from matchdb.canonical import N_FLOPS, ORBIT_SIZES
     from matchdb.formulas import all_hands_scores
-    from matchdb.pairs import PAIRS, board_columns
-    from matchdb.preflop import CLASSES, hand_class
-    from matchdb.store import flop_cards
+    from matchdb.pairs import board_columns
 
     if isinstance(draws, bool) or not isinstance(draws, (int, np.integer)) or draws < 1:
         raise MatchdbError(f"The number of draws {draws!r} is not a positive whole number.")
-    indices = list(range(N_FLOPS)) if tables is None else [int(i) for i in tables]
     started = time.perf_counter()
-    cards = flop_cards()
+    flops_seen = 0
     columns = board_columns(())
     ones = np.ones(N_PAIRS)
     n_classes = len(CLASSES)
@@ -968,11 +936,10 @@ def preflop_multiway(db, draws: int = 1, seed: int = 0, tables=None, quiet: bool
     c2 = np.zeros((n_classes, max_opp))  # orbit^2-weighted sums of share x first opponent's share
     w1 = np.zeros(n_classes)  # orbit-weighted deal counts
     w2 = np.zeros(n_classes)  # orbit^2-weighted deal counts
-    for done, index in enumerate(indices):
-        table = db.table(index)
-        hands = cards[index][PAIRS]
-        row_class = np.array([hand_class(int(a), int(b)) for a, b in hands], dtype=np.int64)
-        orbit = float(ORBIT_SIZES[index])
+    for flop in tables:
+        index, table, orbit = flop.index, flop.table, float(flop.orbit)
+        row_class = CLASS_OF_HAND[hand_positions(flop.hands[:, 0], flop.hands[:, 1])]
+        flops_seen += 1
         table_score, table_deals = all_hands_scores(table, columns, ones)
         np.add.at(score, row_class, orbit * table_score)
         np.add.at(deals, row_class, orbit * table_deals)
@@ -999,8 +966,6 @@ def preflop_multiway(db, draws: int = 1, seed: int = 0, tables=None, quiet: bool
         c2 += orbit**2 * sums[:, :, 2]
         w1 += orbit * counts
         w2 += orbit**2 * counts
-        if not quiet and done % 100 == 0:
-            print(f"preflop multiway: {done}/{len(indices)} tables, {time.perf_counter() - started:.0f} s", flush=True)
     with np.errstate(invalid="ignore", divide="ignore"):
         exact_heads_up = score / deals
         # control variate: the first opponent's share, whose mean is the exact heads-up equity
@@ -1028,179 +993,8 @@ def preflop_multiway(db, draws: int = 1, seed: int = 0, tables=None, quiet: bool
         provenance={
             "draws": int(draws),
             "seed": int(seed),
-            "tables": len(indices),
+            "tables": flops_seen,
             "seconds": round(time.perf_counter() - started, 1),
             "method": "heads-up exact; 2-9 opponents: every board and hero hand, opponents' hands sampled",
         },
     )
-
-
-# -- real cards: mapping into a table's frame ------------------------------------
-# To be replaced by the query layer's own mapping at merge (matchdb.query does the same for heads-up).
-
-CardsLike = str | Iterable
-
-
-def _parse_hand(spec) -> tuple[int, int] | None:
-    """The two card ids of ``spec`` if it is one hand ('AhKh' or two cards), else None."""
-    from matchdb.cards import parse_cards
-
-    if isinstance(spec, str) and len(spec.replace(" ", "").replace(",", "")) != 4:
-        return None
-    try:
-        cards = parse_cards(spec)
-    except (MatchdbError, TypeError, ValueError):
-        return None
-    return (int(cards[0]), int(cards[1])) if len(cards) == 2 else None
-
-
-def _range_cards(spec) -> list[tuple[int, int, float]]:
-    """(card, card, weight) of a range given as text ('QQ+,AKs') or a list of hands."""
-    from matchdb.cards import parse_cards
-    from matchdb.ranges import parse_range
-
-    if isinstance(spec, str):
-        return parse_range(spec)
-    if isinstance(spec, ClassWeights):
-        return spec.hands()
-    try:
-        items = list(spec)
-    except TypeError:
-        raise RangeError(
-            f"The range {spec!r} is neither 'random', a hand, text like 'QQ+,AKs' nor a list of hands."
-        ) from None
-    if not items:
-        raise RangeError("The list of hands is empty; expected at least one hand like 'AhKh'.")
-    out = []
-    for hand in items:
-        a, b = parse_cards(hand, count=2)
-        out.append((int(a), int(b), 1.0))
-    return out
-
-
-class _Frame:
-    """Card ids -> rows of one table: the flop's local order after renaming suits by ``perm``."""
-
-    def __init__(self, flop: Sequence[int], perm: int):
-        from matchdb.canonical import CARD_MAP
-        from matchdb.pairs import PAIR_INDEX, local_index
-
-        self.local = local_index(flop).astype(np.int64)
-        self.map = CARD_MAP[perm].astype(np.int64)
-        self.pair_index = PAIR_INDEX.astype(np.int64)
-
-    def row(self, a: int, b: int) -> int:
-        la, lb = self.local[self.map[a]], self.local[self.map[b]]
-        return -1 if la < 0 or lb < 0 else int(self.pair_index[la, lb])
-
-    def weights(self, hands: list[tuple[int, int, float]]) -> np.ndarray:
-        w = np.zeros(N_PAIRS)
-        for a, b, value in hands:
-            r = self.row(a, b)
-            if r >= 0:
-                w[r] = value
-        return w
-
-
-def _board_frame(board, hole_cards, db):
-    """(table, columns, frame) of a board: through ``db``'s canonical table, or the flop's own table."""
-    from matchdb.canonical import CANONICAL_FLOPS, canonicalize
-    from matchdb.kernels import match_table
-    from matchdb.pairs import board_columns
-
-    canon = canonicalize(board, hole=hole_cards)  # checks the board and that the hole cards are off it
-    if db is None:  # the real flop's own table: identity renaming
-        from matchdb.cards import parse_cards
-
-        cards = parse_cards(board)
-        frame = _Frame(cards[:3], 0)
-        table = match_table(cards[:3])
-        extra = cards[3:]
-    else:
-        frame = _Frame(CANONICAL_FLOPS[canon.index], canon.perm)
-        table = db.table(canon.index)
-        extra = canon.extra  # already renamed
-    columns = board_columns([int(frame.local[c]) for c in extra])
-    return table, columns, frame
-
-
-def multiway(
-    hole,
-    board: CardsLike,
-    opponents,
-    db=None,
-    method: str = "auto",
-    samples: int | None = None,
-    seed: int | None = None,
-) -> MultiwayResult:
-    """Equity of real hole cards (or a hero range) against opponents on a board of 3 to 5 cards.
-
-    Parameters
-    ----------
-    hole : the hero's two cards ('AhKh'), or a range ('QQ+,AKs') or list of hands.
-    board : 3 to 5 cards.
-    opponents : a number of random opponents, or a list with one entry per
-        opponent: ``"random"``, a hand ('QsQd'), a range ('JJ,TT,99') or a list of hands.
-    db : a :class:`matchdb.MatchDB`; None computes the flop's table (about 20 ms).
-    method, samples, seed : as in :func:`multiway_outcome`.
-
-    Examples
-    --------
-    >>> round(multiway("AhKh", "2c7dJh", 2).equity, 12)
-    0.375861338429
-    >>> r = multiway("KdQd", "KcQh5c", ["JcTc", "5h5s"])
-    >>> [round(100 * p, 4) for p in r.players]
-    [17.2757, 44.186, 38.5382]
-    >>> multiway("AhKh", "2c7dJh", ["Ah9s"])
-    Traceback (most recent call last):
-    ...
-    matchdb.errors.CardError: The hand 'Ah9s' of opponent 1 shares a card with the hero or the board; expected a possible hand.
-    """
-    from matchdb.cards import format_cards
-
-    if isinstance(opponents, (int, np.integer)) and not isinstance(opponents, bool):
-        if not 1 <= int(opponents) <= MAX_OPPONENTS:
-            raise MatchdbError(f"The number of opponents {opponents!r} is out of range; expected 1 to {MAX_OPPONENTS}.")
-        opponents = ["random"] * int(opponents)
-    elif isinstance(opponents, str):
-        opponents = [opponents]
-    opponents = list(opponents)
-    if not 1 <= len(opponents) <= MAX_OPPONENTS:
-        raise MatchdbError(
-            f"The question has {len(opponents)} opponents; expected 1 to {MAX_OPPONENTS} (2 to 10 players)."
-        )
-    hero_hand = _parse_hand(hole)
-    table, columns, frame = _board_frame(board, hero_hand or (), db)
-    if hero_hand is not None:
-        hero = frame.row(*hero_hand)
-    else:
-        hero = frame.weights(_range_cards(hole))
-        if not hero.any():
-            raise RangeError(f"No hand of the hero range {hole!r} is possible on the board {board!r}.")
-    from matchdb.cards import parse_cards
-
-    board_ids = set(parse_cards(board))
-    taken = set(hero_hand or ()) | board_ids
-    weights = []
-    for i, spec in enumerate(opponents):
-        if isinstance(spec, str) and spec.strip().lower() == "random":
-            weights.append(np.ones(N_PAIRS))
-            continue
-        hand = _parse_hand(spec)
-        if hand is not None:
-            if taken & set(hand):
-                raise CardError(
-                    f"The hand {format_cards(hand)!r} of opponent {i + 1} shares a card with the hero or the board; "
-                    "expected a possible hand."
-                )
-            taken |= set(hand)
-            w = np.zeros(N_PAIRS)
-            w[frame.row(*hand)] = 1.0
-        else:
-            w = frame.weights(_range_cards(spec))
-            if not w.any():
-                raise RangeError(
-                    f"No hand of the range {spec!r} of opponent {i + 1} is possible on the board {board!r}."
-                )
-        weights.append(w)
-    return multiway_outcome(table, columns, hero, weights, method=method, samples=samples, seed=seed)

@@ -6,7 +6,7 @@ win rate mean((W / MAX_W) ** (players - 1)) and the equity against players - 1 r
 hands with card removal: exact up to 4 players, sampled beyond (the table says so and
 gives the largest standard error). Prints a markdown table for the README.
 
-    PYTHONPATH=$PWD python3 scripts/naive_gap.py --db /work/db-v1/matchdb.zarr --positions 1000
+    python3 scripts/naive_gap.py [--db PATH] [--positions 1000]
 """
 
 from __future__ import annotations
@@ -17,10 +17,7 @@ import time
 import numpy as np
 
 import matchdb
-from matchdb.canonical import CANONICAL_FLOPS, canonicalize
-from matchdb.formulas import naive_win_rate
-from matchdb.multiway import MAX_EXACT_UNKNOWN, _Frame, multiway_outcome
-from matchdb.pairs import board_columns
+from matchdb.multiway import MAX_EXACT_UNKNOWN
 
 STREETS = {"flop": 0, "turn": 1, "river": 2}
 #: Sampled partial deals per answer beyond 4 players: the flop has 1,176 columns to stratify over, the river one.
@@ -41,16 +38,9 @@ def gaps_for_street(db, street: str, count: int, seed: int, players: range, samp
     gaps = {n: [] for n in players}
     errors = {n: [] for n in players}
     for hole, board in positions(rng, count, STREETS[street]):
-        canon = canonicalize(board, hole=hole)
-        frame = _Frame(CANONICAL_FLOPS[canon.index], canon.perm)
-        table = db.table(canon.index)
-        columns = board_columns([int(frame.local[c]) for c in canon.extra])
-        row = frame.row(*hole)
         for n in players:
-            naive = naive_win_rate(table, row, columns, players=n)
-            result = multiway_outcome(
-                table, columns, row, [np.ones(1176)] * (n - 1), seed=seed + n, samples=samples or SAMPLES[street]
-            )
+            naive = db.win_rate(hole, board, players=n)
+            result = db.multiway(hole, board, n - 1, seed=seed + n, samples=samples or SAMPLES[street])
             gaps[n].append(naive - result.equity)
             errors[n].append(result.standard_error)
     return gaps, errors
@@ -58,7 +48,7 @@ def gaps_for_street(db, street: str, count: int, seed: int, players: range, samp
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--db", default=None, help="database path (default: $MATCHDB_PATH or data/matchdb.zarr)")
+    parser.add_argument("--db", default=None, help="database path (default: the default database)")
     parser.add_argument("--positions", type=int, default=1000, help="random positions per street")
     parser.add_argument("--seed", type=int, default=2024)
     parser.add_argument("--streets", default="flop,turn,river")

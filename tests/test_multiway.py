@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import json
 import math
 import warnings
 import zlib
@@ -15,19 +16,43 @@ import pytest
 
 from matchdb.cards import format_cards, parse_cards
 from matchdb.errors import CardError, MatchdbError, RangeError
-from matchdb.multiway import MultiwayResult, multiway, multiway_outcome
+from matchdb.multiway import MultiwayResult, multiway_outcome
 
-DB_PATH = Path("/work/db-v1/matchdb.zarr")
+_DB = None
 
 
 @pytest.fixture(scope="module")
-def db():
-    """The full database (to be rewired to the project's session fixtures at merge)."""
-    if not (DB_PATH / "zarr.json").exists():
-        pytest.skip(f"the full database is not at {DB_PATH}; build it with 'matchdb build'")
+def db(full_store):
+    """The session's full database."""
     import matchdb
 
-    return matchdb.open(DB_PATH)
+    return matchdb.open(full_store)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _database(db):
+    global _DB
+    _DB = db
+
+
+def multiway(hole, board, opponents, db=None, **kwargs):
+    """The question through the query layer (``db.multiway``), on the full database."""
+    return (db or _DB).multiway(hole, board, opponents, **kwargs)
+
+
+def frame_weights(flop, perm: int, text: str) -> np.ndarray:
+    """A range's weights in the frame of ``flop``'s table after renaming suits by ``perm`` (an independent mapping)."""
+    from matchdb.canonical import CARD_MAP
+    from matchdb.pairs import PAIR_INDEX, local_index
+    from matchdb.ranges import parse_range
+
+    local = local_index(flop)
+    w = np.zeros(1176)
+    for a, b, x in parse_range(text):
+        la, lb = local[CARD_MAP[perm, a]], local[CARD_MAP[perm, b]]
+        if la >= 0 and lb >= 0:
+            w[PAIR_INDEX[la, lb]] = x
+    return w
 
 
 # -- an independent enumeration: eval7 values, plain loops over every deal ----------------
@@ -379,9 +404,9 @@ def test_ahkh_against_two_random_hands_published():
 
 def test_pokerstove_three_known_hands_every_player(db):
     r = multiway("KdQd", "KcQh5c", ["JcTc", "5h5s"], db=db)
-    assert [round(100 * p, 4) for p in r.players] == [17.2757, 44.1860, 38.5382]
-    assert sum(r.players) == pytest.approx(1.0, abs=1e-12)
-    assert r.players[0] == r.equity and r.exact
+    assert [round(100 * p, 4) for p in r.player_equities] == [17.2757, 44.1860, 38.5382]
+    assert sum(r.player_equities) == pytest.approx(1.0, abs=1e-12)
+    assert r.player_equities[0] == r.equity and r.exact
 
 
 def test_published_through_the_database_any_suits(db):
@@ -422,13 +447,13 @@ def test_known_hands_equities_sum_to_one():
         hands = [format_cards(cards[2 * i : 2 * i + 2]) for i in range(players)]
         board = format_cards(cards[20 : 20 + 3 + players % 3])
         r = multiway(hands[0], board, hands[1:])
-        assert len(r.players) == players and r.exact
-        assert sum(r.players) == pytest.approx(1.0, abs=1e-12)
+        assert len(r.player_equities) == players and r.exact
+        assert sum(r.player_equities) == pytest.approx(1.0, abs=1e-12)
 
 
 def test_all_range_players_sum_to_one():
     r = multiway("QQ+,AKs", "2c7dJh", ["JJ,TT,99", "AK,AQ"])
-    assert r.players is not None and sum(r.players) == pytest.approx(1.0, abs=1e-12)
+    assert r.player_equities is not None and sum(r.player_equities) == pytest.approx(1.0, abs=1e-12)
 
 
 def test_suit_renaming_changes_nothing(db):
@@ -487,18 +512,15 @@ def test_sampled_with_ranges_within_four_standard_errors(table_cache):
     frame_local = local_index(flop)
     columns = board_columns([int(frame_local[parse_cards("2d")[0]])])
     hero = pair_row(flop, parse_cards("QsJs"))
-    from matchdb.multiway import _Frame
-
-    frame = _Frame(flop, 0)
-    opponents = [frame.weights(_range_cards(t)) for t in ("99+,AK,KQ", "T9s,98s,QJ")] + [np.ones(1176)]
+    opponents = [frame_weights(flop, 0, t) for t in ("99+,AK,KQ", "T9s,98s,QJ")] + [np.ones(1176)]
     z = _z_scores(table, columns, hero, opponents, 100, samples=460)
     assert (np.abs(z) <= 4).sum() >= 99
 
 
 def _range_cards(text):
-    from matchdb.multiway import _range_cards as cards
+    from matchdb.ranges import parse_range
 
-    return cards(text)
+    return parse_range(text)
 
 
 def test_same_seed_same_answer():
@@ -541,8 +563,8 @@ def test_many_players_sampled_agrees_with_plain_monte_carlo():
 
 def test_range_vs_range_equals_range_equity(db):
     from matchdb.canonical import CANONICAL_FLOPS, canonicalize
-    from matchdb.multiway import _Frame, range_vs_range
-    from matchdb.pairs import board_columns
+    from matchdb.multiway import range_vs_range
+    from matchdb.pairs import board_columns, local_index
 
     full = "22+,A2+,K2+,Q2+,J2+,T2+,92+,82+,72+,62+,52+,42+,32"
     for hero, villain, board in (
@@ -557,10 +579,10 @@ def test_range_vs_range_equals_range_equity(db):
         (full, "0.3(22+),A2s+", "Qc8d5h"),
     ):
         canon = canonicalize(board)
-        frame = _Frame(CANONICAL_FLOPS[canon.index], canon.perm)
-        columns = board_columns([int(frame.local[c]) for c in canon.extra])
+        flop = CANONICAL_FLOPS[canon.index]
+        columns = board_columns([int(local_index(flop)[c]) for c in canon.extra])
         r = range_vs_range(
-            db.table(canon.index), columns, frame.weights(_range_cards(hero)), frame.weights(_range_cards(villain))
+            db.table(canon.index), columns, frame_weights(flop, canon.perm, hero), frame_weights(flop, canon.perm, villain)
         )
         assert r.equity == pytest.approx(db.range_equity(hero, villain, board), abs=1e-12), (hero, villain, board)
         assert sum(r.players) == pytest.approx(1.0, abs=1e-12)
@@ -588,14 +610,13 @@ def test_independent_model_with_random_opponents_is_the_naive_rate(table_cache):
 
 def test_independent_model_with_beliefs_against_a_direct_sum(table_cache):
     """Beliefs: per column, each opponent's below/tied weight over valid rows (not the hero's), multiplied."""
-    from matchdb.multiway import _Frame, independent_outcome
+    from matchdb.multiway import independent_outcome
     from matchdb.pairs import SENTINEL, board_columns, pair_row
 
     flop = parse_cards("Jc7h7d")
     table = table_cache("Jc7h7d")
-    frame = _Frame(flop, 0)
     hero = pair_row(flop, parse_cards("AcJd"))
-    beliefs = [frame.weights(_range_cards(t)) for t in ("77,JJ,AJ,KJ", "22+,A2s+", "T9s,98s,QJ")]
+    beliefs = [frame_weights(flop, 0, t) for t in ("77,JJ,AJ,KJ", "22+,A2s+", "T9s,98s,QJ")]
     got = independent_outcome(table, board_columns(()), hero, beliefs)
     total = 0.0
     count = 0
@@ -615,8 +636,8 @@ def test_independent_model_with_beliefs_against_a_direct_sum(table_cache):
 
 
 def test_west_and_tomlinson_ranges(db):
-    from matchdb.multiway import at_least, drop_out, steered, top_percent
-    from matchdb.preflop import CLASSES, combos
+    from matchdb.hands import CLASSES, combos
+    from matchdb.multiway import at_least, steered, top_percent
 
     pre = db.preflop()
     sixes = at_least("66", pre)
@@ -637,7 +658,7 @@ def test_west_and_tomlinson_ranges(db):
     assert all(raiser.weights[a] >= raiser.weights[b] for a, b in itertools.pairwise(order))
     assert sum(combos(c) for c in CLASSES) == 1326
     # the drop-out rule: the binomial mixture of exact answers
-    r = drop_out("AhKh", "2c7dJh", 4, "66+", db=db)
+    r = db.drop_out("AhKh", "2c7dJh", 4, "66+")
     stay = _range_cards("66+")
     dead = set(parse_cards("AhKh2c7dJh"))
     p = sum(1 for a, b, _ in stay if a not in dead and b not in dead) / (47 * 46 / 2)
@@ -654,11 +675,11 @@ def test_west_and_tomlinson_ranges(db):
 def test_errors_say_what_was_expected():
     with pytest.raises(CardError, match="shares a card"):
         multiway("AhKh", "2c7dJh", ["QsQd", "Qs9s"])
-    with pytest.raises(CardError, match="shares a card with the hero or the board"):
+    with pytest.raises(CardError, match="shares a card with the hero, the board or another opponent"):
         multiway("AhKh", "2c7dJh", ["2c3c"])
-    with pytest.raises(MatchdbError, match="expected 1 to 9"):
+    with pytest.raises(MatchdbError, match="expected 1..9"):
         multiway("AhKh", "2c7dJh", 10)
-    with pytest.raises(MatchdbError, match="expected 1 to 9"):
+    with pytest.raises(MatchdbError, match="expected 1..9"):
         multiway("AhKh", "2c7dJh", ["random"] * 12)
     with pytest.raises(RangeError, match="No hand of the range"):
         multiway("AhKh", "AcAdAs", ["AA"])
@@ -690,10 +711,13 @@ def _row(flop, hand):
     return pair_row(parse_cards(flop), parse_cards(hand))
 
 
-def test_result_fields():
+def test_result_fields(table_cache):
+    from matchdb.pairs import board_columns
+
+    result = multiway_outcome(table_cache("2c7dJh"), board_columns(()), _row("2c7dJh", "AhKh"), [np.ones(1176)] * 2)
+    assert isinstance(result, MultiwayResult) and result.tie_share == pytest.approx(result.equity - result.win)
     r = multiway("AhKh", "2c7dJh", 2)
-    assert isinstance(r, MultiwayResult)
-    assert r.tie_share == pytest.approx(r.equity - r.win)
+    assert r.equity == result.equity and r.exact
     assert r.samples == 0 and r.seed is None and r.standard_error == 0.0 and r.method == "exact"
     s = multiway("AhKh", "2c7dJh", 4, seed=1)
     assert s.samples >= 1176 * 2 and s.seed == 1 and s.standard_error > 0 and s.method == "sample"
@@ -706,7 +730,7 @@ PREFLOP_JSON = Path(__file__).parent / "data" / "preflop_multiway.json"
 
 @pytest.fixture(scope="module")
 def preflop():
-    """The table computed from the full database by preflop_multiway(db, draws=1, seed=0) (15 minutes here)."""
+    """The table computed from the full database by compute_preflop_multiway(db.tables(), draws=1, seed=0) (15 minutes here)."""
     import json
 
     from matchdb.multiway import PreflopMultiway
@@ -736,7 +760,7 @@ def test_preflop_against_eval7_simulation(preflop, name, opponents):
     eval7 = _eval7()
     cards = _e7_cards()
     rng = np.random.default_rng(zlib.crc32(f"{name}/{opponents}".encode()))
-    from matchdb.preflop import hand_class
+    from matchdb.hands import hand_class
 
     hands = [(a, b) for b in range(52) for a in range(b) if preflop.classes[hand_class(a, b)] == name]
     shares = []
@@ -765,9 +789,9 @@ def test_preflop_json_round_trip(preflop):
 
 def test_preflop_multiway_on_a_few_tables(db, preflop):
     """The computation itself, on 5 flops: every class seen, the sampled heads-up agrees with the exact one."""
-    from matchdb.multiway import preflop_multiway
+    from matchdb.multiway import compute_preflop_multiway
 
-    part = preflop_multiway(db, tables=range(0, 1755, 351), seed=1)
+    part = compute_preflop_multiway(db.tables(range(0, 1755, 351)), seed=1)
     assert part.provenance["tables"] == 5 and part.exact[0]
     seen = np.isfinite(part.equity[:, 1])
     assert seen.all()
@@ -776,3 +800,67 @@ def test_preflop_multiway_on_a_few_tables(db, preflop):
     assert np.abs(z).max() < 4
     # more opponents, less equity, class by class
     assert (np.diff(part.equity, axis=1) < 1e-3).all()
+
+
+# -- through the command line and the HTTP service -------------------------------------------
+
+
+def test_command_line_multiway(db, capsys):
+    from matchdb.cli import main
+
+    assert main(["query", "AhKh", "2c7dJh", "--opponents", "2", "--db", str(db.path), "--json"]) == 0
+    answer = json.loads(capsys.readouterr().out)
+    assert answer["equity"] == pytest.approx(OMPEVAL_AHKH_TWO_RANDOM, abs=1e-12) and answer["exact"] is True
+    assert set(answer) >= {"equity", "win", "tie", "loss", "exact", "standard_error"}
+    argv = ["query", "KdQd", "KcQh5c", "--villain", "JcTc", "--villain", "5h5s", "--db", str(db.path)]
+    assert main(argv) == 0
+    assert "every player: KdQd 0.172757  JcTc 0.441860  5s5h 0.385382" in capsys.readouterr().out
+    assert main(["query", "AhKh", "2c7dJh", "--opponents", "5", "--seed", "4", "--db", str(db.path), "--json"]) == 0
+    sampled = json.loads(capsys.readouterr().out)
+    assert sampled["exact"] is False and sampled["seed"] == 4 and 0 < sampled["standard_error"] < 0.002
+    for argv, message in [
+        (["--opponents", "10"], "opponents; expected 1..9"),
+        (["--villain", "Ah9s", "--villain", "random"], "shares a card with the hero"),
+        (["--villain", "22", "--villain", "2c2d,2c2h"], "is possible on the board"),
+    ]:
+        assert main(["query", "AhKh", "2c7dJh", *argv, "--db", str(db.path)]) == 2
+        assert message in capsys.readouterr().err
+
+
+def test_http_multiway_and_batch(db, tmp_path):
+    import httpx
+
+    from tests.helpers import running_server
+
+    with running_server(db.path, tmp_path / "serve.log") as url:
+        got = httpx.get(f"{url}/v1/multiway", params=[("hole", "KdQd"), ("board", "KcQh5c"), ("villain", "JcTc"), ("villain", "5h5s")])
+        body = got.json()
+        assert got.status_code == 200 and [round(100 * p, 4) for p in body["player_equities"]] == [17.2757, 44.186, 38.5382]
+        random_two = httpx.get(f"{url}/v1/multiway", params={"hole": "AhKh", "board": "2c7dJh", "opponents": 2}).json()
+        assert random_two["equity"] == db.multiway("AhKh", "2c7dJh", 2).equity
+        batch = {"queries": [{"kind": "multiway", "hole": "AhKh", "board": "2c7dJh", "villains": ["QQ+,AKs"], "opponents": 1}]}
+        result = httpx.post(f"{url}/v1/batch", json=batch).json()["results"][0]
+        assert result["equity"] == db.multiway("AhKh", "2c7dJh", ["QQ+,AKs", "random"]).equity
+        refused = httpx.get(f"{url}/v1/multiway", params={"hole": "AhKh", "board": "2c7dJh", "opponents": 12})
+        assert refused.status_code == 400 and "expected 0..9" in refused.json()["detail"]
+        twice = httpx.get(f"{url}/v1/multiway", params=[("hole", "AhKh"), ("hole", "QsQd"), ("board", "2c7dJh")])
+        assert twice.status_code == 400 and "given 2 times" in twice.json()["detail"]
+
+
+def test_the_multiway_preflop_table_is_kept_in_the_store_and_printed(db, preflop, tmp_path, capsys):
+    """The table computed once (the fixture: 15 minutes) is stored as derived data bound to these tables, read back, shipped."""
+    from matchdb.cli import main
+    from matchdb.multiway import PREFLOP_MULTIWAY_VERSION
+    from matchdb.storage.derived import derived_member, save_derived, tables_fingerprint
+
+    member = db.store.root / derived_member("preflop_multiway")
+    try:
+        save_derived(db.store, "preflop_multiway", PREFLOP_MULTIWAY_VERSION, tables_fingerprint(db.store, range(1755)), preflop.to_json())
+        again = db.preflop_multiway()
+        assert np.array_equal(again.equity, preflop.equity)
+        assert main(["preflop", "--multiway", "--db", str(db.path), "--quiet"]) == 0
+        lines = capsys.readouterr().out.splitlines()
+        assert lines[0].split() == ["hand"] + [f"vs{k}" for k in range(1, 10)] and lines[1].split()[0] == "AA"
+        assert float(lines[1].split()[3]) == pytest.approx(preflop.equity[0, 2], abs=5e-5)  # AA against 3 opponents
+    finally:
+        member.unlink(missing_ok=True)
