@@ -41,7 +41,7 @@ hands):
 
 Textures (``TEXTURES``) of a flop: ``suits`` (monotone, two-tone, rainbow),
 ``pairing`` (unpaired, paired, trips), ``high_card`` (the highest rank,
-``A`` to ``4``) and ``connectedness``: ``connected`` when its three ranks
+``A`` to ``2``) and ``connectedness``: ``connected`` when its three ranks
 are distinct and fit in five consecutive ranks (the ace also low: a straight
 is possible with two hole cards), ``semi-connected`` when only two of its
 distinct ranks fit in five consecutive ranks, else ``disconnected``.
@@ -71,10 +71,10 @@ import numpy as np
 from matchdb._jit import jit
 from matchdb.canonical import CANONICAL_FLOPS, CARD_MAP, N_FLOPS, ORBIT_SIZES, canonical_index
 from matchdb.cards import RANKS, format_cards
-from matchdb.distributions import _HAND_HIGH, _HAND_LOW, _hand_rows, range_weights
+from matchdb.distributions import _HAND_HIGH, _HAND_LOW, range_weights
 from matchdb.errors import MatchdbError, RangeError
 from matchdb.evaluator import FLUSH_VALUE, STRAIGHT_TOP, _evaluate_with
-from matchdb.pairs import COLLISION, N_LEVELS, N_LOCAL, N_PAIRS, PAIR_HIGH, PAIR_LOW, ROWS_OF_CARD, SENTINEL, local_index
+from matchdb.pairs import COLLISION, N_LEVELS, N_LOCAL, N_PAIRS, PAIR_HIGH, PAIR_INDEX, PAIR_LOW, ROWS_OF_CARD, SENTINEL, local_index
 
 __all__ = [
     "HITS",
@@ -106,7 +106,7 @@ HITS = (
 TEXTURES = {
     "suits": ("monotone", "two-tone", "rainbow"),
     "pairing": ("unpaired", "paired", "trips"),
-    "high_card": tuple(reversed(RANKS[2:])),
+    "high_card": tuple(reversed(RANKS)),
     "connectedness": ("connected", "semi-connected", "disconnected"),
 }
 
@@ -286,11 +286,29 @@ def _local_table() -> np.ndarray:
 
 def _frame_weights(real: np.ndarray, index: int, perm: int) -> np.ndarray:
     """1,326 real-hand weights as weights on the rows of canonical table ``index``, reached by renaming ``perm``."""
-    rows = _hand_rows(index, perm, _local_table()[index])
-    out = np.zeros(N_PAIRS)
-    on = rows >= 0
-    out[rows[on]] = real[on]
-    return out
+    return _RangeInFrame(real).weights(index, perm)
+
+
+class _RangeInFrame:
+    """A range's hands with weight, ready to be carried into any canonical table's rows (the per-flop loop's hot path)."""
+
+    def __init__(self, real: np.ndarray) -> None:
+        held = np.flatnonzero(real)
+        self.high = _HAND_HIGH[held]
+        self.low = _HAND_LOW[held]
+        self.values = real[held]
+
+    def weights(self, index: int, perm: int) -> np.ndarray:
+        local = _local_table()[index]
+        la = local[CARD_MAP[perm, self.high]]
+        lb = local[CARD_MAP[perm, self.low]]
+        on = (la >= 0) & (lb >= 0)
+        out = np.zeros(N_PAIRS)
+        out[_PAIR_ROWS[la[on], lb[on]]] = self.values[on]
+        return out
+
+
+_PAIR_ROWS = PAIR_INDEX.astype(np.int64)
 
 
 # -- range against range on one table -----------------------------------------------------------
@@ -722,6 +740,7 @@ def flop_report(tables: Iterable[TableItem], hero, villain=None, quiet: bool = T
         raise RangeError("A range is not suit-symmetric, so each flop must be computed on its own; expected per_flop=None or True.")
     textures = _canonical_textures()
     villain_uniform = bool((villain_real == villain_real[0]).all())
+    hero_frame, villain_frame = _RangeInFrame(hero_real), _RangeInFrame(villain_real)
     entries: list[tuple] = []
     bar = tqdm(total=N_FLOPS, desc="report", unit="table", disable=True if quiet else None)
     with bar:
@@ -729,8 +748,8 @@ def flop_report(tables: Iterable[TableItem], hero, villain=None, quiet: bool = T
             flags = _hit_flags(*_flop_hole_cards(index), np.array(flop, dtype=np.int64), STRAIGHT_TOP, FLUSH_VALUE)
             bits = ((flags[:, None] >> np.arange(len(HITS))) & 1).astype(np.float64)
             for member, perm in (_orbits()[index] if per_flop else ((tuple(flop), 0),)):
-                h = _frame_weights(hero_real, index, perm)
-                v = np.full(N_PAIRS, villain_real[0]) if villain_uniform else _frame_weights(villain_real, index, perm)
+                h = hero_frame.weights(index, perm)
+                v = np.full(N_PAIRS, villain_real[0]) if villain_uniform else villain_frame.weights(index, perm)
                 score, deals = _range_vs_range(table, h, v)
                 live = h.sum()
                 hits = h @ bits / live if live > 0 else np.zeros(len(HITS))
