@@ -60,18 +60,19 @@ shares a card with the hero, the board or the runout):
 from __future__ import annotations
 
 import functools
+import os
+import threading
 from collections.abc import Iterable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
-import numba
 import numpy as np
 
-from matchdb._jit import jit, jit_parallel
+from matchdb._jit import jit
 from matchdb.canonical import CANONICAL_FLOPS, CARD_MAP, PERMUTATIONS, canonicalize
-from matchdb.cards import Card, format_card, format_cards, parse_cards
+from matchdb.cards import RANKS, Card, format_card, format_cards, parse_cards
 from matchdb.errors import BoardError, CardError, MatchdbError, RangeError
 from matchdb.evaluator import FLUSH_VALUE, STRAIGHT_TOP, _evaluate_with
-from matchdb.formulas import _PARALLEL
 from matchdb.pairs import (
     COLLISION,
     N_LEVELS,
@@ -446,7 +447,8 @@ def hand_distribution(
     flop : the flop's three card ids (the frame's flop; with a stored table, the canonical flop).
     row : the hero's row (:func:`matchdb.pairs.pair_row`).
     columns : :func:`matchdb.pairs.board_columns` of the turn and river dealt (none, one or both).
-    weights : the opponent's weight on each of the 1,176 rows; ``None`` for a random hand.
+    weights : the opponent's weight on each of the 1,176 rows; ``None`` for a random hand (equal
+        weights count as a random hand too, weight 1 each, in ``now`` and ``potential``).
     bins : histogram bins over [0, 1].
 
     >>> from matchdb.cards import parse_cards
@@ -540,23 +542,6 @@ def hand_distribution(
 # -- every hand at once ---------------------------------------------------------------
 
 
-@jit_parallel
-def _transpose(table, columns):
-    """``table[:, columns].T`` as a contiguous array, copied in cache-sized blocks."""
-    n_rows = table.shape[0]
-    n_cols = columns.shape[0]
-    out = np.empty((n_cols, n_rows), dtype=table.dtype)
-    block = 64
-    n_blocks = (n_cols + block - 1) // block
-    for b in numba.prange(n_blocks):
-        for r0 in range(0, n_rows, block):
-            for c in range(b * block, min(n_cols, (b + 1) * block)):
-                j = columns[c]
-                for r in range(r0, min(n_rows, r0 + block)):
-                    out[c, r] = table[r, j]
-    return out
-
-
 @jit
 def _bit_prefix(tree, r):
     """Sum of the Fenwick tree's entries at ranks 0..r."""
@@ -576,9 +561,9 @@ def _bit_add(tree, r, w):
         i += i & -i
 
 
-@jit_parallel
-def _column_pass(tt, weights, rank, n_ranks, pair_low, pair_high, col_low, col_high, n_blocks, score_out, deals_out, debruijn):
-    """Every row's score and deals on every column, and the potential's 2-D counts, one column at a time.
+@jit
+def _column_range(tt, weights, rank, n_ranks, pair_low, pair_high, col_low, col_high, start, end, score_out, deals_out, debruijn, sums):
+    """Every row's score and deals on columns ``start`` to ``end``, and the potential's 2-D counts (added to ``sums``).
 
     ``tt`` is the board's columns of W, transposed (one column a row). Each
     column's valid rows are counting-sorted by W level and walked from the
@@ -592,14 +577,13 @@ def _column_pass(tt, weights, rank, n_ranks, pair_low, pair_high, col_low, col_h
     A Fenwick tree over the rows' current-strength ranks, filled in the same
     walk, gives the weight below (and level) on the river that is ahead (or
     tied) now. Rows of one level mostly share one rank (the suit variants of
-    one hand), so a run of equal ranks asks the tree once. Returned summed
-    over columns, per row: the score against the opponents the row is behind
+    one hand), so a run of equal ranks asks the tree once. Added to ``sums``
+    over the columns, per row: the score against the opponents the row is behind
     now, the score against those it is tied with now, and the ties with
     those; still counting the opponents that share one of its cards
     (``_remove_shared_potential`` takes them away).
     """
-    n_cols, n_rows = tt.shape
-    potential = np.zeros((n_blocks, n_rows, 3))
+    n_rows = tt.shape[1]
     with_card = np.zeros(N_LOCAL)  # weight of the rows holding each card
     pair_weight = np.zeros((N_LOCAL, N_LOCAL))
     for k in range(n_rows):
@@ -608,136 +592,129 @@ def _column_pass(tt, weights, rank, n_ranks, pair_low, pair_high, col_low, col_h
         pair_weight[pair_low[k], pair_high[k]] = weights[k]
         pair_weight[pair_high[k], pair_low[k]] = weights[k]
     everything = weights.sum()
-    for blk in numba.prange(n_blocks):
-        level_count = np.zeros(N_LEVELS, dtype=np.int64)
-        present = np.zeros((N_LEVELS + 63) // 64, dtype=np.uint64)
-        order = np.empty(n_rows, dtype=np.int64)
-        card_total = np.zeros(N_LOCAL)
-        card_below = np.zeros(N_LOCAL)
-        card_level = np.zeros(N_LOCAL)
-        tree = np.zeros(n_ranks + 1)
-        point = np.zeros(n_ranks)
-        ahead_before = np.empty(n_rows)
-        tied_before = np.empty(n_rows)
-        sums = potential[blk]
-        for j in range(blk * n_cols // n_blocks, (blk + 1) * n_cols // n_blocks):
-            col = tt[j]
-            t = col_low[j]
-            u = col_high[j]
-            # the weight of the rows left on this board, in all and holding each card
-            total = everything - with_card[t] - with_card[u] + pair_weight[t, u]
-            for a in range(N_LOCAL):
-                card_total[a] = with_card[a] - pair_weight[a, t] - pair_weight[a, u]
-            card_total[t] = 0.0
-            card_total[u] = 0.0
-            # counting sort by level; the levels present (about 75 of 2,161) are found through a bitmap
-            for k in range(n_rows):
-                v = np.int64(col[k])
-                if v != SENTINEL:
-                    level_count[v] += 1
-                    present[v >> 6] |= np.uint64(1) << np.uint64(v & 63)
-                else:
-                    deals_out[k, j] = 0.0
-            n = 0
-            for word_index in range(present.shape[0]):
-                word = present[word_index]
-                present[word_index] = 0
-                while word:
-                    low = word & (np.uint64(0) - word)
-                    word ^= low
-                    v = word_index * 64 + debruijn[(low * np.uint64(0x03F79D71B4CB0A89)) >> np.uint64(58)]
-                    c = level_count[v]
-                    level_count[v] = n
-                    n += c
-            for k in range(n_rows):
-                v = np.int64(col[k])
-                if v != SENTINEL:
-                    order[level_count[v]] = k
-                    level_count[v] += 1
-            for p in range(n):
-                level_count[col[order[p]]] = 0
-            card_below[:] = 0.0
-            tree[:] = 0.0
-            point[:] = 0.0
-            below = 0.0
-            i = 0
-            while i < n:
-                v = col[order[i]]
-                e = i + 1
-                while e < n and col[order[e]] == v:
-                    e += 1
-                # the level's weight, per card too, and what was below it, ahead / tied now
-                level = 0.0
-                last = -1
-                ahead = 0.0
-                tied_now = 0.0
-                for p in range(i, e):
-                    k = order[p]
-                    w = weights[k]
-                    level += w
-                    card_level[pair_low[k]] += w
-                    card_level[pair_high[k]] += w
-                    r = rank[k]
-                    if r != last:
-                        last = r
-                        ahead = below - _bit_prefix(tree, r)
-                        tied_now = point[r]
-                    ahead_before[p] = ahead
-                    tied_before[p] = tied_now
-                # the level joins the tree, a run of equal ranks at a time
-                last = rank[order[i]]
-                run = 0.0
-                for p in range(i, e):
-                    k = order[p]
-                    if rank[k] != last:
-                        _bit_add(tree, last, run)
-                        point[last] += run
-                        last = rank[k]
-                        run = 0.0
-                    run += weights[k]
-                _bit_add(tree, last, run)
-                point[last] += run
-                filled = below + level
-                last = -1
-                ahead = 0.0
-                for p in range(i, e):
-                    h = order[p]
-                    a = pair_low[h]
-                    b = pair_high[h]
-                    wh = weights[h]
-                    r = rank[h]
-                    if r != last:
-                        last = r
-                        ahead = filled - _bit_prefix(tree, r)
-                    lower = below - card_below[a] - card_below[b]
-                    tied = level - card_level[a] - card_level[b] + wh
-                    score_out[h, j] = lower + 0.5 * tied
-                    deals_out[h, j] = total - card_total[a] - card_total[b] + wh
-                    tied_after = point[r] - wh
-                    sums[h, 0] += 0.5 * (ahead_before[p] + ahead)
-                    sums[h, 1] += 0.5 * (tied_before[p] + tied_after)
-                    sums[h, 2] += tied_after - tied_before[p]
-                below = filled
-                for p in range(i, e):
-                    k = order[p]
-                    card_below[pair_low[k]] += weights[k]
-                    card_below[pair_high[k]] += weights[k]
-                    card_level[pair_low[k]] = 0.0
-                    card_level[pair_high[k]] = 0.0
-                i = e
-    return potential.sum(axis=0)
+    level_count = np.zeros(N_LEVELS, dtype=np.int64)
+    present = np.zeros((N_LEVELS + 63) // 64, dtype=np.uint64)
+    order = np.empty(n_rows, dtype=np.int64)
+    card_total = np.zeros(N_LOCAL)
+    card_below = np.zeros(N_LOCAL)
+    card_level = np.zeros(N_LOCAL)
+    tree = np.zeros(n_ranks + 1)
+    point = np.zeros(n_ranks)
+    ahead_before = np.empty(n_rows)
+    tied_before = np.empty(n_rows)
+    for j in range(start, end):
+        col = tt[j]
+        t = col_low[j]
+        u = col_high[j]
+        # the weight of the rows left on this board, in all and holding each card
+        total = everything - with_card[t] - with_card[u] + pair_weight[t, u]
+        for a in range(N_LOCAL):
+            card_total[a] = with_card[a] - pair_weight[a, t] - pair_weight[a, u]
+        card_total[t] = 0.0
+        card_total[u] = 0.0
+        # counting sort by level; the levels present (about 75 of 2,161) are found through a bitmap
+        for k in range(n_rows):
+            v = np.int64(col[k])
+            if v != SENTINEL:
+                level_count[v] += 1
+                present[v >> 6] |= np.uint64(1) << np.uint64(v & 63)
+            else:
+                deals_out[k, j] = 0.0
+        n = 0
+        for word_index in range(present.shape[0]):
+            word = present[word_index]
+            present[word_index] = 0
+            while word:
+                low = word & (np.uint64(0) - word)
+                word ^= low
+                v = word_index * 64 + debruijn[(low * np.uint64(0x03F79D71B4CB0A89)) >> np.uint64(58)]
+                c = level_count[v]
+                level_count[v] = n
+                n += c
+        for k in range(n_rows):
+            v = np.int64(col[k])
+            if v != SENTINEL:
+                order[level_count[v]] = k
+                level_count[v] += 1
+        for p in range(n):
+            level_count[col[order[p]]] = 0
+        card_below[:] = 0.0
+        tree[:] = 0.0
+        point[:] = 0.0
+        below = 0.0
+        i = 0
+        while i < n:
+            v = col[order[i]]
+            e = i + 1
+            while e < n and col[order[e]] == v:
+                e += 1
+            # the level's weight, per card too, and what was below it, ahead / tied now
+            level = 0.0
+            last = -1
+            ahead = 0.0
+            tied_now = 0.0
+            for p in range(i, e):
+                k = order[p]
+                w = weights[k]
+                level += w
+                card_level[pair_low[k]] += w
+                card_level[pair_high[k]] += w
+                r = rank[k]
+                if r != last:
+                    last = r
+                    ahead = below - _bit_prefix(tree, r)
+                    tied_now = point[r]
+                ahead_before[p] = ahead
+                tied_before[p] = tied_now
+            # the level joins the tree, a run of equal ranks at a time
+            last = rank[order[i]]
+            run = 0.0
+            for p in range(i, e):
+                k = order[p]
+                if rank[k] != last:
+                    _bit_add(tree, last, run)
+                    point[last] += run
+                    last = rank[k]
+                    run = 0.0
+                run += weights[k]
+            _bit_add(tree, last, run)
+            point[last] += run
+            filled = below + level
+            last = -1
+            ahead = 0.0
+            for p in range(i, e):
+                h = order[p]
+                a = pair_low[h]
+                b = pair_high[h]
+                wh = weights[h]
+                r = rank[h]
+                if r != last:
+                    last = r
+                    ahead = filled - _bit_prefix(tree, r)
+                lower = below - card_below[a] - card_below[b]
+                tied = level - card_level[a] - card_level[b] + wh
+                score_out[h, j] = lower + 0.5 * tied
+                deals_out[h, j] = total - card_total[a] - card_total[b] + wh
+                tied_after = point[r] - wh
+                sums[h, 0] += 0.5 * (ahead_before[p] + ahead)
+                sums[h, 1] += 0.5 * (tied_before[p] + tied_after)
+                sums[h, 2] += tied_after - tied_before[p]
+            below = filled
+            for p in range(i, e):
+                k = order[p]
+                card_below[pair_low[k]] += weights[k]
+                card_below[pair_high[k]] += weights[k]
+                card_level[pair_low[k]] = 0.0
+                card_level[pair_high[k]] = 0.0
+            i = e
 
 
-@jit_parallel
-def _row_pass(score, deals, col_low, col_high, bins, by_turn):
-    """Per row, over its columns with deals: sums (score, deals, score^2 / deals), the histogram of
-    river equities (runouts and deals per bin) and, when ``by_turn``, score and deals by turn card."""
-    n_rows, n_cols = score.shape
-    sums = np.zeros((n_rows, 3))
-    counts = np.zeros((n_rows, bins), dtype=np.int64)
-    mass = np.zeros((n_rows, bins))
-    turn = np.zeros((n_rows, N_LOCAL if by_turn else 1, 2))
-    for h in numba.prange(n_rows):
+@jit
+def _row_range(score, deals, col_low, col_high, bins, by_turn, start, end, sums, counts, mass, turn):
+    """Rows ``start`` to ``end``, over their columns with deals: sums (score, deals, score^2 / deals), the
+    histogram of river equities (runouts and deals per bin) and, when ``by_turn``, score and deals by turn card."""
+    n_cols = score.shape[1]
+    for h in range(start, end):
         s_sum = 0.0
         d_sum = 0.0
         q_sum = 0.0
@@ -760,44 +737,47 @@ def _row_pass(score, deals, col_low, col_high, bins, by_turn):
         sums[h, 0] = s_sum
         sums[h, 1] = d_sum
         sums[h, 2] = q_sum
-    return sums, counts, mass, turn
 
 
-@jit_parallel
-def _shared_pair_counts(table, rows_of_card, rank):
-    """For every two rows sharing one card, both valid on the board, over the columns valid for both:
+@jit
+def _shared_card(table, rows_of_card, rank, a, twice, ties):
+    """For every two rows holding card ``a``, both valid on the board, over the columns valid for both:
     ``twice[a, i, j]`` = 2 x wins + ties of the first against the second, and ``ties[a, i, j]`` the
-    ties, counted only where the two are tied now (16-bit counters: vectorised)."""
+    ties, counted only where the two are tied now (16-bit counters: vectorised). The card's rows are
+    copied together first, so the comparisons run from cache."""
     n_cols = table.shape[1]
     m = rows_of_card.shape[1]
-    twice = np.zeros((N_LOCAL, m, m), dtype=np.int64)
-    ties = np.zeros((N_LOCAL, m, m), dtype=np.int64)
-    for a in numba.prange(N_LOCAL):
-        block = np.empty((m, n_cols), dtype=np.uint16)
-        for i in range(m):
-            block[i] = table[rows_of_card[a, i]]
-        for i in range(m):
-            if rank[rows_of_card[a, i]] < 0:
+    block = np.empty((m, n_cols), dtype=np.uint16)
+    for i in range(m):
+        block[i] = table[rows_of_card[a, i]]
+    for i in range(m):
+        if rank[rows_of_card[a, i]] < 0:
+            continue
+        first = block[i]
+        for j in range(i + 1, m):
+            if rank[rows_of_card[a, j]] < 0:
                 continue
-            first = block[i]
-            for j in range(i + 1, m):
-                if rank[rows_of_card[a, j]] < 0:
-                    continue
-                second = block[j]
-                t2 = np.uint16(0)
+            second = block[j]
+            t2 = np.uint16(0)
+            for c in range(n_cols):
+                u = first[c]
+                v = second[c]
+                valid = u != SENTINEL  # v == SENTINEL makes both comparisons false
+                t2 = np.uint16(t2 + np.uint16(valid & (u > v)) + np.uint16(valid & (u >= v)))
+            twice[a, i, j] = t2
+            if rank[rows_of_card[a, i]] == rank[rows_of_card[a, j]]:
+                nt = np.uint16(0)
                 for c in range(n_cols):
                     u = first[c]
-                    v = second[c]
-                    valid = u != SENTINEL  # v == SENTINEL makes both comparisons false
-                    t2 = np.uint16(t2 + np.uint16(valid & (u > v)) + np.uint16(valid & (u >= v)))
-                twice[a, i, j] = t2
-                if rank[rows_of_card[a, i]] == rank[rows_of_card[a, j]]:
-                    nt = np.uint16(0)
-                    for c in range(n_cols):
-                        u = first[c]
-                        nt = np.uint16(nt + np.uint16((u == second[c]) & (u != SENTINEL)))
-                    ties[a, i, j] = nt
-    return twice, ties
+                    nt = np.uint16(nt + np.uint16((u == second[c]) & (u != SENTINEL)))
+                ties[a, i, j] = nt
+
+
+@jit
+def _shared_cards(table, rows_of_card, rank, start, end, twice, ties):
+    """:func:`_shared_card` for cards ``start`` to ``end``."""
+    for a in range(start, end):
+        _shared_card(table, rows_of_card, rank, a, twice, ties)
 
 
 @jit
@@ -923,6 +903,29 @@ class BoardDistributions:
     def __repr__(self) -> str:
         return f"BoardDistributions({format_cards(self.board)}: {int(self.valid.sum())} hands, {self.bins} bins)"
 
+    def grid(self, figure: str = "ehs") -> np.ndarray:
+        """13 x 13 mean of a per-hand figure by starting-hand class, laid out like :meth:`matchdb.HandTable.grid`.
+
+        Row/column 0 is the ace; suited classes above the diagonal, offsuit
+        below, pairs on it; NaN where no hand of a class can be dealt.
+        """
+        if figure not in ("ehs", "ehs2", "hs", "ppot", "npot"):
+            raise MatchdbError(f"The figure {figure!r} has no grid; expected one of ehs, ehs2, hs, ppot, npot.")
+        values = getattr(self, figure)
+        totals = np.zeros((13, 13))
+        counts = np.zeros((13, 13))
+        for name, value, ok in zip(self.hands, values, self.valid):
+            if not ok:
+                continue
+            high, low = sorted((RANKS.index(name[0]), RANKS.index(name[2])), reverse=True)
+            i, j = 12 - high, 12 - low
+            if name[1] != name[3] and high != low:
+                i, j = j, i
+            totals[i, j] += value
+            counts[i, j] += 1
+        with np.errstate(invalid="ignore"):
+            return totals / counts
+
     def hand(self, name: str) -> dict:
         """The figures of one hand by its name in ``hands`` (JSON-ready)."""
         try:
@@ -943,6 +946,7 @@ def board_distributions(
     weights: np.ndarray | None = None,
     bins: int = DEFAULT_BINS,
     raw: bool = False,
+    parallel: bool = True,
 ) -> BoardDistributions:
     """The distribution figures of every row of the table on the board of ``columns`` at once.
 
@@ -950,7 +954,10 @@ def board_distributions(
     in one pass over the board's columns (see ``_board_kernel``): about
     20-30 ms for a flop here, where row by row would take half a second.
     ``raw=True`` also returns every row's river equity and probability on
-    every column (two (1176, 1176) float64 arrays).
+    every column (two (1176, 1176) float64 arrays). The kernels run in a
+    small thread pool, one part of the columns (rows, cards) per core;
+    ``parallel=False`` keeps them on the calling thread, for callers that
+    compute several boards at once in their own threads.
 
     >>> from matchdb.cards import parse_cards
     >>> from matchdb.kernels import match_table
@@ -973,23 +980,30 @@ def board_distributions(
     columns = np.asarray(columns, dtype=np.int64)
     by_turn = len(extra) == 0
     n_cols = len(columns)
-    with _PARALLEL:
-        if raw:
-            score_hj, deals_hj = np.empty((N_PAIRS, n_cols)), np.empty((N_PAIRS, n_cols))
-        else:
-            score_hj, deals_hj = _scratch(n_cols)
-        tt = _transpose(table, columns)
-        potential = _column_pass(
-            tt, weights, ranks, n_ranks, PAIR_LOW, PAIR_HIGH, PAIR_LOW[columns], PAIR_HIGH[columns],
-            numba.get_num_threads(), score_hj, deals_hj, _DEBRUIJN,
-        )
-        sums, counts, mass, turn = _row_pass(score_hj, deals_hj, PAIR_LOW[columns], PAIR_HIGH[columns], bins, by_turn)
-        sub = table if n_cols == N_PAIRS else np.ascontiguousarray(table[:, columns])
-        twice, ties = _shared_pair_counts(sub, ROWS_OF_CARD, ranks)
-        if raw:
-            live = deals_hj > 0
-            river_eq = np.where(live, score_hj / np.where(live, deals_hj, 1), np.nan)
-            river_deals = deals_hj
+    col_low, col_high = PAIR_LOW[columns], PAIR_HIGH[columns]
+    sub = table if n_cols == N_PAIRS else np.ascontiguousarray(table[:, columns])
+    tt = np.ascontiguousarray(sub.T)
+    if raw:
+        score_hj, deals_hj = np.empty((N_PAIRS, n_cols)), np.empty((N_PAIRS, n_cols))
+    else:
+        score_hj, deals_hj = _thread_scratch(n_cols)
+    parts = _PARTS if parallel else 1
+    potential = np.zeros((parts, N_PAIRS, 3))
+    _split(n_cols, parts, lambda lo, hi, p: _column_range(
+        tt, weights, ranks, n_ranks, PAIR_LOW, PAIR_HIGH, col_low, col_high, lo, hi, score_hj, deals_hj, _DEBRUIJN, potential[p]
+    ))
+    potential = potential.sum(axis=0)
+    sums, mass = np.zeros((N_PAIRS, 3)), np.zeros((N_PAIRS, bins))
+    counts = np.zeros((N_PAIRS, bins), dtype=np.int64)
+    turn = np.zeros((N_PAIRS, N_LOCAL if by_turn else 1, 2))
+    _split(N_PAIRS, parts, lambda lo, hi, p: _row_range(
+        score_hj, deals_hj, col_low, col_high, bins, by_turn, lo, hi, sums, counts, mass, turn
+    ))
+    twice = np.zeros((N_LOCAL, N_LOCAL - 1, N_LOCAL - 1), dtype=np.int64)
+    ties = np.zeros_like(twice)
+    _split(N_LOCAL, parts, lambda lo, hi, p: _shared_cards(sub, ROWS_OF_CARD, ranks, lo, hi, twice, ties))
+    if raw:
+        river_eq, river_deals = _river_arrays(score_hj, deals_hj)
     score, deals, squares = sums[:, 0], sums[:, 1], sums[:, 2]
     behind_score, tied_score, tied_ties = potential[:, 0].copy(), potential[:, 1].copy(), potential[:, 2].copy()
     both = _SHARED_RUNOUTS[len(board)]
@@ -1059,17 +1073,45 @@ def board_distributions(
     )
 
 
-_SCRATCH: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+def _river_arrays(score: np.ndarray, deals: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    live = deals > 0
+    return np.where(live, score / np.where(live, deals, 1), np.nan), deals
 
 
-def _scratch(n_cols: int) -> tuple[np.ndarray, np.ndarray]:
-    """Reused (1176, n_cols) score and deals buffers (fresh memory costs a page fault per 4 KiB).
+_LOCAL = threading.local()
+#: Parts each pass of :func:`board_distributions` is split into: one per core.
+_PARTS = max(1, os.cpu_count() or 1)
+_POOL: ThreadPoolExecutor | None = None
+_POOL_LOCK = threading.Lock()
 
-    Only used under the ``_PARALLEL`` lock, so one caller at a time.
+
+def _split(n: int, parts: int, work) -> None:
+    """Run ``work(lo, hi, part)`` over ``parts`` equal slices of range(n), on the pool when more than one.
+
+    The kernels release the GIL; threads that wait block instead of spinning,
+    which matters on machines shared with other work.
     """
-    if n_cols not in _SCRATCH:
-        _SCRATCH[n_cols] = (np.empty((N_PAIRS, n_cols)), np.empty((N_PAIRS, n_cols)))
-    return _SCRATCH[n_cols]
+    if parts == 1:
+        work(0, n, 0)
+        return
+    global _POOL
+    with _POOL_LOCK:
+        if _POOL is None:
+            _POOL = ThreadPoolExecutor(max_workers=_PARTS, thread_name_prefix="matchdb-distributions")
+    futures = [_POOL.submit(work, p * n // parts, (p + 1) * n // parts, p) for p in range(1, parts)]
+    work(0, n // parts, 0)  # the caller takes the first part
+    for future in futures:
+        future.result()
+
+
+def _thread_scratch(n_cols: int) -> tuple[np.ndarray, np.ndarray]:
+    """Reused (1176, n_cols) score and deals buffers, one set per calling thread (fresh memory costs a page fault per 4 KiB)."""
+    buffers = getattr(_LOCAL, "buffers", None)
+    if buffers is None:
+        buffers = _LOCAL.buffers = {}
+    if n_cols not in buffers:
+        buffers[n_cols] = (np.empty((N_PAIRS, n_cols)), np.empty((N_PAIRS, n_cols)))
+    return buffers[n_cols]
 
 
 @functools.lru_cache(maxsize=64)

@@ -341,6 +341,35 @@ def test_real_cards_through_the_database(full_db):
     )
 
 
+def test_one_core_and_parallel_agree():
+    """``parallel=False`` (what the dataset builder's threads use) gives the parallel answer."""
+    flop = parse_cards("Qs9s4d")
+    table = match_table(flop)
+    weights = np.random.default_rng(4).integers(0, 3, size=1176).astype(float)
+    for extra in ((), (7,)):
+        for w in (None, weights):
+            a = board_distributions(table, flop, board_columns(extra), weights=w, raw=True)
+            b = board_distributions(table, flop, board_columns(extra), weights=w, raw=True, parallel=False)
+            for name in ("ehs", "ehs2", "hs", "ppot", "npot", "now", "river_histogram", "turn_equities",
+                         "turn_histogram", "river_equities", "river_probabilities"):
+                np.testing.assert_allclose(getattr(a, name), getattr(b, name), atol=1e-12, rtol=0)
+            assert (a.river_counts == b.river_counts).all() and (a.turn_counts == b.turn_counts).all()
+
+
+def test_grid_by_class():
+    flop = parse_cards("Kc7d2h")
+    every = board_distributions(match_table(flop), flop, board_columns(()))
+    grid = every.grid("hs")
+    assert grid.shape == (13, 13)
+    # KK: three combos left (Kc is on the board), all sets
+    kings = [i for i, name in enumerate(every.hands) if name[0] == "K" and name[2] == "K"]
+    assert grid[1, 1] == pytest.approx(np.mean([every.hs[i] for i in kings]))
+    aks = [i for i, name in enumerate(every.hands) if name[0] == "A" and name[2] == "K" and name[1] == name[3]]
+    assert grid[0, 1] == pytest.approx(np.mean([every.hs[i] for i in aks]))  # suited above the diagonal
+    with pytest.raises(MatchdbError, match="no grid"):
+        every.grid("colour")
+
+
 def test_every_hand_through_the_database(full_db):
     every = distributions(full_db, "2c7dJh", villain="QQ+,AK")
     assert every.hands == hand_order()
