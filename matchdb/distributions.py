@@ -47,6 +47,22 @@ shares a card with the hero, the board or the runout):
 
   (0 where the denominator is 0). On a river no card is to come: PPot = NPot = 0.
 
+How it is counted. One hand (:func:`hand_distribution`, about 0.6 ms on a
+flop): against a random hand, W already holds twice the wins plus the ties
+against every valid row of a column, so only the 94 rows sharing a hero card
+are compared again (16-bit counters, 16 columns per vector instruction); a
+range takes one pass over its rows. Billings' counts take one pass over the
+opponent rows, each compared on every column at once. Every hand
+(:func:`board_distributions`): each column's rows are counting-sorted by W
+level and walked from the weakest with running weights in all and per card,
+which gives every row's score against the opponents left on that board with
+card removal exact; a Fenwick tree over the current-strength ranks, filled
+in the same walk, gives the 2-D counts (ahead now and below on the river)
+the potential needs; the rows sharing a card, which those counts still hold,
+are taken away afterwards from one 16-bit comparison per pair of such rows.
+A second pass over the rows turns the scores into the histograms, EHS,
+EHS^2 and the turn equities.
+
 >>> from matchdb.cards import parse_cards
 >>> from matchdb.kernels import match_table
 >>> from matchdb.pairs import board_columns, pair_row

@@ -204,7 +204,9 @@ def test_every_hand_against_one_hand_and_eval7(oracle_flops, street):
     weights = rng.integers(0, 4, size=1176).astype(float)
     for w in (None, weights):
         every = board_distributions(table, flop, columns, weights=w, raw=True)
-        for row in range(1176):
+        # every row against a random hand on the flop; a sample of rows otherwise (time)
+        rows = range(1176) if w is None and not extra else rng.choice(1176, size=150, replace=False)
+        for row in rows:
             if not every.valid[row]:
                 assert set(rest[PAIRS[row]].tolist()) & set(extra)
                 continue
