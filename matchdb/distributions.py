@@ -593,7 +593,8 @@ def _column_range(tt, weights, rank, n_ranks, pair_low, pair_high, col_low, col_
     A Fenwick tree over the rows' current-strength ranks, filled in the same
     walk, gives the weight below (and level) on the river that is ahead (or
     tied) now. Rows of one level mostly share one rank (the suit variants of
-    one hand), so a run of equal ranks asks the tree once. Added to ``sums``
+    one hand), so a run of equal ranks asks the tree once.
+    Rows are sorted and walked as runs of neighbours on one level. Added to ``sums``
     over the columns, per row: the score against the opponents the row is behind
     now, the score against those it is tied with now, and the ties with
     those; still counting the opponents that share one of its cards
@@ -612,10 +613,14 @@ def _column_range(tt, weights, rank, n_ranks, pair_low, pair_high, col_low, col_
     present = np.zeros((N_LEVELS + 63) // 64, dtype=np.uint64)
     order = np.empty(n_rows, dtype=np.int64)
     run_start = np.empty(n_rows, dtype=np.int64)
-    run_length = np.empty(n_rows, dtype=np.int64)
+    run_end = np.empty(n_rows, dtype=np.int64)
+    # a column's results go to block buffers first, eight columns to a block, then to the outputs a
+    # row at a time: whole cache lines instead of one scattered store per row and column
+    block_score = np.zeros((8, n_rows))
+    block_deals = np.zeros((8, n_rows))
     card_total = np.zeros(N_LOCAL)
-    card_below = np.zeros(N_LOCAL)
-    card_level = np.zeros(N_LOCAL)
+    card_upto = np.zeros(N_LOCAL)  # weight of the rows holding each card, up to the level being walked
+    shared_below = np.empty(n_rows)
     tree = np.zeros(n_ranks + 1)
     point = np.zeros(n_ranks)
     ahead_before = np.empty(n_rows)
@@ -624,20 +629,23 @@ def _column_range(tt, weights, rank, n_ranks, pair_low, pair_high, col_low, col_
         col = tt[j]
         t = col_low[j]
         u = col_high[j]
+        slot = (j - start) % 8
+        col_score = block_score[slot]
+        col_deals = block_deals[slot]
         # the weight of the rows left on this board, in all and holding each card
         total = everything - with_card[t] - with_card[u] + pair_weight[t, u]
         for a in range(N_LOCAL):
             card_total[a] = with_card[a] - pair_weight[a, t] - pair_weight[a, u]
         card_total[t] = 0.0
         card_total[u] = 0.0
-        # counting sort by level, of runs of rows on one level (the suit variants of a hand lie side by
-        # side: 150-420 runs a column); the levels present (about 75 of 2,161) are found through a bitmap
+        # counting sort by level of the runs of rows on one level (the suit variants of a hand lie side
+        # by side: 150-420 runs a column); the levels present (about 75 of 2,161) come from a bitmap
         n_runs = 0
         k = 0
         while k < n_rows:
             v = np.int64(col[k])
             if v == SENTINEL:
-                deals_out[k, j] = 0.0
+                col_deals[k] = 0.0
                 k += 1
                 continue
             first = k
@@ -645,9 +653,9 @@ def _column_range(tt, weights, rank, n_ranks, pair_low, pair_high, col_low, col_
             while k < n_rows and col[k] == v:
                 k += 1
             run_start[n_runs] = first
-            run_length[n_runs] = k - first
+            run_end[n_runs] = k
             n_runs += 1
-            level_count[v] += k - first
+            level_count[v] += 1
             present[v >> 6] |= np.uint64(1) << np.uint64(v & 63)
         n = 0
         for word_index in range(present.shape[0]):
@@ -661,83 +669,81 @@ def _column_range(tt, weights, rank, n_ranks, pair_low, pair_high, col_low, col_
                 level_count[v] = n
                 n += c
         for q in range(n_runs):
-            first = run_start[q]
-            v = col[first]
-            at = level_count[v]
-            for m in range(run_length[q]):
-                order[at + m] = first + m
-            level_count[v] = at + run_length[q]
+            v = col[run_start[q]]
+            order[level_count[v]] = q
+            level_count[v] += 1
         for q in range(n_runs):
             level_count[col[run_start[q]]] = 0
-        card_below[:] = 0.0
+        card_upto[:] = 0.0
         tree[:] = 0.0
         point[:] = 0.0
         below = 0.0
         i = 0
-        while i < n:
-            v = col[order[i]]
+        while i < n_runs:  # a level (its runs order[i:e]) at a time
+            v = col[run_start[order[i]]]
             e = i + 1
-            while e < n and col[order[e]] == v:
+            while e < n_runs and col[run_start[order[e]]] == v:
                 e += 1
-            # the level's weight, per card too, and what was below it, ahead / tied now
+            # before the level joins: what holds each row's cards below it, and what is below and ahead / tied now
             level = 0.0
             last = -1
             ahead = 0.0
             tied_now = 0.0
-            for p in range(i, e):
-                k = order[p]
-                w = weights[k]
-                level += w
-                card_level[pair_low[k]] += w
-                card_level[pair_high[k]] += w
-                r = rank[k]
-                if r != last:
-                    last = r
-                    ahead = below - _bit_prefix(tree, r)
-                    tied_now = point[r]
-                ahead_before[p] = ahead
-                tied_before[p] = tied_now
-            # the level joins the tree, a run of equal ranks at a time
-            last = rank[order[i]]
+            for q in range(i, e):
+                for k in range(run_start[order[q]], run_end[order[q]]):
+                    level += weights[k]
+                    shared_below[k] = card_upto[pair_low[k]] + card_upto[pair_high[k]]
+                    r = rank[k]
+                    if r != last:
+                        last = r
+                        ahead = below - _bit_prefix(tree, r)
+                        tied_now = point[r]
+                    ahead_before[k] = ahead
+                    tied_before[k] = tied_now
+            # the level joins the running sums per card and the tree (a run of equal ranks at a time)
+            last = rank[run_start[order[i]]]
             run = 0.0
-            for p in range(i, e):
-                k = order[p]
-                if rank[k] != last:
-                    _bit_add(tree, last, run)
-                    point[last] += run
-                    last = rank[k]
-                    run = 0.0
-                run += weights[k]
+            for q in range(i, e):
+                for k in range(run_start[order[q]], run_end[order[q]]):
+                    w = weights[k]
+                    card_upto[pair_low[k]] += w
+                    card_upto[pair_high[k]] += w
+                    if rank[k] != last:
+                        _bit_add(tree, last, run)
+                        point[last] += run
+                        last = rank[k]
+                        run = 0.0
+                    run += w
             _bit_add(tree, last, run)
             point[last] += run
             filled = below + level
             last = -1
             ahead = 0.0
-            for p in range(i, e):
-                h = order[p]
-                a = pair_low[h]
-                b = pair_high[h]
-                wh = weights[h]
-                r = rank[h]
-                if r != last:
-                    last = r
-                    ahead = filled - _bit_prefix(tree, r)
-                lower = below - card_below[a] - card_below[b]
-                tied = level - card_level[a] - card_level[b] + wh
-                score_out[h, j] = lower + 0.5 * tied
-                deals_out[h, j] = total - card_total[a] - card_total[b] + wh
-                tied_after = point[r] - wh
-                sums[h, 0] += 0.5 * (ahead_before[p] + ahead)
-                sums[h, 1] += 0.5 * (tied_before[p] + tied_after)
-                sums[h, 2] += tied_after - tied_before[p]
+            for q in range(i, e):
+                for h in range(run_start[order[q]], run_end[order[q]]):
+                    a = pair_low[h]
+                    b = pair_high[h]
+                    wh = weights[h]
+                    r = rank[h]
+                    if r != last:
+                        last = r
+                        ahead = filled - _bit_prefix(tree, r)
+                    # below and half of level, less what holds a or b (the row itself counts in both)
+                    shared_upto = card_upto[a] + card_upto[b]
+                    col_score[h] = below + 0.5 * (level + wh - shared_below[h] - shared_upto)
+                    col_deals[h] = total - card_total[a] - card_total[b] + wh
+                    tied_after = point[r] - wh
+                    sums[h, 0] += 0.5 * (ahead_before[h] + ahead)
+                    sums[h, 1] += 0.5 * (tied_before[h] + tied_after)
+                    sums[h, 2] += tied_after - tied_before[h]
             below = filled
-            for p in range(i, e):
-                k = order[p]
-                card_below[pair_low[k]] += weights[k]
-                card_below[pair_high[k]] += weights[k]
-                card_level[pair_low[k]] = 0.0
-                card_level[pair_high[k]] = 0.0
             i = e
+        if slot == 7 or j == end - 1:
+            first_column = j - slot
+            for h in range(n_rows):
+                for m in range(slot + 1):
+                    score_out[h, first_column + m] = block_score[m, h]
+                    deals_out[h, first_column + m] = block_deals[m, h]
 
 
 @jit
