@@ -715,7 +715,7 @@ def _range_text(spec) -> str:
 
 def flop_report(tables: Iterable[TableItem], hero, villain=None, quiet: bool = True,
                 per_flop: bool | None = None) -> FlopReport:
-    """The hero range against the villain range (random when ``None``) on every flop the tables cover.
+    """The hero range against the villain range on every flop the tables cover (either ``None``: a random hand).
 
     ``tables`` yields :data:`TableItem` tuples (all 1,755 for a full report:
     :func:`iter_tables`). Ranges are text like ``'QQ+,AKs'``, lists of hands
@@ -727,7 +727,7 @@ def flop_report(tables: Iterable[TableItem], hero, villain=None, quiet: bool = T
     from tqdm import tqdm
 
     started = time.perf_counter()
-    hero_real = range_weights(hero)
+    hero_real = np.ones(1326) if hero is None else range_weights(hero)
     if not hero_real.any():
         raise RangeError(f"The hero range {hero!r} holds no hand with a positive weight.")
     villain_real = np.ones(1326) if villain is None else range_weights(villain)

@@ -326,3 +326,11 @@ def test_all_flops_symmetric_ranges_against_eval7_preflop(full_db):
             score += classes[key][0]
             deals += classes[key][1]
     assert r.overall_equity() == pytest.approx(score / deals, abs=1e-12)
+
+
+def test_random_hero_is_the_mirror(some_tables):
+    """A random hero against a range wins what the range loses against a random hand, flop by flop."""
+    mirror = flop_report(some_tables, None, "QQ+,AKs")
+    direct = flop_report(some_tables, "QQ+,AKs")
+    np.testing.assert_allclose(mirror.equity, 1 - direct.equity, atol=1e-12)
+    assert mirror.hero == "random" and mirror.overall_equity() == pytest.approx(1 - direct.overall_equity(), abs=1e-12)
