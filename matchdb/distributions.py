@@ -21,7 +21,8 @@ shares a card with the hero, the board or the runout):
   *probability* is the chance that it is dealt with the opponent's hand drawn
   from the range: the weight of the opponent hands left on it, normalised.
   Against a random hand every runout has 990 opponent hands and the same
-  probability.
+  probability; against a range, a runout that leaves no hand of the range
+  has probability 0 and is left out.
 - The *turn equity* of a turn card (flop only) is the exact equity over every
   river and opponent hand after that turn.
 - ``ehs`` is the probability-weighted mean river equity: the exact equity on
@@ -1125,8 +1126,8 @@ def _river_arrays(score: np.ndarray, deals: np.ndarray) -> tuple[np.ndarray, np.
 
 
 _LOCAL = threading.local()
-#: Parts each pass of :func:`board_distributions` is split into: one per core.
-_PARTS = max(1, os.cpu_count() or 1)
+#: Parts each pass of :func:`board_distributions` is split into: one per core, at most 8 (a pass is ~30 ms of work).
+_PARTS = max(1, min(os.cpu_count() or 1, 8))
 _POOL: ThreadPoolExecutor | None = None
 _POOL_LOCK = threading.Lock()
 
