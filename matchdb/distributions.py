@@ -46,7 +46,10 @@ shares a card with the hero, the board or the runout):
       NPot = (HP[ahead][behind] + HP[tied][behind]/2 + HP[ahead][tied]/2)
              / (HPTotal[ahead] + HPTotal[tied]/2)
 
-  (0 where the denominator is 0). On a river no card is to come: PPot = NPot = 0.
+  (0 where the denominator is 0). HPTotal counts (opponent, runout) cases
+  like HP, so both are probabilities; the pseudo-code of Billings et al.
+  (2002) adds 1 to HPTotal once per opponent, which makes the ratio a count
+  of runouts. On a river no card is to come: PPot = NPot = 0.
 
 How it is counted. One hand (:func:`hand_distribution`, about 0.6 ms on a
 flop): against a random hand, W already holds twice the wins plus the ties
