@@ -582,7 +582,7 @@ def _bit_add(tree, r, w):
 
 
 @jit
-def _column_range(tt, weights, rank, n_ranks, pair_low, pair_high, col_low, col_high, start, end, score_out, deals_out, debruijn, sums):
+def _column_range(tt, weights, uniform, rank, n_ranks, pair_low, pair_high, col_low, col_high, start, end, score_out, deals_out, debruijn, sums):
     """Every row's score and deals on columns ``start`` to ``end``, and the potential's 2-D counts (added to ``sums``).
 
     ``tt`` is the board's columns of W, transposed (one column a row). Each
@@ -592,7 +592,9 @@ def _column_range(tt, weights, rank, n_ranks, pair_low, pair_high, col_low, col_
     sums per card), is its score against the opponents left on that board
     (card removal exact), and the deals are the column's weight less the
     weight holding one of its cards. They go to ``score_out[h, j]`` and
-    ``deals_out[h, j]`` (deals 0 where impossible).
+    ``deals_out[h, j]`` (score -1 where impossible; against a random hand,
+    ``uniform``, every possible entry has 990 deals and ``deals_out`` is not
+    written, else deals 0 where impossible).
 
     A Fenwick tree over the rows' current-strength ranks, filled in the same
     walk, gives the weight below (and level) on the river that is ahead (or
@@ -649,6 +651,7 @@ def _column_range(tt, weights, rank, n_ranks, pair_low, pair_high, col_low, col_
         while k < n_rows:
             v = np.int64(col[k])
             if v == SENTINEL:
+                col_score[k] = -1.0
                 col_deals[k] = 0.0
                 k += 1
                 continue
@@ -735,7 +738,8 @@ def _column_range(tt, weights, rank, n_ranks, pair_low, pair_high, col_low, col_
                     # below and half of level, less what holds a or b (the row itself counts in both)
                     shared_upto = card_upto[a] + card_upto[b]
                     col_score[h] = below + 0.5 * (level + wh - shared_below[h] - shared_upto)
-                    col_deals[h] = total - card_total[a] - card_total[b] + wh
+                    if not uniform:
+                        col_deals[h] = total - card_total[a] - card_total[b] + wh
                     tied_after = point[r] - wh
                     sums[h, 0] += 0.5 * (ahead_before[h] + ahead)
                     sums[h, 1] += 0.5 * (tied_before[h] + tied_after)
@@ -747,36 +751,50 @@ def _column_range(tt, weights, rank, n_ranks, pair_low, pair_high, col_low, col_
             for h in range(n_rows):
                 for m in range(slot + 1):
                     score_out[h, first_column + m] = block_score[m, h]
-                    deals_out[h, first_column + m] = block_deals[m, h]
+                if not uniform:
+                    for m in range(slot + 1):
+                        deals_out[h, first_column + m] = block_deals[m, h]
 
 
 @jit
-def _row_range(score, deals, col_low, col_high, bins, by_turn, start, end, sums, counts, mass, turn):
-    """Rows ``start`` to ``end``, over their columns with deals: sums (score, deals, score^2 / deals), the
-    histogram of river equities (runouts and deals per bin) and, when ``by_turn``, score and deals by turn card."""
+def _row_range(score, deals, uniform, col_low, col_high, bins, by_turn, start, end, sums, counts, mass, turn):
+    """Rows ``start`` to ``end``, over their possible columns: sums (score, deals, score^2 / deals), the
+    histogram of river equities (runouts and deals per bin) and, when ``by_turn``, score and deals by
+    turn card. Against a random hand (``uniform``) every possible entry has 990 deals, and the bin of
+    each score is looked up (twice the score is a whole number 0..1980)."""
     n_cols = score.shape[1]
+    lookup = np.empty(2 * _OPPONENTS + 1, dtype=np.int64)
+    for twice in range(2 * _OPPONENTS + 1):
+        lookup[twice] = min(twice * bins // (2 * _OPPONENTS), bins - 1)
     for h in range(start, end):
         s_sum = 0.0
         d_sum = 0.0
         q_sum = 0.0
         for j in range(n_cols):
-            d = deals[h, j]
-            if d <= 0.0:
-                continue
             s = score[h, j]
-            e = s / d
+            if s < 0.0:
+                continue
+            if uniform:
+                d = np.float64(_OPPONENTS)
+                which = lookup[np.int64(2.0 * s)]
+                q_sum += s * s
+            else:
+                d = deals[h, j]
+                if d <= 0.0:
+                    continue
+                e = s / d
+                q_sum += s * e
+                # the bin, floor(e x bins), made exact against the integer counts (see _exact_bin)
+                which = np.int64(e * bins)
+                x = 2.0 * s * bins
+                y = 2.0 * d
+                if (which + 1) * y <= x:
+                    which += 1
+                elif which * y > x:
+                    which -= 1
+                which = min(max(which, 0), bins - 1)
             s_sum += s
             d_sum += d
-            q_sum += s * e
-            # the bin, floor(e x bins), made exact against the integer counts (see _exact_bin)
-            which = np.int64(e * bins)
-            x = 2.0 * s * bins
-            y = 2.0 * d
-            if (which + 1) * y <= x:
-                which += 1
-            elif which * y > x:
-                which -= 1
-            which = min(max(which, 0), bins - 1)
             counts[h, which] += 1
             mass[h, which] += d
             if by_turn:
@@ -786,7 +804,7 @@ def _row_range(score, deals, col_low, col_high, bins, by_turn, start, end, sums,
                 turn[h, col_high[j], 1] += d
         sums[h, 0] = s_sum
         sums[h, 1] = d_sum
-        sums[h, 2] = q_sum
+        sums[h, 2] = q_sum / _OPPONENTS if uniform else q_sum
 
 
 @jit
@@ -1021,7 +1039,7 @@ def board_distributions(
     table = _check_table(table)
     flop = _check_flop(flop)
     extra = _board_extra(columns)
-    weights, _ = _check_weights(weights)
+    weights, uniform = _check_weights(weights)
     bins = _check_bins(bins)
     rest = remaining_cards(flop).astype(np.int64)
     board = np.array(flop + tuple(int(rest[e]) for e in extra), dtype=np.int64)
@@ -1040,19 +1058,22 @@ def board_distributions(
     parts = _PARTS if parallel else 1
     potential = np.zeros((parts, N_PAIRS, 3))
     _split(n_cols, parts, lambda lo, hi, p: _column_range(
-        tt, weights, ranks, n_ranks, PAIR_LOW, PAIR_HIGH, col_low, col_high, lo, hi, score_hj, deals_hj, _DEBRUIJN, potential[p]
+        tt, weights, uniform, ranks, n_ranks, PAIR_LOW, PAIR_HIGH, col_low, col_high, lo, hi, score_hj, deals_hj, _DEBRUIJN,
+        potential[p],
     ))
     potential = potential.sum(axis=0)
     sums, mass = np.zeros((N_PAIRS, 3)), np.zeros((N_PAIRS, bins))
     counts = np.zeros((N_PAIRS, bins), dtype=np.int64)
     turn = np.zeros((N_PAIRS, N_LOCAL if by_turn else 1, 2))
     _split(N_PAIRS, parts, lambda lo, hi, p: _row_range(
-        score_hj, deals_hj, col_low, col_high, bins, by_turn, lo, hi, sums, counts, mass, turn
+        score_hj, deals_hj, uniform, col_low, col_high, bins, by_turn, lo, hi, sums, counts, mass, turn
     ))
     twice = np.zeros((N_LOCAL, N_LOCAL - 1, N_LOCAL - 1), dtype=np.int64)
     ties = np.zeros_like(twice)
     _split(N_LOCAL, parts, lambda lo, hi, p: _shared_cards(sub, ROWS_OF_CARD, ranks, lo, hi, twice, ties))
     if raw:
+        if uniform:
+            deals_hj = np.where(score_hj >= 0, float(_OPPONENTS), 0.0)
         river_eq, river_deals = _river_arrays(score_hj, deals_hj)
     score, deals, squares = sums[:, 0], sums[:, 1], sums[:, 2]
     behind_score, tied_score, tied_ties = potential[:, 0].copy(), potential[:, 1].copy(), potential[:, 2].copy()
