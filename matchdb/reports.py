@@ -60,6 +60,7 @@ import csv
 import functools
 import io
 import json
+import os
 import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -713,6 +714,48 @@ def _range_text(spec) -> str:
     return "weights"
 
 
+def _prefetched(tables: Iterable[TableItem], depth: int = 2) -> Iterator[TableItem]:
+    """The items of ``tables``, read ahead in a thread (decoding overlaps the counting), each table copied.
+
+    Copying keeps every item valid however the iterable reuses its buffer.
+    An error in the reading thread is raised here, where the item would have come.
+    """
+    import queue
+    import threading
+
+    items: queue.Queue = queue.Queue(maxsize=depth)
+    done = object()
+    stop = threading.Event()
+
+    def read() -> None:
+        try:
+            for index, flop, orbit, table in tables:
+                if stop.is_set():
+                    return
+                items.put((index, flop, orbit, np.array(table)))
+            items.put(done)
+        except BaseException as error:  # handed to the consumer
+            items.put(error)
+
+    reader = threading.Thread(target=read, name="matchdb-report-reader", daemon=True)
+    reader.start()
+    try:
+        while True:
+            item = items.get()
+            if item is done:
+                return
+            if isinstance(item, BaseException):
+                raise item
+            yield item
+    finally:
+        stop.set()
+        while reader.is_alive():  # let a blocked reader finish its put and see the stop
+            try:
+                items.get(timeout=0.1)
+            except queue.Empty:
+                pass
+
+
 def flop_report(tables: Iterable[TableItem], hero, villain=None, quiet: bool = True,
                 per_flop: bool | None = None) -> FlopReport:
     """The hero range against the villain range on every flop the tables cover (either ``None``: a random hand).
@@ -744,7 +787,7 @@ def flop_report(tables: Iterable[TableItem], hero, villain=None, quiet: bool = T
     entries: list[tuple] = []
     bar = tqdm(total=N_FLOPS, desc="report", unit="table", disable=True if quiet else None)
     with bar:
-        for index, flop, orbit, table in tables:
+        for index, flop, orbit, table in _prefetched(tables) if (os.cpu_count() or 1) > 1 else tables:
             flags = _hit_flags(*_flop_hole_cards(index), np.array(flop, dtype=np.int64), STRAIGHT_TOP, FLUSH_VALUE)
             bits = ((flags[:, None] >> np.arange(len(HITS))) & 1).astype(np.float64)
             for member, perm in (_orbits()[index] if per_flop else ((tuple(flop), 0),)):

@@ -334,3 +334,24 @@ def test_random_hero_is_the_mirror(some_tables):
     direct = flop_report(some_tables, "QQ+,AKs")
     np.testing.assert_allclose(mirror.equity, 1 - direct.equity, atol=1e-12)
     assert mirror.hero == "random" and mirror.overall_equity() == pytest.approx(1 - direct.overall_equity(), abs=1e-12)
+
+
+def test_tables_from_one_reused_buffer(some_tables):
+    """The whole-database iterator will decode every table into one buffer: the report reads ahead safely."""
+
+    def reused():
+        buffer = np.empty((1176, 1176), dtype=np.uint16)
+        for index, flop, orbit, table in some_tables:
+            buffer[...] = table
+            yield index, flop, orbit, buffer
+
+    a = flop_report(reused(), TOP, "QQ+,AK")
+    b = flop_report(some_tables, TOP, "QQ+,AK")
+    np.testing.assert_array_equal(a.equity, b.equity)
+
+    def broken():
+        yield some_tables[0]
+        raise MatchdbError("Table 7 is damaged; expected a checksum match.")
+
+    with pytest.raises(MatchdbError, match="Table 7 is damaged"):
+        flop_report(broken(), "AA")
