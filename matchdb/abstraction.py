@@ -144,8 +144,6 @@ def compute_dataset(tables: Iterable, bins: int = DEFAULT_BINS, quiet: bool = Tr
     from tqdm import tqdm
 
     bins = _check_bins(bins)
-    if bins > 65535:
-        raise MatchdbError(f"The number of bins {bins!r} is too large for the dataset; expected at most 65535.")
     workers = (os.cpu_count() or 1) if workers is None else workers
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise MatchdbError(f"workers is {workers!r}; expected a whole number of at least 1.")

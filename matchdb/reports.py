@@ -20,9 +20,16 @@ on it together), so the mean over all flops is the preflop range-against-
 range equity. Hit rates are weighted by each flop's count times the hero
 weight live on it: the chance that the hero range flops the hand.
 
-Hits (``HITS``, precise definitions; the hero's two cards and the three flop
-cards, as Flopzilla counts them, each combo once, draws counted beside made
-hands):
+How one flop's equity is counted (card removal exact, see
+``_range_vs_range``): a random side takes W's own counts, less the 94 rows
+sharing a card with each hand of the other side; two small ranges compare
+every pair of their hands on every runout; larger ones sum each runout's
+hero and villain weight per W level (the levels present found through a
+bitmap) and take away the pairs of hands that share a card.
+
+Hits (``HITS``) of the hero's two cards with the three flop cards, counted
+the way Flopzilla reports them (each combo once per category, draws beside
+made hands), with these precise definitions:
 
 - ``pair_or_better``: the five cards make a better hand type than the flop
   alone (a board pair or board trips does not count: on K-K-7, A-Q is no pair).
@@ -36,8 +43,10 @@ hands):
 - ``full_house_plus``: a full house, quads or a straight flush made with the hole cards.
 - ``flush_draw``: exactly four of the five cards in one suit (one- and two-card draws).
 - ``oesd``: no straight yet, and two or more ranks that would complete one
-  (open-ended and double-gutshot draws, 8 outs).
-- ``gutshot``: no straight yet, and exactly one rank that would complete one (4 outs).
+  (open-ended and double-gutshot draws, 8 outs before blockers).
+- ``gutshot``: no straight yet, and exactly one rank that would complete one
+  (4 outs before blockers; a straight made on the flop's turn always uses a
+  hole card, so every straight draw does).
 
 Textures (``TEXTURES``) of a flop: ``suits`` (monotone, two-tone, rainbow),
 ``pairing`` (unpaired, paired, trips), ``high_card`` (the highest rank,
