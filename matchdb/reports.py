@@ -45,7 +45,7 @@ made hands), with these precise definitions:
 - ``oesd``: no straight yet, and two or more ranks that would complete one
   (open-ended and double-gutshot draws, 8 outs before blockers).
 - ``gutshot``: no straight yet, and exactly one rank that would complete one
-  (4 outs before blockers; a straight made on the flop's turn always uses a
+  (4 outs before blockers; a straight the turn completes always uses a
   hole card, so every straight draw does).
 
 Textures (``TEXTURES``) of a flop: ``suits`` (monotone, two-tone, rainbow),
