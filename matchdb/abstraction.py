@@ -57,6 +57,7 @@ from matchdb.canonical import CANONICAL_FLOPS, N_FLOPS, ORBIT_SIZES, canonicaliz
 from matchdb.distributions import DEFAULT_BINS, _check_bins, board_distributions
 from matchdb.errors import CardError, MatchdbError
 from matchdb.pairs import N_PAIRS, PAIR_INDEX, PAIRS, board_columns, local_index, remaining_cards
+from matchdb.reports import as_items, iter_tables
 
 __all__ = [
     "DATASET_FORMAT",
@@ -148,6 +149,7 @@ def compute_dataset(tables: Iterable, bins: int = DEFAULT_BINS, quiet: bool = Tr
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise MatchdbError(f"workers is {workers!r}; expected a whole number of at least 1.")
     started = time.perf_counter()
+    tables = as_items(tables)
     indices, results = [], []
     bar = tqdm(total=N_FLOPS, desc="dataset", unit="flop", disable=True if quiet else None)
     with bar:
@@ -312,8 +314,6 @@ def build_dataset(db, zarr_path: str | Path | None = None, hdf5_path: str | Path
                   bins: int = DEFAULT_BINS, quiet: bool = True, overwrite: bool = False,
                   workers: int | None = None) -> DatasetReport:
     """Compute the dataset from every table of a :class:`matchdb.MatchDB` and write it (zarr, HDF5 or both)."""
-    from matchdb.reports import iter_tables
-
     dataset = compute_dataset(iter_tables(db), bins=bins, quiet=quiet, workers=workers)
     return write_dataset(dataset, zarr_path, hdf5_path, source=str(getattr(db, "path", "")), overwrite=overwrite)
 

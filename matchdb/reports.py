@@ -94,6 +94,7 @@ __all__ = [
     "flop_report",
     "report",
     "iter_tables",
+    "as_items",
     "flop_texture",
     "hand_hits",
     "is_suit_symmetric",
@@ -120,18 +121,39 @@ TEXTURES = {
     "connectedness": ("connected", "semi-connected", "disconnected"),
 }
 
-#: What the loop reads: (canonical index, canonical flop card ids, orbit size, decoded (1176, 1176) uint16 table).
+#: What the loop reads: (canonical index, canonical flop card ids, orbit size, decoded (1176, 1176) uint16 table);
+#: objects with those four attributes (the whole-database iterator's) are taken too (:func:`as_items`).
 TableItem = tuple[int, tuple[int, int, int], int, np.ndarray]
 
 
 def iter_tables(db, indices: Iterable[int] | None = None) -> Iterator[TableItem]:
     """Every table of a :class:`matchdb.MatchDB` (or those of ``indices``) as :data:`TableItem` tuples.
 
-    Public calls only; to be replaced by MatchDB's own whole-database iterator.
+    Through the database's whole-database iterator ``db.tables(indices)``
+    where it has one (one reused buffer), else ``db.table(i)`` one by one.
     """
+    whole = getattr(db, "tables", None)
+    if callable(whole):
+        yield from as_items(whole(indices))
+        return
     for index in range(N_FLOPS) if indices is None else indices:
         index = int(index)
         yield index, tuple(int(c) for c in CANONICAL_FLOPS[index]), int(ORBIT_SIZES[index]), db.table(index)
+
+
+def as_items(tables: Iterable) -> Iterator[TableItem]:
+    """:data:`TableItem` tuples from tuples or from objects with ``index``, ``flop``, ``orbit`` and ``table``.
+
+    >>> from types import SimpleNamespace
+    >>> next(as_items([SimpleNamespace(index=0, flop=(0, 1, 2), orbit=4, table=None)]))
+    (0, (0, 1, 2), 4, None)
+    """
+    for item in tables:
+        if hasattr(item, "table"):
+            yield item.index, tuple(item.flop), item.orbit, item.table
+        else:
+            index, flop, orbit, table = item
+            yield index, flop, orbit, table
 
 
 # -- hits -----------------------------------------------------------------------------------
@@ -796,7 +818,8 @@ def flop_report(tables: Iterable[TableItem], hero, villain=None, quiet: bool = T
     entries: list[tuple] = []
     bar = tqdm(total=N_FLOPS, desc="report", unit="table", disable=True if quiet else None)
     with bar:
-        for index, flop, orbit, table in _prefetched(tables) if (os.cpu_count() or 1) > 1 else tables:
+        items = as_items(tables)
+        for index, flop, orbit, table in _prefetched(items) if (os.cpu_count() or 1) > 1 else items:
             flags = _hit_flags(*_flop_hole_cards(index), np.array(flop, dtype=np.int64), STRAIGHT_TOP, FLUSH_VALUE)
             bits = ((flags[:, None] >> np.arange(len(HITS))) & 1).astype(np.float64)
             for member, perm in (_orbits()[index] if per_flop else ((tuple(flop), 0),)):

@@ -348,6 +348,11 @@ def test_tables_from_one_reused_buffer(some_tables):
     a = flop_report(reused(), TOP, "QQ+,AK")
     b = flop_report(some_tables, TOP, "QQ+,AK")
     np.testing.assert_array_equal(a.equity, b.equity)
+    # items may also be objects with index, flop, orbit and table (the whole-database iterator's)
+    from types import SimpleNamespace
+
+    objects = (SimpleNamespace(index=i, flop=f, orbit=o, table=t) for i, f, o, t in some_tables)
+    np.testing.assert_array_equal(flop_report(objects, TOP, "QQ+,AK").equity, b.equity)
 
     def broken():
         yield some_tables[0]
