@@ -15,7 +15,7 @@ after 5 s, and SIGTERM stops the server within 3 s. ``--workers N`` runs N
 processes on one listening socket, sharing the operating system's page cache.
 
 >>> sorted(route.path for route in create_app(db).routes if route.path.startswith("/v1/"))
-['/v1/batch', '/v1/equity', '/v1/health', '/v1/info', '/v1/win-rate']
+['/v1/batch', '/v1/equity', '/v1/health', '/v1/info', '/v1/multiway', '/v1/win-rate']
 """
 
 # No ``from __future__ import annotations`` here: FastAPI reads the route functions'
