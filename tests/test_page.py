@@ -220,7 +220,7 @@ def _assert_not_blank(path) -> None:
     assert ((red > green + 0.2) & (red > blue + 0.2)).sum() > 1000  # ... and red ones were drawn
 
 
-def test_the_page_in_a_real_browser(db, server, browser, tmp_path):
+def test_the_page_in_a_real_browser(browser, db, server, tmp_path):
     page = Page(browser, server)
     page.open()
     info = db.info()

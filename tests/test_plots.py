@@ -66,7 +66,7 @@ def test_a_notebook_plot_draws_on_pyplot_and_on_given_axes(db):
     ax = table.plot()
     try:
         assert ax.figure.number in plt.get_fignums()
-        fig, mine = plt.subplots()
+        _, mine = plt.subplots()
         assert table.plot(ax=mine) is mine and np.array_equal(_drawn_grid(mine), table.grid(), equal_nan=True)
     finally:
         plt.close("all")
