@@ -26,7 +26,7 @@ from matchdb.cards import RANKS
 from matchdb.errors import MatchdbError
 from matchdb.hands import hand_index
 
-__all__ = ["Answer", "WinRate", "Outcome", "HandReport", "RangeEquity", "HandTable"]
+__all__ = ["Answer", "WinRate", "Outcome", "HandReport", "RangeEquity", "HandTable", "Multiway"]
 
 
 def _plain(value):
@@ -51,9 +51,10 @@ class Answer:
 
     def __post_init__(self) -> None:
         for item in fields(self):
-            value = getattr(self, item.name)
-            if isinstance(value, (float, np.floating)) and not math.isfinite(value):
-                raise MatchdbError(f"The answer's {item.name} would be {value}; no finite answer exists for this question.")
+            values = getattr(self, item.name)
+            for value in values if isinstance(values, tuple) else (values,):
+                if isinstance(value, (float, np.floating)) and not math.isfinite(value):
+                    raise MatchdbError(f"The answer's {item.name} would be {value}; no finite answer exists for this question.")
 
     def to_dict(self) -> dict:
         """The answer as plain JSON types (lists for arrays, None where an array holds NaN)."""
@@ -208,4 +209,55 @@ class HandTable(Answer):
         for i, rank in enumerate(reversed(RANKS)):
             cells = "".join("      -" if np.isnan(v) else f"{v:7.3f}" for v in grid[i])
             lines.append(f"{rank:>6}{cells}")
+        return "\n".join(lines)
+
+
+@dataclass(frozen=True)
+class Multiway(Answer):
+    """A hand (or range) against several opponents: win, tie and loss probabilities and the pot share.
+
+    ``equity`` splits each tie equally among those tied. ``exact`` says whether the
+    figures are counted; else they are sampled and ``standard_error`` is that of the
+    equity (``seed`` reproduces it). An approximation by design (the article's
+    independent-opponents formula, West's drop-out) says so in ``method`` and has
+    no standard error. ``player_equities`` lists every player's equity, hero first,
+    where the question makes it cheap (known hands; exact all-range questions).
+    """
+
+    hole: str
+    board: str
+    opponents: tuple[str, ...]
+    equity: float
+    win: float
+    tie: float
+    loss: float
+    exact: bool
+    standard_error: float | None
+    samples: int
+    seed: int | None
+    method: str
+    player_equities: tuple[float, ...] | None = None
+
+    @classmethod
+    def of(cls, hole: str, board: str, opponents, result) -> Multiway:
+        """The answer of a :class:`matchdb.multiway.MultiwayResult`."""
+        se = result.standard_error
+        return cls(
+            hole, board, tuple(opponents), result.equity, result.win, result.tie, result.loss, result.exact,
+            None if se != se else float(se), result.samples, result.seed, result.method,
+            None if result.players is None else tuple(float(p) for p in result.players),
+        )
+
+    def to_text(self) -> str:
+        how = "exact" if self.exact else f"{self.method}, an approximation" if self.method != "sample" else "sampled"
+        if not self.exact and self.samples:
+            how += f", standard error {self.standard_error:.6f} from {self.samples} sampled deals, seed {self.seed}"
+        lines = [
+            f"{self.hole} on {self.board} against {len(self.opponents)} opponents ({', '.join(self.opponents)})",
+            f"  equity {self.equity:.6f} ({how})",
+            f"  win {self.win:.6f}  tie {self.tie:.6f}  loss {self.loss:.6f}",
+        ]
+        if self.player_equities is not None:
+            names = (self.hole, *self.opponents)
+            lines.append("  every player: " + "  ".join(f"{n} {e:.6f}" for n, e in zip(names, self.player_equities)))
         return "\n".join(lines)

@@ -61,7 +61,7 @@ from matchdb.decisions import (
 from matchdb.engine import CALL, FOLD, RAISE, View
 from matchdb.errors import MatchdbError
 from matchdb.evaluator import FLUSH_VALUE, STRAIGHT_TOP, _evaluate_with
-from matchdb.strength import DROPOUT, KINDS, MODELS, MONTECARLO, STEERED, UNIFORM
+from matchdb.strength import KINDS, MODELS, MONTECARLO, STEERED, UNIFORM
 
 __all__ = [
     "BotError",

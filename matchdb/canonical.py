@@ -14,9 +14,10 @@ in the ascending list of the 1,755 representatives.
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Iterable
 from functools import cache, lru_cache
-from itertools import combinations, permutations
+from itertools import chain, combinations, permutations
 from typing import NamedTuple
 
 import numpy as np
@@ -51,9 +52,16 @@ CARD_MAP = np.array(
 
 
 def _build_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    flops = np.array(list(combinations(range(52), 3)), dtype=np.int64)  # 22,100 sorted triples
-    renamed = np.sort(CARD_MAP[:, flops].astype(np.int64), axis=2)  # (24, 22100, 3)
-    keys = renamed[..., 0] * 52 * 52 + renamed[..., 1] * 52 + renamed[..., 2]
+    """Representatives, orbit sizes, and the index and renaming of every ordered triple (52 x 52 x 52 lookups).
+
+    Vectorised throughout (about 10 ms): a three-card triple is sorted by its
+    minimum, maximum and the rest, not by ``np.sort`` on an axis of three.
+    """
+    flops = np.fromiter(chain.from_iterable(combinations(range(52), 3)), dtype=np.int16, count=22100 * 3).reshape(-1, 3)
+    first, second, third = (CARD_MAP[:, flops[:, k]].astype(np.int32) for k in range(3))  # (24, 22100) each
+    low = np.minimum(np.minimum(first, second), third)
+    high = np.maximum(np.maximum(first, second), third)
+    keys = (low * 52 + (first + second + third - low - high)) * 52 + high  # the sorted renamed triple as one number
     best_perm = keys.argmin(axis=0)  # the first renaming that reaches the representative
     best_key = keys[best_perm, np.arange(len(flops))]
     representatives, index_of_flop, orbit_sizes = np.unique(best_key, return_inverse=True, return_counts=True)
@@ -73,9 +81,10 @@ for _table in (CARD_MAP, PERMUTATIONS, CANONICAL_FLOPS, ORBIT_SIZES, _INDEX_LOOK
     _table.flags.writeable = False
 
 
-# Plain-Python copies for the per-query path, where numpy scalar indexing costs more than the work.
-_INDEX_FLAT = _INDEX_LOOKUP.ravel().tolist()
-_PERM_FLAT = _PERM_LOOKUP.ravel().tolist()
+# Plain-Python views for the per-query path, where numpy scalar indexing costs more than the work
+# (array.array indexes like a list and is made by one copy, not 140,608 Python ints).
+_INDEX_FLAT = array("h", _INDEX_LOOKUP.tobytes())
+_PERM_FLAT = array("b", _PERM_LOOKUP.tobytes())
 _CARD_MAP_ROWS = CARD_MAP.tolist()
 _FLOP_TUPLES = [tuple(flop) for flop in CANONICAL_FLOPS.tolist()]
 

@@ -64,7 +64,18 @@ def _open(args: argparse.Namespace):
 
 
 def _cmd_query(args: argparse.Namespace) -> int:
-    _render(_open(args).report(args.hole, args.board, players=args.players, villain=args.villain), args.json)
+    from matchdb.query import open as open_database
+
+    villains = args.villain or []
+    if args.opponents is None and len(villains) <= 1:
+        db = open_database(args.db, jit=False)  # one question: numpy answers it before numba would have loaded
+        answer = db.report(args.hole, args.board, players=args.players, villain=villains[0] if villains else None)
+    else:
+        opponents = villains + ["random"] * (args.opponents or 0)
+        answer = open_database(args.db).multiway(
+            args.hole, args.board, opponents, method=args.method, samples=args.samples, seed=args.seed
+        )
+    _render(answer, args.json)
     return 0
 
 
@@ -107,7 +118,10 @@ def _cmd_preflop(args: argparse.Namespace) -> int:
     if args.out and not args.out.endswith((".csv", ".json")):
         raise MatchdbError(f"--out is {args.out!r}; expected a file name ending in .csv or .json.")
     out = check_output_file(args.out, ".csv") if args.out else None
-    table = _open(args).preflop(players=players, show_progress=not args.quiet)
+    if args.multiway:
+        table = _open(args).preflop_multiway(show_progress=not args.quiet)
+    else:
+        table = _open(args).preflop(players=players, show_progress=not args.quiet)
     if out is None:
         _render(table, args.json)
         return 0
@@ -197,11 +211,21 @@ def _cmd_info(args: argparse.Namespace) -> int:
     return 0
 
 
-def _parser() -> argparse.ArgumentParser:
-    from importlib.metadata import version
+class _Version(argparse.Action):
+    """--version, reading the installed version only when asked (importlib.metadata costs 15 ms a start)."""
 
+    def __init__(self, option_strings, dest, **kwargs) -> None:
+        super().__init__(option_strings, dest, nargs=0, help="show the version and exit")
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:
+        from importlib.metadata import version
+
+        parser.exit(message=f"matchdb {version('matchdb')}\n")
+
+
+def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="matchdb", description="The Texas Hold'em match-table database.")
-    parser.add_argument("--version", action="version", version=f"matchdb {version('matchdb')}")
+    parser.add_argument("--version", action=_Version)
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("build", help="compute tables into a zarr store (resumes a partial build)")
@@ -231,7 +255,13 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("hole", help="two hole cards, like AhKh")
     p.add_argument("board", help="three to five board cards, like 2c7dJh")
     p.add_argument("--players", type=int, default=2, help="players for the naive win rate, 2..23 (default 2)")
-    p.add_argument("--villain", help="opponent range for the exact equity, like 'QQ+,AKs' (default: any hand)")
+    p.add_argument("--villain", action="append", help="an opponent's range, hand or 'random', like 'QQ+,AKs' "
+                   "(default: one random opponent); repeat it for more opponents")
+    p.add_argument("--opponents", type=int, help="this many random opponents (beside any --villain): a multiway answer")
+    p.add_argument("--method", choices=("auto", "exact", "sample", "independent"), default="auto",
+                   help="multiway: exact when affordable (auto), exact, sampled, or the article's independent formula")
+    p.add_argument("--samples", type=int, help="multiway: sampled partial deals (default 2,352)")
+    p.add_argument("--seed", type=int, help="multiway: seed of a sampled answer")
     p.add_argument("--db", help=_DB_HELP)
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=_cmd_query)
@@ -253,6 +283,8 @@ def _parser() -> argparse.ArgumentParser:
     p = sub.add_parser("preflop", help="equity and win rates of the 169 starting hands, from the database")
     p.add_argument("--db", help=_DB_HELP)
     p.add_argument("--players", default="2..10", help="naive win rates to show: a number or a span like 2..10")
+    p.add_argument("--multiway", action="store_true", help="equity against 1 to 9 random opponents instead "
+                   "(computed once, about 15 minutes on 2 cores, then kept in the store)")
     p.add_argument("--out", help="write a .csv or .json file instead of printing")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.add_argument("--quiet", action="store_true", help="no progress")

@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from matchdb._jit import jit
-from matchdb.bots import MAX_PARAMS, Bot, _decide, _STRENGTH_KINDS
+from matchdb.bots import _STRENGTH_KINDS, Bot, _decide
 from matchdb.engine import (
     CALL,
     CHECK,
@@ -73,7 +73,6 @@ from matchdb.engine import (
     P_STATE,
     P_WON,
     RAISE,
-    EngineError,
     Hand,
     Table,
     _act,
@@ -83,7 +82,15 @@ from matchdb.engine import (
     shuffled_decks,
 )
 from matchdb.errors import MatchdbError
-from matchdb.strength import MONTECARLO, STEERED, UNIFORM, _seed, _strength, class_of, frame, kernel_arrays
+from matchdb.strength import (
+    MONTECARLO,
+    STEERED,
+    UNIFORM,
+    _seed,
+    _strength,
+    frame,
+    kernel_arrays,
+)
 
 __all__ = [
     "GameError",

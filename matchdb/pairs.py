@@ -91,15 +91,22 @@ _read_only(PAIR_INDEX)
 
 
 def _collision_mask() -> np.ndarray:
-    members = np.zeros((N_PAIRS, N_LOCAL), dtype=np.int32)
-    members[np.arange(N_PAIRS), PAIRS[:, 0]] = 1
-    members[np.arange(N_PAIRS), PAIRS[:, 1]] = 1
-    return (members @ members.T) > 0
+    low, high = PAIRS[:, 0], PAIRS[:, 1]
+    return (low[:, None] == low) | (low[:, None] == high) | (high[:, None] == low) | (high[:, None] == high)
 
 
-#: ``COLLISION[i, j]`` is True when row pair i and column pair j share a card.
-#: It is the same for every flop: 95 colliding columns in every row.
-COLLISION = _read_only(_collision_mask())
+def __getattr__(name: str):
+    # COLLISION (1.4 MB) is made on first use: a one-off query never needs it.
+    if name == "COLLISION":
+        value = _read_only(_collision_mask())
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'matchdb.pairs' has no attribute {name!r}")
+
+
+#: ``COLLISION[i, j]`` (made on first use) is True when row pair i and column pair j
+#: share a card. It is the same for every flop: 95 colliding columns in every row.
+COLLISION: np.ndarray
 
 #: ``ROWS_OF_CARD[a]`` are the 48 pairs holding local card ``a``: the rows of
 #: the hands holding it, and the columns of the runouts whose turn it is.

@@ -30,7 +30,14 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from matchdb.answers import HandReport, HandTable, Outcome, RangeEquity, WinRate
+from matchdb.answers import (
+    HandReport,
+    HandTable,
+    Multiway,
+    Outcome,
+    RangeEquity,
+    WinRate,
+)
 from matchdb.cache import TableCache
 from matchdb.canonical import (
     CANONICAL_FLOPS,
@@ -42,8 +49,14 @@ from matchdb.canonical import (
     local_lookup,
 )
 from matchdb.cards import Card, format_cards, parse_cards
-from matchdb.errors import BoardError, CardError, MatchdbError, RangeError
-from matchdb.hands import HAND_HIGH, HAND_LOW, check_players, hand_order
+from matchdb.errors import (
+    BoardError,
+    CardError,
+    DatabaseError,
+    MatchdbError,
+    RangeError,
+)
+from matchdb.hands import HAND_HIGH, HAND_LOW, check_players, hand_index, hand_order
 from matchdb.pairs import N_PAIRS, PAIR_INDEX, PAIRS, board_columns
 from matchdb.progress import progress
 from matchdb.ranges import describe_range, range_weights
@@ -83,9 +96,12 @@ class MatchDB:
     ----------
     path : the store folder, a file written by ``matchdb pack``, or the http(s) URL of one.
     cache_tables : how many tables' worth of decoded chunks to keep (2.8 MB each).
+    jit : answer single-hand questions with numba's compiled kernels (fastest once
+        loaded, about 0.4 s to load); False answers them with numpy alone, what a
+        process that asks one question wants. The answers are the same to the last bit.
     """
 
-    def __init__(self, path: str | os.PathLike, cache_tables: int = 64) -> None:
+    def __init__(self, path: str | os.PathLike, cache_tables: int = 64, jit: bool = True) -> None:
         if isinstance(cache_tables, bool) or not isinstance(cache_tables, int) or cache_tables < 1:
             raise MatchdbError(f"cache_tables is {cache_tables!r}; expected a whole number of at least 1.")
         self.store = open_database(path)
@@ -95,6 +111,7 @@ class MatchDB:
         self._tables = TableCache(self._reader, cache_tables)
         self._lock = threading.Lock()
         self._preflop = None
+        self._jit = bool(jit)
 
     def __repr__(self) -> str:
         return f"MatchDB({str(self.path)!r})"
@@ -191,7 +208,7 @@ class MatchDB:
 
         canon, columns, row = self._hand_frame(hole, board)
         block = self._tables.chunk(canon.index, row // CHUNK_ROWS)
-        value = naive_win_rate(block, row % CHUNK_ROWS, columns, players)
+        value = naive_win_rate(block, row % CHUNK_ROWS, columns, players, jit=self._jit)
         if value != value:  # NaN
             raise BoardError("No turn and river are consistent with these hole cards and board.")
         return value
@@ -210,7 +227,7 @@ class MatchDB:
             raise RangeError(f"No hand of the range {describe_range(villain)!r} is possible on the board {_text(board)!r}.")
         table = self.table(canon.index)  # outside the try: a damaged table must say so, not blame the range
         try:
-            win, tie, loss = hand_vs_weights(table, row, columns, weights)
+            win, tie, loss = hand_vs_weights(table, row, columns, weights, jit=self._jit)
         except MatchdbError:
             raise RangeError(
                 f"No hand of the range {describe_range(villain)!r} can be dealt beside these hole cards and board."
@@ -230,8 +247,12 @@ class MatchDB:
         return self.range_outcome(hero_range, villain_range, board).equity
 
     def range_outcome(self, hero_range, villain_range, board: CardsLike) -> RangeEquity:
-        """:meth:`range_equity` as an answer."""
-        from matchdb.formulas import all_hands_scores
+        """:meth:`range_equity` as an answer.
+
+        Only the ranges' rows are compared (:func:`matchdb.multiway.range_vs_range`),
+        so narrow ranges cost a fraction of a millisecond.
+        """
+        from matchdb.multiway import range_vs_range
 
         canon, columns, _ = self._frame(None, board)
         hero = self._weights(canon, hero_range)
@@ -239,11 +260,117 @@ class MatchDB:
         for name, spec, weights in (("hero", hero_range, hero), ("villain", villain_range, villain)):
             if not weights.any():
                 raise RangeError(f"No hand of the {name} range {describe_range(spec)!r} is possible on this board.")
-        score, deals = all_hands_scores(self.table(canon.index), columns, villain)
-        total = float(hero @ deals)
-        if total == 0:
-            raise RangeError("No deal is possible: every hero hand collides with every villain hand.")
-        return RangeEquity(describe_range(hero_range), describe_range(villain_range), _text(board), float(hero @ score) / total)
+        try:
+            result = range_vs_range(self.table(canon.index), columns, hero, villain)
+        except MatchdbError as error:
+            if isinstance(error, DatabaseError):
+                raise
+            raise RangeError("No deal is possible: every hero hand collides with every villain hand.") from None
+        return RangeEquity(describe_range(hero_range), describe_range(villain_range), _text(board), result.equity)
+
+    def multiway(
+        self, hole, board: CardsLike, opponents=1, method: str = "auto", samples: int | None = None, seed: int | None = None
+    ) -> Multiway:
+        """Equity of a hand (or a hero range) against 1 to 9 opponents, card removal exact.
+
+        ``opponents`` is a number of random opponents, or one entry per opponent:
+        ``"random"``, a hand (``"QsQd"``), a range (text, a list of hands, 1,326
+        weights, or :class:`matchdb.multiway.ClassWeights`). ``method``: ``"auto"``
+        (exact when affordable: up to three opponents that are not known hands on
+        every street, four on the river, any number of known hands; else sampled),
+        ``"exact"``, ``"sample"`` (``samples`` partial deals, ``seed`` reproduces
+        them), or ``"independent"`` (the match-table article's formula: each
+        opponent's beliefs combined as if independent, an approximation).
+
+        >>> answer = db.multiway("AhKh", "2c7dJh", 2)
+        >>> round(answer.equity, 12), answer.exact
+        (0.375861338429, True)
+        >>> [round(100 * e, 4) for e in db.multiway("KdQd", "AhKhQh", ["JcTc", "5h5s"]).player_equities]
+        [18.9738, 47.3237, 33.7025]
+        """
+        from matchdb.multiway import independent_outcome, multiway_outcome
+
+        if method not in ("auto", "exact", "sample", "independent"):
+            raise MatchdbError(f"The method {method!r} is unknown; expected 'auto', 'exact', 'sample' or 'independent'.")
+        specs = _opponent_specs(opponents)
+        hand = _one_hand(hole)
+        canon, columns, row = self._frame(hand, board) if hand is not None else self._frame(None, board)
+        if hand is None:
+            hero = self._weights(canon, _as_range(hole))
+            if not hero.any():
+                raise RangeError(f"No hand of the hero range {describe_range(_as_range(hole))!r} is possible on the board {_text(board)!r}.")
+        else:
+            hero = row
+        taken = set(hand or ()) | set(parse_cards(board))
+        weights, names = [], []
+        for position, spec in enumerate(specs, start=1):
+            known = _one_hand(spec)
+            if known is not None:
+                if taken & set(known):
+                    raise CardError(
+                        f"The hand {format_cards(known)!r} of opponent {position} shares a card with the hero, the board "
+                        "or another opponent; expected a possible hand."
+                    )
+                taken |= set(known)
+            w = self._weights(canon, _as_range(spec))
+            if not w.any():
+                raise RangeError(f"No hand of the range {_describe(spec)!r} of opponent {position} is possible on the board {_text(board)!r}.")
+            weights.append(w)
+            names.append(_describe(spec))
+        table = self.table(canon.index)
+        if method == "independent":
+            if hand is None:
+                raise MatchdbError("The independent-opponents formula takes one hand as the hero, not a range.")
+            result = independent_outcome(table, columns, hero, weights)
+        else:
+            result = multiway_outcome(table, columns, hero, weights, method=method, samples=samples, seed=seed)
+        return Multiway.of(_text(hole) if hand is not None else _describe(hole), _text(board), names, result)
+
+    def drop_out(self, hole: CardsLike, board: CardsLike, players: int, stay, method: str = "auto", seed: int | None = None) -> Multiway:
+        """Mick West's drop-out model: each of ``players - 1`` opponents stays in only with a hand in ``stay``.
+
+        Each opponent stays with the chance p that a random hand (beside the hero's
+        cards and the board) is in ``stay`` (weighted), independently of the others;
+        the hero wins the pot when everyone folds, else shares it as
+        :meth:`multiway` says against those who stayed, each holding ``stay``:
+        equity = sum_m Binomial(m; players - 1, p) E_m. An approximation by design
+        (staying is independent across opponents), labelled ``method="drop-out"``.
+
+        >>> answer = db.drop_out("AhKh", "2c7dJh", 3, "66+")
+        >>> answer.method, answer.exact, 0.5 < answer.equity < 1
+        ('drop-out', False, True)
+        """
+        from math import comb
+
+        players = check_players(players, high=10)
+        hand = _one_hand(hole)
+        if hand is None:
+            raise CardError(f"The hole cards {hole!r} are not two cards like 'AhKh'; expected the hero's hand.")
+        dead = set(hand) | set(parse_cards(board))
+        stay_weights = range_weights(_as_range(stay))
+        possible = [i for i in np.flatnonzero(stay_weights) if int(HAND_HIGH[i]) not in dead and int(HAND_LOW[i]) not in dead]
+        left = 52 - len(dead)
+        p = float(stay_weights[possible].sum()) / (left * (left - 1) / 2)
+        if p == 0:
+            raise RangeError(f"No hand of the range {_describe(stay)!r} is possible beside these hole cards and board.")
+        n = players - 1
+        if seed is None:  # one seed for every sampled part, reported so the answer can be reproduced
+            seed = int(np.random.default_rng().integers(2**31))
+        win = equity = (1 - p) ** n  # everyone folds: the hero wins
+        tie = variance = 0.0
+        samples = 0
+        for m in range(1, n + 1):
+            chance = comb(n, m) * p**m * (1 - p) ** (n - m)
+            answer = self.multiway(hole, board, [stay] * m, method=method, seed=seed)
+            equity += chance * answer.equity
+            win += chance * answer.win
+            tie += chance * answer.tie
+            variance += (chance * (answer.standard_error or 0.0)) ** 2
+            samples += answer.samples
+        return Multiway(
+            _text(hole), _text(board), tuple([_describe(stay)] * n), equity, win, tie, max(0.0, 1.0 - win - tie),
+            False, float(np.sqrt(variance)) if samples else None, samples, seed if samples else None, "drop-out",
+        )
 
     def _per_hand(self, board: CardsLike, figure: str, per_row: np.ndarray, canon) -> HandTable:
         rows = _hand_rows(canon.index, canon.perm)
@@ -272,6 +399,28 @@ class MatchDB:
         np.divide(score, deals, out=per_row, where=deals > 0)
         return self._per_hand(board, f"exact equity vs {describe_range(villain)}", per_row, canon)
 
+    def preflop_multiway(self, show_progress: bool = False):
+        """Every starting-hand class's equity against 1 to 9 random opponents (:class:`matchdb.multiway.PreflopMultiway`).
+
+        Exact against one opponent; against 2 to 9 sampled over every board and
+        hero hand to a standard error of at most 0.0002. Computed once from every
+        table (about 15 minutes on 2 cores; ``show_progress`` shows it) and kept
+        in the store as derived data, so ``matchdb pack`` ships it.
+        """
+        from matchdb.multiway import (
+            PREFLOP_MULTIWAY_VERSION,
+            PreflopMultiway,
+            compute_preflop_multiway,
+        )
+
+        fingerprint = _preflop_fingerprint(self.store)
+        stored = load_derived(self.store, "preflop_multiway", PREFLOP_MULTIWAY_VERSION, fingerprint)
+        if stored is not None:
+            return PreflopMultiway.from_json(stored)
+        table = compute_preflop_multiway(self.tables(range(N_FLOPS), show_progress=show_progress))
+        save_derived(self.store, "preflop_multiway", PREFLOP_MULTIWAY_VERSION, fingerprint, table.to_json())
+        return table
+
     def preflop(self, players: int | Iterable[int] | None = None, show_progress: bool = False) -> PreflopTable:
         """Preflop figures of the 169 starting-hand classes (:class:`matchdb.preflop.PreflopTable`).
 
@@ -294,17 +443,62 @@ class MatchDB:
         with self._lock:
             cached = self._preflop
         if cached is None:
-            everything = list(range(N_FLOPS))
-            fingerprint = tables_fingerprint(self.store, everything)
+            fingerprint = _preflop_fingerprint(self.store)
             stored = load_derived(self.store, PREFLOP_KIND, PREFLOP_VERSION, fingerprint)
             if stored is not None:
                 cached = PreflopTable.from_json(stored)
             else:
-                cached = compute_preflop(self.tables(everything, show_progress=show_progress))
+                cached = compute_preflop(self.tables(range(N_FLOPS), show_progress=show_progress))
                 save_derived(self.store, PREFLOP_KIND, PREFLOP_VERSION, fingerprint, cached.to_json())
             with self._lock:
                 self._preflop = cached
         return cached.with_players(wanted)
+
+
+def _preflop_fingerprint(store) -> str:
+    return tables_fingerprint(store, range(N_FLOPS))
+
+
+def _one_hand(spec) -> tuple[int, int] | None:
+    """The two card ids of ``spec`` when it names one hand ('QsQd', two cards), else None (a range or 'random')."""
+    if spec is None or (isinstance(spec, str) and spec.strip().lower() == "random"):
+        return None
+    if not isinstance(spec, (str, list, tuple)):
+        return None
+    try:
+        return parse_cards(spec, count=2)
+    except MatchdbError:
+        return None
+
+
+def _as_range(spec):
+    """A range in a form :func:`matchdb.ranges.range_weights` reads (class weights become 1,326 weights)."""
+    return spec.hand_weights() if hasattr(spec, "hand_weights") else spec
+
+
+def _describe(spec) -> str:
+    """How an answer names an opponent or a hero range."""
+    if hasattr(spec, "hand_weights"):
+        return "class weights"
+    hand = _one_hand(spec)
+    return hand_order()[hand_index(hand)] if hand is not None else describe_range(spec)
+
+
+def _opponent_specs(opponents) -> list:
+    """One entry per opponent: a number of random opponents, one range or hand, or a list of them."""
+    if isinstance(opponents, (int, np.integer)) and not isinstance(opponents, bool):
+        if not 1 <= opponents <= 9:
+            raise MatchdbError(f"The number of opponents {int(opponents)} is out of range; expected 1..9 (2 to 10 players).")
+        return ["random"] * int(opponents)
+    if isinstance(opponents, str) or hasattr(opponents, "hand_weights") or opponents is None:
+        return [opponents]
+    try:
+        specs = list(opponents)
+    except TypeError:
+        raise MatchdbError(f"The opponents {opponents!r} are neither a number nor a list of ranges or hands.") from None
+    if not 1 <= len(specs) <= 9:
+        raise MatchdbError(f"The question has {len(specs)} opponents; expected 1..9 (2 to 10 players).")
+    return specs
 
 
 def _text(cards: CardsLike) -> str:
@@ -327,6 +521,6 @@ def _hand_rows(index: int, perm: int) -> np.ndarray:
     return rows
 
 
-def open(path: str | os.PathLike | None = None, cache_tables: int = 64) -> MatchDB:  # noqa: A001 - mirrors zarr.open
+def open(path: str | os.PathLike | None = None, cache_tables: int = 64, jit: bool = True) -> MatchDB:  # noqa: A001 - mirrors zarr.open
     """Open the database at ``path`` read-only (default ``$MATCHDB_PATH``, else :func:`matchdb.storage.default_path`)."""
-    return MatchDB(path if path is not None else default_path(), cache_tables=cache_tables)
+    return MatchDB(path if path is not None else default_path(), cache_tables=cache_tables, jit=jit)

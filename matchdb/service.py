@@ -20,7 +20,7 @@ nothing from elsewhere) and ``GET /v1/hands``, every hand's exact equity or
 naive win rate on a board with the 13 x 13 grid of classes, which the page draws.
 
 >>> sorted(route.path for route in create_app(db).routes if route.path.startswith("/v1/"))
-['/v1/batch', '/v1/equity', '/v1/hands', '/v1/health', '/v1/info', '/v1/win-rate']
+['/v1/batch', '/v1/equity', '/v1/hands', '/v1/health', '/v1/info', '/v1/multiway', '/v1/win-rate']
 """
 
 # No ``from __future__ import annotations`` here: FastAPI reads the route functions'
@@ -30,9 +30,9 @@ import resource
 import socket
 from collections import Counter
 from functools import partial
-from typing import Literal
+from typing import Literal, get_args, get_origin
 
-from matchdb.answers import Outcome, RangeEquity, WinRate
+from matchdb.answers import Multiway, Outcome, RangeEquity, WinRate
 from matchdb.errors import (
     CorruptDatabaseError,
     DatabaseError,
@@ -119,15 +119,20 @@ def create_app(db: MatchDB):
     from pydantic import BaseModel, Field
 
     async def strict_parameters(request: Request) -> None:
-        """Refuse unknown and repeated query parameters: 'player=6' must not answer for 2 players."""
+        """Refuse unknown and repeated query parameters: 'player=6' must not answer for 2 players.
+
+        A parameter declared as a list (``villain`` of /v1/multiway: one per opponent) may repeat.
+        """
         route = request.scope.get("route")
-        allowed = {param.alias for param in route.dependant.query_params} if route is not None else set()
+        params = route.dependant.query_params if route is not None else []
+        allowed = {param.alias for param in params}
+        repeatable = {param.alias for param in params if _is_list(param.field_info.annotation)}
         counts = Counter(name for name, _ in request.query_params.multi_items())
         for name, count in counts.items():
             if name not in allowed:
                 expected = ", ".join(sorted(allowed)) or "no parameters"
                 raise MatchdbError(f"The parameter {name[:40]!r} is not one of this endpoint's; expected {expected}.")
-            if count > 1:
+            if count > 1 and name not in repeatable:
                 raise MatchdbError(f"The parameter {name!r} is given {count} times; expected it once.")
 
     app = FastAPI(
@@ -166,22 +171,30 @@ def create_app(db: MatchDB):
         return JSONResponse(status_code=422, content={"detail": message})
 
     class BatchItem(BaseModel):
-        kind: Literal["win_rate", "equity"] = "equity"
+        kind: Literal["win_rate", "equity", "multiway"] = "equity"
         hole: str
         board: str
         players: int = 2
         villain: str | None = None
+        opponents: int | None = None
+        villains: list[str] = Field(default_factory=list, max_length=9)
+        method: Literal["auto", "exact", "sample", "independent"] = "auto"
+        samples: int | None = None
+        seed: int | None = None
 
     class Batch(BaseModel):
         queries: list[BatchItem] = Field(max_length=MAX_BATCH)
 
     class BatchAnswer(BaseModel):
-        results: list[WinRate | Outcome]
+        results: list[WinRate | Outcome | Multiway]
 
     #: What each kind of batch query asks of the database.
     questions = {
         "win_rate": lambda item: db.naive(item.hole, item.board, item.players),
         "equity": lambda item: db.outcome(item.hole, item.board, item.villain),
+        "multiway": lambda item: db.multiway(
+            item.hole, item.board, _opponents(item.villains, item.opponents), item.method, item.samples, item.seed
+        ),
     }
 
     @app.get("/v1/win-rate", response_model=WinRate, summary="Naive win rate of a hand on a board")
@@ -199,6 +212,18 @@ def create_app(db: MatchDB):
         villain: str | None = Query(None, description="opponent range like 'QQ+,AKs' (write '+' as %2B); default any hand"),
     ) -> Outcome:
         return await answer(db.outcome, hole, board, villain)
+
+    @app.get("/v1/multiway", response_model=Multiway, summary="Equity against 1 to 9 opponents, exact when affordable")
+    async def get_multiway(
+        hole: str = Query(description="two hole cards like AhKh, or a hero range"),
+        board: str = Query(description="three to five board cards, like 2c7dJh"),
+        villain: list[str] | None = Query(None, description="one per opponent: a range ('JJ%2B'), a hand or 'random'; repeat it"),
+        opponents: int | None = Query(None, description="this many random opponents beside any villains"),
+        method: Literal["auto", "exact", "sample", "independent"] = Query("auto", description="exact when affordable (auto), exact, sample, independent"),
+        samples: int | None = Query(None, description="sampled partial deals (default 2,352)"),
+        seed: int | None = Query(None, description="seed of a sampled answer"),
+    ) -> Multiway:
+        return await answer(db.multiway, hole, board, _opponents(villain or [], opponents), method, samples, seed)
 
     def run_batch(batch: Batch) -> BatchAnswer:
         results = []
@@ -223,6 +248,19 @@ def create_app(db: MatchDB):
 
     _add_page(app, db, answer)
     return app
+
+
+def _is_list(annotation) -> bool:
+    """True for ``list[...]``, also inside an optional (``list[str] | None``)."""
+    return get_origin(annotation) is list or any(get_origin(arg) is list for arg in get_args(annotation))
+
+
+def _opponents(villains: list[str], random: int | None) -> list[str]:
+    """One entry per opponent: the villains' ranges, then ``random`` random hands (one when neither is given)."""
+    if random is not None and (isinstance(random, bool) or not 0 <= random <= 9):
+        raise MatchdbError(f"The number of opponents {random!r} is out of range; expected 0..9.")
+    opponents = list(villains) + ["random"] * (random or 0)
+    return opponents or ["random"]
 
 
 # -- the equity explorer page (issue 15): the page at /, its files, and every hand's figure on a board ------------

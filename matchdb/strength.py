@@ -55,8 +55,18 @@ from matchdb._jit import jit
 from matchdb.canonical import CANONICAL_FLOPS, CARD_MAP, N_FLOPS, canonical_index
 from matchdb.cards import format_cards, parse_cards
 from matchdb.errors import BoardError, CardError, DatabaseError, MatchdbError
-from matchdb.pairs import MAX_W, N_LEVELS, N_PAIRS, PAIR_HIGH, PAIR_INDEX, PAIR_LOW, ROWS_OF_CARD, SENTINEL, local_index
 from matchdb.hands import CLASSES, hand_class
+from matchdb.pairs import (
+    MAX_W,
+    N_LEVELS,
+    N_PAIRS,
+    PAIR_HIGH,
+    PAIR_INDEX,
+    PAIR_LOW,
+    ROWS_OF_CARD,
+    SENTINEL,
+    local_index,
+)
 
 __all__ = [
     "NAIVE",

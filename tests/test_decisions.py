@@ -21,8 +21,8 @@ from matchdb.decisions import (
     follow_probability,
     pot_odds,
     pot_raise_to,
-    rate_of_return,
     raise_income,
+    rate_of_return,
     stack_protection,
 )
 

@@ -12,7 +12,13 @@ from matchdb.cards import format_cards, parse_cards
 from matchdb.engine import CALL, CHECK, FOLD, RAISE, EngineError, Table, shuffled_decks
 
 pokerkit = pytest.importorskip("pokerkit", reason="pokerkit is the rules oracle of these tests: pip install pokerkit")
-from pokerkit import Automation, ChipsPushing, Mode, NoLimitTexasHoldem, StandardHighHand  # noqa: E402
+from pokerkit import (  # noqa: E402
+    Automation,
+    ChipsPushing,
+    Mode,
+    NoLimitTexasHoldem,
+    StandardHighHand,
+)
 
 AUTOMATIONS = (
     Automation.ANTE_POSTING,

@@ -78,3 +78,26 @@ def test_bad_arguments_are_refused(table_cache):
         with pytest.raises(MatchdbError, match=fragment):
             call()
     assert COLLISION.shape == table.shape
+
+
+@pytest.mark.parametrize("flop", ["2c7dJh", "AhKhQh", "7c7d2s"])
+def test_numpy_and_numba_paths_agree_to_the_last_bit(flop, table_cache):
+    """The one-shot path (jit=False) adds the same terms in the same order as the kernels."""
+    table = table_cache(flop)
+    rng = np.random.default_rng(sum(map(ord, flop)))
+    for _ in range(20):
+        row = int(rng.integers(1176))
+        turn, river = rng.choice(49, size=2, replace=False)
+        columns = [board_columns(()), board_columns((int(turn),)), board_columns((int(turn), int(river)))][int(rng.integers(3))]
+        weights = rng.random(1176) * (rng.random(1176) < 0.5)
+        players = int(rng.integers(2, 10))
+        a = naive_win_rate(table, row, columns, players, jit=True)
+        b = naive_win_rate(table, row, columns, players, jit=False)
+        assert a == b or (np.isnan(a) and np.isnan(b))
+        try:
+            exact = hand_vs_weights(table, row, columns, weights, jit=True)
+        except MatchdbError:
+            with pytest.raises(MatchdbError):
+                hand_vs_weights(table, row, columns, weights, jit=False)
+            continue
+        assert hand_vs_weights(table, row, columns, weights, jit=False) == exact

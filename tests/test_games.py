@@ -18,7 +18,15 @@ from matchdb.bots import (
     WestBot,
     montecarlo,
 )
-from matchdb.engine import CALL, G_FIELDS, MAX_SEATS, P_FIELDS, P_STACK, P_START, P_STATE
+from matchdb.engine import (
+    CALL,
+    G_FIELDS,
+    MAX_SEATS,
+    P_FIELDS,
+    P_STACK,
+    P_START,
+    P_STATE,
+)
 from matchdb.games import GameError, GameSettings, blind_schedule, play_game
 from tests.arena_fixtures import db, source  # noqa: F401
 

@@ -23,8 +23,6 @@ import io
 import json
 import os
 import re
-import urllib.error
-import urllib.request
 from pathlib import Path
 
 from matchdb.errors import CorruptDatabaseError, DatabaseError, DatabaseNotFoundError
@@ -73,6 +71,9 @@ class HttpFile:
 
     def _request(self, start: int, end: int) -> tuple[int, dict, bytes]:
         """GET bytes ``start..end`` (inclusive): (status, headers, body); one-sentence errors."""
+        import urllib.error
+        import urllib.request
+
         request = urllib.request.Request(self.url, headers={"Range": f"bytes={start}-{end}", **self._validator})
         try:
             with urllib.request.urlopen(request, timeout=self.timeout) as response:
@@ -136,6 +137,9 @@ class HttpFile:
 
     def checksum_beside(self) -> str | None:
         """The text of ``FILE.sha256`` served beside the file, or None."""
+        import urllib.error
+        import urllib.request
+
         try:
             with urllib.request.urlopen(self.url + ".sha256", timeout=self.timeout) as response:
                 return response.read(4096).decode(errors="replace")
