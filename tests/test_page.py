@@ -45,18 +45,18 @@ def _expected_hands(table) -> dict:
 
 
 def test_hands_answers_the_apis_tables_and_grids(db, server):
-    body = httpx.get(f"{server}/v1/hands", params={"board": "2c7dJh", "villain": "QQ+,AKs"}).json()
+    body = httpx.get(f"{server}/v1/hands", params={"board": "2c7dJh", "villain": "QQ+,AKs"}, timeout=60).json()
     table = db.equities("2c7dJh", villain="QQ+,AKs")
     assert body == _expected_hands(table) | {"hero": None}
     assert body["figure"] == "exact equity vs QQ+,AKs" and body["hands"][hand_index("AhKh")] == "AhKh"
     assert body["values"].count(None) == 1326 - 1176  # hands touching the flop are null, never NaN
     assert body["grid"][0][1] == table.grid()[0, 1]
 
-    body = httpx.get(f"{server}/v1/hands", params={"board": "7c7d2s7h", "figure": "win-rate", "players": 4}).json()
+    body = httpx.get(f"{server}/v1/hands", params={"board": "7c7d2s7h", "figure": "win-rate", "players": 4}, timeout=60).json()
     table = db.win_rates("7c7d2s7h", players=4)
     assert body == _expected_hands(table) | {"hero": None} and body["grid"][7][7] is None  # no 77 left
 
-    body = httpx.get(f"{server}/v1/hands", params={"board": "2c7dJh", "villain": "QQ+,AKs", "hero": "JJ-99"}).json()
+    body = httpx.get(f"{server}/v1/hands", params={"board": "2c7dJh", "villain": "QQ+,AKs", "hero": "JJ-99"}, timeout=60).json()
     assert body["hero"] == db.range_outcome("JJ-99", "QQ+,AKs", "2c7dJh").to_dict()
     assert round(body["hero"]["equity"], 6) == round(1 - db.range_equity("QQ+,AKs", "JJ-99", "2c7dJh"), 6)
 
@@ -76,7 +76,7 @@ def test_hands_refuses_bad_questions_in_one_sentence(db, server):
         ("board=3c8d9s", 404, "lacks table"),
     ]
     for search, status, message in cases:
-        answer = httpx.get(f"{server}/v1/hands?{search}")
+        answer = httpx.get(f"{server}/v1/hands?{search}", timeout=60)
         assert answer.status_code == status, (search, answer.text)
         assert message in answer.json()["detail"] and "\n" not in answer.json()["detail"], (search, answer.text)
 
@@ -155,7 +155,7 @@ class Page:
     def body(self, name: str) -> str:
         return self.driver.find_element("tag name", "body").get_attribute(f"data-{name}")
 
-    def wait(self, condition, seconds: float = 20) -> None:
+    def wait(self, condition, seconds: float = 60) -> None:
         from selenium.webdriver.support.ui import WebDriverWait
 
         WebDriverWait(self.driver, seconds, poll_frequency=0.05).until(lambda _: condition())
@@ -225,7 +225,7 @@ def test_the_page_in_a_real_browser(browser, db, server, tmp_path):
     page.open()
     info = db.info()
     assert page.text("db-info") == f"format {info['format_version']}, {info['tables_built']} of {info['tables']} tables"
-    assert not page.shown("multiway") and not page.shown("distribution")  # this server offers neither yet
+    assert not page.shown("multiway") and not page.shown("distribution")  # nothing asked yet; no /v1/distribution
 
     # a board from the card picker, a hero hand picked too, against any hand
     for card in ("2c", "7d", "Jh"):
@@ -242,6 +242,7 @@ def test_the_page_in_a_real_browser(browser, db, server, tmp_path):
         f"{v:.6f}" for v in (outcome.win, outcome.tie, outcome.loss)
     )
     assert not page.shown("stat-win-rate") and page.text("hero-title") == "AhKh on 2c7dJh against random"
+    assert not page.shown("multiway")  # heads-up against a villain: the multiway view waits for opponents
     table = db.equities("2c7dJh")
     _assert_grid(page, table.grid())
     assert page.text("grid-title") == "exact equity vs random of every hand on 2c7dJh"
@@ -296,8 +297,19 @@ def test_the_page_in_a_real_browser(browser, db, server, tmp_path):
     assert page.text("hero-win-rate") == f"{db.win_rate('AhKh', '2c7dJh', players=3):.6f}" == "0.386583"
     assert not page.shown("stat-equity") and page.text("hero-title") == "AhKh on 2c7dJh, 3 players"
     _assert_grid(page, db.win_rates("2c7dJh", players=3).grid())
+    multiway = db.multiway("AhKh", "2c7dJh", 2)  # beside it, /v1/multiway's exact equity against both opponents
+    assert page.shown("multiway") and page.text("mw-title") == "AhKh on 2c7dJh against random, random"
+    assert [page.text(f"mw-{name}") for name in ("equity", "win", "tie", "loss")] == [
+        f"{getattr(multiway, name):.6f}" for name in ("equity", "win", "tie", "loss")
+    ]
+    assert multiway.exact and page.text("mw-how") == "exact: every deal counted" and page.text("mw-equity") == "0.375861"
+    page.type("opponents", "12")  # the naive win rate takes 13 players, the multiway equity at most 9 opponents
+    assert page.show() == "done" and page.text("hero-win-rate") == f"{db.win_rate('AhKh', '2c7dJh', players=13):.6f}"
+    refused = httpx.get(f"{server}/v1/multiway", params={"hole": "AhKh", "board": "2c7dJh", "opponents": 12}, timeout=60)
+    assert refused.status_code == 400 and page.shown("mw-error") and page.text("mw-error") == refused.json()["detail"]
     page.type("opponents", "30")
     assert page.show() == "error" and page.text("error") == 'The number of opponents "30" is out of range; expected a whole number 1..22.'
+    assert not page.shown("multiway")
 
     # a question in the address opens with its answers: the published AcAd on AhTcTh, 99.4682 %
     page.open("#board=AhTcTh&hero=AcAd")

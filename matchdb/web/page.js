@@ -1,5 +1,5 @@
 // matchdb's equity explorer. Plain JavaScript over the HTTP API: every number shown is an answer of
-// /v1/hands, /v1/equity, /v1/win-rate or /v1/info, never computed here. Errors show the API's one-sentence
+// /v1/hands, /v1/equity, /v1/win-rate, /v1/multiway or /v1/info, never computed here. Errors show the API's one-sentence
 // `detail`. Parameters are URL-encoded (a range's '+' must travel as %2B).
 "use strict";
 
@@ -175,11 +175,10 @@ async function show() {
     drawHero(form, hands, hero, players);
     drawGrid(hands, players, heroHand ? cardsOf(form.hero) : null);
     history.replaceState(null, "", `#${query(form)}`);
-    await showFutureViews(form, players);
+    await Promise.all([showMultiway(form, players), showFutureViews(form, players)]);
     document.body.dataset.state = "done";
   } catch (failure) {
-    $("hero-summary").hidden = true;
-    $("grid-section").hidden = true;
+    for (const id of ["hero-summary", "grid-section", "multiway"]) $(id).hidden = true;
     for (const section of document.querySelectorAll("section.future")) section.hidden = true;
     showError(failure.message);
     document.body.dataset.state = "error";
@@ -314,24 +313,55 @@ function wireTips() {
   table.addEventListener("focusout", () => { $("tip").hidden = true; });
 }
 
-// -- views that land later (issues 11 and 12) -------------------------------------------------------------
-// INTEGRATION: a section.future is shown when /openapi.json lists its data-endpoint. Until it has a view of
-// its own, the endpoint is asked with the parameters its OpenAPI entry names (filled from the form: hole or
-// hero, board, villain, players or opponents) and its answer's fields are listed. Give it a proper view
-// by replacing renderGeneric for that section.
+// -- views of endpoints that land later -------------------------------------------------------------------
+// Each appears only when the server's /openapi.json lists its endpoint, so the page works with older servers.
+
+const offered = { multiway: false };
+
+// The multiway view (issue 11): against random opponents, the exact multiway equity beside the naive win rate.
+async function showMultiway(form, players) {
+  const section = $("multiway");
+  if (!offered.multiway || form.against !== "opponents" || !form.hero) {
+    section.hidden = true;
+    return;
+  }
+  $("mw-error").hidden = true;
+  try {
+    const answer = await api("/v1/multiway", { hole: form.hero, board: form.board, opponents: players - 1 });
+    $("mw-title").textContent = `${answer.hole} on ${answer.board} against ${answer.opponents.join(", ")}`;
+    for (const name of ["equity", "win", "tie", "loss"]) $(`mw-${name}`).textContent = fixed(answer[name]);
+    $("mw-how").textContent = answer.exact
+      ? "exact: every deal counted"
+      : `${answer.method}: standard error ${fixed(answer.standard_error)} from ${answer.samples} sampled deals, seed ${answer.seed}`;
+    section.querySelector("dl").hidden = false;
+  } catch (failure) {
+    $("mw-title").textContent = "";
+    $("mw-how").textContent = "";
+    section.querySelector("dl").hidden = true;
+    $("mw-error").textContent = failure.message;
+    $("mw-error").hidden = false;
+  }
+  section.hidden = false;
+}
+
+// INTEGRATION (issue 12): a section.future is shown when /openapi.json lists its data-endpoint (the hand's
+// distribution over runouts: /v1/distribution). Until it has a view of its own, the endpoint is asked with the
+// parameters its OpenAPI entry names (filled from the form: hole, board, villain, players, opponents) and its
+// answer's plain fields are listed; give it a view like showMultiway's when it lands.
 
 const futureViews = []; // [section, path, parameter names]
 
-async function findFutureViews() {
+async function findOfferedViews() {
   let paths = {};
   try {
     paths = (await api("/openapi.json")).paths || {};
   } catch (failure) {
     return;
   }
+  offered.multiway = Boolean(paths["/v1/multiway"] && paths["/v1/multiway"].get);
   for (const section of document.querySelectorAll("section.future")) {
-    const path = Object.keys(paths).find((p) => p === section.dataset.endpoint);
-    if (path && paths[path].get) {
+    const path = section.dataset.endpoint;
+    if (paths[path] && paths[path].get) {
       futureViews.push([section, path, (paths[path].get.parameters || []).map((p) => p.name)]);
     }
   }
@@ -339,8 +369,7 @@ async function findFutureViews() {
 
 async function showFutureViews(form, players) {
   const known = {
-    hole: isHand(form.hero) ? form.hero : undefined,
-    hero: form.hero || undefined,
+    hole: form.hero || undefined,
     board: form.board,
     villain: form.against === "villain" ? form.villain || undefined : undefined,
     players: form.against === "opponents" ? players : undefined,
@@ -389,7 +418,7 @@ async function start() {
   } catch (failure) {
     showError(failure.message);
   }
-  await findFutureViews();
+  await findOfferedViews();
   const state = new URLSearchParams(location.hash.slice(1));
   document.body.dataset.state = "ready";
   if (state.has("board")) {
