@@ -183,6 +183,25 @@ class HandTable(Answer):
         with np.errstate(invalid="ignore"):
             return totals / counts
 
+    def plot(self, ax=None, out=None):
+        """Draw :meth:`grid` as a heat map with each class's value (needs matplotlib, the ``plot`` extra); return the Axes.
+
+        Neutral colour at the fair share: 0.5 for an equity, 1 / players for a
+        naive win rate. ``out`` saves a PNG; without ``ax`` or ``out`` it draws
+        on a new pyplot figure (a notebook shows it).
+
+        >>> ax = db.equities("2c7dJh").plot(out="grid.png")
+        >>> ax.get_title(), bool((ax.images[0].get_array() == db.equities("2c7dJh").grid()).all())
+        ('exact equity vs random on 2c7dJh', True)
+        """
+        import re
+
+        from matchdb.plots import plot_grid
+
+        players = re.search(r"(\d+) players", self.figure)
+        center = 1 / int(players.group(1)) if players else 0.5
+        return plot_grid(self.grid(), title=f"{self.figure} on {self.board}", center=center, ax=ax, out=out)
+
     def to_text(self) -> str:
         grid = self.grid()
         header = "      " + "".join(f"{rank:>7}" for rank in reversed(RANKS))

@@ -173,6 +173,39 @@ def _cmd_arena(args: argparse.Namespace) -> int:
     return 0
 
 
+_PLOT_SUFFIXES = (".png", ".svg", ".pdf")
+
+
+def _plot_output(out: str):
+    """``--out`` of ``matchdb plot`` checked (an image file in a folder that exists), and matplotlib present."""
+    from matchdb.plots import require_matplotlib
+    from matchdb.storage.files import check_output_file
+
+    if not out.lower().endswith(_PLOT_SUFFIXES):
+        raise MatchdbError(f"--out is {out!r}; expected a file name ending in .png, .svg or .pdf.")
+    require_matplotlib()
+    return check_output_file(out, ".png")
+
+
+def _cmd_plot(args: argparse.Namespace) -> int:
+    from matchdb.plots import grid_table, plot_turns, turn_equities
+
+    out = _plot_output(args.out)
+    if args.kind == "grid":
+        figure = args.figure or ("win-rate" if args.players is not None else "equity")
+        players = 2 if args.players is None else args.players
+        table = grid_table(_open(args), args.board, figure=figure, villain=args.villain, players=players)
+        table.plot(out=out)
+        print(f"drew {table.figure} of every hand on {table.board} into {out}")
+        return 0
+    turns = turn_equities(_open(args), args.hole, args.flop, villain=args.villain)
+    against = "random" if args.villain is None else args.villain
+    title = f"{args.hole} on {args.flop} against {against}: exact equity after each turn card"
+    plot_turns(turns.cards, turns.values, title=title, reference=turns.flop_equity, out=out)
+    print(f"drew the exact equity of {args.hole} after each of {len(turns.cards)} turn cards into {out}")
+    return 0
+
+
 def _cmd_info(args: argparse.Namespace) -> int:
     print(json.dumps(_open(args).info(), indent=2))
     return 0
@@ -282,6 +315,24 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--plot", help="draw the results into an image file (needs matplotlib)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=_cmd_arena)
+
+    p = sub.add_parser("plot", help="draw every hand's equity as a grid, or a hand's equity by turn card (needs matplotlib)")
+    kinds = p.add_subparsers(dest="kind", required=True)
+    g = kinds.add_parser("grid", help="the 13 x 13 starting-hand classes on a board as a heat map with their values")
+    g.add_argument("board", help="three to five board cards, like 2c7dJh")
+    g.add_argument("--villain", help="opponent range for the exact equity, like 'QQ+,AKs' (default: any hand)")
+    g.add_argument("--players", type=int, help="players for the naive win rate, 2..23 (implies --figure win-rate)")
+    g.add_argument("--figure", choices=("equity", "win-rate"), help="exact heads-up equity (default) or naive win rate")
+    g.add_argument("--db", help=_DB_HELP)
+    g.add_argument("--out", required=True, help="image to write: .png, .svg or .pdf")
+    g.set_defaults(func=_cmd_plot)
+    t = kinds.add_parser("turns", help="a hand's exact equity after each possible turn card")
+    t.add_argument("hole", help="two hole cards, like AhKh")
+    t.add_argument("flop", help="three flop cards, like 2c7dJh")
+    t.add_argument("--villain", help="opponent range, like 'QQ+,AKs' (default: any hand)")
+    t.add_argument("--db", help=_DB_HELP)
+    t.add_argument("--out", required=True, help="image to write: .png, .svg or .pdf")
+    t.set_defaults(func=_cmd_plot)
 
     p = sub.add_parser("info", help="format, provenance and completeness of a database")
     p.add_argument("--db", help=_DB_HELP)

@@ -14,8 +14,13 @@ holds no lock while it reads), a connection that sends nothing is closed
 after 5 s, and SIGTERM stops the server within 3 s. ``--workers N`` runs N
 processes on one listening socket, sharing the operating system's page cache.
 
+It also serves the equity explorer at ``/`` (the package's ``matchdb/web/``
+files, under a content security policy that lets the page load and ask
+nothing from elsewhere) and ``GET /v1/hands``, every hand's exact equity or
+naive win rate on a board with the 13 x 13 grid of classes, which the page draws.
+
 >>> sorted(route.path for route in create_app(db).routes if route.path.startswith("/v1/"))
-['/v1/batch', '/v1/equity', '/v1/health', '/v1/info', '/v1/multiway', '/v1/win-rate']
+['/v1/batch', '/v1/equity', '/v1/hands', '/v1/health', '/v1/info', '/v1/multiway', '/v1/win-rate']
 """
 
 # No ``from __future__ import annotations`` here: FastAPI reads the route functions'
@@ -27,7 +32,7 @@ from collections import Counter
 from functools import partial
 from typing import Literal, get_args, get_origin
 
-from matchdb.answers import Multiway, Outcome, WinRate
+from matchdb.answers import Multiway, Outcome, RangeEquity, WinRate
 from matchdb.errors import (
     CorruptDatabaseError,
     DatabaseError,
@@ -241,6 +246,7 @@ def create_app(db: MatchDB):
     def get_info() -> dict:
         return db.info()
 
+    _add_page(app, db, answer)
     return app
 
 
@@ -255,6 +261,85 @@ def _opponents(villains: list[str], random: int | None) -> list[str]:
         raise MatchdbError(f"The number of opponents {random!r} is out of range; expected 0..9.")
     opponents = list(villains) + ["random"] * (random or 0)
     return opponents or ["random"]
+
+
+# -- the equity explorer page (issue 15): the page at /, its files, and every hand's figure on a board ------------
+
+#: The page's files in the package (matchdb/web/) and their media types; nothing else is served from there.
+PAGE_FILES = {"index.html": "text/html", "page.js": "text/javascript", "page.css": "text/css"}
+#: The page loads nothing from elsewhere and talks only to this server.
+_PAGE_HEADERS = {
+    "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+    "X-Content-Type-Options": "nosniff",
+    "Cache-Control": "no-cache",
+}
+
+
+def _hands_answer(db: MatchDB, board: str, figure: str, villain, players: int, hero) -> dict:
+    """What ``/v1/hands`` sends: the HandTable's fields, its 13 x 13 grid, and a hero range's equity when asked."""
+    import math
+
+    from matchdb.plots import grid_table
+
+    if hero is not None and figure != "equity":
+        raise MatchdbError(
+            f"A hero range is answered with its exact heads-up equity, not the figure {figure!r}; "
+            "ask /v1/win-rate for one hand's naive win rate."
+        )
+    table = grid_table(db, board, figure=figure, villain=villain, players=players)
+    grid = [[None if math.isnan(v) else v for v in row] for row in table.grid().tolist()]
+    mine = db.range_outcome(hero, villain, board).to_dict() if hero is not None else None
+    return table.to_dict() | {"grid": grid, "hero": mine}
+
+
+def _add_page(app, db: MatchDB, answer) -> None:
+    """Serve the equity explorer at ``/`` (files from the package) and ``GET /v1/hands``, the grid it draws."""
+    from importlib.resources import files
+
+    from fastapi import HTTPException, Query
+    from fastapi.responses import Response
+    from pydantic import BaseModel
+
+    folder = files("matchdb") / "web"
+    contents = {name: (folder / name).read_bytes() for name in PAGE_FILES}
+
+    class HandsAnswer(BaseModel):
+        board: str
+        figure: str
+        hands: list[str]
+        values: list[float | None]
+        grid: list[list[float | None]]
+        hero: RangeEquity | None
+
+    @app.get(
+        "/v1/hands",
+        response_model=HandsAnswer,
+        summary="Every hand's exact equity (or naive win rate) on a board, and the 13 x 13 grid of classes",
+    )
+    async def get_hands(
+        board: str = Query(description="three to five board cards, like 2c7dJh"),
+        figure: Literal["equity", "win-rate"] = Query("equity", description="exact heads-up equity, or the naive win rate"),
+        villain: str | None = Query(None, description="opponent range for the equity, like 'QQ+,AKs' (write '+' as %2B); default any hand"),
+        players: int = Query(2, description="players for the naive win rate, 2..23 (the equity is heads-up: 2)"),
+        hero: str | None = Query(None, description="a hero range whose exact equity against the villain to add, like 'JJ-99'"),
+    ) -> dict:
+        return await answer(_hands_answer, db, board, figure, villain, players, hero)
+
+    def page_file(name: str) -> Response:
+        return Response(contents[name], media_type=PAGE_FILES[name], headers=_PAGE_HEADERS)
+
+    @app.get("/", include_in_schema=False)
+    def get_page() -> Response:
+        return page_file("index.html")
+
+    @app.get("/web/{name}", include_in_schema=False)
+    def get_page_file(name: str) -> Response:
+        if name not in PAGE_FILES:
+            raise HTTPException(404, detail=f"The page has no file {name[:40]!r}; expected one of {', '.join(PAGE_FILES)}.")
+        return page_file(name)
+
+
+# -- end of the page's block ----------------------------------------------------------------------------------------
 
 
 def _app_from_environment():
