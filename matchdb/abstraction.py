@@ -30,9 +30,7 @@ renaming suits to the canonical flop (:func:`locate`); the figures are the
 same for every flop of an orbit. Weight an entry by ``orbit_sizes[i]`` to
 count it as often as it is dealt.
 
->>> from matchdb.distributions import ComputedTables
->>> from matchdb.reports import iter_tables
->>> part = compute_dataset(iter_tables(ComputedTables(), [0, 677]), bins=10)
+>>> part = compute_dataset(db.tables([0, 326]), bins=10)     # the whole dataset: build_dataset(matchdb.open(), ...)
 >>> part.histogram.shape, int(part.histogram[1].sum(axis=1).min())
 ((2, 1176, 10), 1081)
 >>> locate("TcQd", "7h9hQh")[0] == locate("TsQh", "7d9dQd")[0]
@@ -56,8 +54,15 @@ import numpy as np
 from matchdb.canonical import CANONICAL_FLOPS, N_FLOPS, ORBIT_SIZES, canonicalize
 from matchdb.distributions import DEFAULT_BINS, _check_bins, board_distributions
 from matchdb.errors import CardError, MatchdbError
-from matchdb.pairs import N_PAIRS, PAIR_INDEX, PAIRS, board_columns, local_index, remaining_cards
-from matchdb.reports import as_items, iter_tables
+from matchdb.pairs import (
+    N_PAIRS,
+    PAIR_INDEX,
+    PAIRS,
+    board_columns,
+    local_index,
+    remaining_cards,
+)
+from matchdb.reports import as_items
 
 __all__ = [
     "DATASET_FORMAT",
@@ -314,7 +319,7 @@ def build_dataset(db, zarr_path: str | Path | None = None, hdf5_path: str | Path
                   bins: int = DEFAULT_BINS, quiet: bool = True, overwrite: bool = False,
                   workers: int | None = None) -> DatasetReport:
     """Compute the dataset from every table of a :class:`matchdb.MatchDB` and write it (zarr, HDF5 or both)."""
-    dataset = compute_dataset(iter_tables(db), bins=bins, quiet=quiet, workers=workers)
+    dataset = compute_dataset(db.tables(show_progress=not quiet), bins=bins, quiet=True, workers=workers)
     return write_dataset(dataset, zarr_path, hdf5_path, source=str(getattr(db, "path", "")), overwrite=overwrite)
 
 

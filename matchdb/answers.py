@@ -26,7 +26,12 @@ from matchdb.cards import RANKS
 from matchdb.errors import MatchdbError
 from matchdb.hands import hand_index
 
-__all__ = ["Answer", "WinRate", "Outcome", "HandReport", "RangeEquity", "HandTable", "Multiway"]
+__all__ = ["Answer", "WinRate", "Outcome", "HandReport", "RangeEquity", "HandTable", "Multiway", "format_grid", "plain"]
+
+
+def plain(value):
+    """``value`` as plain JSON types: lists for arrays, None for NaN, dicts of answers."""
+    return _plain(value)
 
 
 def _plain(value):
@@ -203,13 +208,17 @@ class HandTable(Answer):
         return plot_grid(self.grid(), title=f"{self.figure} on {self.board}", center=center, ax=ax, out=out)
 
     def to_text(self) -> str:
-        grid = self.grid()
-        header = "      " + "".join(f"{rank:>7}" for rank in reversed(RANKS))
-        lines = [f"{self.figure} of every hand on {self.board} (suited above the diagonal, offsuit below)", header]
-        for i, rank in enumerate(reversed(RANKS)):
-            cells = "".join("      -" if np.isnan(v) else f"{v:7.3f}" for v in grid[i])
-            lines.append(f"{rank:>6}{cells}")
-        return "\n".join(lines)
+        return format_grid(f"{self.figure} of every hand on {self.board}", self.grid())
+
+
+def format_grid(title: str, grid: np.ndarray) -> str:
+    """A 13 x 13 class grid as text: ranks on both sides, suited above the diagonal, '-' where no hand is possible."""
+    header = "      " + "".join(f"{rank:>7}" for rank in reversed(RANKS))
+    lines = [f"{title} (suited above the diagonal, offsuit below)", header]
+    for i, rank in enumerate(reversed(RANKS)):
+        cells = "".join("      -" if np.isnan(v) else f"{v:7.3f}" for v in grid[i])
+        lines.append(f"{rank:>6}{cells}")
+    return "\n".join(lines)
 
 
 @dataclass(frozen=True)

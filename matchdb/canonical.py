@@ -35,6 +35,8 @@ __all__ = [
     "flop_index",
     "canonical_index",
     "rename",
+    "unrename_array",
+    "INVERSE_PERMUTATIONS",
     "Canonical",
     "canonicalize",
     "local_cards",
@@ -113,6 +115,22 @@ def flop_index(flop: str | Iterable[str | int | Card]) -> int:
     if len(cards) != 3:
         raise BoardError(f"The flop {flop!r} has {len(cards)} cards; expected 3.")
     return canonical_index(cards)[0]
+
+
+#: ``INVERSE_PERMUTATIONS[p]`` undoes renaming ``p``: ``CARD_MAP[INVERSE_PERMUTATIONS[p], CARD_MAP[p, c]] == c``.
+INVERSE_PERMUTATIONS = np.array([int(np.flatnonzero((PERMUTATIONS[:, PERMUTATIONS[p]] == np.arange(4)).all(axis=1))[0]) for p in range(24)])
+INVERSE_PERMUTATIONS.flags.writeable = False
+
+
+def unrename_array(cards: np.ndarray, perm: int) -> np.ndarray:
+    """Card ids renamed by ``perm`` back to the original ones (any shape; read-only result).
+
+    >>> unrename_array(np.array(rename(parse_cards("Ah2c"), 5)), 5).tolist() == list(parse_cards("Ah2c"))
+    True
+    """
+    out = CARD_MAP[INVERSE_PERMUTATIONS[perm]][np.asarray(cards, dtype=np.int64)].astype(np.int64)
+    out.flags.writeable = False
+    return out
 
 
 def rename(cards: Iterable[int], perm: int) -> tuple[int, ...]:

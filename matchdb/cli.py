@@ -188,9 +188,15 @@ def _plot_output(out: str):
 
 
 def _cmd_plot(args: argparse.Namespace) -> int:
-    from matchdb.plots import grid_table, plot_turns, turn_equities
+    from matchdb.plots import grid_table, plot_distribution, plot_turns, turn_equities
 
     out = _plot_output(args.out)
+    if args.kind == "distribution":
+        d = _open(args).distribution(args.hole, args.board, villain=args.villain, bins=args.bins)
+        title = f"{args.hole} on {args.board} against {d.villain}: exact equity over {len(d.river_equities)} runouts"
+        plot_distribution(d.river_histogram, ehs=d.ehs, title=title, out=out)
+        print(f"drew the equity distribution of {args.hole} on {args.board} ({d.bins} bins) into {out}")
+        return 0
     if args.kind == "grid":
         figure = args.figure or ("win-rate" if args.players is not None else "equity")
         players = 2 if args.players is None else args.players
@@ -203,6 +209,39 @@ def _cmd_plot(args: argparse.Namespace) -> int:
     title = f"{args.hole} on {args.flop} against {against}: exact equity after each turn card"
     plot_turns(turns.cards, turns.values, title=title, reference=turns.flop_equity, out=out)
     print(f"drew the exact equity of {args.hole} after each of {len(turns.cards)} turn cards into {out}")
+    return 0
+
+
+def _cmd_distribution(args: argparse.Namespace) -> int:
+    _render(_open(args).distribution(args.hole, args.board, villain=args.villain, bins=args.bins), args.json)
+    return 0
+
+
+def _cmd_report(args: argparse.Namespace) -> int:
+    from matchdb.reports import report
+
+    if args.out and not args.out.endswith((".csv", ".json")):
+        raise MatchdbError(f"--out is {args.out!r}; expected a file name ending in .csv or .json.")
+    if args.out:
+        from matchdb.storage.files import check_output_file
+
+        check_output_file(args.out, ".csv")
+    result = report(_open(args), args.hero, args.villain, quiet=args.quiet)
+    if args.out:
+        result.to_json(args.out) if args.out.endswith(".json") else result.to_csv(args.out, sort=args.sort)
+        print(result.summary())
+        print(f"wrote {result.total_flops:,} flops' figures to {args.out}")
+        return 0
+    _render(result, args.json)
+    return 0
+
+
+def _cmd_abstraction(args: argparse.Namespace) -> int:
+    from matchdb.abstraction import build_dataset
+
+    if not args.zarr and not args.hdf5:
+        raise MatchdbError("'matchdb abstraction' writes a --zarr folder, an --hdf5 file or both; expected at least one.")
+    print(build_dataset(_open(args), args.zarr, args.hdf5, bins=args.bins, quiet=args.quiet).summary())
     return 0
 
 
@@ -333,6 +372,41 @@ def _parser() -> argparse.ArgumentParser:
     t.add_argument("--db", help=_DB_HELP)
     t.add_argument("--out", required=True, help="image to write: .png, .svg or .pdf")
     t.set_defaults(func=_cmd_plot)
+    d = kinds.add_parser("distribution", help="a hand's exact equity over every runout, as a histogram")
+    d.add_argument("hole", help="two hole cards, like AhKh")
+    d.add_argument("board", help="a flop or turn, like 2c7dJh")
+    d.add_argument("--villain", help="opponent range, like 'QQ+,AKs' (default: any hand)")
+    d.add_argument("--bins", type=int, default=50, help="histogram bins (default 50)")
+    d.add_argument("--db", help=_DB_HELP)
+    d.add_argument("--out", required=True, help="image to write: .png, .svg or .pdf")
+    d.set_defaults(func=_cmd_plot)
+
+    p = sub.add_parser("distribution", help="how a hand's equity moves on the turn and river: EHS, EHS^2, potential")
+    p.add_argument("hole", help="two hole cards, like AhKh")
+    p.add_argument("board", help="a flop or turn, like 2c7dJh")
+    p.add_argument("--villain", help="opponent range (default: any hand)")
+    p.add_argument("--bins", type=int, default=50, help="histogram bins (default 50)")
+    p.add_argument("--db", help=_DB_HELP)
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=_cmd_distribution)
+
+    p = sub.add_parser("report", help="a range's equity and hits over all 22,100 flops, by texture")
+    p.add_argument("hero", help="the hero's range, like 'QQ+,AKs'")
+    p.add_argument("--villain", help="the villain's range (default: any hand)")
+    p.add_argument("--sort", default="equity", help="sort the flops by this column (default equity)")
+    p.add_argument("--out", help="write every flop and the texture aggregates to a .csv or .json file")
+    p.add_argument("--db", help=_DB_HELP)
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.add_argument("--quiet", action="store_true", help="no progress")
+    p.set_defaults(func=_cmd_report)
+
+    p = sub.add_parser("abstraction", help="EHS, EHS^2 and the river-equity histogram of every flop hand, as an array file")
+    p.add_argument("--zarr", help="zarr folder to write")
+    p.add_argument("--hdf5", help="HDF5 file to write")
+    p.add_argument("--bins", type=int, default=50, help="histogram bins (default 50)")
+    p.add_argument("--db", help=_DB_HELP)
+    p.add_argument("--quiet", action="store_true", help="no progress")
+    p.set_defaults(func=_cmd_abstraction)
 
     p = sub.add_parser("info", help="format, provenance and completeness of a database")
     p.add_argument("--db", help=_DB_HELP)

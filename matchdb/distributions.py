@@ -8,8 +8,8 @@ canonical flop when the table comes from the store), ``columns`` the board's
 columns (:func:`matchdb.pairs.board_columns`: all 1,176 on the flop, the 48
 holding the turn card on the turn, one on the river), ``row`` the hero's row
 and ``weights`` the opponent's weight on each of the 1,176 rows (``None``: a
-uniformly random hand). The query layer maps real cards into that frame;
-:func:`distribution` and :func:`distributions` do it here for now.
+uniformly random hand). The query layer maps real cards into that frame:
+:meth:`matchdb.MatchDB.distribution` and :meth:`matchdb.MatchDB.distributions`.
 
 Definitions (every deal counts, card removal exact: the opponent's hand never
 shares a card with the hero, the board or the runout):
@@ -89,8 +89,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from matchdb._jit import jit
-from matchdb.canonical import CANONICAL_FLOPS, CARD_MAP, PERMUTATIONS, canonicalize
-from matchdb.cards import RANKS, Card, format_card, format_cards, parse_cards
+from matchdb.answers import Answer, format_grid, plain
+from matchdb.canonical import unrename_array
+from matchdb.cards import RANKS, format_card, format_cards, parse_cards
 from matchdb.errors import BoardError, CardError, MatchdbError, RangeError
 from matchdb.evaluator import FLUSH_VALUE, STRAIGHT_TOP, _evaluate_with
 from matchdb.pairs import (
@@ -99,16 +100,13 @@ from matchdb.pairs import (
     N_LOCAL,
     N_PAIRS,
     PAIR_HIGH,
-    PAIR_INDEX,
     PAIR_LOW,
     PAIRS,
     ROWS_OF_CARD,
     SENTINEL,
     board_columns,
-    local_index,
     remaining_cards,
 )
-from matchdb.ranges import parse_range
 
 __all__ = [
     "DEFAULT_BINS",
@@ -117,10 +115,6 @@ __all__ = [
     "hand_distribution",
     "board_distributions",
     "histogram_bins",
-    "range_weights",
-    "distribution",
-    "distributions",
-    "ComputedTables",
 ]
 
 #: Bins of a histogram unless told otherwise (the literature's 50).
@@ -362,7 +356,7 @@ def _potential(hp: np.ndarray, now_total: np.ndarray) -> tuple[float, float]:
 
 
 @dataclass(frozen=True, eq=False)
-class HandDistribution:
+class HandDistribution(Answer):
     """How one hand's strength moves on the turn and river: raw values and figures.
 
     Cards are card ids in the frame the distribution was computed in (the
@@ -408,12 +402,56 @@ class HandDistribution:
     turn_probabilities: np.ndarray
     turn_counts: np.ndarray
     turn_histogram: np.ndarray
+    villain: str = "random"
 
     def __post_init__(self) -> None:
+        super().__post_init__()
         for name in ("now", "potential", "runouts", "river_equities", "river_probabilities", "river_counts",
                      "river_histogram", "turn_cards", "turn_equities", "turn_probabilities", "turn_counts",
                      "turn_histogram"):
             getattr(self, name).flags.writeable = False
+
+    def renamed(self, board, hole, perm: int) -> HandDistribution:
+        """The same distribution with the real cards of a question the canonical table answered (renamed by ``perm``)."""
+        import dataclasses
+
+        return dataclasses.replace(
+            self,
+            board=tuple(int(c) for c in board),
+            hole=tuple(int(c) for c in hole),
+            runouts=unrename_array(self.runouts, perm),
+            turn_cards=unrename_array(self.turn_cards, perm),
+        )
+
+    def to_dict(self) -> dict:
+        return self.summary() | {
+            "villain": self.villain,
+            "river_histogram": self.river_histogram.tolist(),
+            "turn_counts": self.turn_counts.tolist(),
+            "now": self.now.tolist(),
+            "potential": self.potential.tolist(),
+        }
+
+    def to_text(self) -> str:
+        lines = [
+            f"{format_cards(self.hole)} on {format_cards(self.board)} against {self.villain}: "
+            f"{len(self.river_equities)} runouts, {self.bins} bins",
+            f"  equity (EHS) {self.ehs:.6f}  EHS^2 {self.ehs2:.6f}  now (HS) {self.hs:.6f}  "
+            f"PPot {self.ppot:.6f}  NPot {self.npot:.6f}",
+            "  river equity histogram, runouts per tenth: "
+            + " ".join(str(int(c)) for c in self.river_counts.reshape(10, -1).sum(axis=1))
+            if self.bins % 10 == 0
+            else "  river equity histogram, runouts per bin: " + " ".join(str(int(c)) for c in self.river_counts),
+        ]
+        if len(self.turn_cards):
+            best = np.argsort(-self.turn_equities)
+            lines.append(
+                "  after the turn: best "
+                + ", ".join(f"{format_card(int(self.turn_cards[i]))} {self.turn_equities[i]:.3f}" for i in best[:3])
+                + "; worst "
+                + ", ".join(f"{format_card(int(self.turn_cards[i]))} {self.turn_equities[i]:.3f}" for i in best[-3:])
+            )
+        return "\n".join(lines)
 
     def __repr__(self) -> str:
         return (
@@ -914,7 +952,7 @@ def _now_counts(rank, n_ranks, weights, rows_of_card, pair_low, pair_high):
 
 
 @dataclass(frozen=True, eq=False)
-class BoardDistributions:
+class BoardDistributions(Answer):
     """The distribution figures of every hand on one board.
 
     Rows are the hands named in ``hands`` (the table's 1,176 rows for
@@ -955,8 +993,26 @@ class BoardDistributions:
     turn_histogram: np.ndarray
     river_equities: np.ndarray | None = field(default=None, repr=False)
     river_probabilities: np.ndarray | None = field(default=None, repr=False)
+    villain: str = "random"
+
+    def to_dict(self) -> dict:
+        out = {
+            "board": format_cards(self.board),
+            "villain": self.villain,
+            "bins": self.bins,
+            "hands": list(self.hands),
+        } | {name: getattr(self, name) for name in ("ehs", "ehs2", "hs", "ppot", "npot", "river_counts")}
+        out["grid"] = {figure: self.grid(figure) for figure in ("ehs", "ehs2", "hs", "ppot", "npot")}
+        return {key: plain(value) for key, value in out.items()}
+
+    def to_text(self) -> str:
+        return "\n\n".join(
+            format_grid(f"{title} of every hand on {format_cards(self.board)} against {self.villain}", self.grid(figure))
+            for figure, title in (("ehs", "EHS (equity)"), ("ppot", "PPot"), ("npot", "NPot"))
+        )
 
     def __post_init__(self) -> None:
+        super().__post_init__()
         for name in ("valid", "ehs", "ehs2", "hs", "ppot", "npot", "now", "river_counts", "river_histogram",
                      "turn_equities", "turn_counts", "turn_histogram", "river_equities", "river_probabilities"):
             array = getattr(self, name)
@@ -1197,214 +1253,3 @@ def _hand_name(a: int, b: int) -> str:
 
 
 # -- real cards through a database (to be replaced by the query layer's mapping at merge) ----------
-
-CardsLike = str | Iterable[str | int | Card]
-
-#: ``_INVERSE[p]`` is the renaming that undoes renaming ``p`` of :data:`matchdb.canonical.PERMUTATIONS`.
-_INVERSE = np.array(
-    [next(q for q in range(24) if (PERMUTATIONS[q][PERMUTATIONS[p]] == np.arange(4)).all()) for p in range(24)]
-)
-#: The 1,326 hands in :func:`matchdb.query.hand_order` order as (higher card id, lower card id).
-_HAND_HIGH = np.array([b for b in range(52) for a in range(b)], dtype=np.int64)
-_HAND_LOW = np.array([a for b in range(52) for a in range(b)], dtype=np.int64)
-
-
-def range_weights(villain) -> np.ndarray:
-    """A range as 1,326 weights in :func:`matchdb.query.hand_order` order.
-
-    ``villain`` is range text like ``'QQ+,AKs'`` (weights like ``'0.5(AA)'``
-    allowed), a list of hands (``['AhKh', 'AsKs']``, weight 1 each), or 1,326
-    weights already in that order.
-
-    >>> w = range_weights("QQ+,AKs")
-    >>> w.shape, int(w.sum())
-    ((1326,), 22)
-    >>> range_weights([])
-    Traceback (most recent call last):
-    ...
-    matchdb.errors.RangeError: The list of hands is empty; expected at least one hand like 'AhKh'.
-    """
-    weights = np.zeros(1326)
-    if isinstance(villain, str):
-        for a, b, w in parse_range(villain):
-            weights[_hand_position(a, b)] = w
-        return weights
-    if isinstance(villain, np.ndarray) and villain.dtype.kind in "iuf" or (
-        isinstance(villain, (list, tuple)) and villain and all(
-            isinstance(w, (int, float, np.integer, np.floating)) and not isinstance(w, bool) for w in villain
-        )
-    ):
-        values = np.asarray(villain, dtype=np.float64)
-        if values.shape != (1326,):
-            raise RangeError(f"A weight vector must have 1,326 entries, one per hand in hand_order(); got shape {values.shape}.")
-        if not np.isfinite(values).all() or (values < 0).any():
-            raise RangeError("A weight vector must be finite and non-negative; got a negative or non-finite entry.")
-        return values.copy()
-    try:
-        items = list(villain)
-    except TypeError:
-        raise RangeError(f"The range {villain!r} is neither text like 'QQ+,AKs', a list of hands nor 1,326 weights.") from None
-    if not items:
-        raise RangeError("The list of hands is empty; expected at least one hand like 'AhKh'.")
-    for hand in items:
-        a, b = parse_cards(hand, count=2)
-        weights[_hand_position(a, b)] = 1.0
-    return weights
-
-
-def _hand_position(a: int, b: int) -> int:
-    high, low = max(a, b), min(a, b)
-    return high * (high - 1) // 2 + low
-
-
-def _hand_rows(index: int, perm: int, local: np.ndarray) -> np.ndarray:
-    """Row of each of the 1,326 real hands in canonical table ``index`` reached by renaming ``perm``; -1 on the flop."""
-    la = local[CARD_MAP[perm, _HAND_HIGH]].astype(np.int64)
-    lb = local[CARD_MAP[perm, _HAND_LOW]].astype(np.int64)
-    return np.where((la >= 0) & (lb >= 0), PAIR_INDEX[la, lb], -1)
-
-
-def _frame(board: CardsLike, hole: CardsLike | None):
-    """(canonical form, local index of each card id, board columns, hero row or None) of a question."""
-    canon = canonicalize(board, hole=() if hole is None else hole)
-    local = local_index(canon.flop)
-    columns = board_columns([int(local[c]) for c in canon.extra])
-    if hole is None:
-        return canon, local, columns, None
-    if len(canon.hole) != 2:
-        raise CardError(f"The hole cards {hole!r} are {len(canon.hole)} cards; expected 2.")
-    a, b = canon.hole
-    return canon, local, columns, int(PAIR_INDEX[local[a], local[b]])
-
-
-def _frame_weights(canon, local: np.ndarray, villain) -> np.ndarray | None:
-    if villain is None:
-        return None
-    real = range_weights(villain)
-    rows = _hand_rows(canon.index, canon.perm, local)
-    weights = np.zeros(N_PAIRS)
-    weights[rows[rows >= 0]] = real[rows >= 0]
-    if not weights.any():
-        raise RangeError(f"No hand of the range {villain!r} is possible on the flop {format_cards(canon.flop)!r}.")
-    return weights
-
-
-def _real(cards: np.ndarray, perm: int) -> np.ndarray:
-    """Canonical card ids back to the real cards of a question renamed by ``perm``."""
-    return CARD_MAP[_INVERSE[perm]][cards].astype(np.int64)
-
-
-def distribution(db, hole: CardsLike, board: CardsLike, villain=None, bins: int = DEFAULT_BINS) -> HandDistribution:
-    """The distribution and potential of real hole cards on a real flop, turn or river, read from ``db``.
-
-    ``db`` is a :class:`matchdb.MatchDB`; ``villain`` a range (see
-    :func:`range_weights`) or ``None`` for a random hand. Cards in the
-    answer are the real ones.
-
-    >>> d = distribution(ComputedTables(), "TcQd", "7h9hQh")   # or matchdb.open()
-    >>> round(d.ehs, 3), format_cards(d.hole)
-    (0.683, 'TcQd')
-    """
-    canon, local, columns, row = _frame(board, hole)
-    weights = _frame_weights(canon, local, villain)
-    canonical = hand_distribution(db.table(canon.index), canon.flop, row, columns, weights, bins)
-    return _replace_cards(canonical, canon, board, hole)
-
-
-class ComputedTables:
-    """A stand-in for a :class:`matchdb.MatchDB` that computes each table with the kernel (about 20 ms).
-
-    Answers :func:`distribution` and :func:`distributions` without a built
-    database; keeps the last ``keep`` tables.
-
-    >>> ComputedTables().table(0).shape
-    (1176, 1176)
-    """
-
-    def __init__(self, keep: int = 8) -> None:
-        self._table = functools.lru_cache(maxsize=keep)(self._compute)
-
-    @staticmethod
-    def _compute(index: int) -> np.ndarray:
-        from matchdb.kernels import match_table
-
-        table = match_table(CANONICAL_FLOPS[index])
-        table.flags.writeable = False
-        return table
-
-    def table(self, index: int) -> np.ndarray:
-        """The W matrix of canonical flop ``index`` (read-only)."""
-        if isinstance(index, bool) or not isinstance(index, (int, np.integer)) or not 0 <= index < len(CANONICAL_FLOPS):
-            raise MatchdbError(f"Table {index!r} is out of range; expected 0..{len(CANONICAL_FLOPS) - 1}.")
-        return self._table(int(index))
-
-
-def _replace_cards(d: HandDistribution, canon, board: CardsLike, hole: CardsLike) -> HandDistribution:
-    import dataclasses
-
-    perm = canon.perm
-    return dataclasses.replace(
-        d,
-        board=parse_cards(board),
-        hole=parse_cards(hole, count=2),
-        runouts=_real(d.runouts, perm).reshape(d.runouts.shape),
-        turn_cards=_real(d.turn_cards, perm),
-        now=d.now.copy(),
-        potential=d.potential.copy(),
-        river_equities=d.river_equities.copy(),
-        river_probabilities=d.river_probabilities.copy(),
-        river_counts=d.river_counts.copy(),
-        river_histogram=d.river_histogram.copy(),
-        turn_equities=d.turn_equities.copy(),
-        turn_probabilities=d.turn_probabilities.copy(),
-        turn_counts=d.turn_counts.copy(),
-        turn_histogram=d.turn_histogram.copy(),
-    )
-
-
-def distributions(db, board: CardsLike, villain=None, bins: int = DEFAULT_BINS) -> BoardDistributions:
-    """The distribution figures of all 1,326 hands on a real board, in :func:`matchdb.query.hand_order` order.
-
-    Hands that share a card with the board hold NaN (counts 0); turn
-    equities are indexed by real card id.
-
-    >>> every = distributions(ComputedTables(), "Kc7d2h")      # or matchdb.open()
-    >>> round(every.hand("KsQs")["hs"], 3), int(every.valid.sum())
-    (0.958, 1176)
-    """
-    canon, local, columns, _ = _frame(board, None)
-    weights = _frame_weights(canon, local, villain)
-    frame = board_distributions(db.table(canon.index), canon.flop, columns, weights, bins)
-    rows = _hand_rows(canon.index, canon.perm, local)
-    on = rows >= 0
-    take = np.where(on, rows, 0)
-
-    def per_hand(values: np.ndarray, fill) -> np.ndarray:
-        out = values[take]
-        out[~on] = fill
-        return out
-
-    valid = per_hand(frame.valid, False)
-    turn = frame.turn_equities
-    if turn.shape[1]:
-        turn = turn[:, CARD_MAP[canon.perm]]  # column of real card c = column of its canonical card
-    return BoardDistributions(
-        board=parse_cards(board),
-        hands=_HAND_NAMES,
-        bins=frame.bins,
-        valid=valid,
-        ehs=per_hand(frame.ehs, np.nan),
-        ehs2=per_hand(frame.ehs2, np.nan),
-        hs=per_hand(frame.hs, np.nan),
-        ppot=per_hand(frame.ppot, np.nan),
-        npot=per_hand(frame.npot, np.nan),
-        now=per_hand(frame.now, np.nan),
-        river_counts=per_hand(frame.river_counts, 0),
-        river_histogram=per_hand(frame.river_histogram, 0.0),
-        turn_equities=per_hand(turn, np.nan),
-        turn_counts=per_hand(frame.turn_counts, 0),
-        turn_histogram=per_hand(frame.turn_histogram, 0.0),
-    )
-
-
-_HAND_NAMES = tuple(_hand_name(int(h), int(l)) for h, l in zip(_HAND_HIGH, _HAND_LOW))

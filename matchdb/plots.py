@@ -44,6 +44,7 @@ __all__ = [
     "require_matplotlib",
     "plot_grid",
     "plot_turns",
+    "plot_distribution",
 ]
 
 #: What a grid can show: exact heads-up equity (against a villain range) or the naive win rate (for N players).
@@ -221,6 +222,36 @@ def plot_turns(
     return ax
 
 
-# The distribution of a hand's equity over runouts (a histogram of the river equities)
-# lands with the distributions work (matchdb.distributions); draw it here beside
-# plot_turns, from plain numbers, and add 'matchdb plot distribution' in the CLI.
+def plot_distribution(
+    histogram,
+    ehs: float | None = None,
+    title: str | None = None,
+    ax=None,
+    out: str | os.PathLike | None = None,
+):
+    """Draw a hand's river-equity histogram (probability per equal bin over [0, 1]) with its mean; return the Axes.
+
+    ``histogram`` is :attr:`matchdb.distributions.HandDistribution.river_histogram`.
+
+    >>> d = db.distribution("AhKh", "2c7dJh")
+    >>> ax = plot_distribution(d.river_histogram, ehs=d.ehs, out="distribution.png")
+    >>> len(ax.patches), bool(ax.patches[10].get_height() == d.river_histogram[10])
+    (50, True)
+    """
+    values = np.asarray(histogram, dtype=float)
+    if values.ndim != 1 or not len(values) or not np.isfinite(values).all():
+        raise MatchdbError(f"A histogram must be a list of finite numbers, one per bin; got shape {values.shape}.")
+    ax = _new_axes(ax, out, (9.0, 4.0))
+    width = 1.0 / len(values)
+    ax.bar(np.arange(len(values)) * width, values, width=width * 0.92, align="edge", color="#4c72b0")
+    if ehs is not None:
+        ax.axvline(ehs, color="#555555", linestyle="--", linewidth=1, label=f"EHS (the mean): {ehs:.4f}")
+        ax.legend(loc="upper left", fontsize="small")
+    ax.set_xlim(0.0, 1.0)
+    ax.set_xlabel("exact equity on the river")
+    ax.set_ylabel("probability")
+    ax.grid(axis="y", alpha=0.3)
+    if title:
+        ax.set_title(title)
+    _save(ax, out)
+    return ax

@@ -20,6 +20,7 @@ size and the hands of its rows; the preflop table, ``matchdb verify``,
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import threading
 from collections.abc import Iterable, Iterator
@@ -325,6 +326,76 @@ class MatchDB:
         else:
             result = multiway_outcome(table, columns, hero, weights, method=method, samples=samples, seed=seed)
         return Multiway.of(_text(hole) if hand is not None else _describe(hole), _text(board), names, result)
+
+    def distribution(self, hole: CardsLike, board: CardsLike, villain=None, bins: int = 50):
+        """How a hand's exact equity moves on the turn and river (:class:`matchdb.distributions.HandDistribution`).
+
+        On a flop or turn, against a random hand or a range: the equity after each
+        turn card and on each runout (raw values and a histogram of ``bins``),
+        EHS and EHS^2, the current hand strength and Billings' PPot and NPot.
+
+        >>> d = db.distribution("AhKh", "2c7dJh")
+        >>> round(d.ehs, 6), len(d.river_equities), int(d.river_counts.sum()), len(d.turn_cards)
+        (0.572571, 1081, 1081, 47)
+        """
+        from matchdb.distributions import hand_distribution
+
+        canon, columns, row = self._hand_frame(hole, board)
+        weights = None
+        if villain is not None:
+            weights = self._weights(canon, villain)
+            if not weights.any():
+                raise RangeError(f"No hand of the range {describe_range(villain)!r} is possible on the board {_text(board)!r}.")
+        answer = hand_distribution(self.table(canon.index), canon.flop, row, columns, weights, bins)
+        answer = answer.renamed(parse_cards(board), parse_cards(hole), canon.perm)
+        return dataclasses.replace(answer, villain=describe_range(villain))
+
+    def distributions(self, board: CardsLike, villain=None, bins: int = 50):
+        """:meth:`distribution`'s figures for all 1,326 hands at once, in :func:`matchdb.hand_order` (NaN off the board).
+
+        >>> every = db.distributions("2c7dJh")
+        >>> round(float(every.ehs[matchdb.hand_index("AhKh")]), 6), every.grid("ppot").shape
+        (0.572571, (13, 13))
+        """
+        from matchdb.distributions import BoardDistributions, board_distributions
+
+        canon, columns, _ = self._frame(None, board)
+        weights = None
+        if villain is not None:
+            weights = self._weights(canon, villain)
+            if not weights.any():
+                raise RangeError(f"No hand of the range {describe_range(villain)!r} is possible on the board {_text(board)!r}.")
+        frame = board_distributions(self.table(canon.index), canon.flop, columns, weights, bins)
+        rows = _hand_rows(canon.index, canon.perm)
+        on = rows >= 0
+        take = np.where(on, rows, 0)
+
+        def per_hand(values: np.ndarray, fill) -> np.ndarray:
+            out = values[take]
+            out[~on] = fill
+            return out
+
+        turn = frame.turn_equities
+        if turn.shape[1]:
+            turn = turn[:, CARD_MAP[canon.perm]]  # the column of real card c is that of its canonical card
+        return BoardDistributions(
+            board=parse_cards(board),
+            hands=hand_order(),
+            bins=frame.bins,
+            valid=per_hand(frame.valid, False),
+            ehs=per_hand(frame.ehs, np.nan),
+            ehs2=per_hand(frame.ehs2, np.nan),
+            hs=per_hand(frame.hs, np.nan),
+            ppot=per_hand(frame.ppot, np.nan),
+            npot=per_hand(frame.npot, np.nan),
+            now=per_hand(frame.now, np.nan),
+            river_counts=per_hand(frame.river_counts, 0),
+            river_histogram=per_hand(frame.river_histogram, 0.0),
+            turn_equities=per_hand(turn, np.nan),
+            turn_counts=per_hand(frame.turn_counts, 0),
+            turn_histogram=per_hand(frame.turn_histogram, 0.0),
+            villain=describe_range(villain),
+        )
 
     def drop_out(self, hole: CardsLike, board: CardsLike, players: int, stay, method: str = "auto", seed: int | None = None) -> Multiway:
         """Mick West's drop-out model: each of ``players - 1`` opponents stays in only with a hand in ``stay``.

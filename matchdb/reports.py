@@ -79,12 +79,26 @@ from pathlib import Path
 import numpy as np
 
 from matchdb._jit import jit
-from matchdb.canonical import CANONICAL_FLOPS, CARD_MAP, N_FLOPS, ORBIT_SIZES, canonical_index
+from matchdb.answers import Answer, plain
+from matchdb.canonical import CANONICAL_FLOPS, CARD_MAP, N_FLOPS, canonical_index
 from matchdb.cards import RANKS, format_cards
-from matchdb.distributions import _HAND_HIGH, _HAND_LOW, range_weights
 from matchdb.errors import MatchdbError, RangeError
 from matchdb.evaluator import FLUSH_VALUE, STRAIGHT_TOP, _evaluate_with
-from matchdb.pairs import COLLISION, N_LEVELS, N_LOCAL, N_PAIRS, PAIR_HIGH, PAIR_INDEX, PAIR_LOW, ROWS_OF_CARD, SENTINEL, local_index
+from matchdb.hands import HAND_HIGH as _HAND_HIGH
+from matchdb.hands import HAND_LOW as _HAND_LOW
+from matchdb.pairs import (
+    COLLISION,
+    N_LEVELS,
+    N_LOCAL,
+    N_PAIRS,
+    PAIR_HIGH,
+    PAIR_INDEX,
+    PAIR_LOW,
+    ROWS_OF_CARD,
+    SENTINEL,
+    local_index,
+)
+from matchdb.ranges import range_weights
 
 __all__ = [
     "HITS",
@@ -126,19 +140,12 @@ TEXTURES = {
 TableItem = tuple[int, tuple[int, int, int], int, np.ndarray]
 
 
-def iter_tables(db, indices: Iterable[int] | None = None) -> Iterator[TableItem]:
+def iter_tables(db, indices: Iterable[int] | None = None, show_progress: bool = False) -> Iterator[TableItem]:
     """Every table of a :class:`matchdb.MatchDB` (or those of ``indices``) as :data:`TableItem` tuples.
 
-    Through the database's whole-database iterator ``db.tables(indices)``
-    where it has one (one reused buffer), else ``db.table(i)`` one by one.
+    Through the database's whole-database iterator, :meth:`matchdb.MatchDB.tables`.
     """
-    whole = getattr(db, "tables", None)
-    if callable(whole):
-        yield from as_items(whole(indices))
-        return
-    for index in range(N_FLOPS) if indices is None else indices:
-        index = int(index)
-        yield index, tuple(int(c) for c in CANONICAL_FLOPS[index]), int(ORBIT_SIZES[index]), db.table(index)
+    yield from as_items(db.tables(indices, show_progress=show_progress))
 
 
 def as_items(tables: Iterable) -> Iterator[TableItem]:
@@ -292,7 +299,7 @@ def _hand_permutations() -> np.ndarray:
 def is_suit_symmetric(weights: np.ndarray) -> bool:
     """True when renaming suits maps a 1,326-weight range onto itself.
 
-    >>> from matchdb.distributions import range_weights
+    >>> from matchdb.ranges import range_weights
     >>> is_suit_symmetric(range_weights("QQ+,AKs")), is_suit_symmetric(range_weights("AhKh"))
     (True, False)
     """
@@ -561,7 +568,7 @@ def _range_vs_range(table: np.ndarray, hero: np.ndarray, villain: np.ndarray) ->
 
 
 @dataclass(frozen=True, eq=False)
-class FlopReport:
+class FlopReport(Answer):
     """A hero range against a villain range on every flop, flop by flop and by texture.
 
     Entries are the canonical flops, each standing for ``count`` flops (its
@@ -706,10 +713,20 @@ class FlopReport:
             "textures": {key: self.by_texture(key) for key in TEXTURES},
             "flops": self.rows(expand=expand),
         }
-        text = json.dumps(data, allow_nan=True)
+        text = json.dumps(plain(data))  # NaN (a flop where the hero range has no hand) becomes null
         if path is not None:
             Path(path).write_text(text)
         return text
+
+    def to_dict(self) -> dict:
+        return json.loads(self.to_json())
+
+    def to_text(self) -> str:
+        lines = [self.summary(), "", f"{'suits':<10} {'pairing':<9} {'frequency':>9} {'equity':>8}"]
+        for row in self.by_texture(("suits", "pairing"), sort="equity"):
+            if row["frequency"] > 0:
+                lines.append(f"{row['suits']:<10} {row['pairing']:<9} {row['frequency']:>9.4f} {row['equity']:>8.4f}")
+        return "\n".join(lines)
 
     def summary(self) -> str:
         """One line: the equity, how the flops were covered, the main hit rates and the best and worst suit-and-pairing texture."""
@@ -867,9 +884,8 @@ def report(db, hero, villain=None, quiet: bool = True, per_flop: bool | None = N
            indices: Iterable[int] | None = None) -> FlopReport:
     """:func:`flop_report` over every table of a :class:`matchdb.MatchDB` (or the canonical flops of ``indices``).
 
-    >>> from matchdb.distributions import ComputedTables
-    >>> r = report(ComputedTables(), "AA", "KK", indices=[0, 1])    # matchdb.open() and no indices: all flops
+    >>> r = report(db, "AA", "KK", indices=[0, 1])    # no indices: all 22,100 flops
     >>> r.total_flops, round(r.overall_equity(), 4), r.by_texture("suits")[0]["suits"]
     (8, 0.8398, 'monotone')
     """
-    return flop_report(iter_tables(db, indices), hero, villain, quiet=quiet, per_flop=per_flop)
+    return flop_report(iter_tables(db, indices, show_progress=not quiet), hero, villain, quiet=True, per_flop=per_flop)

@@ -225,6 +225,27 @@ def create_app(db: MatchDB):
     ) -> Multiway:
         return await answer(db.multiway, hole, board, _opponents(villain or [], opponents), method, samples, seed)
 
+    @app.get("/v1/distribution", summary="How a hand's exact equity moves on the turn and river: EHS, EHS^2, HS, PPot, NPot")
+    async def get_distribution(
+        hole: str = Query(description="two hole cards, like AhKh"),
+        board: str = Query(description="a flop or turn, like 2c7dJh"),
+        villain: str | None = Query(None, description="opponent range like 'QQ%2B,AKs'; default any hand"),
+        bins: int = Query(50, ge=1, le=1000, description="histogram bins"),
+    ) -> dict:
+        return (await answer(db.distribution, hole, board, villain, bins)).to_dict()
+
+    @app.get("/v1/report", summary="A range's equity and hits over all 22,100 flops, aggregated by texture (seconds)")
+    async def get_report(
+        hero: str = Query(description="the hero's range, like 'QQ%2B,AKs'"),
+        villain: str | None = Query(None, description="the villain's range; default any hand"),
+    ) -> dict:
+        from matchdb.reports import report
+
+        result = await answer(report, db, hero, villain)
+        data = result.to_dict()
+        data.pop("flops")  # every flop's row is in 'matchdb report --out'; the service sends the aggregates
+        return data
+
     def run_batch(batch: Batch) -> BatchAnswer:
         results = []
         for position, item in enumerate(batch.queries):

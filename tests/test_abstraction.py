@@ -5,24 +5,29 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from matchdb.abstraction import DATASET_FORMAT, compute_dataset, locate, read_dataset, write_dataset
+from matchdb.abstraction import (
+    DATASET_FORMAT,
+    compute_dataset,
+    locate,
+    read_dataset,
+    write_dataset,
+)
 from matchdb.canonical import CANONICAL_FLOPS, ORBIT_SIZES
 from matchdb.cards import parse_cards
-from matchdb.distributions import ComputedTables, board_distributions, hand_distribution
+from matchdb.distributions import board_distributions, hand_distribution
 from matchdb.errors import CardError, MatchdbError
 from matchdb.kernels import match_table
 from matchdb.pairs import PAIRS, board_columns, pair_row
-from matchdb.reports import iter_tables
 from tests.test_distributions import full_db  # noqa: F401 - the fixture is used by name
 
 PUBLISHED = [("TcQd", "7h9hQh", 0.683), ("5c9d", "3d5d7d", 0.679)]
 
 
 @pytest.fixture(scope="module")
-def small():
-    """The dataset of the published flops and two more, from tables the kernel computes."""
+def small(full_db):
+    """The dataset of the published flops and two more, from the session's full store."""
     indices = sorted({locate(hole, flop)[0] for hole, flop, _ in PUBLISHED} | {0, 1754})
-    return compute_dataset(iter_tables(ComputedTables(), indices))
+    return compute_dataset(full_db.tables(indices))
 
 
 def test_figures_are_the_distributions(small):

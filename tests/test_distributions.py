@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import os
 import warnings
 from itertools import combinations
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -15,40 +13,34 @@ from hypothesis import strategies as st
 import matchdb
 from matchdb.canonical import CARD_MAP, PERMUTATIONS
 from matchdb.cards import format_cards, parse_cards
-from matchdb.distributions import (
-    board_distributions,
-    distribution,
-    distributions,
-    hand_distribution,
-    histogram_bins,
-    range_weights,
-)
+from matchdb.distributions import board_distributions, hand_distribution, histogram_bins
 from matchdb.errors import BoardError, CardError, MatchdbError, RangeError
 from matchdb.formulas import hand_vs_weights
+from matchdb.hands import hand_order
 from matchdb.kernels import match_table
 from matchdb.pairs import PAIRS, board_columns, local_index, pair_row, remaining_cards
-from matchdb.query import hand_order
+from matchdb.ranges import range_weights
 
 with warnings.catch_warnings():  # eval7 builds its range grammar with names pyparsing now deprecates
     warnings.simplefilter("ignore", DeprecationWarning)
     import eval7
 
 E7 = [eval7.Card(format_cards([c])) for c in range(52)]
-#: Built databases of all 1,755 tables tried in turn (read only): MATCHDB_FULL_DB, then this machine's
-#: copies in format versions 1 and 2. Rewired to the project's fixtures at merge.
-FULL_DBS = [os.environ.get("MATCHDB_FULL_DB"), "/work/db-v1/matchdb.zarr", "/work/db-v2/matchdb.zarr"]
 
 
 @pytest.fixture(scope="module")
-def full_db():
-    """The first of FULL_DBS this matchdb opens; the tests skip, saying why, when none opens."""
-    reasons = []
-    for path in filter(None, FULL_DBS):
-        try:
-            return matchdb.open(Path(path))
-        except matchdb.DatabaseError as error:
-            reasons.append(str(error))
-    pytest.skip("needs a full database (set MATCHDB_FULL_DB, or build one with 'matchdb build'): " + " ".join(reasons))
+def full_db(full_store):
+    """The session's full database."""
+    return matchdb.open(full_store)
+
+
+def distribution(db, hole, board, villain=None, bins=50):
+    """The query layer's answer (the tests were written against a module function of this name)."""
+    return db.distribution(hole, board, villain=villain, bins=bins)
+
+
+def distributions(db, board, villain=None, bins=50):
+    return db.distributions(board, villain=villain, bins=bins)
 
 
 # -- the independent reference: eval7 on every board, numpy for the counting ----------------
@@ -426,3 +418,33 @@ def test_bad_input_is_refused_with_a_clear_message():
         range_weights([])
     with pytest.raises(RangeError, match="1,326 entries"):
         range_weights([1.0, 2.0])
+
+
+# -- the command line, the HTTP service and the plot ---------------------------------------------
+
+
+def test_command_line_service_and_plot_give_the_api_answer(full_db, tmp_path, capsys):
+    import json
+
+    import httpx
+
+    from matchdb.cli import main
+    from tests.helpers import running_server
+
+    want = full_db.distribution("KsQs", "Kc7d2h")
+    assert main(["distribution", "KsQs", "Kc7d2h", "--db", str(full_db.path), "--json"]) == 0
+    got = json.loads(capsys.readouterr().out)
+    assert (got["hs"], got["ehs"], got["ppot"], got["npot"]) == (want.hs, want.ehs, want.ppot, want.npot)
+    assert got["river_counts"] == want.river_counts.tolist() and round(got["hs"], 3) == 0.958
+    assert main(["distribution", "KsQs", "Kc7d2h", "--db", str(full_db.path)]) == 0
+    assert "now (HS) 0.958372" in capsys.readouterr().out
+    assert main(["distribution", "KsQs", "Kc7d2hKs", "--db", str(full_db.path)]) == 2
+    assert "share 'Ks'; expected distinct cards" in capsys.readouterr().err
+    image = tmp_path / "d.png"
+    assert main(["plot", "distribution", "AhKh", "2c7dJh", "--db", str(full_db.path), "--out", str(image)]) == 0
+    assert image.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    with running_server(full_db.path, tmp_path / "serve.log") as url:
+        body = httpx.get(f"{url}/v1/distribution", params={"hole": "KsQs", "board": "Kc7d2h", "villain": "QQ+,AK"}).json()
+        assert body["ehs"] == full_db.distribution("KsQs", "Kc7d2h", villain="QQ+,AK").ehs and body["villain"] == "QQ+,AK"
+        bad = httpx.get(f"{url}/v1/distribution", params={"hole": "KsQs", "board": "Kc7d2h", "bins": 0})
+        assert bad.status_code == 422

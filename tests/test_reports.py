@@ -13,12 +13,11 @@ import pytest
 
 from matchdb.canonical import CANONICAL_FLOPS, ORBIT_SIZES, canonical_index
 from matchdb.cards import format_cards, parse_cards
-from matchdb.distributions import range_weights
 from matchdb.errors import MatchdbError, RangeError
 from matchdb.formulas import all_hands_scores
 from matchdb.kernels import match_table
 from matchdb.pairs import board_columns
-from matchdb.ranges import parse_range
+from matchdb.ranges import parse_range, range_weights
 from matchdb.reports import (
     HITS,
     TEXTURES,
@@ -360,3 +359,22 @@ def test_tables_from_one_reused_buffer(some_tables):
 
     with pytest.raises(MatchdbError, match="Table 7 is damaged"):
         flop_report(broken(), "AA")
+
+
+def test_command_line_and_service_report(full_db, tmp_path, capsys):
+    import httpx
+
+    from matchdb.cli import main
+    from tests.helpers import running_server
+
+    out = tmp_path / "report.csv"
+    assert main(["report", "QQ+,AKs", "--villain", "JJ-99", "--db", str(full_db.path), "--out", str(out), "--quiet"]) == 0
+    printed = capsys.readouterr().out
+    rows = list(csv.DictReader(io.StringIO(out.read_text())))
+    assert len(rows) == 1755 and "wrote 22,100 flops' figures" in printed
+    want = report(full_db, "QQ+,AKs", "JJ-99")
+    assert printed.startswith(want.summary().split("; ")[0])
+    with running_server(full_db.path, tmp_path / "serve.log") as url:
+        body = httpx.get(f"{url}/v1/report", params={"hero": "QQ+,AKs", "villain": "JJ-99"}, timeout=120).json()
+        assert body["equity"] == pytest.approx(want.overall_equity(), abs=1e-12) and "flops" not in body
+        assert set(body["textures"]) == {"suits", "pairing", "high_card", "connectedness"}
