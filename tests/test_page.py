@@ -225,7 +225,7 @@ def test_the_page_in_a_real_browser(browser, db, server, tmp_path):
     page.open()
     info = db.info()
     assert page.text("db-info") == f"format {info['format_version']}, {info['tables_built']} of {info['tables']} tables"
-    assert not page.shown("multiway") and not page.shown("distribution")  # nothing asked yet; no /v1/distribution
+    assert not page.shown("multiway") and not page.shown("distribution")  # nothing asked yet
 
     # a board from the card picker, a hero hand picked too, against any hand
     for card in ("2c", "7d", "Jh"):
@@ -243,6 +243,13 @@ def test_the_page_in_a_real_browser(browser, db, server, tmp_path):
     )
     assert not page.shown("stat-win-rate") and page.text("hero-title") == "AhKh on 2c7dJh against random"
     assert not page.shown("multiway")  # heads-up against a villain: the multiway view waits for opponents
+    distribution = db.distribution("AhKh", "2c7dJh")  # the hand's distribution over runouts, from /v1/distribution
+    page.wait(lambda: page.shown("distribution") and page.text("dist-ehs") != "")
+    assert [page.text(f"dist-{name}") for name in ("ehs", "ehs2", "hs", "ppot", "npot")] == [
+        f"{getattr(distribution, name):.6f}" for name in ("ehs", "ehs2", "hs", "ppot", "npot")
+    ]
+    bars = browser.find_elements("css selector", "#dist-histogram .bar")
+    assert [float(bar.get_attribute("data-probability")) for bar in bars] == distribution.river_histogram.tolist()
     table = db.equities("2c7dJh")
     _assert_grid(page, table.grid())
     assert page.text("grid-title") == "exact equity vs random of every hand on 2c7dJh"

@@ -344,10 +344,10 @@ async function showMultiway(form, players) {
   section.hidden = false;
 }
 
-// INTEGRATION (issue 12): a section.future is shown when /openapi.json lists its data-endpoint (the hand's
-// distribution over runouts: /v1/distribution). Until it has a view of its own, the endpoint is asked with the
-// parameters its OpenAPI entry names (filled from the form: hole, board, villain, players, opponents) and its
-// answer's plain fields are listed; give it a view like showMultiway's when it lands.
+// A section.future is shown when /openapi.json lists its data-endpoint: the endpoint is asked with the
+// parameters its OpenAPI entry names (filled from the form: hole, board, villain, players, opponents).
+// The hand's distribution over runouts (/v1/distribution) has its own view; any other answer's plain
+// fields are listed.
 
 const futureViews = []; // [section, path, parameter names]
 
@@ -378,6 +378,10 @@ async function showFutureViews(form, players) {
   for (const [section, path, names] of futureViews) {
     const params = {};
     for (const name of names) if (name in known) params[name] = known[name];
+    if (path === "/v1/distribution") {
+      await showDistribution(section, params);
+      continue;
+    }
     try {
       renderGeneric(section, await api(path, params));
     } catch (failure) {
@@ -385,6 +389,41 @@ async function showFutureViews(form, players) {
     }
     section.hidden = false;
   }
+}
+
+async function showDistribution(section, params) {
+  // a hand on a flop or a turn (a river has nothing left to come)
+  if (!params.hole || !params.board || params.board.replace(/[^a-z0-9]/gi, "").length > 8) {
+    section.hidden = true;
+    return;
+  }
+  $("dist-error").hidden = true;
+  const bars = $("dist-histogram");
+  try {
+    const answer = await api("/v1/distribution", params);
+    $("dist-title").textContent = `${answer.hole} on ${answer.board} against ${answer.villain}: ${answer.runouts} runouts`;
+    for (const name of ["ehs", "ehs2", "hs", "ppot", "npot"]) $(`dist-${name}`).textContent = fixed(answer[name]);
+    const top = Math.max(...answer.river_histogram, 1e-12);
+    bars.replaceChildren(
+      ...answer.river_histogram.map((p, b) => {
+        const bar = document.createElement("div");
+        bar.className = "bar";
+        bar.style.height = `${(100 * p) / top}%`;
+        bar.title = `${(b / answer.bins).toFixed(2)}-${((b + 1) / answer.bins).toFixed(2)}: ${fixed(p)}`;
+        bar.dataset.probability = String(p);
+        return bar;
+      }),
+    );
+    section.querySelector("dl").hidden = false;
+    bars.hidden = false;
+  } catch (failure) {
+    section.querySelector("dl").hidden = true;
+    bars.hidden = true;
+    $("dist-title").textContent = "Distribution over runouts";
+    $("dist-error").textContent = failure.message;
+    $("dist-error").hidden = false;
+  }
+  section.hidden = false;
 }
 
 function renderGeneric(section, answer) {
