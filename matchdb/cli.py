@@ -170,7 +170,7 @@ def _tune_outputs(args: argparse.Namespace):
             check_output_file(getattr(args, option), {"out": ".json", "log": ".log", "plot": ".png"}[option])
     if args.plot:
         try:
-            import matplotlib  # noqa: F401
+            __import__("matplotlib")
         except ImportError:
             raise MatchdbError("Plotting needs matplotlib; install it with 'pip install matplotlib'.") from None
     return open(args.log, "w", buffering=1) if args.log else None
@@ -193,11 +193,8 @@ def _cmd_tune_preflop(args: argparse.Namespace) -> int:
             targets = preflop_targets(table, args.opponents, args.scale)
             description = (f"the database's {'heads-up equity' if args.opponents == 1 else 'naive win rate'} against "
                            f"{args.opponents} opponent{'s' if args.opponents > 1 else ''}, scaled by {args.scale}")
-        on_step = None
-        if log is not None:
-
-            def on_step(step):
-                log.write(f"cycle {step.evaluation}: rms {step.loss:.2f}: {step.describe()}\n")
+        on_step = None if log is None else (
+            lambda step: log.write(f"cycle {step.evaluation}: rms {step.loss:.2f}: {step.describe()}\n"))
 
         fit = fit_preflop_score(targets, step=args.step, max_changes=args.changes, cycles=args.cycles,
                                 target_error=args.target_error, patience=args.patience or None,
