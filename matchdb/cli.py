@@ -190,9 +190,15 @@ def _cmd_tune_preflop(args: argparse.Namespace) -> int:
         if args.critical is not None:
             targets, description = args.critical, "critical hands"
         else:
+            figure = "heads-up equity" if args.opponents == 1 else "naive win rate"
+            if args.multiway:
+                if not hasattr(_open(args), "preflop_multiway"):
+                    raise MatchdbError("--multiway needs the exact multiway preflop table (db.preflop_multiway), "
+                                       "which this version of matchdb lacks.")
+                table, figure = _open(args).preflop_multiway(show_progress=not args.quiet), "exact multiway equity"
             targets = preflop_targets(table, args.opponents, args.scale)
-            description = (f"the database's {'heads-up equity' if args.opponents == 1 else 'naive win rate'} against "
-                           f"{args.opponents} opponent{'s' if args.opponents > 1 else ''}, scaled by {args.scale}")
+            description = (f"the database's {figure} against {args.opponents} "
+                           f"opponent{'s' if args.opponents > 1 else ''}, scaled by {args.scale}")
         on_step = None if log is None else (
             lambda step: log.write(f"cycle {step.evaluation}: rms {step.loss:.2f}: {step.describe()}\n"))
 
@@ -370,6 +376,8 @@ def _parser() -> argparse.ArgumentParser:
     q.add_argument("--db", help=_DB_HELP)
     q.add_argument("--opponents", type=int, default=1, help="targets: equity against 1 (exact) or 2..9 (naive win "
                    "rate) random opponents (default 1)")
+    q.add_argument("--multiway", action="store_true", help="targets: the exact multiway preflop equity "
+                   "(db.preflop_multiway(): computed once, about 15 minutes, then kept) instead of naive win rates")
     q.add_argument("--scale", choices=("range", "equity"), default="range",
                    help="targets 0..1000: the weakest to the strongest class (range) or 1000 x equity")
     q.add_argument("--critical", help="fit critical hands instead, like 'AA:950,AKs:800:2' (hand:target[:weight]) or "

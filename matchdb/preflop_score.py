@@ -226,11 +226,13 @@ def _class_of(hand) -> int:
 
 
 def preflop_targets(table, opponents: int = 1, scale: str = "range") -> np.ndarray:
-    """Targets for the 169 classes from a preflop table (``db.preflop()``), in :data:`CLASSES` order.
+    """Targets for the 169 classes from a preflop table, in :data:`CLASSES` order.
 
-    ``opponents`` 1 takes the exact equity against one random hand; 2..9 the
-    naive win rate with that many opponents (what the table holds; an exact
-    multiway preflop equity is not in it). ``scale`` ``"range"`` maps the
+    From ``db.preflop()``: ``opponents`` 1 takes the exact equity against one
+    random hand, 2..9 the naive win rate with that many opponents. From a
+    table of equities against 1..9 opponents (``equity[class, k - 1]`` with
+    an ``opponents`` tuple, like main's exact multiway preflop table
+    ``db.preflop_multiway()``): that equity. ``scale`` ``"range"`` maps the
     weakest class to 0 and the strongest to 1000; ``"equity"`` multiplies
     by 1000.
 
@@ -246,7 +248,12 @@ def preflop_targets(table, opponents: int = 1, scale: str = "range") -> np.ndarr
         raise ScoreError(f"The scale {scale!r} is unknown; expected 'range' or 'equity'.")
     if tuple(table.classes) != CLASSES:
         raise ScoreError("The preflop table lists its classes in another order than matchdb.hands.CLASSES.")
-    if opponents == 1:
+    if np.ndim(table.equity) == 2:  # equity against 1..9 opponents, one column each
+        columns = tuple(getattr(table, "opponents", ()))
+        if opponents not in columns:
+            raise ScoreError(f"The multiway table has no equity against {opponents} opponents; it has {list(columns)}.")
+        values = np.asarray(table.equity, dtype=np.float64)[:, columns.index(opponents)]
+    elif opponents == 1:
         values = np.asarray(table.equity, dtype=np.float64)
     else:
         if opponents + 1 not in table.win_rate:

@@ -206,6 +206,19 @@ def test_multiway_targets_are_the_naive_win_rates(db, opponents):
     assert fit.correlation >= 0.95
 
 
+def test_exact_multiway_tables_give_their_own_column():
+    """A table of equities against 1..9 opponents (the shape of main's db.preflop_multiway()) is read column by column."""
+    from types import SimpleNamespace
+
+    equity = np.random.default_rng(0).random((len(CLASSES), 9))  # stand-in figures
+    table = SimpleNamespace(classes=CLASSES, opponents=tuple(range(1, 10)), equity=equity)
+    for k in (1, 4, 9):
+        assert preflop_targets(table, k, scale="equity") == pytest.approx(1000 * equity[:, k - 1])
+    partial = SimpleNamespace(classes=CLASSES, opponents=(1, 2), equity=equity[:, :2])
+    with pytest.raises(ScoreError, match=r"^The multiway table has no equity against 3 opponents; it has \[1, 2\]\.$"):
+        preflop_targets(partial, 3)
+
+
 def test_critical_hands_weights_and_pins():
     hands = "AA:950,KK:900,22:400,AKs:700,AKo:650,72o:20,JTs:560"
     even = fit_preflop_score(hands, seed=3, pinned=["suited", "ace"])
