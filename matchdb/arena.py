@@ -57,7 +57,9 @@ from matchdb.games import (
     S_AGG,
     S_CALLS,
     S_FLOPS,
+    S_FIELDS,
     S_HANDS,
+    S_INVESTED,
     S_PFR,
     S_SHOWDOWN_WINS,
     S_SHOWDOWNS,
@@ -151,7 +153,7 @@ class ArenaResult:
     bots: list[BotResult]
     settings: dict
     seconds: float
-    unit_values: dict = field(default_factory=dict)  # bot -> {"wins": [...], "bb_per_100": [...], ...}
+    unit_values: dict = field(default_factory=dict)  # bot -> {"wins": [...], "bb_per_100": [...], "invested": [...], ...}
 
     def bot(self, name: str) -> BotResult:
         """The result of the bot called ``name``."""
@@ -429,7 +431,8 @@ def _summarise(bots, records, seats, units, duplicate, settings) -> ArenaResult:
     seat_games = np.zeros((units, k))  # seat-games
     seat_hands = np.zeros((units, k))
     games_in = np.zeros(units)
-    style = np.zeros((len(names), 10))
+    invested = np.zeros((units, k))
+    style = np.zeros((len(names), S_FIELDS))
     places = np.zeros((k, seats), dtype=np.int64)
     hands_total = np.zeros(k, dtype=np.int64)
     unit_pos = {u: i for i, u in enumerate(sorted({r["unit"] for r in records}))}
@@ -443,6 +446,7 @@ def _summarise(bots, records, seats, units, duplicate, settings) -> ArenaResult:
             place[u, j] += p
             bb[u, j] += r["big_blinds"][s]
             chips[u, j] += r["net"][s]
+            invested[u, j] += r["stats"][S_INVESTED, s]
             seat_games[u, j] += 1
             seat_hands[u, j] += r["stats"][S_HANDS, s]
             style[j] += r["stats"][:, s]
@@ -457,6 +461,7 @@ def _summarise(bots, records, seats, units, duplicate, settings) -> ArenaResult:
                 "place": place[:, j] / seat_games[:, j],
                 "bb_per_100": 100 * bb[:, j] / np.maximum(seat_hands[:, j], 1),
                 "chips": chips[:, j] / seat_games[:, j],
+                "invested": invested[:, j] / seat_games[:, j],
             }
             values[name] = per_unit
             st = style[j]

@@ -44,8 +44,11 @@ matchdb.bots.BotError: The bot 'bluffer' is unknown; expected one of allin, five
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+import json
+import os
+from collections.abc import Callable, Mapping
+from dataclasses import asdict, dataclass
+from pathlib import Path
 from typing import ClassVar
 
 import numpy as np
@@ -84,6 +87,8 @@ __all__ = [
     "BOT_NAMES",
     "PAIR_OF_SIXES",
     "make_bot",
+    "save_bot",
+    "load_bot",
     "opponent_flags",
     "UNIFORM",
     "DROPOUT",
@@ -565,15 +570,19 @@ _STRENGTHS = {"naive": NAIVE, "headsup": HEADSUP_EQUITY, "montecarlo": montecarl
 
 
 def make_bot(spec: str) -> BuiltinBot:
-    """A built-in bot by name, optionally with a strength after a colon.
+    """A built-in bot by name, optionally with a strength after a colon, or a bot file.
 
     ``"west"``, ``"west-tight:headsup"``, ``"income:montecarlo"`` (Tomlinson's
     steered samples), ``"west:dropout"`` (samples with West's drop-out model:
     opponents who entered voluntarily fold hands worse than a pair of sixes).
+    A name ending in ``.json`` is a file :func:`save_bot` wrote (``matchdb
+    tune bot --out``), read by :func:`load_bot`.
 
     >>> make_bot("west:dropout").strength.model
     'dropout'
     """
+    if isinstance(spec, str) and spec.endswith(".json"):
+        return load_bot(spec)
     name, _, strength = spec.partition(":")
     if name not in _FACTORIES or (strength and strength not in _STRENGTHS):
         raise BotError(
@@ -586,3 +595,63 @@ def make_bot(spec: str) -> BuiltinBot:
         bot.name = spec
     return bot
 
+
+
+# -- bot files ---------------------------------------------------------------------------------------
+
+_BOT_CLASSES: dict[str, type[BuiltinBot]] = {cls.__name__: cls for cls in (
+    AllIn, PairOfFives, CallingStation, RandomBot, WestBot, TomlinsonBot, IncomeBot)}
+_BOT_FILE_KIND = "matchdb-bot"
+
+
+def save_bot(bot: BuiltinBot, path: str | os.PathLike, extra: Mapping | None = None) -> Path:
+    """Write a built-in bot (class, name, strength, every parameter by name) as JSON for :func:`load_bot`.
+
+    ``extra`` adds keys (a tuning run's figures, say); loading ignores them.
+    """
+    if type(bot).__name__ not in _BOT_CLASSES or not isinstance(bot, BuiltinBot):
+        raise BotError(f"The bot {bot!r} is not a built-in bot; only those can be saved.")
+    if not isinstance(bot.strength, BuiltinStrength):
+        raise BotError(f"The bot {bot.name!r} uses a Python strength {bot.strength!r}; only built-in strengths can be saved.")
+    data = {"kind": _BOT_FILE_KIND, "version": 1, "class": type(bot).__name__, "name": bot.name,
+            "strength": asdict(bot.strength),
+            "parameters": {name: float(v) for name, v in zip(bot.parameter_names(), bot.params)}}
+    path = Path(path)
+    path.write_text(json.dumps(data | dict(extra or {}), indent=1, allow_nan=False) + "\n")
+    return path
+
+
+def load_bot(path: str | os.PathLike) -> BuiltinBot:
+    """The bot a file of :func:`save_bot` describes; parameters it leaves out keep their defaults.
+
+    >>> load_bot("missing.json")
+    Traceback (most recent call last):
+    ...
+    matchdb.bots.BotError: The bot file 'missing.json' does not exist; expected a file written by save_bot or 'matchdb tune bot --out'.
+    """
+    try:
+        data = json.loads(Path(path).read_text())
+    except FileNotFoundError:
+        raise BotError(f"The bot file {str(path)!r} does not exist; expected a file written by save_bot or "
+                       "'matchdb tune bot --out'.") from None
+    except (OSError, ValueError) as error:
+        raise BotError(f"The bot file {str(path)!r} cannot be read as JSON ({error}).") from None
+    if not isinstance(data, dict) or data.get("kind") != _BOT_FILE_KIND or data.get("class") not in _BOT_CLASSES:
+        raise BotError(f"The file {str(path)!r} does not describe a bot; expected kind {_BOT_FILE_KIND!r} and a class "
+                       f"among {', '.join(_BOT_CLASSES)}.")
+    parameters = data.get("parameters", {})
+    strength = data.get("strength", {})
+    if not isinstance(parameters, dict) or not isinstance(strength, dict):
+        raise BotError(f"The bot file {str(path)!r} holds parameters or a strength that are not JSON objects.")
+    try:
+        built_strength = BuiltinStrength(**strength)
+    except TypeError:
+        raise BotError(f"The bot file {str(path)!r} has a strength {strength!r} with unknown fields or values; "
+                       "expected kind, samples, model, threshold and redraws.") from None
+    name = data.get("name")
+    if not isinstance(name, str) or not name:
+        raise BotError(f"The bot file {str(path)!r} has the name {name!r}; expected a non-empty text.")
+    cls = _BOT_CLASSES[data["class"]]
+    bot = cls(name=name, strength=built_strength)
+    bot.set(**parameters)
+    return bot

@@ -143,10 +143,11 @@ S_SHOWDOWNS = 6
 S_SHOWDOWN_WINS = 7
 S_WON = 8  # hands that paid the seat something
 S_NET = 9  # chips won minus chips lost
-S_FIELDS = 10
+S_INVESTED = 10  # chips put into pots (blinds and antes included, uncalled bets not)
+S_FIELDS = 11
 #: Names of the statistics rows of :attr:`GameResult.stats`.
 STAT_NAMES = ("hands", "vpip", "pfr", "postflop_raises", "postflop_calls", "flops", "showdowns", "showdown_wins",
-              "hands_won", "net_chips")
+              "hands_won", "net_chips", "invested_chips")
 
 _DONE = 0
 _NEED_DECKS = 1
@@ -301,6 +302,7 @@ def _end_hand(g, p, log, game, places, bust_hand, stats, big_blinds):
             stats[S_WON, s] += 1
         net = p[P_STACK, s] - p[P_START, s]
         stats[S_NET, s] += net
+        stats[S_INVESTED, s] += p[P_CONTRIB, s]
         big_blinds[s] += net / bb
     game[GM_HANDS] = hand + 1
     if game[GM_MODE] == CASH:
