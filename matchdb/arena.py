@@ -56,8 +56,8 @@ from matchdb.errors import MatchdbError
 from matchdb.games import (
     S_AGG,
     S_CALLS,
-    S_FLOPS,
     S_FIELDS,
+    S_FLOPS,
     S_HANDS,
     S_INVESTED,
     S_PFR,

@@ -18,7 +18,6 @@ from matchdb.distributions import board_distributions, hand_distribution
 from matchdb.errors import CardError, MatchdbError
 from matchdb.kernels import match_table
 from matchdb.pairs import PAIRS, board_columns, pair_row
-from tests.test_distributions import full_db  # noqa: F401 - the fixture is used by name
 
 PUBLISHED = [("TcQd", "7h9hQh", 0.683), ("5c9d", "3d5d7d", 0.679)]
 

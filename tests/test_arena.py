@@ -15,7 +15,6 @@ from matchdb.arena import DEFAULT_FIELD, ArenaError, Estimate, run_arena
 from matchdb.bots import Bot, CallingStation
 from matchdb.cli import main
 from matchdb.engine import CALL
-from tests.arena_fixtures import db, source  # noqa: F401
 
 NO_DATABASE = ["fives", "station", "random"]
 

@@ -28,7 +28,6 @@ from matchdb.cards import parse_cards
 from matchdb.decisions import choose_raise_to, fcr_probabilities, fold_or_follow
 from matchdb.engine import CALL, FOLD, RAISE, Table, View
 from matchdb.strength import seed_kernels
-from tests.arena_fixtures import db, source  # noqa: F401
 
 
 def view(hole="AsKd", board="", to_call=0, pot=30, stack=1000, bet=0, max_bet=0, contributed=0, big_blind=20,

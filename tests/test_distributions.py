@@ -10,7 +10,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import matchdb
 from matchdb.canonical import CARD_MAP, PERMUTATIONS
 from matchdb.cards import format_cards, parse_cards
 from matchdb.distributions import board_distributions, hand_distribution, histogram_bins
@@ -26,12 +25,6 @@ with warnings.catch_warnings():  # eval7 builds its range grammar with names pyp
     import eval7
 
 E7 = [eval7.Card(format_cards([c])) for c in range(52)]
-
-
-@pytest.fixture(scope="module")
-def full_db(full_store):
-    """The session's full database."""
-    return matchdb.open(full_store)
 
 
 def distribution(db, hole, board, villain=None, bins=50):

@@ -28,7 +28,6 @@ from matchdb.engine import (
     P_STATE,
 )
 from matchdb.games import GameError, GameSettings, blind_schedule, play_game
-from tests.arena_fixtures import db, source  # noqa: F401
 
 NO_DATABASE_FIELD = [AllIn(), PairOfFives(), CallingStation(), RandomBot(), PairOfFives(call_otherwise=1.0)]
 

@@ -29,7 +29,7 @@ from matchdb.reports import (
     is_suit_symmetric,
     report,
 )
-from tests.test_distributions import E7, Eval7Flop, full_db  # noqa: F401 - the fixture is used by name
+from tests.test_distributions import E7, Eval7Flop
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore", DeprecationWarning)

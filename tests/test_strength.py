@@ -20,7 +20,6 @@ from matchdb.strength import (
     open_decoded,
     seed_kernels,
 )
-from tests.arena_fixtures import db, source  # noqa: F401
 
 DECODED = Path(os.environ.get("MATCHDB_ARENA_TABLES", "/work/arena-cache/decoded"))
 

@@ -17,23 +17,40 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from matchdb.arena import run_arena
-from matchdb.bots import AllIn, BotError, CallingStation, PairOfFives, WestBot, load_bot, make_bot, montecarlo, save_bot
+from matchdb.bots import (
+    AllIn,
+    BotError,
+    CallingStation,
+    PairOfFives,
+    WestBot,
+    load_bot,
+    make_bot,
+    montecarlo,
+    save_bot,
+)
 from matchdb.cli import main
 from matchdb.games import S_INVESTED, S_NET, GameSettings, play_game
 from matchdb.hands import CLASSES
 from matchdb.optimise import OptimiseError, genetic, random_walk
 from matchdb.preflop_score import (
+    _FEATURES,
     PARAMETERS,
     PreflopScore,
     ScoreError,
-    _FEATURES,
     critical_hands,
     fit_preflop_score,
     preflop_targets,
     spearman,
 )
-from matchdb.tuning import Objective, SessionPlayer, Tuner, TuningError, compare_methods, t_quantile, tune_bot
-from tests.arena_fixtures import db, source  # noqa: F401
+from matchdb.tuning import (
+    Objective,
+    SessionPlayer,
+    Tuner,
+    TuningError,
+    compare_methods,
+    t_quantile,
+    tune_bot,
+)
 
 METHODS = {"walk": random_walk, "genetic": genetic}
 

@@ -1,11 +1,16 @@
-"""Fixtures of the arena tests: the session's full database (built once, see conftest.py) and a strength source over it.
-
-Import them into a test module with ``from tests.arena_fixtures import db, source``.
-"""
+"""Fixtures over the session's full database (built once, see the root conftest.py): opened as ``full_db``, as ``db`` with its preflop table, and a strength source over it."""
 
 from __future__ import annotations
 
 import pytest
+
+
+@pytest.fixture(scope="module")
+def full_db(full_store):
+    """The session's full database."""
+    import matchdb
+
+    return matchdb.open(full_store)
 
 
 @pytest.fixture(scope="module")
