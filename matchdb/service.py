@@ -20,7 +20,7 @@ nothing from elsewhere) and ``GET /v1/hands``, every hand's exact equity or
 naive win rate on a board with the 13 x 13 grid of classes, which the page draws.
 
 >>> sorted(route.path for route in create_app(db).routes if route.path.startswith("/v1/"))
-['/v1/batch', '/v1/equity', '/v1/hands', '/v1/health', '/v1/info', '/v1/multiway', '/v1/win-rate']
+['/v1/batch', '/v1/distribution', '/v1/equity', '/v1/hands', '/v1/health', '/v1/info', '/v1/multiway', '/v1/report', '/v1/win-rate']
 """
 
 # No ``from __future__ import annotations`` here: FastAPI reads the route functions'
