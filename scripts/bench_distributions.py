@@ -27,8 +27,9 @@ import numpy as np
 
 import matchdb
 from matchdb.canonical import CANONICAL_FLOPS, N_FLOPS
-from matchdb.distributions import board_distributions, hand_distribution, range_weights
+from matchdb.distributions import board_distributions, hand_distribution
 from matchdb.pairs import board_columns
+from matchdb.ranges import range_weights
 from matchdb.reports import _frame_weights, report
 
 RANGE = "22+,A2s+,K9s+,QTs+,JTs,T9s,98s,ATo+,KJo+"
