@@ -63,8 +63,8 @@ from matchdb.progress import progress
 from matchdb.ranges import describe_range, range_weights
 from matchdb.storage import CHUNK_ROWS, ShardReader, default_path, open_database
 from matchdb.storage.derived import load_derived, save_derived, tables_fingerprint
+from matchdb.storage.files import is_url
 from matchdb.storage.layout import check_index
-from matchdb.storage.remote import is_url
 
 if TYPE_CHECKING:
     from matchdb.preflop import PreflopTable

@@ -101,3 +101,22 @@ def test_a_frame_of_another_size_is_refused_before_writing():
     assert (out == 7).all()  # untouched: nothing of a previous table could be served as this one
     with pytest.raises(CorruptDatabaseError, match="declares -1 bytes"):
         decode_chunk_into(b"not zstd at all", out, "0 of table 0")
+
+
+def test_a_damaged_truncated_or_extended_frame_is_refused():
+    """The read path (python-zstandard) refuses what zarr's codec (numcodecs) would: a bad checksum, a cut frame, extra bytes."""
+    rows = np.random.default_rng(0).integers(0, 2161, size=(CHUNK_ROWS, 1176)).astype(np.uint16)
+    frame = Zstd(level=10, checksum=True).encode(rows)
+    out = np.zeros_like(rows)
+    decode_chunk_into(frame, out, "0 of table 0")
+    assert np.array_equal(out, rows)
+    bad_checksum = frame[:-1] + bytes([frame[-1] ^ 1])
+    with pytest.raises(CorruptDatabaseError, match="cannot be decoded .*checksum"):
+        decode_chunk_into(bad_checksum, out, "0 of table 0")
+    with pytest.raises(CorruptDatabaseError, match="decodes to 393216 bytes; expected one zstd frame of 395136"):
+        decode_chunk_into(frame[:-10], out, "0 of table 0")
+    with pytest.raises(CorruptDatabaseError, match=r"decodes to 395137\+ bytes"):
+        decode_chunk_into(frame + Zstd().encode(b"abc"), out, "0 of table 0")
+    with pytest.raises(CorruptDatabaseError, match="cannot be decoded"):
+        decode_chunk_into(frame + b"xx", out, "0 of table 0")
+    assert Zstd().decode(frame) == rows.tobytes()

@@ -218,12 +218,12 @@ def test_the_default_database_is_found_from_any_folder(tmp_path):
 
 
 def test_a_one_off_query_loads_no_compiler_and_no_server_stack(small_store):
-    """One-shot speed (issue 15): 'matchdb query' answers through numpy; numba, dask, zarr and FastAPI stay unloaded."""
+    """One-shot speed (issue 15): 'matchdb query' answers through numpy; numba, dask, zarr, numcodecs and FastAPI stay unloaded."""
     code = (
         "import sys\n"
         "from matchdb.cli import main\n"
         f"main(['query', 'AhKh', '2c7dJh', '--villain', 'QQ+,AKs', '--db', {str(small_store)!r}, '--json'])\n"
-        "print(','.join(sorted({m.split('.')[0] for m in sys.modules} & {'numba', 'dask', 'distributed', 'zarr', 'fastapi', 'uvicorn', 'llvmlite'})))\n"
+        "print(','.join(sorted({m.split('.')[0] for m in sys.modules} & {'numba', 'dask', 'distributed', 'zarr', 'numcodecs', 'fastapi', 'uvicorn', 'llvmlite'})))\n"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     answer, loaded = done.stdout.splitlines()

@@ -84,11 +84,12 @@ def open_database(path: str | os.PathLike) -> Database:
     """
     if not isinstance(path, (str, os.PathLike)) or (isinstance(path, str) and not path):
         raise MatchdbError(f"The database path {path!r} is not a path; expected a store folder, a packed file or its URL.")
-    from matchdb.storage.folder import FolderStore
-    from matchdb.storage.packed import PackedStore
-    from matchdb.storage.remote import HttpFile, is_url
+    from matchdb.storage.files import is_url
 
     if is_url(path):
+        from matchdb.storage.packed import PackedStore
+        from matchdb.storage.remote import HttpFile
+
         return PackedStore(HttpFile(path))
 
     path = Path(path)
@@ -97,7 +98,11 @@ def open_database(path: str | os.PathLike) -> Database:
     except OSError as error:
         raise DatabaseError(f"The database path '{path}' cannot be read ({error.strerror}).") from None
     if is_file:
+        from matchdb.storage.packed import PackedStore
+
         return PackedStore(path)
     if path.exists() and not path.is_dir():
         raise DatabaseNotFoundError(f"The path '{path}' is not a matchdb database; expected a store folder or a packed file.")
+    from matchdb.storage.folder import FolderStore
+
     return FolderStore(path)

@@ -16,7 +16,6 @@ temporary file of a writer still at work.
 from __future__ import annotations
 
 import os
-import socket
 import stat
 import time
 import uuid
@@ -24,12 +23,17 @@ from pathlib import Path
 
 from matchdb.errors import CorruptDatabaseError, DatabaseError
 
-__all__ = ["read_small_file", "write_atomically", "fsync_path", "remove_stale_partials", "check_output_file", "PARTIAL_SUFFIX"]
+__all__ = ["is_url", "read_small_file", "write_atomically", "fsync_path", "remove_stale_partials", "check_output_file", "PARTIAL_SUFFIX"]
 
 #: Most bytes read from a metadata file, a manifest entry or a derived file; more is damage.
 MAX_SMALL_FILE = 64 << 20
 PARTIAL_SUFFIX = ".partial"
-_HOST = socket.gethostname().replace(".", "-")
+_HOST = os.uname().nodename.replace(".", "-")  # what socket.gethostname() says, without importing socket
+
+
+def is_url(path: object) -> bool:
+    """True for an ``http://`` or ``https://`` address (a packed database read by range requests)."""
+    return isinstance(path, str) and path.startswith(("http://", "https://"))
 
 
 def read_small_file(path: str | Path, what: str) -> bytes | None:

@@ -26,18 +26,13 @@ import re
 from pathlib import Path
 
 from matchdb.errors import CorruptDatabaseError, DatabaseError, DatabaseNotFoundError
-from matchdb.storage.files import write_atomically
+from matchdb.storage.files import is_url, write_atomically  # noqa: F401 - is_url is part of this module's interface
 
 __all__ = ["HttpFile", "is_url"]
 
 _CONTENT_RANGE = re.compile(r"bytes (\d+)-(\d+)/(\d+)")
 #: Most bytes one request may ask for (a whole table's seven chunks are about 150 kB).
 _MOST_PER_REQUEST = 64 << 20
-
-
-def is_url(path: object) -> bool:
-    """True for an ``http://`` or ``https://`` address."""
-    return isinstance(path, str) and path.startswith(("http://", "https://"))
 
 
 def _default_cache() -> Path:
