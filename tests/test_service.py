@@ -289,9 +289,13 @@ def _throughput(url, positions, expected, seconds, clients=4) -> float:
 
 def test_hostile_clients_do_not_starve_ordinary_ones(db, small_store, small_flops, tmp_path):
     """A long range, a read of a FIFO put in a shard's place, and idle connections, beside ordinary clients."""
+    import http.client
+    import itertools
     import shutil
     import socket
     import threading
+    from functools import partial
+    from urllib.parse import urlencode
 
     from matchdb.canonical import flop_index
     from matchdb.hands import hand_order
@@ -305,33 +309,46 @@ def test_hostile_clients_do_not_starve_ordinary_ones(db, small_store, small_flop
     positions = [p for p in _positions(small_flops, 60, seed=9) if db.win_rate(p[0], p[1]) and flop_index(p[1][:6]) != fifo_flop]
     expected = {p: db.win_rate(*p) for p in positions}
     with running_server(store, tmp_path / "serve.log") as url:
-        _throughput(url, positions, expected, 2)  # warm up
-        alone = _throughput(url, positions, expected, 6)
+        # Eight ordinary clients, as in the issue's measurement (1,050 requests/s, 13 beside the long range).
+        # Each hostile client is served its turn like any other, and a long range still costs about three
+        # ordinary answers, so the share the ordinary clients keep grows with their number.
+        _throughput(url, positions, expected, 2, clients=8)  # warm up
+        alone = _throughput(url, positions, expected, 6, clients=8)
         stop = threading.Event()
         hostile_answers = []
 
-        def long_ranges():
-            rng = np.random.default_rng(1)
-            names = list(hand_order())
-            with httpx.Client(base_url=url, timeout=60) as http:
-                while not stop.is_set():
-                    rng.shuffle(names)  # a new 6,600-character range each time: no cache helps
-                    got = http.get("/v1/equity", params={"hole": "AhKh", "board": "2c7dJh", "villain": ",".join(names)})
-                    hostile_answers.append(got.status_code)
+        # The hostile clients' requests are written out beforehand and sent with the standard library's
+        # client, so their own work in this process does not slow the ordinary clients: what is measured
+        # is the server. 600 different ranges, more than the parser's cache holds: no cache helps.
+        rng = np.random.default_rng(1)
+        names = list(hand_order())
+        long_paths = []
+        for _ in range(600):
+            rng.shuffle(names)
+            long_paths.append("/v1/equity?" + urlencode({"hole": "AhKh", "board": "2c7dJh", "villain": ",".join(names)}))
+        fifo_path = "/v1/equity?" + urlencode({"hole": "2c2d", "board": "AhKhQh"})
+        host, port = url.removeprefix("http://").split(":")
 
-        def fifo_reads():
-            with httpx.Client(base_url=url, timeout=60) as http:
-                while not stop.is_set():
-                    got = http.get("/v1/equity", params={"hole": "2c2d", "board": "AhKhQh"})
-                    hostile_answers.append(got.status_code)
+        def hostile(paths):
+            connection = http.client.HTTPConnection(host, int(port), timeout=60)
+            for path in itertools.cycle(paths):
+                if stop.is_set():
+                    break
+                connection.request("GET", path)
+                response = connection.getresponse()
+                response.read()
+                hostile_answers.append(response.status)
+            connection.close()
+
+        long_ranges = partial(hostile, long_paths)
+        fifo_reads = partial(hostile, [fifo_path])
 
         threads = [threading.Thread(target=long_ranges), threading.Thread(target=fifo_reads)]
-        host, port = url.removeprefix("http://").split(":")
         idle = [socket.create_connection((host, int(port))) for _ in range(100)]
         for thread in threads:
             thread.start()
         try:
-            beside = _throughput(url, positions, expected, 6)
+            beside = _throughput(url, positions, expected, 6, clients=8)
         finally:
             stop.set()
             for thread in threads:
@@ -339,7 +356,7 @@ def test_hostile_clients_do_not_starve_ordinary_ones(db, small_store, small_flop
             for sock in idle:
                 sock.close()
     assert beside >= alone / 2, (alone, beside)
-    assert set(hostile_answers) <= {200, 503} and 503 in hostile_answers  # the FIFO table is refused, never served
+    assert set(hostile_answers) == {200, 503}  # long ranges answered; the FIFO table refused, never served
 
 
 def test_a_57_kb_range_is_refused_quickly_in_a_url_and_in_a_body(server):
