@@ -65,6 +65,7 @@ from matchdb.games import (
     S_SHOWDOWNS,
     S_VPIP,
     GameSettings,
+    _native,
     _needs_strength,
     play_game,
 )
@@ -309,6 +310,8 @@ def _resolve_bots(bots) -> list[Bot]:
         bots = [b.strip() for b in bots.split(",") if b.strip()]
     out = []
     for bot in bots:
+        if not isinstance(bot, str) and not (callable(getattr(bot, "act", None)) and isinstance(getattr(bot, "name", None), str)):
+            raise ArenaError(f"The bot {bot!r} has no act(view) method or no name; expected a bot name or an object with both.")
         out.append(make_bot(bot) if isinstance(bot, str) else bot)
     if not out:
         raise ArenaError("No bots were given; expected at least one, like 'west,allin'.")
@@ -349,7 +352,7 @@ def run_arena(bots=None, games: int = 100, seats: int | None = None, seed: int =
         settings = GameSettings(mode=mode, hands=hands if hands is not None else (200 if mode == "cash" else 5000),
                                 stack=1500 if mode == "tournament" else 2000)
     units = math.ceil(games / seats) if duplicate else games
-    needs = _needs_strength(bots) or (db is not None and any(bot.native() is None for bot in bots))
+    needs = _needs_strength(bots) or (db is not None and any(_native(bot) is None for bot in bots))
     if needs and source is None:  # Python bots see the database through view.source when a db is given
         source = open_source(db, tables, capacity)
     db_path = str(db) if isinstance(db, (str, os.PathLike)) else str(getattr(source.db if source is not None else db, "path", "")) or None

@@ -485,10 +485,16 @@ def _empty_arrays():
     return _EMPTY_SOURCE
 
 
+def _native(bot) -> tuple | None:
+    """The compiled loop's description of ``bot``, or None for a bot only Python plays (any object with ``act``)."""
+    native = getattr(bot, "native", None)
+    return native() if callable(native) else None
+
+
 def _needs_strength(bots: Sequence[Bot]) -> bool:
     """Whether a built-in bot will read strengths from the database (Python bots bring their own)."""
     for bot in bots:
-        spec = bot.native()
+        spec = _native(bot)
         if spec is not None and spec[0] in _STRENGTH_KINDS:
             return True
     return False
@@ -517,7 +523,7 @@ def play_game(bots: Sequence[Bot], settings: GameSettings = GameSettings(), deal
         raise GameError("These bots need hand strengths; give a source (matchdb.strength.StrengthSource(db)).")
     state = _Game(seats, settings, deal_seed, button)
     _seed(np.int64(bot_seed % 2**32))
-    specs = [bot.native() for bot in bots]
+    specs = [_native(bot) for bot in bots]
     if python or any(spec is None for spec in specs):
         return _play_python(state, bots, source)
     kinds = np.array([spec[0] for spec in specs], dtype=np.int64)

@@ -95,6 +95,19 @@ def test_python_bots_play_in_the_arena():
     assert checker.pfr == 0 and checker.aggression == 0 and checker.hands > 50
 
 
+def test_any_object_with_act_and_a_name_plays():
+    class Folder:  # not a Bot subclass: the interface is act(view) and a name
+        name = "folder"
+
+        def act(self, view):
+            return CALL, 0
+
+    result = run_arena([Folder(), "station"], games=4, seed=1, progress=False)
+    assert result.bot("folder").pfr == 0 and result.bot("folder").hands > 0
+    with pytest.raises(ArenaError, match="has no act\\(view\\) method or no name"):
+        run_arena([object(), "station"], games=2)
+
+
 def test_the_default_field_is_the_articles(source):
     result = run_arena(None, games=6, seed=1, source=source, progress=False)
     assert tuple(b.name for b in result.bots) == DEFAULT_FIELD and result.settings["seats"] == 6
