@@ -442,7 +442,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--db", help=_DB_HELP)
     p.add_argument("--players", default="2..10", help="naive win rates to show: a number or a span like 2..10")
     p.add_argument("--multiway", action="store_true", help="equity against 1 to 9 random opponents instead "
-                   "(computed once, about 15 minutes on 2 cores, then kept in the store)")
+                   "(computed once, about 4 minutes on 2 cores, then kept in the store)")
     p.add_argument("--out", help="write a .csv or .json file instead of printing")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.add_argument("--quiet", action="store_true", help="no progress")
@@ -534,7 +534,7 @@ def _parser() -> argparse.ArgumentParser:
     q.add_argument("--opponents", type=int, default=1, help="targets: equity against 1 (exact) or 2..9 (naive win "
                    "rate) random opponents (default 1)")
     q.add_argument("--multiway", action="store_true", help="targets: the exact multiway preflop equity "
-                   "(db.preflop_multiway(): computed once, about 15 minutes, then kept) instead of naive win rates")
+                   "(db.preflop_multiway(): computed once, about 4 minutes, then kept) instead of naive win rates")
     q.add_argument("--scale", choices=("range", "equity"), default="range",
                    help="targets 0..1000: the weakest to the strongest class (range) or 1000 x equity")
     q.add_argument("--critical", help="fit critical hands instead, like 'AA:950,AKs:800:2' (hand:target[:weight]) or "

@@ -475,7 +475,7 @@ class MatchDB:
 
         Exact against one opponent; against 2 to 9 sampled over every board and
         hero hand to a standard error of at most 0.0002. Computed once from every
-        table (about 15 minutes on 2 cores; ``show_progress`` shows it) and kept
+        table (about 4 minutes on 2 cores; ``show_progress`` shows it) and kept
         in the store as derived data, so ``matchdb pack`` ships it.
         """
         from matchdb.multiway import (

@@ -3,8 +3,9 @@
 For 3 to 10 players and each street, over random positions (hole cards and a board,
 the same positions for every player count), the gap naive - true between the naive
 win rate mean((W / MAX_W) ** (players - 1)) and the equity against players - 1 random
-hands with card removal: exact up to 4 players, sampled beyond (the table says so and
-gives the largest standard error). Prints a markdown table for the README.
+hands with card removal: exact where matchdb counts it (up to 4 players, 5 on the river),
+sampled beyond (the table says so and gives the largest standard error). Prints a
+markdown table for the README.
 
     python3 scripts/naive_gap.py [--db PATH] [--positions 1000]
 """
@@ -17,7 +18,6 @@ import time
 import numpy as np
 
 import matchdb
-from matchdb.multiway import MAX_EXACT_UNKNOWN
 
 STREETS = {"flop": 0, "turn": 1, "river": 2}
 #: Sampled partial deals per answer beyond 4 players: the flop has 1,176 columns to stratify over, the river one.
@@ -42,7 +42,7 @@ def gaps_for_street(db, street: str, count: int, seed: int, players: range, samp
             naive = db.win_rate(hole, board, players=n)
             result = db.multiway(hole, board, n - 1, seed=seed + n, samples=samples or SAMPLES[street])
             gaps[n].append(naive - result.equity)
-            errors[n].append(result.standard_error)
+            errors[n].append(None if result.exact else result.standard_error)
     return gaps, errors
 
 
@@ -60,7 +60,7 @@ def main() -> None:
     db = matchdb.open(args.db)
     players = range(3, args.max_players + 1)
     print(f"Naive rate minus true equity against random hands, {args.positions} random positions per street")
-    print("(exact up to 4 players; beyond, sampled with the largest standard error shown).\n")
+    print("(exact where matchdb counts it; else sampled, with the largest standard error shown).\n")
     print("| street | players | median gap | median abs gap | worst gap | mean naive - true > 0 | method (max s.e.) |")
     print("|---|---:|---:|---:|---:|---:|---|")
     for street in args.streets.split(","):
@@ -69,7 +69,8 @@ def main() -> None:
         for n in players:
             g = np.array(gaps[n])
             worst = g[np.argmax(np.abs(g))]
-            method = "exact" if n - 1 <= MAX_EXACT_UNKNOWN else f"sampled ({max(errors[n]):.5f})"
+            sampled = [e for e in errors[n] if e is not None]
+            method = f"sampled ({max(sampled):.5f})" if sampled else "exact"
             print(
                 f"| {street} | {n} | {np.median(g):+.4f} | {np.median(np.abs(g)):.4f} | {worst:+.4f} | "
                 f"{(g > 0).mean():.0%} | {method} |"
