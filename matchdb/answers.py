@@ -30,7 +30,7 @@ __all__ = ["Answer", "WinRate", "Outcome", "HandReport", "RangeEquity", "HandTab
 
 
 def plain(value):
-    """``value`` as plain JSON types: lists for arrays, None for NaN, dicts of answers."""
+    """``value`` as plain JSON types: lists for arrays, None for NaN and infinities, dicts of answers."""
     return _plain(value)
 
 
@@ -42,7 +42,7 @@ def _plain(value):
     if isinstance(value, dict):
         return {str(k): _plain(v) for k, v in value.items()}
     if isinstance(value, (np.floating, float)):
-        return None if math.isnan(value) else float(value)
+        return float(value) if math.isfinite(value) else None
     if isinstance(value, np.integer):
         return int(value)
     if isinstance(value, Answer):

@@ -51,6 +51,7 @@ from pathlib import Path
 
 import numpy as np
 
+from matchdb.answers import plain
 from matchdb.bots import Bot, make_bot
 from matchdb.errors import MatchdbError
 from matchdb.games import (
@@ -189,7 +190,7 @@ class ArenaResult:
 
     def to_json(self) -> dict:
         """Settings, timing and every bot's figures (infinite or undefined figures as None)."""
-        return _finite({"settings": self.settings, "seconds": self.seconds, "bots": [asdict(b) for b in self.bots]})
+        return plain({"settings": self.settings, "seconds": self.seconds, "bots": [asdict(b) for b in self.bots]})
 
     def save(self, path: str | os.PathLike) -> Path:
         """Write CSV (``.csv``) or JSON (``.json``)."""
@@ -234,17 +235,6 @@ class ArenaResult:
         return path
 
 
-def _finite(value):
-    """Plain JSON values: numpy numbers as Python numbers, inf and NaN as None."""
-    if isinstance(value, dict):
-        return {k: _finite(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_finite(v) for v in value]
-    if isinstance(value, (float, np.floating)):
-        return float(value) if math.isfinite(value) else None
-    if isinstance(value, np.integer):
-        return int(value)
-    return value
 
 
 # -- running -----------------------------------------------------------------------------

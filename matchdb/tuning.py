@@ -54,6 +54,7 @@ from pathlib import Path
 
 import numpy as np
 
+from matchdb.answers import plain
 from matchdb.arena import Estimate, open_source, run_arena
 from matchdb.bots import Bot, BuiltinBot, make_bot, save_bot
 from matchdb.errors import MatchdbError
@@ -460,7 +461,7 @@ class TuningResult:
 
     def save(self, path: str | os.PathLike) -> Path:
         """Write the tuned bot as a file :func:`matchdb.bots.load_bot` (and ``--bots FILE.json``) reads."""
-        return save_bot(self.bot, path, {"tuning": _finite(self.to_json())})
+        return save_bot(self.bot, path, {"tuning": plain(self.to_json())})
 
     def plot(self, path: str | os.PathLike) -> str:
         """The best value over the candidates, the noise band and the held-out check (needs matplotlib)."""
@@ -489,16 +490,6 @@ class Comparison:
         return _plot(list(self.results.values()), path)
 
 
-def _finite(value):
-    if isinstance(value, dict):
-        return {k: _finite(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_finite(v) for v in value]
-    if isinstance(value, (float, np.floating)):
-        return float(value) if math.isfinite(value) else None
-    if isinstance(value, np.integer):
-        return int(value)
-    return value
 
 
 def _plot(results: Sequence[TuningResult], path) -> str:

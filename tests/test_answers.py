@@ -45,3 +45,11 @@ def test_hand_table_marks_impossible_hands_as_null_in_json():
     assert math.isnan(table.value(hand_order()[5])) and table.value(hand_order()[6]) == values[6]
     assert table.to_text().splitlines()[0].startswith("exact equity vs random of every hand on 2c7dJh")
     assert table.grid().shape == (13, 13)
+
+
+def test_plain_sends_no_nan_or_infinity():
+    from matchdb.answers import plain
+
+    data = {"a": [math.inf, np.float64(-math.inf), math.nan, 1.5], "b": (np.int64(3), np.arange(2))}
+    assert plain(data) == {"a": [None, None, None, 1.5], "b": [3, [0, 1]]}
+    json.dumps(plain(data), allow_nan=False)  # valid JSON
