@@ -490,8 +490,6 @@ class Comparison:
         return _plot(list(self.results.values()), path)
 
 
-
-
 def _plot(results: Sequence[TuningResult], path) -> str:
     try:
         import matplotlib
