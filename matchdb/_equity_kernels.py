@@ -34,10 +34,29 @@ def _naive_all(table, columns, powers):
 
 
 @jit
+def _row_counts(hero, villain):
+    """(win, tie, loss) counts of row ``hero`` against row ``villain`` over the columns where both are valid.
+
+    16-bit counters (a count never exceeds the 1,176 columns) let the loop run
+    on 16 columns per vector instruction; int64 counters would take 4.
+    """
+    n_win = np.uint16(0)
+    n_tie = np.uint16(0)
+    n_loss = np.uint16(0)
+    for c in range(hero.shape[0]):  # branch-free so that it vectorizes
+        h = hero[c]
+        v = villain[c]
+        valid = (h != SENTINEL) & (v != SENTINEL)
+        n_win = np.uint16(n_win + np.uint16(valid & (h > v)))
+        n_tie = np.uint16(n_tie + np.uint16(valid & (h == v)))
+        n_loss = np.uint16(n_loss + np.uint16(valid & (h < v)))
+    return n_win, n_tie, n_loss
+
+
+@jit
 def _hand_vs_weights(table, row, weights):
     """Weighted (win, tie, loss) sums of hand ``row`` against rows with weight, over all of ``table``'s columns."""
     hero = table[row]
-    n_cols = table.shape[1]
     win = 0.0
     tie = 0.0
     loss = 0.0
@@ -45,19 +64,7 @@ def _hand_vs_weights(table, row, weights):
         w = weights[k]
         if w == 0.0:
             continue
-        villain = table[k]
-        # 16-bit counters (a count never exceeds the 1,176 columns) let the loop run
-        # on 16 columns per vector instruction; int64 counters would take 4.
-        n_win = np.uint16(0)
-        n_tie = np.uint16(0)
-        n_loss = np.uint16(0)
-        for c in range(n_cols):  # branch-free so that it vectorizes
-            h = hero[c]
-            v = villain[c]
-            valid = (h != SENTINEL) & (v != SENTINEL)
-            n_win = np.uint16(n_win + np.uint16(valid & (h > v)))
-            n_tie = np.uint16(n_tie + np.uint16(valid & (h == v)))
-            n_loss = np.uint16(n_loss + np.uint16(valid & (h < v)))
+        n_win, n_tie, n_loss = _row_counts(hero, table[k])
         win += w * n_win
         tie += w * n_tie
         loss += w * n_loss

@@ -29,6 +29,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from matchdb._equity_kernels import _pair_score
 from matchdb._jit import jit, jit_parallel
 from matchdb.pairs import N_LOCAL, SENTINEL
 
@@ -1270,18 +1271,6 @@ def _enumerate_hero(
 
 
 @jit
-def _twice_pair(first, second):
-    """Twice the score of row ``first`` against row ``second`` over the columns where both are valid (16-bit)."""
-    twice = np.uint16(0)
-    for c in range(first.shape[0]):
-        u = first[c]
-        v = second[c]
-        valid = u != SENTINEL  # v == SENTINEL makes both comparisons false
-        twice = np.uint16(twice + np.uint16(valid & (u > v)) + np.uint16(valid & (u >= v)))
-    return twice
-
-
-@jit
 def _against_uniform(board, columns, hero_w, rows_of_card, plow, phigh):
     """(score, deals) of a hero range against a uniformly random villain, card removal exact.
 
@@ -1334,7 +1323,7 @@ def _against_uniform(board, columns, hero_w, rows_of_card, plow, phigh):
                 both = n_cols - touching[a] - touching[x] - touching[y] + exact[a, x] + exact[a, y] + exact[x, y]
                 if both <= 0:
                     continue
-                first = _twice_pair(board[r1], board[r2]) / 2.0  # r1 against r2; r2 gets what is left
+                first = _pair_score(board[r1], board[r2]) / 2.0  # r1 against r2; r2 gets what is left
                 score -= w1 * first + w2 * (both - first)
                 deals -= (w1 + w2) * both
     return score, deals

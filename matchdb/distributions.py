@@ -88,6 +88,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from matchdb._equity_kernels import _row_counts
 from matchdb._jit import jit
 from matchdb.answers import Answer, format_grid, plain
 from matchdb.canonical import unrename_array
@@ -284,16 +285,7 @@ def _hand_kernel(table, row, weights, uniform, rank, rows_of_card, pair_low, pai
         if w == 0.0 or collides[k] or rank[k] < 0:
             continue
         other = table[k]
-        n_win = np.uint16(0)
-        n_tie = np.uint16(0)
-        n_loss = np.uint16(0)
-        for c in range(n_cols):  # branch-free so that it vectorises
-            h = hero[c]
-            v = other[c]
-            valid = (h != SENTINEL) & (v != SENTINEL)
-            n_win = np.uint16(n_win + np.uint16(valid & (h > v)))
-            n_tie = np.uint16(n_tie + np.uint16(valid & (h == v)))
-            n_loss = np.uint16(n_loss + np.uint16(valid & (h < v)))
+        n_win, n_tie, n_loss = _row_counts(hero, other)
         state = 0 if rh > rank[k] else (1 if rh == rank[k] else 2)
         now[state] += w
         hp[state, 0] += w * n_win
