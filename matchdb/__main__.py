@@ -1,5 +1,5 @@
 """``python -m matchdb`` runs the command line."""
 
-from matchdb.cli import main
+from matchdb.cli.main import main
 
 raise SystemExit(main())

@@ -22,9 +22,9 @@ from dataclasses import dataclass, fields
 
 import numpy as np
 
-from matchdb.cards import RANKS
+from matchdb.core.cards import RANKS
 from matchdb.errors import MatchdbError
-from matchdb.hands import hand_index
+from matchdb.core.hole_cards import hand_index
 
 __all__ = ["Answer", "WinRate", "Outcome", "HandReport", "RangeEquity", "HandTable", "Multiway", "format_grid", "plain"]
 
@@ -249,7 +249,7 @@ class Multiway(Answer):
 
     @classmethod
     def of(cls, hole: str, board: str, opponents, result) -> Multiway:
-        """The answer of a :class:`matchdb.multiway.MultiwayResult`."""
+        """The answer of a :class:`matchdb.equity.multiway.MultiwayResult`."""
         se = result.standard_error
         return cls(
             hole, board, tuple(opponents), result.equity, result.win, result.tie, result.loss, result.exact,

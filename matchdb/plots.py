@@ -30,9 +30,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from matchdb.cards import format_cards, parse_cards
+from matchdb.core.cards import format_cards, parse_cards
 from matchdb.errors import MatchdbError, RangeError
-from matchdb.hands import check_players
+from matchdb.core.hole_cards import check_players
 
 __all__ = [
     "FIGURES",
@@ -231,7 +231,7 @@ def plot_distribution(
 ):
     """Draw a hand's river-equity histogram (probability per equal bin over [0, 1]) with its mean; return the Axes.
 
-    ``histogram`` is :attr:`matchdb.distributions.HandDistribution.river_histogram`.
+    ``histogram`` is :attr:`matchdb.equity.distributions.HandDistribution.river_histogram`.
 
     >>> d = db.distribution("AhKh", "2c7dJh")
     >>> ax = plot_distribution(d.river_histogram, ehs=d.ehs, out="distribution.png")

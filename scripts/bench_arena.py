@@ -18,10 +18,10 @@ import time
 from pathlib import Path
 
 import matchdb
-from matchdb.arena import DEFAULT_FIELD, run_arena
-from matchdb.bots import IncomeBot, PairOfFives, WestBot, make_bot
-from matchdb.games import GameSettings, play_game
-from matchdb.strength import StrengthSource, decode_tables, open_decoded
+from matchdb.play.arena import DEFAULT_FIELD, run_arena
+from matchdb.play.bots import IncomeBot, PairOfFives, WestBot, make_bot
+from matchdb.play.games import GameSettings, play_game
+from matchdb.play.strength import StrengthSource, decode_tables, open_decoded
 
 
 def median_of(repeats: int, run) -> tuple[float, list[float]]:

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
-from matchdb.build import build
+from matchdb.db.build import build
 
 TARGET_WALL = 120.0
 TARGET_BYTES = 250e6

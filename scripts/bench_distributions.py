@@ -26,11 +26,11 @@ import time
 import numpy as np
 
 import matchdb
-from matchdb.canonical import CANONICAL_FLOPS, N_FLOPS
-from matchdb.distributions import board_distributions, hand_distribution
-from matchdb.pairs import board_columns
-from matchdb.ranges import range_weights
-from matchdb.reports import _frame_weights, report
+from matchdb.core.canonical import CANONICAL_FLOPS, N_FLOPS
+from matchdb.equity.distributions import board_distributions, hand_distribution
+from matchdb.core.pairs import board_columns
+from matchdb.core.ranges import range_weights
+from matchdb.equity.reports import _frame_weights, report
 
 RANGE = "22+,A2s+,K9s+,QTs+,JTs,T9s,98s,ATo+,KJo+"
 REPORTS = [("QQ+,AKs", None), (RANGE, None), ("QQ+,AKs", "JJ,TT,99"), (RANGE, "22+,A2+,K7+,Q8+,J8+,T8+,98,87s,76s"), ("AhKh", "QsQd")]
@@ -74,7 +74,7 @@ def main() -> None:
         flop_cases.append((tables[i], flop, row, board_columns(())))
         range_cases.append((tables[i], flop, row, board_columns(()), weights[i]))
         turn = int(rng.integers(49))
-        while turn in (int(c) for c in np.asarray(matchdb.pairs.PAIRS[row])):
+        while turn in (int(c) for c in np.asarray(matchdb.core.pairs.PAIRS[row])):
             turn = int(rng.integers(49))
         turn_cases.append((tables[i], flop, row, board_columns((turn,))))
     for i in flops:
@@ -107,7 +107,7 @@ def main() -> None:
         print(f"    {result.summary()}")
 
     if args.dataset:
-        from matchdb.abstraction import build_dataset
+        from matchdb.db.abstraction import build_dataset
 
         out = os.path.abspath(args.dataset)
         start = time.perf_counter()

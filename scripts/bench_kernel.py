@@ -16,9 +16,9 @@ import time
 
 import numpy as np
 
-from matchdb.canonical import CANONICAL_FLOPS
-from matchdb.evaluator import evaluate_many
-from matchdb.kernels import match_table
+from matchdb.core.canonical import CANONICAL_FLOPS
+from matchdb.core.evaluator import evaluate_many
+from matchdb.core.table import match_table
 
 ENTRIES_PER_TABLE = 1176 * 1081
 TARGET_SECONDS = 0.03

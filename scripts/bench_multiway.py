@@ -20,10 +20,10 @@ import numba
 import numpy as np
 
 import matchdb
-from matchdb.canonical import CANONICAL_FLOPS, CARD_MAP, canonicalize
-from matchdb.formulas import all_hands_scores
-from matchdb.multiway import multiway_outcome, range_vs_range
-from matchdb.pairs import (
+from matchdb.core.canonical import CANONICAL_FLOPS, CARD_MAP, canonicalize
+from matchdb.equity.heads_up import all_hands_scores
+from matchdb.equity.multiway import multiway_outcome, range_vs_range
+from matchdb.core.pairs import (
     PAIR_HIGH,
     PAIR_INDEX,
     PAIR_LOW,
@@ -31,7 +31,7 @@ from matchdb.pairs import (
     board_columns,
     local_index,
 )
-from matchdb.ranges import parse_range
+from matchdb.core.ranges import parse_range
 
 BOARD = "2c7dJh"
 HERO = "AhKh"

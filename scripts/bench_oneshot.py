@@ -47,7 +47,7 @@ def main() -> None:
     rows = [
         ("python -c pass", [sys.executable, "-c", "pass"]),
         ("python -c 'import numpy'", [sys.executable, "-c", "import numpy"]),
-        ("import of the query path", [sys.executable, "-c", "import matchdb.cli, matchdb.query"]),
+        ("import of the query path", [sys.executable, "-c", "import matchdb.cli.main, matchdb.db.query"]),
         ("matchdb query AhKh 2c7dJh --players 3", [executable, "query", *question, *db]),
         ("the same with numba's kernels (python -c)", [sys.executable, "-c", jit]),
     ]

@@ -29,8 +29,8 @@ import warnings
 import numpy as np
 
 import matchdb
-from matchdb.canonical import CANONICAL_FLOPS, CARD_MAP, flop_index
-from matchdb.cards import format_cards
+from matchdb.core.canonical import CANONICAL_FLOPS, CARD_MAP, flop_index
+from matchdb.core.cards import format_cards
 
 FULL_RANGE = "22+,A2+,K2+,Q2+,J2+,T2+,92+,82+,72+,62+,52+,42+,32"
 

@@ -25,8 +25,8 @@ import urllib.parse
 import numpy as np
 
 import matchdb
-from matchdb.canonical import CANONICAL_FLOPS, CARD_MAP
-from matchdb.cards import format_cards
+from matchdb.core.canonical import CANONICAL_FLOPS, CARD_MAP
+from matchdb.core.cards import format_cards
 
 
 def positions(built: list[int], count: int, seed: int = 0) -> list[tuple[str, str]]:

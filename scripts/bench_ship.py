@@ -25,9 +25,9 @@ from pathlib import Path
 import numpy as np
 
 import matchdb
-from matchdb.canonical import CANONICAL_FLOPS, CARD_MAP, flop_index
-from matchdb.cards import format_cards
-from matchdb.pack import pack
+from matchdb.core.canonical import CANONICAL_FLOPS, CARD_MAP, flop_index
+from matchdb.core.cards import format_cards
+from matchdb.db.pack import pack
 
 
 def positions(rng, count):
@@ -110,13 +110,13 @@ def run(args, folder, scratch: Path) -> None:
         print(f"{name:<28} packed {p * 1e6:8.1f} us   folder {f * 1e6:8.1f} us   ratio {p / f:4.2f} (target <= 2)")
 
     if args.preflop:
-        from matchdb.preflop import compute_preflop
+        from matchdb.equity.preflop import compute_preflop
 
         start = time.perf_counter()
         compute_preflop(folder.tables())
         print(f"preflop table from scratch, 169 classes x players 2..10: {time.perf_counter() - start:.1f} s (target <= 300 s)")
     if args.hdf5:
-        from matchdb.export import export_hdf5
+        from matchdb.db.export import export_hdf5
 
         print(export_hdf5(folder.path, scratch / "matchdb.h5").summary())
 

@@ -16,8 +16,8 @@ import statistics
 import time
 
 import matchdb
-from matchdb.preflop_score import fit_preflop_score, preflop_targets, spearman
-from matchdb.tuning import compare_methods, tune_bot
+from matchdb.play.preflop_score import fit_preflop_score, preflop_targets, spearman
+from matchdb.play.tuning import compare_methods, tune_bot
 
 
 def main() -> None:

@@ -36,9 +36,9 @@ def main() -> None:
 
     from dask_jobqueue import SLURMCluster
 
-    from matchdb.build import WORKER_ENVIRON, build
+    from matchdb.db.build import WORKER_ENVIRON, build
     from matchdb.storage.writer import create_store
-    from matchdb.verify import verify
+    from matchdb.db.verify import verify
 
     create_store(args.out)
     cluster = SLURMCluster(
@@ -52,7 +52,7 @@ def main() -> None:
         job_script_prologue=[
             # a private numba cache per job: compiling into one shared folder at once is unsafe
             'export NUMBA_CACHE_DIR="${TMPDIR:-/tmp}/matchdb-numba-${SLURM_JOB_ID}"',
-            # the allocator settings of a local build (see matchdb.build.WORKER_ENVIRON)
+            # the allocator settings of a local build (see matchdb.db.build.WORKER_ENVIRON)
             *(f"export {name}={value}" for name, value in WORKER_ENVIRON.items()),
         ],
         log_directory=os.environ.get("MATCHDB_SLURM_LOGS", "."),
@@ -63,7 +63,7 @@ def main() -> None:
         print(report.summary())
     finally:
         cluster.close()
-    from matchdb.build import parse_flop_spec
+    from matchdb.db.build import parse_flop_spec
 
     result = verify(args.out, sample=20, required=parse_flop_spec(args.flops))
     print("\n".join(result.lines()))

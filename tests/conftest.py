@@ -26,6 +26,6 @@ def db(full_store):
 @pytest.fixture(scope="module")
 def source(db):
     """A strength source decoding tables lazily into 96 slots (270 MB)."""
-    from matchdb.strength import StrengthSource
+    from matchdb.play.strength import StrengthSource
 
     return StrengthSource(db, capacity=96)

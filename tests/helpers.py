@@ -56,8 +56,8 @@ def _children(pid: int) -> list[int]:
 
 def random_position(rng, flops, extra_cards):
     """A random (hole, board) whose flop is one of ``flops`` (canonical indices), renamed and shuffled."""
-    from matchdb.canonical import CANONICAL_FLOPS, CARD_MAP
-    from matchdb.cards import format_cards
+    from matchdb.core.canonical import CANONICAL_FLOPS, CARD_MAP
+    from matchdb.core.cards import format_cards
 
     index = int(rng.choice(flops))
     perm = int(rng.integers(24))

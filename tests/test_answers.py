@@ -10,7 +10,7 @@ import pytest
 
 from matchdb.answers import HandReport, HandTable, Outcome, RangeEquity, WinRate
 from matchdb.errors import MatchdbError
-from matchdb.hands import hand_order
+from matchdb.core.hole_cards import hand_order
 
 
 def test_outcome_computes_its_equity_and_renders():

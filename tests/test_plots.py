@@ -7,7 +7,7 @@ import builtins
 import numpy as np
 import pytest
 
-from matchdb.cli import main
+from matchdb.cli.main import main
 from matchdb.errors import MatchdbError
 from matchdb.plots import class_name, grid_table, plot_grid, plot_turns, turn_equities
 

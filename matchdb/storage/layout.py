@@ -1,7 +1,7 @@
 """The on-disk layout of a database: format constants, member names and the checks on metadata.
 
 A database is a zarr (format 3) group, as a folder or packed into one zip
-file (:mod:`matchdb.pack`); both hold the same members::
+file (:mod:`matchdb.db.pack`); both hold the same members::
 
     zarr.json            group attributes: format name and version, codec, provenance
     W/zarr.json          the tables: (1755, 1176, 1176) uint16, one shard per table,
@@ -29,10 +29,10 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from matchdb.canonical import CANONICAL_FLOPS, N_FLOPS
-from matchdb.cards import format_cards
+from matchdb.core.canonical import CANONICAL_FLOPS, N_FLOPS
+from matchdb.core.cards import format_cards
 from matchdb.errors import CorruptDatabaseError, FormatVersionError, MatchdbError
-from matchdb.pairs import N_PAIRS
+from matchdb.core.pairs import N_PAIRS
 
 __all__ = [
     "FORMAT_NAME",

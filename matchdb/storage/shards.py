@@ -32,10 +32,10 @@ import google_crc32c
 import numpy as np
 import zstandard
 
-from matchdb.canonical import CANONICAL_FLOPS
-from matchdb.cards import format_cards
+from matchdb.core.canonical import CANONICAL_FLOPS
+from matchdb.core.cards import format_cards
 from matchdb.errors import CorruptDatabaseError, DatabaseError, IncompleteDatabaseError
-from matchdb.pairs import N_PAIRS
+from matchdb.core.pairs import N_PAIRS
 from matchdb.storage.layout import (
     CHUNK_BYTES,
     CHUNK_ROWS,

@@ -30,10 +30,10 @@ from pathlib import Path
 import google_crc32c
 import numpy as np
 
-from matchdb.canonical import CANONICAL_FLOPS, ORBIT_SIZES, flop_cards
-from matchdb.cards import format_cards
+from matchdb.core.canonical import CANONICAL_FLOPS, ORBIT_SIZES, flop_cards
+from matchdb.core.cards import format_cards
 from matchdb.errors import CorruptDatabaseError, DatabaseError
-from matchdb.pairs import COLLISION, N_PAIRS, PAIRS, SENTINEL
+from matchdb.core.pairs import COLLISION, N_PAIRS, PAIRS, SENTINEL
 from matchdb.storage.digests import sha256_bytes, sha256_file, table_digest
 from matchdb.storage.files import remove_stale_partials, write_atomically
 from matchdb.storage.folder import FolderStore, read_attrs

@@ -1,0 +1,262 @@
+"""Building the database: the work list, Dask orchestration, resume and progress.
+
+``build()`` computes the tables a flop spec names (all 1,755 by default) and
+writes each as one whole shard, one writer per table. Tables already recorded
+in the manifest with an intact shard are skipped, so running it again resumes
+a killed build and finishes at once on a complete one.
+
+By default the work runs on a ``dask.distributed.LocalCluster`` of one
+single-threaded worker process per core; ``scheduler=`` connects to any running
+Dask scheduler instead (for example one started on SLURM with dask-jobqueue),
+and ``serial=True`` runs in this process (what a SLURM array task does).
+
+>>> parse_flop_spec("0-2,AhTcTh,7")
+[0, 1, 2, 7, 1681]
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from matchdb.core.canonical import CANONICAL_FLOPS, N_FLOPS, flop_index
+from matchdb.errors import DatabaseError, MatchdbError
+from matchdb.core.table import match_table
+from matchdb.progress import progress
+from matchdb.storage import default_path
+from matchdb.storage.folder import FolderStore
+from matchdb.storage.layout import check_index
+from matchdb.storage.writer import (
+    clean_partials,
+    create_store,
+    table_is_done,
+    write_table,
+)
+
+__all__ = ["parse_flop_spec", "build", "BuildReport", "build_one"]
+
+_RANGE = re.compile(r"^(\d+)-(\d+)$")
+
+
+def parse_flop_spec(spec: str | Iterable[int] | None) -> list[int]:
+    """Canonical indices named by a spec: indices, ranges ``a-b`` and flops as cards, comma-separated.
+
+    None means all 1,755. Flops need not be canonical: each names its canonical table.
+
+    >>> parse_flop_spec("2c7dJh") == parse_flop_spec("2d7cJs")
+    True
+    >>> parse_flop_spec("1800")
+    Traceback (most recent call last):
+    ...
+    matchdb.errors.MatchdbError: The flop spec '1800' names table 1800; expected indices 0..1754.
+    """
+    if spec is None:
+        return list(range(N_FLOPS))
+    if not isinstance(spec, str):
+        indices = [check_index(i) for i in spec]
+        shown = repr(list(spec))
+    else:
+        shown = repr(spec)
+        indices = []
+        tokens = [t.strip() for t in spec.split(",") if t.strip()]
+        if not tokens:
+            raise MatchdbError(f"The flop spec {spec!r} is empty; expected indices, ranges like 0-39 or flops like AhTcTh.")
+        for token in tokens:
+            if token.isdigit():
+                indices.append(int(token))
+            elif match := _RANGE.match(token):
+                low, high = int(match[1]), int(match[2])
+                if low > high:
+                    raise MatchdbError(f"The flop spec range {token!r} runs backwards; expected low-high.")
+                if high >= N_FLOPS:  # checked before expanding: '0-99999999999' must not fill memory
+                    raise MatchdbError(f"The flop spec {shown} names table {high}; expected indices 0..{N_FLOPS - 1}.")
+                indices.extend(range(low, high + 1))
+            else:
+                try:
+                    indices.append(flop_index(token))
+                except MatchdbError as error:
+                    raise MatchdbError(
+                        f"The flop spec token {token!r} is neither an index, a range like 0-39 nor a flop ({error})"
+                    ) from None
+    for index in indices:
+        if not 0 <= index < N_FLOPS:
+            raise MatchdbError(f"The flop spec {shown} names table {index}; expected indices 0..{N_FLOPS - 1}.")
+    return sorted(set(indices))
+
+
+def build_one(root: str, index: int) -> dict:
+    """Compute table ``index`` and write it to the store at ``root``; return its manifest entry.
+
+    This is the unit of work a Dask worker or a SLURM array task runs.
+    """
+    start = time.process_time()
+    table = match_table(CANONICAL_FLOPS[index].tolist())
+    try:
+        return write_table(Path(root), index, table, seconds=time.process_time() - start)
+    except OSError as error:  # a full disk, a file-size limit, a store made read-only
+        raise BuildWriteError(index, str(root), error.strerror or str(error)) from None
+
+
+class BuildWriteError(DatabaseError):
+    """A table could not be written; everything finished before it is kept."""
+
+    def __init__(self, index: int, root: str, reason: str) -> None:  # plain arguments: it crosses processes
+        self.index, self.root, self.reason = index, root, reason
+        super().__init__(index, root, reason)
+
+    def __str__(self) -> str:
+        return (
+            f"Writing table {self.index} to '{self.root}' failed ({self.reason}); the tables finished before it are kept: "
+            "fix the cause and run the same command again to resume."
+        )
+
+
+@dataclass
+class BuildReport:
+    """What a build did: tables built and skipped, wall time, and per-table figures."""
+
+    root: Path
+    requested: int
+    built: list[int] = field(default_factory=list)
+    skipped: int = 0
+    wall_seconds: float = 0.0
+    cpu_seconds: float = 0.0
+    shard_bytes: int = 0
+
+    def summary(self) -> str:
+        per_table = self.cpu_seconds / len(self.built) if self.built else 0.0
+        return (
+            f"built {len(self.built)} tables, skipped {self.skipped} already done, "
+            f"of {self.requested} requested into {self.root} in {self.wall_seconds:.1f} s wall "
+            f"({per_table * 1000:.1f} ms CPU per table, {self.shard_bytes / 1e6:.1f} MB written)"
+        )
+
+
+def _warm_up() -> None:
+    """Compile (or load from numba's cache) the kernel once, before any worker starts.
+
+    Workers then load the cached machine code instead of compiling at the same
+    time, which numba's cache does not guard against (numba issues 4807, 10128).
+    """
+    match_table(CANONICAL_FLOPS[0].tolist())
+
+
+def build(
+    root: str | Path | None = None,
+    flops: str | Iterable[int] | None = None,
+    workers: int | None = None,
+    scheduler: str | None = None,
+    serial: bool = False,
+    quiet: bool = False,
+) -> BuildReport:
+    """Build (or resume building) the tables named by ``flops`` into the store at ``root``.
+
+    Parameters
+    ----------
+    root : path of the zarr store; default :func:`matchdb.storage.default_path`.
+    flops : a flop spec (see :func:`parse_flop_spec`) or indices; default all 1,755.
+    workers : worker processes of the local Dask cluster; default one per core.
+    scheduler : address of a running Dask scheduler to use instead of a local cluster.
+    serial : compute in this process, without Dask.
+    quiet : no progress (by default a bar on a terminal, a log line every few seconds otherwise).
+    """
+    if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
+        raise MatchdbError(f"The number of workers {workers!r} is not a whole number of at least 1.")
+    root = Path(root) if root is not None else default_path()
+    indices = parse_flop_spec(flops)
+    started = time.perf_counter()
+    create_store(root)
+    todo = [i for i in indices if not table_is_done(root, i)]
+    report = BuildReport(root=root, requested=len(indices), skipped=len(indices) - len(todo))
+    for index in todo:
+        clean_partials(root, index)
+    if todo:
+        _warm_up()
+        entries = _run(str(root.resolve()), todo, workers, scheduler, serial)
+        for entry in progress(entries, len(todo), "building", unit="table", enabled=not quiet):
+            report.built.append(entry["index"])
+            report.cpu_seconds += entry["seconds"]
+            report.shard_bytes += entry["shard_bytes"]
+    report.wall_seconds = time.perf_counter() - started
+    return report
+
+
+#: Environment of the worker processes a Dask build starts. Dask's nanny sets
+#: MALLOC_TRIM_THRESHOLD_=65536 in every worker, and setting that switches off
+#: glibc's adaptive mmap threshold: each table's multi-megabyte buffers are then
+#: mapped and unmapped afresh and every page faults in again. Measured here, 200
+#: tables took 17.8 s in one process with Dask's setting and 11.9 s with these
+#: (buffers under 64 MiB come from the heap, which keeps up to 256 MiB free).
+#: ``slurm/dask_build.py`` exports the same in its worker jobs.
+WORKER_ENVIRON = {"MALLOC_TRIM_THRESHOLD_": str(256 << 20), "MALLOC_MMAP_THRESHOLD_": str(64 << 20)}
+
+
+def local_cluster(workers: int):
+    """The LocalCluster a build runs on: ``workers`` single-threaded processes on 127.0.0.1."""
+    import dask
+    from distributed import LocalCluster
+
+    with dask.config.set({f"distributed.nanny.pre-spawn-environ.{k}": v for k, v in WORKER_ENVIRON.items()}):
+        return LocalCluster(
+            n_workers=workers,
+            threads_per_worker=1,
+            processes=True,
+            host="127.0.0.1",
+            dashboard_address="127.0.0.1:0",  # a free port: None does not disable it (dask/distributed#8136), 8787 may be taken
+            silence_logs=logging.ERROR,
+        )
+
+
+def _run(root: str, todo: list[int], workers: int | None, scheduler: str | None, serial: bool):
+    """Yield manifest entries as tables finish, in this process or on Dask."""
+    if serial:
+        for index in todo:
+            yield build_one(root, index)
+        return
+    from distributed import Client, as_completed
+
+    if scheduler:
+        cluster = None
+        client = _connect(scheduler)
+    else:
+        cluster = local_cluster(workers or os.cpu_count() or 1)
+        client = Client(cluster)
+    try:
+        futures = client.map(build_one, [root] * len(todo), todo, pure=False)
+        for future in as_completed(futures):
+            yield future.result()
+        if cluster is not None:
+            # Closing races the workers' heartbeats, which then log a traceback
+            # (dask/distributed#7105); the work is done, so quiet them first.
+            client.run(_quiet_dask_logs)
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+def _connect(scheduler: str):
+    """A client of the Dask scheduler at ``scheduler``, or a one-sentence error."""
+    from distributed import Client
+
+    try:
+        return Client(scheduler, timeout="10s")
+    except (OSError, TimeoutError, ValueError, TypeError) as error:
+        raise MatchdbError(
+            f"The Dask scheduler {scheduler!r} cannot be reached ({error.__class__.__name__}); "
+            "expected an address like tcp://host:8786 of a running scheduler."
+        ) from None
+
+
+def _quiet_dask_logs() -> None:
+    logging.getLogger("distributed").setLevel(logging.CRITICAL)
+
+
+def finished_tables(root: str | Path) -> list[int]:
+    """Indices of the tables the manifest of ``root`` records as finished."""
+    return FolderStore(root, check=False).built()

@@ -1,0 +1,597 @@
+"""The query layer: open a database and answer at once, for one hand, every hand, or every table.
+
+>>> import matchdb
+>>> db = matchdb.open(path)
+>>> round(db.win_rate("AhKh", "2c7dJh"), 6), round(db.equity("AhKh", "2c7dJh"), 6)
+(0.580707, 0.572571)
+>>> db.naive("ahkh", "2c 7d jh", players=3)
+WinRate(hole='AhKh', board='2c7dJh', players=3, win_rate=0.3865834685168686)
+
+Every question is carried to its canonical flop by one suit renaming
+(:mod:`matchdb.core.canonical`); the answer depends only on the table of that flop,
+read from the store's shards directly and kept in a bounded cache.
+
+The whole database is public too: :meth:`MatchDB.built` says which tables
+exist, :meth:`MatchDB.read_table` decodes one into a caller's buffer and
+:meth:`MatchDB.tables` walks every built table with its canonical flop, orbit
+size and the hands of its rows; the preflop table, ``matchdb verify``,
+``matchdb export`` and the scripts use nothing else.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import threading
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from matchdb.answers import (
+    HandReport,
+    HandTable,
+    Multiway,
+    Outcome,
+    RangeEquity,
+    WinRate,
+)
+from matchdb.db.cache import TableCache
+from matchdb.core.canonical import (
+    CANONICAL_FLOPS,
+    CARD_MAP,
+    N_FLOPS,
+    ORBIT_SIZES,
+    canonicalize,
+    local_cards,
+    local_lookup,
+)
+from matchdb.core.cards import Card, format_cards, parse_cards
+from matchdb.errors import (
+    BoardError,
+    CardError,
+    DatabaseError,
+    MatchdbError,
+    RangeError,
+)
+from matchdb.core.hole_cards import HAND_HIGH, HAND_LOW, check_players, hand_index, hand_order
+from matchdb.core.pairs import N_PAIRS, PAIR_INDEX, PAIRS, board_columns
+from matchdb.progress import progress
+from matchdb.core.ranges import describe_range, range_weights
+from matchdb.storage import CHUNK_ROWS, ShardReader, default_path, open_database
+from matchdb.storage.derived import load_derived, save_derived, tables_fingerprint
+from matchdb.storage.files import is_url
+from matchdb.storage.layout import check_index
+
+if TYPE_CHECKING:
+    from matchdb.equity.preflop import PreflopTable
+
+__all__ = ["open", "MatchDB", "FlopTable"]
+
+CardsLike = str | Iterable[str | int | Card]
+
+
+@dataclass(frozen=True)
+class FlopTable:
+    """One canonical flop's table and what a pass over the whole database needs to know of it.
+
+    ``table`` is read-only and, during :meth:`MatchDB.tables`, lives in a buffer
+    the next table reuses: copy it to keep it.
+    """
+
+    index: int  #: canonical index, 0..1754
+    flop: tuple[int, int, int]  #: the canonical flop's card ids, ascending
+    orbit: int  #: how many of the 22,100 flops it stands for (4, 12 or 24)
+    cards: np.ndarray  #: (49,) card id of each local index
+    hands: np.ndarray  #: (1176, 2) card ids of each row's hand (and each column's turn and river)
+    table: np.ndarray  #: (1176, 1176) uint16 W
+
+
+class MatchDB:
+    """A read-only match-table database.
+
+    Parameters
+    ----------
+    path : the store folder, a file written by ``matchdb pack``, or the http(s) URL of one.
+    cache_tables : how many tables' worth of decoded chunks to keep (2.8 MB each).
+    jit : answer single-hand questions with numba's compiled kernels (fastest once
+        loaded, about 0.4 s to load); False answers them with numpy alone, what a
+        process that asks one question wants. The answers are the same to the last bit.
+    """
+
+    def __init__(self, path: str | os.PathLike, cache_tables: int = 64, jit: bool = True) -> None:
+        if isinstance(cache_tables, bool) or not isinstance(cache_tables, int) or cache_tables < 1:
+            raise MatchdbError(f"cache_tables is {cache_tables!r}; expected a whole number of at least 1.")
+        self.store = open_database(path)
+        self.path = path if is_url(path) else Path(path)
+        self.attrs = self.store.attrs
+        self._reader = ShardReader(self.store)
+        self._tables = TableCache(self._reader, cache_tables)
+        self._lock = threading.Lock()
+        self._preflop = None
+        self._jit = bool(jit)
+
+    def __repr__(self) -> str:
+        return f"MatchDB({str(self.path)!r})"
+
+    def info(self) -> dict:
+        """Format, completeness and build provenance of the database."""
+        return {
+            "path": str(self.path),
+            "packed": self.store.packed,
+            "format": self.attrs["format"],
+            "format_version": self.attrs["format_version"],
+            "tables": N_FLOPS,
+            "tables_built": len(self.built()),
+            "chunk_rows": self.attrs["chunk_rows"],
+            "codec": self.attrs["codec"],
+            "provenance": self.attrs.get("provenance", {}),
+        }
+
+    # -- the whole database ---------------------------------------------------------
+
+    def built(self) -> list[int]:
+        """Canonical indices of the tables this database holds, ascending."""
+        return self.store.built()
+
+    def table(self, index: int) -> np.ndarray:
+        """The whole W matrix of canonical flop ``index``, through the cache (read-only)."""
+        return self._tables.table(check_index(index))
+
+    def read_table(self, index: int, out: np.ndarray | None = None) -> np.ndarray:
+        """Decode table ``index`` into ``out`` (a writable (1176, 1176) uint16 array) or a new array, bypassing the cache."""
+        return self._reader.read_table(check_index(index), out=out)
+
+    def tables(self, indices: Iterable[int] | None = None, show_progress: bool = False) -> Iterator[FlopTable]:
+        """Every built table (or those of ``indices``), each decoded into one reused buffer, in index order.
+
+        ``show_progress`` shows a bar on a terminal and logs a line every few
+        seconds otherwise (see :mod:`matchdb.progress`).
+
+        >>> from matchdb.core.cards import format_cards
+        >>> [(t.index, t.orbit, format_cards(t.flop), format_cards(t.hands[768])) for t in db.tables([0, 326])]
+        [(0, 4, '2c3c4c', 'KhAh'), (326, 24, '2c7dJh', 'KhAh')]
+        """
+        chosen = self.built() if indices is None else sorted({check_index(i) for i in indices})
+        buffer = np.empty((N_PAIRS, N_PAIRS), dtype=np.uint16)
+        view = buffer.view()
+        view.flags.writeable = False
+        for index in progress(chosen, len(chosen), "reading tables", unit="table", enabled=show_progress):
+            self._reader.read_table(index, out=buffer)
+            cards = local_cards(index)
+            yield FlopTable(index, tuple(int(c) for c in CANONICAL_FLOPS[index]), int(ORBIT_SIZES[index]), cards, cards[PAIRS], view)
+
+    # -- mapping cards into a table's frame -------------------------------------------
+
+    def _frame(self, hole: CardsLike | None, board: CardsLike):
+        """(canonical form, board columns, row of the hole cards) of a question; no row when ``hole`` is None.
+
+        Plain lists, not numpy, on this path: it runs on every query, and
+        indexing numpy for one number costs more than the lookup itself.
+        """
+        canon = canonicalize(board, hole=() if hole is None else hole)
+        local = local_lookup(canon.index)
+        columns = board_columns([local[c] for c in canon.extra])
+        if hole is None:
+            return canon, columns, None
+        if len(canon.hole) != 2:
+            raise CardError(f"The hole cards {hole!r} are {len(canon.hole)} cards; expected 2.")
+        a, b = canon.hole
+        return canon, columns, _PAIR_ROW_LISTS[local[a]][local[b]]
+
+    def _hand_frame(self, hole: CardsLike, board: CardsLike):
+        if hole is None:
+            raise CardError("The hole cards are missing; expected two cards like 'AhKh'.")
+        return self._frame(hole, board)
+
+    def _weights(self, canon, spec) -> np.ndarray:
+        """Weight of each row in the canonical frame of a range in any form (see :func:`matchdb.core.ranges.range_weights`)."""
+        hands = range_weights(spec)
+        weights = np.zeros(N_PAIRS)
+        rows = _hand_rows(canon.index, canon.perm)
+        valid = rows >= 0
+        weights[rows[valid]] = hands[valid]
+        return weights
+
+    # -- answers -------------------------------------------------------------------
+
+    def naive(self, hole: CardsLike, board: CardsLike, players: int = 2) -> WinRate:
+        """The naive win rate mean((1 - S) ** (players - 1)) of ``hole`` on a 3 to 5 card board, as an answer."""
+        value = self.win_rate(hole, board, players)
+        return WinRate(_text(hole), _text(board), int(players), value)
+
+    def win_rate(self, hole: CardsLike, board: CardsLike, players: int = 2) -> float:
+        """The naive win rate as a float: ``db.naive(...).win_rate``."""
+        from matchdb.equity.heads_up import naive_win_rate
+
+        canon, columns, row = self._hand_frame(hole, board)
+        block = self._tables.chunk(canon.index, row // CHUNK_ROWS)
+        value = naive_win_rate(block, row % CHUNK_ROWS, columns, players, jit=self._jit)
+        if value != value:  # NaN
+            raise BoardError("No turn and river are consistent with these hole cards and board.")
+        return value
+
+    def outcome(self, hole: CardsLike, board: CardsLike, villain=None) -> Outcome:
+        """Exact heads-up win, tie and loss probabilities against a random hand or a range, card removal exact.
+
+        ``villain`` is range text (``'QQ+,AKs'``), a list of hands, 1,326
+        weights in :func:`matchdb.hand_order`, or None for any hand.
+        """
+        from matchdb.equity.heads_up import hand_vs_weights
+
+        canon, columns, row = self._hand_frame(hole, board)
+        weights = self._weights(canon, villain)
+        if not weights.any():
+            raise RangeError(f"No hand of the range {describe_range(villain)!r} is possible on the board {_text(board)!r}.")
+        table = self.table(canon.index)  # outside the try: a damaged table must say so, not blame the range
+        try:
+            win, tie, loss = hand_vs_weights(table, row, columns, weights, jit=self._jit)
+        except MatchdbError:
+            raise RangeError(
+                f"No hand of the range {describe_range(villain)!r} can be dealt beside these hole cards and board."
+            ) from None
+        return Outcome.of(_text(hole), _text(board), describe_range(villain), win, tie, loss)
+
+    def equity(self, hole: CardsLike, board: CardsLike, villain=None) -> float:
+        """Exact heads-up equity (win + tie / 2) as a float: ``db.outcome(...).equity``."""
+        return self.outcome(hole, board, villain).equity
+
+    def report(self, hole: CardsLike, board: CardsLike, players: int = 2, villain=None) -> HandReport:
+        """What ``matchdb query`` shows: the naive win rate for ``players`` and the exact heads-up outcome."""
+        return HandReport.of(self.naive(hole, board, players), self.outcome(hole, board, villain))
+
+    def range_equity(self, hero_range, villain_range, board: CardsLike) -> float:
+        """Exact equity of a range against a range on a board: every consistent deal, weighted."""
+        return self.range_outcome(hero_range, villain_range, board).equity
+
+    def range_outcome(self, hero_range, villain_range, board: CardsLike) -> RangeEquity:
+        """:meth:`range_equity` as an answer.
+
+        Only the ranges' rows are compared (:func:`matchdb.equity.multiway.range_vs_range`),
+        so narrow ranges cost a fraction of a millisecond.
+        """
+        from matchdb.equity.multiway import range_vs_range
+
+        canon, columns, _ = self._frame(None, board)
+        hero = self._weights(canon, hero_range)
+        villain = self._weights(canon, villain_range)
+        for name, spec, weights in (("hero", hero_range, hero), ("villain", villain_range, villain)):
+            if not weights.any():
+                raise RangeError(f"No hand of the {name} range {describe_range(spec)!r} is possible on this board.")
+        try:
+            result = range_vs_range(self.table(canon.index), columns, hero, villain)
+        except MatchdbError as error:
+            if isinstance(error, DatabaseError):
+                raise
+            raise RangeError("No deal is possible: every hero hand collides with every villain hand.") from None
+        return RangeEquity(describe_range(hero_range), describe_range(villain_range), _text(board), result.equity)
+
+    def multiway(
+        self, hole, board: CardsLike, opponents=1, method: str = "auto", samples: int | None = None, seed: int | None = None
+    ) -> Multiway:
+        """Equity of a hand (or a hero range) against 1 to 9 opponents, card removal exact.
+
+        ``opponents`` is a number of random opponents, or one entry per opponent:
+        ``"random"``, a hand (``"QsQd"``), a range (text, a list of hands, 1,326
+        weights, or :class:`matchdb.equity.multiway.ClassWeights`). ``method``: ``"auto"``
+        (exact when affordable: up to three opponents that are not known hands on
+        every street, four on the river, any number of known hands; else sampled),
+        ``"exact"``, ``"sample"`` (``samples`` partial deals, ``seed`` reproduces
+        them), or ``"independent"`` (the match-table article's formula: each
+        opponent's beliefs combined as if independent, an approximation).
+
+        >>> answer = db.multiway("AhKh", "2c7dJh", 2)
+        >>> round(answer.equity, 12), answer.exact
+        (0.375861338429, True)
+        >>> [round(100 * e, 4) for e in db.multiway("KdQd", "AhKhQh", ["JcTc", "5h5s"]).player_equities]
+        [18.9738, 47.3237, 33.7025]
+        """
+        from matchdb.equity.multiway import independent_outcome, multiway_outcome
+
+        if method not in ("auto", "exact", "sample", "independent"):
+            raise MatchdbError(f"The method {method!r} is unknown; expected 'auto', 'exact', 'sample' or 'independent'.")
+        specs = _opponent_specs(opponents)
+        hand = _one_hand(hole)
+        canon, columns, row = self._frame(hand, board) if hand is not None else self._frame(None, board)
+        if hand is None:
+            hero = self._weights(canon, _as_range(hole))
+            if not hero.any():
+                raise RangeError(f"No hand of the hero range {describe_range(_as_range(hole))!r} is possible on the board {_text(board)!r}.")
+        else:
+            hero = row
+        taken = set(hand or ()) | set(parse_cards(board))
+        weights, names = [], []
+        for position, spec in enumerate(specs, start=1):
+            known = _one_hand(spec)
+            if known is not None:
+                if taken & set(known):
+                    raise CardError(
+                        f"The hand {format_cards(known)!r} of opponent {position} shares a card with the hero, the board "
+                        "or another opponent; expected a possible hand."
+                    )
+                taken |= set(known)
+            w = self._weights(canon, _as_range(spec))
+            if not w.any():
+                raise RangeError(f"No hand of the range {_describe(spec)!r} of opponent {position} is possible on the board {_text(board)!r}.")
+            weights.append(w)
+            names.append(_describe(spec))
+        table = self.table(canon.index)
+        if method == "independent":
+            if hand is None:
+                raise MatchdbError("The independent-opponents formula takes one hand as the hero, not a range.")
+            result = independent_outcome(table, columns, hero, weights)
+        else:
+            result = multiway_outcome(table, columns, hero, weights, method=method, samples=samples, seed=seed)
+        return Multiway.of(_text(hole) if hand is not None else _describe(hole), _text(board), names, result)
+
+    def distribution(self, hole: CardsLike, board: CardsLike, villain=None, bins: int = 50):
+        """How a hand's exact equity moves on the turn and river (:class:`matchdb.equity.distributions.HandDistribution`).
+
+        On a flop or turn, against a random hand or a range: the equity after each
+        turn card and on each runout (raw values and a histogram of ``bins``),
+        EHS and EHS^2, the current hand strength and Billings' PPot and NPot.
+
+        >>> d = db.distribution("AhKh", "2c7dJh")
+        >>> round(d.ehs, 6), len(d.river_equities), int(d.river_counts.sum()), len(d.turn_cards)
+        (0.572571, 1081, 1081, 47)
+        """
+        from matchdb.equity.distributions import hand_distribution
+
+        canon, columns, row = self._hand_frame(hole, board)
+        weights = None
+        if villain is not None:
+            weights = self._weights(canon, villain)
+            if not weights.any():
+                raise RangeError(f"No hand of the range {describe_range(villain)!r} is possible on the board {_text(board)!r}.")
+        answer = hand_distribution(self.table(canon.index), canon.flop, row, columns, weights, bins)
+        answer = answer.renamed(parse_cards(board), parse_cards(hole), canon.perm)
+        return dataclasses.replace(answer, villain=describe_range(villain))
+
+    def distributions(self, board: CardsLike, villain=None, bins: int = 50):
+        """:meth:`distribution`'s figures for all 1,326 hands at once, in :func:`matchdb.hand_order` (NaN off the board).
+
+        >>> every = db.distributions("2c7dJh")
+        >>> round(float(every.ehs[matchdb.hand_index("AhKh")]), 6), every.grid("ppot").shape
+        (0.572571, (13, 13))
+        """
+        from matchdb.equity.distributions import BoardDistributions, board_distributions
+
+        canon, columns, _ = self._frame(None, board)
+        weights = None
+        if villain is not None:
+            weights = self._weights(canon, villain)
+            if not weights.any():
+                raise RangeError(f"No hand of the range {describe_range(villain)!r} is possible on the board {_text(board)!r}.")
+        frame = board_distributions(self.table(canon.index), canon.flop, columns, weights, bins)
+        rows = _hand_rows(canon.index, canon.perm)
+        on = rows >= 0
+        take = np.where(on, rows, 0)
+
+        def per_hand(values: np.ndarray, fill) -> np.ndarray:
+            out = values[take]
+            out[~on] = fill
+            return out
+
+        turn = frame.turn_equities
+        if turn.shape[1]:
+            turn = turn[:, CARD_MAP[canon.perm]]  # the column of real card c is that of its canonical card
+        return BoardDistributions(
+            board=parse_cards(board),
+            hands=hand_order(),
+            bins=frame.bins,
+            valid=per_hand(frame.valid, False),
+            ehs=per_hand(frame.ehs, np.nan),
+            ehs2=per_hand(frame.ehs2, np.nan),
+            hs=per_hand(frame.hs, np.nan),
+            ppot=per_hand(frame.ppot, np.nan),
+            npot=per_hand(frame.npot, np.nan),
+            now=per_hand(frame.now, np.nan),
+            river_counts=per_hand(frame.river_counts, 0),
+            river_histogram=per_hand(frame.river_histogram, 0.0),
+            turn_equities=per_hand(turn, np.nan),
+            turn_counts=per_hand(frame.turn_counts, 0),
+            turn_histogram=per_hand(frame.turn_histogram, 0.0),
+            villain=describe_range(villain),
+        )
+
+    def drop_out(self, hole: CardsLike, board: CardsLike, players: int, stay, method: str = "auto", seed: int | None = None) -> Multiway:
+        """Mick West's drop-out model: each of ``players - 1`` opponents stays in only with a hand in ``stay``.
+
+        Each opponent stays with the chance p that a random hand (beside the hero's
+        cards and the board) is in ``stay`` (weighted), independently of the others;
+        the hero wins the pot when everyone folds, else shares it as
+        :meth:`multiway` says against those who stayed, each holding ``stay``:
+        equity = sum_m Binomial(m; players - 1, p) E_m. An approximation by design
+        (staying is independent across opponents), labelled ``method="drop-out"``.
+
+        >>> answer = db.drop_out("AhKh", "2c7dJh", 3, "66+")
+        >>> answer.method, answer.exact, 0.5 < answer.equity < 1
+        ('drop-out', False, True)
+        """
+        from math import comb
+
+        players = check_players(players, high=10)
+        hand = _one_hand(hole)
+        if hand is None:
+            raise CardError(f"The hole cards {hole!r} are not two cards like 'AhKh'; expected the hero's hand.")
+        dead = set(hand) | set(parse_cards(board))
+        stay_weights = range_weights(_as_range(stay))
+        possible = [i for i in np.flatnonzero(stay_weights) if int(HAND_HIGH[i]) not in dead and int(HAND_LOW[i]) not in dead]
+        left = 52 - len(dead)
+        p = float(stay_weights[possible].sum()) / (left * (left - 1) / 2)
+        if p == 0:
+            raise RangeError(f"No hand of the range {_describe(stay)!r} is possible beside these hole cards and board.")
+        n = players - 1
+        if seed is None:  # one seed for every sampled part, reported so the answer can be reproduced
+            seed = int(np.random.default_rng().integers(2**31))
+        win = equity = (1 - p) ** n  # everyone folds: the hero wins
+        tie = variance = 0.0
+        samples = 0
+        for m in range(1, n + 1):
+            chance = comb(n, m) * p**m * (1 - p) ** (n - m)
+            answer = self.multiway(hole, board, [stay] * m, method=method, seed=seed)
+            equity += chance * answer.equity
+            win += chance * answer.win
+            tie += chance * answer.tie
+            variance += (chance * (answer.standard_error or 0.0)) ** 2
+            samples += answer.samples
+        return Multiway(
+            _text(hole), _text(board), tuple([_describe(stay)] * n), equity, win, tie, max(0.0, 1.0 - win - tie),
+            False, float(np.sqrt(variance)) if samples else None, samples, seed if samples else None, "drop-out",
+        )
+
+    def _per_hand(self, board: CardsLike, figure: str, per_row: np.ndarray, canon) -> HandTable:
+        rows = _hand_rows(canon.index, canon.perm)
+        values = np.where(rows >= 0, per_row[rows], np.nan)
+        values.flags.writeable = False
+        return HandTable(board=_text(board), figure=figure, hands=hand_order(), values=values)
+
+    def win_rates(self, board: CardsLike, players: int = 2) -> HandTable:
+        """The naive win rate of every private hand on a board at once."""
+        from matchdb.equity.heads_up import naive_win_rates
+
+        canon, columns, _ = self._frame(None, board)
+        per_row = naive_win_rates(self.table(canon.index), columns, players)
+        return self._per_hand(board, f"naive win rate, {players} players", per_row, canon)
+
+    def equities(self, board: CardsLike, villain=None) -> HandTable:
+        """Exact heads-up equity of every private hand on a board against a random hand or a range."""
+        from matchdb.equity.heads_up import all_hands_scores
+
+        canon, columns, _ = self._frame(None, board)
+        weights = self._weights(canon, villain)
+        if not weights.any():
+            raise RangeError(f"No hand of the range {describe_range(villain)!r} is possible on the board {_text(board)!r}.")
+        score, deals = all_hands_scores(self.table(canon.index), columns, weights)
+        per_row = np.full(len(deals), np.nan)
+        np.divide(score, deals, out=per_row, where=deals > 0)
+        return self._per_hand(board, f"exact equity vs {describe_range(villain)}", per_row, canon)
+
+    def preflop_multiway(self, show_progress: bool = False):
+        """Every starting-hand class's equity against 1 to 9 random opponents (:class:`matchdb.equity.multiway.PreflopMultiway`).
+
+        Exact against one opponent; against 2 to 9 sampled over every board and
+        hero hand to a standard error of at most 0.0002. Computed once from every
+        table (about 4 minutes on 2 cores; ``show_progress`` shows it) and kept
+        in the store as derived data, so ``matchdb pack`` ships it.
+        """
+        from matchdb.equity.multiway import (
+            PREFLOP_MULTIWAY_VERSION,
+            PreflopMultiway,
+            compute_preflop_multiway,
+        )
+
+        fingerprint = _preflop_fingerprint(self.store)
+        stored = load_derived(self.store, "preflop_multiway", PREFLOP_MULTIWAY_VERSION, fingerprint)
+        if stored is not None:
+            return PreflopMultiway.from_json(stored)
+        table = compute_preflop_multiway(self.tables(range(N_FLOPS), show_progress=show_progress))
+        save_derived(self.store, "preflop_multiway", PREFLOP_MULTIWAY_VERSION, fingerprint, table.to_json())
+        return table
+
+    def preflop(self, players: int | Iterable[int] | None = None, show_progress: bool = False) -> PreflopTable:
+        """Preflop figures of the 169 starting-hand classes (:class:`matchdb.equity.preflop.PreflopTable`).
+
+        Computed once from every table (about half a minute; ``show_progress``
+        shows it) and kept in the store as derived data bound to the tables;
+        later calls read it. ``players`` (an int or several of 2..10; default
+        all) picks the naive win rates the returned table holds; the equity is
+        always there.
+        """
+        from matchdb.equity.preflop import (
+            PLAYERS,
+            PREFLOP_KIND,
+            PREFLOP_VERSION,
+            PreflopTable,
+            compute_preflop,
+        )
+
+        wanted = [players] if isinstance(players, (int, np.integer)) and not isinstance(players, bool) else players
+        wanted = [check_players(n, low=PLAYERS[0], high=PLAYERS[-1]) for n in (wanted or PLAYERS)]
+        with self._lock:
+            cached = self._preflop
+        if cached is None:
+            fingerprint = _preflop_fingerprint(self.store)
+            stored = load_derived(self.store, PREFLOP_KIND, PREFLOP_VERSION, fingerprint)
+            if stored is not None:
+                cached = PreflopTable.from_json(stored)
+            else:
+                cached = compute_preflop(self.tables(range(N_FLOPS), show_progress=show_progress))
+                save_derived(self.store, PREFLOP_KIND, PREFLOP_VERSION, fingerprint, cached.to_json())
+            with self._lock:
+                self._preflop = cached
+        return cached.with_players(wanted)
+
+
+def _preflop_fingerprint(store) -> str:
+    return tables_fingerprint(store, range(N_FLOPS))
+
+
+def _one_hand(spec) -> tuple[int, int] | None:
+    """The two card ids of ``spec`` when it names one hand ('QsQd', two cards), else None (a range or 'random')."""
+    if spec is None or (isinstance(spec, str) and spec.strip().lower() == "random"):
+        return None
+    if not isinstance(spec, (str, list, tuple)):
+        return None
+    try:
+        return parse_cards(spec, count=2)
+    except MatchdbError:
+        return None
+
+
+def _as_range(spec):
+    """A range in a form :func:`matchdb.core.ranges.range_weights` reads (class weights become 1,326 weights)."""
+    return spec.hand_weights() if hasattr(spec, "hand_weights") else spec
+
+
+def _describe(spec) -> str:
+    """How an answer names an opponent or a hero range."""
+    if hasattr(spec, "hand_weights"):
+        return "class weights"
+    hand = _one_hand(spec)
+    return hand_order()[hand_index(hand)] if hand is not None else describe_range(spec)
+
+
+def _opponent_specs(opponents) -> list:
+    """One entry per opponent: a number of random opponents, one range or hand, or a list of them."""
+    if isinstance(opponents, (int, np.integer)) and not isinstance(opponents, bool):
+        if not 1 <= opponents <= 9:
+            raise MatchdbError(f"The number of opponents {int(opponents)} is out of range; expected 1..9 (2 to 10 players).")
+        return ["random"] * int(opponents)
+    if isinstance(opponents, str) or hasattr(opponents, "hand_weights") or opponents is None:
+        return [opponents]
+    try:
+        specs = list(opponents)
+    except TypeError:
+        raise MatchdbError(f"The opponents {opponents!r} are neither a number nor a list of ranges or hands.") from None
+    if not 1 <= len(specs) <= 9:
+        raise MatchdbError(f"The question has {len(specs)} opponents; expected 1..9 (2 to 10 players).")
+    return specs
+
+
+def _text(cards: CardsLike) -> str:
+    """Cards written the contract's way (``AhKh``), for answers."""
+    return format_cards(parse_cards(cards))
+
+
+_PAIR_ROW = PAIR_INDEX.astype(np.int64)  # for many hands at once
+_PAIR_ROW_LISTS = PAIR_INDEX.tolist()  # for one hand: a list lookup is cheaper than numpy's
+
+
+@lru_cache(maxsize=4096)
+def _hand_rows(index: int, perm: int) -> np.ndarray:
+    """Row in canonical table ``index`` of each of the 1,326 hands after renaming suits by ``perm``; -1 off the table."""
+    local = np.asarray(local_lookup(index))
+    la = local[CARD_MAP[perm, HAND_HIGH]]
+    lb = local[CARD_MAP[perm, HAND_LOW]]
+    rows = np.where((la >= 0) & (lb >= 0), _PAIR_ROW[la, lb], -1)
+    rows.flags.writeable = False
+    return rows
+
+
+def open(path: str | os.PathLike | None = None, cache_tables: int = 64, jit: bool = True) -> MatchDB:  # noqa: A001 - mirrors zarr.open
+    """Open the database at ``path`` read-only (default ``$MATCHDB_PATH``, else :func:`matchdb.storage.default_path`)."""
+    return MatchDB(path if path is not None else default_path(), cache_tables=cache_tables, jit=jit)

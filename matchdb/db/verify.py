@@ -1,0 +1,229 @@
+"""Checking a database: metadata, every table's bytes and content, derived data, and sampled entries recomputed.
+
+>>> report = verify(path, sample=5, seed=1)
+>>> report.ok, report.tables_checked, report.sampled
+(True, 8, 5)
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from matchdb.core import reference
+from matchdb.core.canonical import (
+    CANONICAL_FLOPS,
+    N_FLOPS,
+    ORBIT_SIZES,
+    flop_cards,
+    local_cards,
+)
+from matchdb.errors import DatabaseError
+from matchdb.core.pairs import COLLISION, N_PAIRS, PAIRS, SENTINEL
+from matchdb.progress import progress
+from matchdb.db.query import MatchDB
+from matchdb.storage.derived import DERIVED_FOLDER, decode_derived, tables_fingerprint
+from matchdb.storage.digests import sha256_bytes, table_digest
+from matchdb.storage.layout import SHARD_INDEX_BYTES
+from matchdb.storage.shards import parse_shard_index
+
+__all__ = ["verify", "VerifyReport", "compact_ranges"]
+
+
+def compact_ranges(indices: list[int]) -> str:
+    """Write sorted indices compactly.
+
+    >>> compact_ranges([0, 1, 2, 5, 7, 8])
+    '0-2,5,7-8'
+    """
+    parts: list[str] = []
+    start = prev = None
+    for i in indices:
+        if prev is not None and i == prev + 1:
+            prev = i
+            continue
+        if start is not None:
+            parts.append(f"{start}-{prev}" if prev != start else str(start))
+        start = prev = i
+    if start is not None:
+        parts.append(f"{start}-{prev}" if prev != start else str(start))
+    return ",".join(parts)
+
+
+@dataclass
+class VerifyReport:
+    """Outcome of :func:`verify`; ``ok`` is True only when nothing is wrong.
+
+    ``missing`` lists the required tables that are not built (none are
+    required unless asked); ``present`` counts the tables the database holds.
+    """
+
+    path: str
+    present: int = 0
+    tables_checked: int = 0
+    missing: list[int] = field(default_factory=list)
+    bad: dict[int, str] = field(default_factory=dict)
+    problems: list[str] = field(default_factory=list)
+    derived_checked: list[str] = field(default_factory=list)
+    sampled: int = 0
+
+    @property
+    def ok(self) -> bool:
+        return not (self.missing or self.bad or self.problems)
+
+    def lines(self) -> list[str]:
+        intact = self.tables_checked - len(self.bad)
+        out = [
+            f"{self.path}: {self.present} of {N_FLOPS} tables present, {intact} intact, "
+            f"{len(self.derived_checked)} derived files checked, {self.sampled} entries recomputed"
+        ]
+        out += [f"problem: {p}" for p in self.problems]
+        if self.missing:
+            out.append(f"missing {len(self.missing)} required tables: {compact_ranges(self.missing)}")
+        out += [f"bad table {i}: {why}" for i, why in sorted(self.bad.items())]
+        out.append("OK" if self.ok else "FAILED")
+        return out
+
+
+def _check_metadata(db: MatchDB, report: VerifyReport) -> None:
+    import zarr
+
+    reference_arrays = {  # name: what this matchdb computes for it
+        "collision": COLLISION,
+        "flops": CANONICAL_FLOPS,
+        "orbit_sizes": ORBIT_SIZES.astype(np.uint8),
+        "pairs": PAIRS,
+        "cards": flop_cards(),
+    }
+    zarr_store = db.store.zarr_store()
+    try:
+        tables = zarr.open_array(store=zarr_store, path="W", mode="r")
+        if tables.shape != (N_FLOPS, N_PAIRS, N_PAIRS) or tables.dtype != np.uint16:
+            report.problems.append(f"array 'W' is {tables.shape} {tables.dtype}; expected {(N_FLOPS, N_PAIRS, N_PAIRS)} uint16")
+    except Exception as error:  # any zarr, zip or codec failure is a finding, not a crash
+        report.problems.append(f"array 'W' cannot be read ({error})")
+    for name, data in reference_arrays.items():
+        try:
+            array = zarr.open_array(store=zarr_store, path=name, mode="r")
+            if array.shape != data.shape or array.dtype != data.dtype:
+                report.problems.append(f"array {name!r} is {array.shape} {array.dtype}; expected {data.shape} {data.dtype}")
+            elif not (array[...] == data).all():
+                report.problems.append(f"array {name!r} differs from what this matchdb computes")
+        except Exception as error:
+            report.problems.append(f"array {name!r} cannot be read ({error})")
+
+
+def _check_bytes(db: MatchDB, index: int) -> str | None:
+    """What is wrong with table ``index``'s stored bytes (manifest, shard checksum, shard index), or None."""
+    entry = db.store.manifest(index)
+    location = db.store.locate(index)
+    if entry is None or location is None:
+        return "the table disappeared while being checked"
+    shard = db.store.read_ranges(location, [(0, location.length)], f"of table {index} in '{db.store.name}'")[0]
+    if sha256_bytes(shard) != entry.get("shard_sha256"):
+        return "shard bytes do not match the manifest's SHA-256 (altered, truncated or another table's)"
+    recorded = tuple((offset, nbytes) for offset, nbytes, _ in location.chunks)
+    if parse_shard_index(shard[-SHARD_INDEX_BYTES:], f"of table {index}") != recorded:
+        return "the shard's own index disagrees with the manifest's chunk ranges"
+    return None
+
+
+def _check_derived(db: MatchDB, report: VerifyReport) -> None:
+    members = db.store.members_under(DERIVED_FOLDER)
+    if not members:
+        return
+    built = db.built()
+    fingerprint = tables_fingerprint(db.store, built) if built else ""
+    for member in members:
+        report.derived_checked.append(member)
+        try:
+            data = db.store.read_member(member)
+            header = json.loads(data)
+            content = decode_derived(data, member, header.get("kind"), header.get("version"), fingerprint, db.store.name)
+        except (DatabaseError, ValueError, AttributeError) as error:
+            report.problems.append(f"derived file {member}: {error}")
+            continue
+        if content is None:
+            report.problems.append(f"derived file {member} was computed from other tables than these (stale); delete it to recompute it")
+
+
+def verify(
+    path: str | Path,
+    sample: int = 100,
+    seed: int | None = None,
+    required=(),
+    complete: bool = False,
+    show_progress: bool = False,
+) -> VerifyReport:
+    """Check the store folder or packed file at ``path``; see :class:`VerifyReport`.
+
+    Checks the format, every array's shape and content, the container's own
+    checksums (a packed file's ``.sha256`` and ``SHA256SUMS``), each built
+    table's manifest entry, shard checksum, shard index, decoded content
+    (every chunk's crc32c and zstd checksum, the decoded SHA-256, the
+    collision pattern), every derived file's digests, and recomputes
+    ``sample`` random entries with the pure-Python twin. Tables not built are
+    only reported when ``required`` (indices) names them, or all of them
+    with ``complete``.
+    """
+    report = VerifyReport(path=str(path))
+    try:
+        db = MatchDB(path, cache_tables=1)
+    except DatabaseError as error:
+        report.problems.append(str(error))
+        return report
+    report.problems.extend(db.store.integrity_problems())
+    _check_metadata(db, report)
+    built = db.built()
+    report.present = len(built)
+    needed = set(range(N_FLOPS)) if complete else set(required)
+    report.missing = sorted(needed - set(built))
+    samples = _sample_entries(built, sample, seed)  # drawn first, so no table need be kept
+    table = np.empty((N_PAIRS, N_PAIRS), dtype=np.uint16)  # one buffer for every table
+    for index in progress(built, len(built), "verifying", unit="table", enabled=show_progress):
+        report.tables_checked += 1
+        try:
+            problem = _check_bytes(db, index)
+            if problem is None:
+                db.read_table(index, out=table)
+        except DatabaseError as error:
+            problem = str(error)
+        if problem is None and table_digest(table) != db.store.manifest(index).get("table_sha256"):
+            problem = "decoded table does not match the manifest's SHA-256"
+        if problem is None and not ((table == SENTINEL) == COLLISION).all():
+            problem = "sentinel entries do not follow the collision mask"
+        if problem is None:
+            problem = _check_samples(index, table, samples.get(index, ()), report)
+        if problem is not None:
+            report.bad[index] = problem
+    _check_derived(db, report)
+    return report
+
+
+def _check_samples(index: int, table: np.ndarray, entries, report: VerifyReport) -> str | None:
+    cards = local_cards(index)
+    flop = [int(c) for c in CANONICAL_FLOPS[index]]
+    for row, column in entries:
+        hole = tuple(int(cards[l]) for l in PAIRS[row])
+        runout = tuple(int(cards[l]) for l in PAIRS[column])
+        twin = reference.entry(flop, hole, runout)
+        report.sampled += 1
+        if int(table[row, column]) != twin:
+            return f"entry [{row}, {column}] is {int(table[row, column])}; the pure-Python twin computes {twin}"
+    return None
+
+
+def _sample_entries(tables: list[int], count: int, seed: int | None) -> dict[int, list[tuple[int, int]]]:
+    """``count`` random non-colliding (row, column) entries of random tables among ``tables``, by table."""
+    rng = np.random.default_rng(seed)
+    drawn: dict[int, list[tuple[int, int]]] = {}
+    for _ in range(count if tables else 0):
+        index = int(rng.choice(tables))
+        row, column = (int(x) for x in rng.integers(0, N_PAIRS, size=2))
+        while COLLISION[row, column]:
+            row, column = (int(x) for x in rng.integers(0, N_PAIRS, size=2))
+        drawn.setdefault(index, []).append((row, column))
+    return drawn

@@ -1,0 +1,657 @@
+"""Bots: the articles' players and a small interface for your own.
+
+A bot is any object with one method, ``act(view) -> (kind, amount)``: it sees
+a :class:`matchdb.play.engine.View` (its cards, the board, pot, stacks, bets, the
+legal actions and the history) and answers :data:`~matchdb.play.engine.FOLD`,
+:data:`~matchdb.play.engine.CALL` (check or call) or :data:`~matchdb.play.engine.RAISE`
+with the total to raise to. A ``name`` attribute labels it in results.
+
+The built-in bots (all from the articles):
+
+- :class:`AllIn` - always all-in (West's first simple opponent);
+- :class:`PairOfFives` - raises with a pair of fives or better, else checks or
+  folds (West's second);
+- :class:`CallingStation` - always checks or calls;
+- :class:`RandomBot` - folds, calls or raises at random;
+- :class:`WestBot` - West's rate of return (hand strength / pot odds) mapped to
+  fold, call or raise by four bands, with stack protection; personalities
+  ``west``, ``tight``, ``loose``, ``aggressive`` and ``passive`` differ in
+  their bands and raise size;
+- :class:`IncomeBot` - the match-table article: fold or follow by expected
+  income, then the draw with the largest expected income;
+- :class:`TomlinsonBot` - West's decisions on Tomlinson's Monte Carlo hand
+  strength (50-100 samples from the match table, steered opponents).
+
+Each built-in bot keeps its parameters as one flat vector of named, bounded
+numbers (:meth:`BuiltinBot.vector`, :meth:`BuiltinBot.bounds`,
+:meth:`BuiltinBot.with_vector`) for an optimiser to walk. Hand strength is a
+callable ``strength(view) -> float``: the built-in ones (:data:`NAIVE`,
+:data:`HEADSUP`, :func:`montecarlo`) read the database through
+``view.source`` and also run in the compiled arena loop; any other callable
+(:func:`multiway` wraps an exact multiway equity function) plugs in too, and
+then the bot plays in the Python loop.
+
+>>> bot = WestBot(personality="tight")
+>>> bot.name, bot.vector()[:3].tolist()
+('west-tight', [1.0, 1.2, 1.5])
+>>> make_bot("fives").name
+'fives'
+>>> make_bot("bluffer")
+Traceback (most recent call last):
+...
+matchdb.play.bots.BotError: The bot 'bluffer' is unknown; expected one of allin, fives, station, random, west, west-tight, west-loose, west-aggressive, west-passive, income, tomlinson (with an optional ':naive', ':headsup', ':montecarlo' or ':dropout').
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable, Mapping
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import ClassVar
+
+import numpy as np
+
+from matchdb.jit import jit
+from matchdb.play.decisions import (
+    _choose_raise_to,
+    _fold_call_raise,
+    _pot_raise_to,
+    _rate_of_return,
+    _stack_protection,
+)
+from matchdb.play.engine import CALL, FOLD, RAISE, View
+from matchdb.errors import MatchdbError
+from matchdb.core.evaluator import FLUSH_VALUE, STRAIGHT_TOP, evaluate_with
+from matchdb.play.strength import DROPOUT, KINDS, MODELS, MONTECARLO, STEERED, UNIFORM
+
+__all__ = [
+    "BotError",
+    "Bot",
+    "Parameter",
+    "BuiltinStrength",
+    "NAIVE",
+    "HEADSUP_EQUITY",
+    "montecarlo",
+    "multiway",
+    "BuiltinBot",
+    "AllIn",
+    "PairOfFives",
+    "CallingStation",
+    "RandomBot",
+    "WestBot",
+    "IncomeBot",
+    "TomlinsonBot",
+    "PERSONALITIES",
+    "BOT_NAMES",
+    "PAIR_OF_SIXES",
+    "make_bot",
+    "save_bot",
+    "load_bot",
+    "opponent_flags",
+    "UNIFORM",
+    "DROPOUT",
+    "STEERED",
+]
+
+
+class BotError(MatchdbError):
+    """A bot was named or configured wrongly."""
+
+
+# Kinds of built-in bots, as the compiled loop knows them.
+K_ALLIN = 0
+K_PAIR = 1
+K_STATION = 2
+K_RANDOM = 3
+K_WEST = 4
+K_INCOME = 5
+#: Kinds that need a hand strength.
+_STRENGTH_KINDS = (K_WEST, K_INCOME)
+#: Longest parameter vector of any built-in bot.
+MAX_PARAMS = 16
+
+
+class Bot:
+    """Base class for bots written in Python: give it a ``name`` and implement :meth:`act`.
+
+    >>> class Checker(Bot):
+    ...     name = "checker"
+    ...     def act(self, view):
+    ...         return CALL, 0
+    >>> Checker().native() is None
+    True
+    """
+
+    name = "bot"
+
+    def act(self, view: View) -> tuple[int, int]:
+        """Answer ``(kind, amount)``: FOLD, CALL (check or call) or RAISE to ``amount``."""
+        raise NotImplementedError
+
+    def native(self):
+        """The compiled loop's description of this bot, or None when only Python can play it."""
+        return None
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.name!r})"
+
+
+@dataclass(frozen=True)
+class Parameter:
+    """One named, bounded number of a bot's parameter vector."""
+
+    name: str
+    default: float
+    low: float
+    high: float
+    doc: str = ""
+
+
+# -- hand strength -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BuiltinStrength:
+    """A strength from the database that the compiled loop can also compute.
+
+    ``kind`` is ``"naive"``, ``"headsup"`` or ``"montecarlo"``; the Monte
+    Carlo one draws ``samples`` runouts and opponent hands with an opponent
+    ``model`` (``"uniform"``, ``"dropout"``: opponents who entered the pot
+    voluntarily drop out below ``threshold``; ``"steered"``: preflop raisers'
+    hands below ``threshold`` are dealt again up to ``redraws`` times), the
+    threshold being a preflop heads-up equity (a pair of sixes is 0.633).
+    """
+
+    kind: str = "naive"
+    samples: int = 100
+    model: str = "uniform"
+    threshold: float = 0.0
+    redraws: int = 0
+
+    def __post_init__(self) -> None:
+        if self.kind not in KINDS:
+            raise BotError(f"The strength {self.kind!r} is unknown; expected one of {', '.join(KINDS)}.")
+        if self.model not in MODELS:
+            raise BotError(f"The opponent model {self.model!r} is unknown; expected one of {', '.join(MODELS)}.")
+        if not 1 <= self.samples <= 100_000:
+            raise BotError(f"The sample count {self.samples!r} is out of range; expected 1..100,000.")
+        if not 0 <= self.redraws <= 100:
+            raise BotError(f"The redraw count {self.redraws!r} is out of range; expected 0..100.")
+
+    @property
+    def code(self) -> tuple[int, int, int, int, float]:
+        """(kind, samples, model, redraws, threshold) as the kernels take them."""
+        return KINDS[self.kind], int(self.samples), MODELS[self.model], int(self.redraws), float(self.threshold)
+
+    def __call__(self, view: View) -> float:
+        source = view.source
+        if source is None:
+            raise BotError("This table offers no strength source; the arena gives one (StrengthSource).")
+        kind, samples, model, redraws, threshold = self.code
+        board = np.zeros(5, dtype=np.int64)
+        board[: len(view.board)] = view.board
+        if view.board:
+            source.tables.ensure(int(source.frame[0][view.board[0], view.board[1], view.board[2]]))
+        flags = np.zeros(10, dtype=np.int64)
+        if kind == MONTECARLO and model != UNIFORM:
+            flags[:] = _opponent_flags_py(view, model)
+        return source._compute(kind, view.hole[0], view.hole[1], board, len(view.board), view.players, samples,
+                               model, threshold, redraws, flags)
+
+
+#: The naive win rate with n = players still in the hand.
+NAIVE = BuiltinStrength("naive")
+#: Exact heads-up equity against one random hand.
+HEADSUP_EQUITY = BuiltinStrength("headsup")
+
+
+def montecarlo(samples: int = 75, model: str = "steered", threshold: float = 0.55, redraws: int = 3) -> BuiltinStrength:
+    """Tomlinson's sampled win probability (50-100 samples is his advice).
+
+    >>> montecarlo().code
+    (2, 75, 2, 3, 0.55)
+    """
+    return BuiltinStrength("montecarlo", samples, model, threshold, redraws)
+
+
+def multiway(equity: Callable[[tuple[int, int], tuple[int, ...], int], float]) -> Callable[[View], float]:
+    """Wrap ``equity(hole, board, players)`` (for example an exact multiway equity) as a strength.
+
+    >>> from types import SimpleNamespace
+    >>> strength = multiway(lambda hole, board, players: 1 / players)
+    >>> strength(SimpleNamespace(hole=(38, 37), board=(0, 18, 35), players=4))   # it reads these three
+    0.25
+    """
+
+    def strength(view: View) -> float:
+        return float(equity(view.hole, view.board, view.players))
+
+    strength.__name__ = getattr(equity, "__name__", "multiway")
+    return strength
+
+
+def opponent_flags(history, in_hand, seat: int, model: int) -> list[int]:
+    """Which opponents (seats in hand other than ``seat``, in seat order) an opponent model applies to.
+
+    Drop-out (West): players who put chips in preflop of their own will (a
+    call or a raise, not a blind). Steered (Tomlinson): preflop raisers.
+
+    >>> opponent_flags([(0, 1, 4, 1), (0, 2, 5, 2), (0, 0, 3, 6), (0, 1, 2, 5)], (True, True, True), 2, DROPOUT)
+    [1, 1]
+    >>> opponent_flags([(0, 1, 4, 1), (0, 2, 5, 2), (0, 0, 3, 6), (0, 1, 2, 5)], (True, True, True), 2, STEERED)
+    [1, 0]
+    """
+    raised = set()
+    entered = set()
+    for street, who, kind, _ in history:
+        if street == 0 and kind == RAISE:
+            raised.add(who)
+            entered.add(who)
+        elif street == 0 and kind == CALL:
+            entered.add(who)
+    chosen = raised if model == STEERED else entered
+    return [int(s in chosen) for s in range(len(in_hand)) if in_hand[s] and s != seat]
+
+
+def _opponent_flags_py(view: View, model: int) -> np.ndarray:
+    flags = np.zeros(10, dtype=np.int64)
+    values = opponent_flags(view.history, view.in_hand, view.seat, model)
+    flags[: len(values)] = values
+    return flags
+
+
+# -- the decision kernel ----------------------------------------------------------------------------
+
+
+@jit
+def _made_pair_rank_at_least(hole0, hole1, board, n_board, rank, counts, cards):
+    """True when hole cards and board make a pair of ``rank`` or better (any better hand type counts)."""
+    if n_board == 0:
+        return hole0 % 13 == hole1 % 13 and hole0 % 13 >= rank
+    cards[0] = hole0
+    cards[1] = hole1
+    for k in range(n_board):
+        cards[2 + k] = board[k]
+    value = evaluate_with(cards[: 2 + n_board], counts, STRAIGHT_TOP, FLUSH_VALUE)
+    return value >= (1 << 20 | rank << 16)
+
+
+@jit
+def _decide(kind, params, strength, to_call, can_raise, min_to, max_to, pot, stack, bet, max_bet, contrib,
+            big_blind, players, hole0, hole1, board, n_board, counts, cards):
+    """One decision of a built-in bot: (engine kind, raise-to amount). Draws from numba's random generator."""
+    if kind == K_ALLIN:
+        if can_raise:
+            return RAISE, max_to
+        return CALL, 0
+    if kind == K_STATION:
+        return CALL, 0
+    if kind == K_PAIR:
+        if _made_pair_rank_at_least(hole0, hole1, board, n_board, int(params[0]), counts, cards):
+            if can_raise:
+                return RAISE, _pot_raise_to(params[1], pot, to_call, max_bet, min_to, max_to, 1.0)
+            return CALL, 0
+        if params[2] >= 0.5 or to_call == 0:
+            return CALL, 0
+        return FOLD, 0
+    if kind == K_RANDOM:
+        u = np.random.random()
+        if u < params[0]:
+            return (FOLD, 0) if to_call > 0 else (CALL, 0)
+        if u < params[0] + params[1] and can_raise:
+            return RAISE, min_to + np.random.randint(max_to - min_to + 1)
+        return CALL, 0
+    if kind == K_WEST:
+        # params: t1 t2 t3, fold1..4, raise1..4, stack-protection blinds and strength, raise fraction, shove
+        raise_to = 0
+        if can_raise:
+            raise_to = _pot_raise_to(params[13], pot, to_call, max_bet, min_to, max_to, params[14])
+        if to_call > 0:
+            odds = to_call / (pot + to_call)
+        elif can_raise:
+            chips = raise_to - bet
+            odds = chips / (pot + chips)
+        else:
+            return CALL, 0
+        rr = _rate_of_return(strength, odds)
+        u = np.random.random()
+        choice = _fold_call_raise(rr, u, to_call, params[0], params[1], params[2], params[3], params[4], params[5],
+                                  params[6], params[7], params[8], params[9], params[10])
+        if choice == 2 and not can_raise:
+            choice = 1
+        if choice == 2 and _stack_protection(stack, raise_to - bet, big_blind, strength, params[11], params[12]):
+            choice = 1
+        if choice == 1 and _stack_protection(stack, to_call, big_blind, strength, params[11], params[12]):
+            choice = 0
+        if choice == 0:
+            return (FOLD, 0) if to_call > 0 else (CALL, 0)
+        if choice == 1:
+            return CALL, 0
+        return RAISE, raise_to
+    if kind == K_INCOME:
+        # params: follower decay, three pot fractions
+        follow = strength * (pot + to_call) - (contrib + to_call)
+        if to_call > 0 and follow <= -contrib:
+            return FOLD, 0
+        if can_raise:
+            x = _choose_raise_to(strength, pot, to_call, contrib, bet, max_bet, min_to, max_to, players - 1,
+                                 params[0], params[1], params[2], params[3])
+            if x >= 0:
+                return RAISE, x
+        return CALL, 0
+    return CALL, 0
+
+
+# -- built-in bots -----------------------------------------------------------------------------------
+
+
+class BuiltinBot(Bot):
+    """A bot of the articles: a kind, a flat vector of named bounded parameters and (maybe) a strength.
+
+    Parameters are given by name (``WestBot(raise_fraction=1.0)``); bounds
+    are checked. ``strength`` is a :class:`BuiltinStrength` (compiled loop
+    and Python) or any ``callable(view) -> float`` (Python only).
+    """
+
+    KIND: ClassVar[int] = K_STATION
+    PARAMETERS: ClassVar[tuple[Parameter, ...]] = ()
+    DEFAULT_NAME: ClassVar[str] = "bot"
+
+    def __init__(self, name: str | None = None, strength: Callable[[View], float] = NAIVE, **params: float) -> None:
+        self.name = name or self.DEFAULT_NAME
+        if not callable(strength):
+            raise BotError(f"The strength {strength!r} is not callable; expected a function of the view.")
+        self.strength = strength
+        self.params = np.array([p.default for p in self.PARAMETERS], dtype=np.float64)
+        self.set(**params)
+        self._counts = np.zeros(13, dtype=np.int64)
+        self._cards = np.zeros(7, dtype=np.int64)
+        self._board = np.zeros(5, dtype=np.int64)
+        self._padded = None
+
+    def set(self, **params: float) -> None:
+        """Set parameters by name, within their bounds."""
+        names = self.parameter_names()
+        for key, value in params.items():
+            if key not in names:
+                raise BotError(f"The parameter {key!r} is not one of {type(self).__name__}'s: {', '.join(names) or 'none'}.")
+            spec = self.PARAMETERS[names.index(key)]
+            if isinstance(value, bool) or not isinstance(value, (int, float, np.number)) or not spec.low <= value <= spec.high:
+                raise BotError(f"The parameter {key} = {value!r} is out of bounds; expected {spec.low} to {spec.high}.")
+            self.params[names.index(key)] = float(value)
+
+    @classmethod
+    def parameter_names(cls) -> tuple[str, ...]:
+        """Names of the parameter vector's entries, in order."""
+        return tuple(p.name for p in cls.PARAMETERS)
+
+    @classmethod
+    def bounds(cls) -> tuple[np.ndarray, np.ndarray]:
+        """Lower and upper bounds of the parameter vector."""
+        return (np.array([p.low for p in cls.PARAMETERS]), np.array([p.high for p in cls.PARAMETERS]))
+
+    def vector(self) -> np.ndarray:
+        """A copy of the parameter vector."""
+        return self.params.copy()
+
+    def with_vector(self, vector, name: str | None = None) -> BuiltinBot:
+        """The same bot with another parameter vector (checked against the bounds)."""
+        vector = np.asarray(vector, dtype=np.float64)
+        if vector.shape != self.params.shape:
+            raise BotError(f"The vector has shape {vector.shape}; {type(self).__name__} takes {self.params.shape}.")
+        low, high = self.bounds()
+        if not ((vector >= low) & (vector <= high)).all():
+            raise BotError(f"The vector {vector.tolist()!r} leaves the bounds of {type(self).__name__}.")
+        other = object.__new__(type(self))
+        other.__dict__.update(self.__dict__)
+        other.name = name or self.name
+        other.params = vector.copy()
+        other._counts = np.zeros(13, dtype=np.int64)
+        other._cards = np.zeros(7, dtype=np.int64)
+        other._board = np.zeros(5, dtype=np.int64)
+        other._padded = None
+        return other
+
+    def native(self):
+        """(kind, parameters, strength code) for the compiled loop, or None with a Python strength."""
+        if self.KIND in _STRENGTH_KINDS and not isinstance(self.strength, BuiltinStrength):
+            return None
+        code = self.strength.code if isinstance(self.strength, BuiltinStrength) else NAIVE.code
+        params = np.zeros(MAX_PARAMS)
+        params[: len(self.params)] = self.params
+        return self.KIND, params, code
+
+    def act(self, view: View) -> tuple[int, int]:
+        value = float(self.strength(view)) if self.KIND in _STRENGTH_KINDS else 0.0
+        board = self._board
+        board[: len(view.board)] = view.board
+        params = self._padded
+        if params is None or not np.array_equal(params[: len(self.params)], self.params):
+            params = self._padded = np.zeros(MAX_PARAMS)
+            params[: len(self.params)] = self.params
+        kind, amount = _decide(self.KIND, params, value, view.to_call, view.can_raise, view.min_raise_to,
+                               view.max_raise_to, view.pot, view.stack, view.bet, view.max_bet, view.contributed,
+                               view.big_blind, view.players, view.hole[0], view.hole[1], board, len(view.board),
+                               self._counts, self._cards)
+        return int(kind), int(amount)
+
+
+class AllIn(BuiltinBot):
+    """Always all-in (or a call when it cannot raise)."""
+
+    KIND = K_ALLIN
+    DEFAULT_NAME = "allin"
+
+
+class CallingStation(BuiltinBot):
+    """Always checks or calls."""
+
+    KIND = K_STATION
+    DEFAULT_NAME = "station"
+
+
+class PairOfFives(BuiltinBot):
+    """Raises with a pair of fives or better (hole cards and board together), else checks or folds."""
+
+    KIND = K_PAIR
+    DEFAULT_NAME = "fives"
+    PARAMETERS = (
+        Parameter("min_pair_rank", 3, 0, 12, "lowest pair that raises: rank 0 (deuces) .. 12 (aces); 3 is fives"),
+        Parameter("raise_fraction", 1.0, 0.0, 10.0, "raise size as a fraction of the pot after calling"),
+        Parameter("call_otherwise", 0.0, 0.0, 1.0, "at least 0.5: call without the pair instead of folding"),
+    )
+
+
+class RandomBot(BuiltinBot):
+    """Folds (checks when that is free), raises (to a uniform amount in the legal range) or calls at random."""
+
+    KIND = K_RANDOM
+    DEFAULT_NAME = "random"
+    PARAMETERS = (
+        Parameter("fold_chance", 1 / 3, 0.0, 1.0, "chance to fold when facing a bet"),
+        Parameter("raise_chance", 1 / 3, 0.0, 1.0, "chance to raise (the rest calls)"),
+    )
+
+
+_WEST_PARAMETERS = (
+    Parameter("rr_low", 0.8, 0.0, 5.0, "rate of return below which the first band applies"),
+    Parameter("rr_mid", 1.0, 0.0, 5.0, "upper end of the second band"),
+    Parameter("rr_high", 1.3, 0.0, 5.0, "upper end of the third band"),
+    Parameter("fold_1", 0.95, 0.0, 1.0, "fold chance, first band"),
+    Parameter("fold_2", 0.80, 0.0, 1.0, "fold chance, second band"),
+    Parameter("fold_3", 0.0, 0.0, 1.0, "fold chance, third band"),
+    Parameter("fold_4", 0.0, 0.0, 1.0, "fold chance, fourth band"),
+    Parameter("raise_1", 0.05, 0.0, 1.0, "raise (bluff) chance, first band"),
+    Parameter("raise_2", 0.15, 0.0, 1.0, "raise chance, second band"),
+    Parameter("raise_3", 0.40, 0.0, 1.0, "raise chance, third band"),
+    Parameter("raise_4", 0.70, 0.0, 1.0, "raise chance, fourth band"),
+    Parameter("protect_blinds", 4.0, 0.0, 50.0, "stack protection: big blinds that must remain"),
+    Parameter("protect_strength", 0.5, 0.0, 1.0, "stack protection: strength needed to commit anyway"),
+    Parameter("raise_fraction", 0.75, 0.0, 10.0, "raise size as a fraction of the pot after calling"),
+    Parameter("shove", 0.6, 0.0, 1.0, "a raise above this fraction of the stack goes all-in"),
+)
+
+#: West's personalities as parameter overrides (his numbers are ``west``).
+PERSONALITIES: dict[str, dict[str, float]] = {
+    "west": {},
+    "tight": dict(rr_low=1.0, rr_mid=1.2, rr_high=1.5, fold_1=0.98, fold_2=0.90, fold_3=0.10,
+                  raise_1=0.02, raise_2=0.05),
+    "loose": dict(rr_low=0.6, rr_mid=0.8, rr_high=1.1, fold_1=0.75, fold_2=0.50, raise_1=0.05, raise_2=0.15,
+                  raise_3=0.35, raise_4=0.60),
+    "aggressive": dict(fold_1=0.85, fold_2=0.65, raise_1=0.12, raise_2=0.30, raise_3=0.70, raise_4=0.90,
+                       raise_fraction=1.0),
+    "passive": dict(raise_1=0.01, raise_2=0.02, raise_3=0.10, raise_4=0.30, raise_fraction=0.5),
+}
+
+
+class WestBot(BuiltinBot):
+    """Mick West's player: rate of return -> fold/call/raise bands, stack protection, a pot-fraction raise.
+
+    ``personality`` picks a preset of :data:`PERSONALITIES`; keyword
+    parameters override it.
+    """
+
+    KIND = K_WEST
+    DEFAULT_NAME = "west"
+    PARAMETERS = _WEST_PARAMETERS
+
+    def __init__(self, name: str | None = None, strength: Callable[[View], float] = NAIVE,
+                 personality: str = "west", **params: float) -> None:
+        if personality not in PERSONALITIES:
+            raise BotError(f"The personality {personality!r} is unknown; expected one of {', '.join(PERSONALITIES)}.")
+        default = "west" if personality == "west" else f"west-{personality}"
+        super().__init__(name or default, strength, **(PERSONALITIES[personality] | params))
+
+
+class TomlinsonBot(WestBot):
+    """West's decisions on Tomlinson's Monte Carlo strength: 75 samples, preflop raisers steered."""
+
+    DEFAULT_NAME = "tomlinson"
+
+    def __init__(self, name: str | None = None, strength: Callable[[View], float] | None = None,
+                 personality: str = "west", **params: float) -> None:
+        super().__init__(name or "tomlinson", strength if strength is not None else montecarlo(), personality, **params)
+
+
+class IncomeBot(BuiltinBot):
+    """The match-table article's player: fold or follow by expected income, then the best draw."""
+
+    KIND = K_INCOME
+    DEFAULT_NAME = "income"
+    PARAMETERS = (
+        Parameter("decay", 1.0, 0.0, 20.0, "how fast opponents stop following a raise: exp(-decay * raise / pot)"),
+        Parameter("fraction_1", 0.5, 0.0, 10.0, "candidate raise, fraction of the pot"),
+        Parameter("fraction_2", 1.0, 0.0, 10.0, "candidate raise, fraction of the pot"),
+        Parameter("fraction_3", 2.0, 0.0, 10.0, "candidate raise, fraction of the pot"),
+    )
+
+
+_FACTORIES: dict[str, Callable[[], BuiltinBot]] = {
+    "allin": AllIn,
+    "fives": PairOfFives,
+    "station": CallingStation,
+    "random": RandomBot,
+    "west": WestBot,
+    "west-tight": lambda: WestBot(personality="tight"),
+    "west-loose": lambda: WestBot(personality="loose"),
+    "west-aggressive": lambda: WestBot(personality="aggressive"),
+    "west-passive": lambda: WestBot(personality="passive"),
+    "income": IncomeBot,
+    "tomlinson": TomlinsonBot,
+}
+#: Names :func:`make_bot` knows.
+BOT_NAMES = tuple(_FACTORIES)
+#: West's drop-out threshold: "hole cards worse than, say, a pair of sixes" (66's heads-up equity).
+PAIR_OF_SIXES = 0.6328
+_STRENGTHS = {"naive": NAIVE, "headsup": HEADSUP_EQUITY, "montecarlo": montecarlo(),
+              "dropout": montecarlo(model="dropout", threshold=PAIR_OF_SIXES)}
+
+
+def make_bot(spec: str) -> BuiltinBot:
+    """A built-in bot by name, optionally with a strength after a colon, or a bot file.
+
+    ``"west"``, ``"west-tight:headsup"``, ``"income:montecarlo"`` (Tomlinson's
+    steered samples), ``"west:dropout"`` (samples with West's drop-out model:
+    opponents who entered voluntarily fold hands worse than a pair of sixes).
+    A name ending in ``.json`` is a file :func:`save_bot` wrote (``matchdb
+    tune bot --out``), read by :func:`load_bot`.
+
+    >>> make_bot("west:dropout").strength.model
+    'dropout'
+    """
+    if isinstance(spec, str) and spec.endswith(".json"):
+        return load_bot(spec)
+    name, _, strength = spec.partition(":")
+    if name not in _FACTORIES or (strength and strength not in _STRENGTHS):
+        raise BotError(
+            f"The bot {spec!r} is unknown; expected one of {', '.join(BOT_NAMES)} "
+            "(with an optional ':naive', ':headsup', ':montecarlo' or ':dropout')."
+        )
+    bot = _FACTORIES[name]()
+    if strength:
+        bot.strength = _STRENGTHS[strength]
+        bot.name = spec
+    return bot
+
+
+
+# -- bot files ---------------------------------------------------------------------------------------
+
+_BOT_CLASSES: dict[str, type[BuiltinBot]] = {cls.__name__: cls for cls in (
+    AllIn, PairOfFives, CallingStation, RandomBot, WestBot, TomlinsonBot, IncomeBot)}
+_BOT_FILE_KIND = "matchdb-bot"
+
+
+def save_bot(bot: BuiltinBot, path: str | os.PathLike, extra: Mapping | None = None) -> Path:
+    """Write a built-in bot (class, name, strength, every parameter by name) as JSON for :func:`load_bot`.
+
+    ``extra`` adds keys (a tuning run's figures, say); loading ignores them.
+    """
+    if type(bot).__name__ not in _BOT_CLASSES or not isinstance(bot, BuiltinBot):
+        raise BotError(f"The bot {bot!r} is not a built-in bot; only those can be saved.")
+    if not isinstance(bot.strength, BuiltinStrength):
+        raise BotError(f"The bot {bot.name!r} uses a Python strength {bot.strength!r}; only built-in strengths can be saved.")
+    data = {"kind": _BOT_FILE_KIND, "version": 1, "class": type(bot).__name__, "name": bot.name,
+            "strength": asdict(bot.strength),
+            "parameters": {name: float(v) for name, v in zip(bot.parameter_names(), bot.params)}}
+    path = Path(path)
+    path.write_text(json.dumps(data | dict(extra or {}), indent=1, allow_nan=False) + "\n")
+    return path
+
+
+def load_bot(path: str | os.PathLike) -> BuiltinBot:
+    """The bot a file of :func:`save_bot` describes; parameters it leaves out keep their defaults.
+
+    >>> load_bot("missing.json")
+    Traceback (most recent call last):
+    ...
+    matchdb.play.bots.BotError: The bot file 'missing.json' does not exist; expected a file written by save_bot or 'matchdb tune bot --out'.
+    """
+    try:
+        data = json.loads(Path(path).read_text())
+    except FileNotFoundError:
+        raise BotError(f"The bot file {str(path)!r} does not exist; expected a file written by save_bot or "
+                       "'matchdb tune bot --out'.") from None
+    except (OSError, ValueError) as error:
+        raise BotError(f"The bot file {str(path)!r} cannot be read as JSON ({error}).") from None
+    if not isinstance(data, dict) or data.get("kind") != _BOT_FILE_KIND or data.get("class") not in _BOT_CLASSES:
+        raise BotError(f"The file {str(path)!r} does not describe a bot; expected kind {_BOT_FILE_KIND!r} and a class "
+                       f"among {', '.join(_BOT_CLASSES)}.")
+    parameters = data.get("parameters", {})
+    strength = data.get("strength", {})
+    if not isinstance(parameters, dict) or not isinstance(strength, dict):
+        raise BotError(f"The bot file {str(path)!r} holds parameters or a strength that are not JSON objects.")
+    try:
+        built_strength = BuiltinStrength(**strength)
+    except TypeError:
+        raise BotError(f"The bot file {str(path)!r} has a strength {strength!r} with unknown fields or values; "
+                       "expected kind, samples, model, threshold and redraws.") from None
+    name = data.get("name")
+    if not isinstance(name, str) or not name:
+        raise BotError(f"The bot file {str(path)!r} has the name {name!r}; expected a non-empty text.")
+    cls = _BOT_CLASSES[data["class"]]
+    bot = cls(name=name, strength=built_strength)
+    bot.set(**parameters)
+    return bot

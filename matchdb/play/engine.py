@@ -1,0 +1,944 @@
+"""A no-limit Texas hold'em engine for 2 to 10 seats, written for speed.
+
+The rules live in numba kernels that act on two integer arrays, so the same
+code serves a Python loop (bots written in Python answer one method) and the
+compiled loop of :mod:`matchdb.play.games` (the built-in bots, tens of thousands of
+hands per second). The rules, checked against pokerkit in the tests:
+
+- **Seats and button.** Physical seats 0..N-1; a seat with chips is dealt in.
+  The button moves to the next seat still in each hand (no dead button). With
+  three or more players the next two seats after the button post the small and
+  the big blind; heads-up the button posts the small blind and acts first
+  preflop, last afterwards. Short stacks post what they have.
+- **Antes** (optional) are posted by every player before the blinds and are
+  dead money; an ante nobody else matched is returned, like an uncalled bet.
+- **Betting.** Preflop the first player after the big blind acts first, later
+  the first player after the button. A bet or raise must add at least the
+  largest full bet or raise of the round and never less than the big blind
+  (all-in excepted). An all-in wager smaller than that is *short*: it does not
+  reopen the betting for a player who has already acted in the round unless
+  the short all-ins since that player acted add up to a full raise (the TDA
+  rule). Nobody may raise when every other player is all-in or folded, and a
+  player whose chips in already cover everyone else's is not asked to act at
+  the start of a round (pokerkit's effective stack). A fold
+  with nothing to call is played as a check (West: "if fold and amount to call
+  is zero, call"); a raise that is not allowed is played as a call; a raise
+  amount is clamped to the legal range.
+- **Pots.** At the end of each round the part of the largest bet that nobody
+  matched goes back to its owner. At showdown the chips form a main pot and
+  side pots by contribution level. Hands that cannot win any of them are out
+  first, and consecutive pots the remaining hands share are merged (as
+  pokerkit does; it decides where odd chips go). Each pot is split evenly
+  among the best hands that can win it; the odd chips all go to the winner
+  seated first after the button (pokerkit's rule).
+- **Cards.** A seat's hole cards are ``deck[2 s], deck[2 s + 1]`` for physical
+  seat ``s``, whoever is still in; the board is the five cards after the
+  ``2 N`` hole cards. There are no burn cards: with a uniformly shuffled deck
+  burning changes which cards come out, not how they are distributed.
+  :func:`shuffled_decks` shuffles by Fisher-Yates with draws from a seeded
+  numpy Generator, so a seed reproduces every card.
+
+Where this engine and pokerkit 0.7.7 differ, on purpose: pokerkit measures a
+short all-in against the largest *increment* so far in the round (0 before
+the first wager) instead of against a full bet of at least the big blind, so
+when a round opens with all-in wagers smaller than the big blind it lets
+players who already acted re-raise; and it does not reopen the betting when
+several short all-ins add up to a full raise. The tests pin both cases. (With
+equal blinds heads-up pokerkit also lets the big blind act first; the tests
+play small blinds below big blinds.)
+
+>>> table = Table([100, 100, 100], small_blind=1, big_blind=2, seed=7)
+>>> hand = table.start_hand()
+>>> hand.actor, hand.legal()
+(0, Legal(to_call=2, can_raise=True, min_raise_to=4, max_raise_to=100))
+>>> while not hand.over:
+...     _ = hand.act(CALL)
+>>> sum(table.stacks), hand.over
+(300, True)
+>>> Table([100], 1, 2)
+Traceback (most recent call last):
+...
+matchdb.play.engine.EngineError: A table needs 2 to 10 seats; got 1 stacks [100].
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import NamedTuple
+
+import numpy as np
+
+from matchdb.jit import jit
+from matchdb.core.cards import format_cards
+from matchdb.errors import MatchdbError
+from matchdb.core.evaluator import FLUSH_VALUE, STRAIGHT_TOP, evaluate_with
+
+__all__ = [
+    "EngineError",
+    "MAX_SEATS",
+    "FOLD",
+    "CHECK",
+    "CALL",
+    "RAISE",
+    "SMALL_BLIND",
+    "BIG_BLIND",
+    "ANTE",
+    "ACTION_NAMES",
+    "STREETS",
+    "Legal",
+    "View",
+    "HandRecord",
+    "Hand",
+    "Table",
+    "shuffled_decks",
+]
+
+
+class EngineError(MatchdbError):
+    """A table, a hand or an action was set up against the rules or the engine's limits."""
+
+
+#: Most seats at one table.
+MAX_SEATS = 10
+
+# Action kinds, as bots give them and as the history records them.
+FOLD = 0
+CHECK = 1  # check, or call when there is something to call (bots may give either)
+CALL = 2
+RAISE = 3  # bet or raise *to* an amount
+SMALL_BLIND = 4  # history only
+BIG_BLIND = 5
+ANTE = 6
+ACTION_NAMES = ("fold", "check", "call", "raise", "small blind", "big blind", "ante")
+STREETS = ("preflop", "flop", "turn", "river", "over")
+
+# -- state layout ---------------------------------------------------------------
+# g: one int64 vector of table-wide scalars; p: (P_FIELDS, MAX_SEATS) per-seat fields.
+G_SEATS = 0  # physical seats N
+G_BUTTON = 1
+G_SB = 2  # blind and ante amounts
+G_BB = 3
+G_ANTE = 4
+G_STREET = 5  # 0 preflop .. 3 river, 4 the hand is over
+G_ACTOR = 6  # seat to act, -1 when none
+G_MAXBET = 7  # largest bet of the round
+G_LASTFULL = 8  # largest full bet or raise increment of the round (0 before one)
+G_POT = 9  # chips collected from finished rounds and antes
+G_SHORTOPEN = 10  # a short all-in wager came before any full one in this round (pokerkit differs)
+G_NLOG = 11  # entries used in the action log
+G_SB_SEAT = 12
+G_BB_SEAT = 13
+G_ACTIVE = 14  # players dealt in and not folded
+G_DEALT = 15  # players dealt in
+G_SHOWDOWN = 16  # 1 when the hand ended at a showdown
+G_REACHED = 17  # the last street dealt (0 preflop .. 3 river)
+G_NPOTS = 18  # pots paid at showdown
+G_SHORTSUM = 19  # short all-in raises since the last full one; reaching a full raise sets G_SHORTFULL
+G_SHORTFULL = 20  # short all-ins added up to a full raise in this round (pokerkit differs)
+G_POTS = 21  # from here, 3 entries per pot paid at showdown: amount, seats eligible, seats paid (bit masks)
+G_FIELDS = G_POTS + 3 * MAX_SEATS
+
+P_STACK = 0
+P_BET = 1  # chips put in during this round
+P_CONTRIB = 2  # chips put in during this hand (antes and every round)
+P_STATE = 3  # 0 not dealt in, 1 in the hand, 2 folded
+P_TOACT = 4  # still to act in this round
+P_ACTED = 5  # acted since the last full bet or raise of this round
+P_START = 6  # stack at the start of the hand
+P_WON = 7  # chips received at the end of the hand
+P_HOLE0 = 8
+P_HOLE1 = 9
+P_VALUE = 10  # hand value at showdown
+P_FIELDS = 11
+
+LOG_STREET = 0
+LOG_SEAT = 1
+LOG_KIND = 2
+LOG_AMOUNT = 3  # raise-to amount for raises, chips added otherwise
+
+_STATUS_OK = 0
+
+
+class Legal(NamedTuple):
+    """What the player to act may do: fold when ``to_call > 0``, check or call, raise to ``min..max``."""
+
+    to_call: int
+    can_raise: bool
+    min_raise_to: int
+    max_raise_to: int
+
+
+@dataclass(frozen=True)
+class View:
+    """What the player to act may see, and nothing more: the one object a bot gets.
+
+    Cards are card ids (:mod:`matchdb.core.cards`); per-seat tuples are indexed by
+    physical seat. ``in_hand`` marks seats dealt in and not folded,
+    ``players`` counts them (the player to act included). ``history`` holds
+    ``(street, seat, kind, amount)`` of every post and action of the hand
+    (kinds index :data:`ACTION_NAMES`). ``source`` is what the table offers
+    for hand strengths (a :class:`matchdb.play.strength.StrengthSource` in the
+    arena), or None.
+    """
+
+    seat: int
+    hole: tuple[int, int]
+    board: tuple[int, ...]
+    street: int
+    pot: int
+    to_call: int
+    can_raise: bool
+    min_raise_to: int
+    max_raise_to: int
+    stack: int
+    bet: int
+    contributed: int
+    max_bet: int
+    stacks: tuple[int, ...]
+    bets: tuple[int, ...]
+    contributions: tuple[int, ...]
+    in_hand: tuple[bool, ...]
+    button: int
+    small_blind: int
+    big_blind: int
+    ante: int
+    players: int
+    history: tuple[tuple[int, int, int, int], ...]
+    source: object = None
+
+
+# -- kernels -----------------------------------------------------------------------
+
+
+@jit
+def _next_seat(p, n, seat, field):
+    """First seat after ``seat`` (clockwise) whose ``field`` is non-zero, or -1."""
+    for k in range(1, n + 1):
+        s = (seat + k) % n
+        if p[field, s] != 0:
+            return s
+    return -1
+
+
+@jit
+def _next_dealt(p, n, seat):
+    for k in range(1, n + 1):
+        s = (seat + k) % n
+        if p[P_STATE, s] != 0:
+            return s
+    return -1
+
+
+@jit
+def _log(g, log, street, seat, kind, amount):
+    i = g[G_NLOG]
+    if i < log.shape[0]:
+        log[i, LOG_STREET] = street
+        log[i, LOG_SEAT] = seat
+        log[i, LOG_KIND] = kind
+        log[i, LOG_AMOUNT] = amount
+    g[G_NLOG] = i + 1
+
+
+@jit
+def _legal(g, p):
+    """(to_call, can_raise, min_raise_to, max_raise_to) of the player to act; to_call -1 when nobody is to act."""
+    seat = g[G_ACTOR]
+    if seat < 0:
+        return -1, False, 0, 0
+    n = g[G_SEATS]
+    stack = p[P_STACK, seat]
+    bet = p[P_BET, seat]
+    maxbet = g[G_MAXBET]
+    to_call = min(stack, maxbet - bet)
+    full = max(g[G_LASTFULL], g[G_BB])
+    can_raise = stack > maxbet - bet
+    if can_raise and p[P_ACTED, seat] != 0 and maxbet - bet < full:
+        can_raise = False  # facing less than a full raise since this player acted
+    if can_raise:
+        other = False
+        for s in range(n):
+            if s != seat and p[P_STATE, s] == 1 and p[P_STACK, s] + p[P_BET, s] > maxbet:
+                other = True
+                break
+        can_raise = other
+    max_to = stack + bet
+    min_to = min(max_to, maxbet + full)
+    if not can_raise:
+        min_to = 0
+        max_to = 0
+    return to_call, can_raise, min_to, max_to
+
+
+@jit
+def _pokerkit_differs(g):
+    """(pokerkit may allow raises these rules do not, pokerkit may refuse raises these rules allow) in this round.
+
+    pokerkit 0.7.7 measures short all-ins against the largest increment so far
+    (0 before the round's first wager), so it reopens the betting after a short
+    all-in that opened the round; and it does not reopen it when short all-ins
+    add up to a full raise (see the module notes).
+    """
+    return g[G_SHORTOPEN] != 0, g[G_SHORTFULL] != 0
+
+
+@jit
+def _begin_round(g, p):
+    """Set the players to act in a new round; return True when the round needs no action."""
+    n = g[G_SEATS]
+    # a player who already covers every other player's chips has nothing to decide (pokerkit's effective stack)
+    first_total = 0
+    second_total = 0
+    for s in range(n):
+        if p[P_STATE, s] == 1:
+            total = p[P_STACK, s] + p[P_BET, s]
+            if total > first_total:
+                second_total = first_total
+                first_total = total
+            elif total > second_total:
+                second_total = total
+    count = 0
+    for s in range(n):
+        t = 1 if (p[P_STATE, s] == 1 and min(p[P_STACK, s], second_total - p[P_BET, s]) > 0) else 0
+        p[P_TOACT, s] = t
+        p[P_ACTED, s] = 0
+        count += t
+    g[G_LASTFULL] = 0
+    g[G_SHORTOPEN] = 0
+    g[G_SHORTSUM] = 0
+    g[G_SHORTFULL] = 0
+    if g[G_STREET] == 0:
+        first = _next_seat(p, n, g[G_BB_SEAT], P_TOACT)
+    else:
+        first = _next_seat(p, n, g[G_BUTTON], P_TOACT)
+    if count == 0:
+        return True
+    if count == 1 and p[P_BET, first] >= g[G_MAXBET]:
+        return True
+    g[G_ACTOR] = first
+    return False
+
+
+@jit
+def _collect(g, p):
+    """End a betting round: return the unmatched part of the largest bet, move bets into the pot."""
+    n = g[G_SEATS]
+    top = -1
+    first = 0
+    second = 0
+    for s in range(n):
+        b = p[P_BET, s]
+        if b > first:
+            second = first
+            first = b
+            top = s
+        elif b > second:
+            second = b
+    if top >= 0 and first > second:
+        back = first - second
+        p[P_STACK, top] += back
+        p[P_BET, top] -= back
+        p[P_CONTRIB, top] -= back
+    total = 0
+    for s in range(n):
+        total += p[P_BET, s]
+        p[P_BET, s] = 0
+        p[P_TOACT, s] = 0
+        p[P_ACTED, s] = 0
+    g[G_POT] += total
+    g[G_MAXBET] = 0
+    g[G_ACTOR] = -1
+
+
+@jit
+def _showdown(g, p, board):
+    """Evaluate the hands still in and pay every pot; the odd chips go to the first winner after the button."""
+    n = g[G_SEATS]
+    counts = np.zeros(13, dtype=np.int64)
+    cards = np.empty(7, dtype=np.int64)
+    for k in range(5):
+        cards[2 + k] = board[k]
+    for s in range(n):
+        if p[P_STATE, s] == 1:
+            cards[0] = p[P_HOLE0, s]
+            cards[1] = p[P_HOLE1, s]
+            p[P_VALUE, s] = evaluate_with(cards, counts, STRAIGHT_TOP, FLUSH_VALUE)
+        else:
+            p[P_VALUE, s] = -1
+    # seats in odd-chip order: first after the button
+    order = np.empty(n, dtype=np.int64)
+    for k in range(n):
+        order[k] = (g[G_BUTTON] + 1 + k) % n
+    # Hands that cannot win any pot are out first (pokerkit kills them before pushing chips), so
+    # that pots the remaining hands share are merged, which decides where odd chips go.
+    alive = 0
+    previous = 0
+    while True:
+        level = -1
+        for s in range(n):
+            c = p[P_CONTRIB, s]
+            if c > previous and (level < 0 or c < level):
+                level = c
+        if level < 0:
+            break
+        best = -1
+        for s in range(n):
+            if p[P_STATE, s] == 1 and p[P_CONTRIB, s] >= level and p[P_VALUE, s] > best:
+                best = p[P_VALUE, s]
+        for s in range(n):
+            if p[P_STATE, s] == 1 and p[P_CONTRIB, s] >= level and p[P_VALUE, s] == best:
+                alive |= 1 << s
+        previous = level
+    previous = 0
+    pending = 0  # chips of levels not yet paid (merged while the winners' set stays the same)
+    pending_mask = -1
+    while True:
+        level = -1
+        for s in range(n):
+            c = p[P_CONTRIB, s]
+            if c > previous and (level < 0 or c < level):
+                level = c
+        if level < 0:
+            break
+        amount = 0
+        for s in range(n):
+            amount += min(p[P_CONTRIB, s], level) - min(p[P_CONTRIB, s], previous)
+        mask = 0
+        for s in range(n):
+            if alive >> s & 1 and p[P_CONTRIB, s] >= level:
+                mask |= 1 << s
+        if pending_mask >= 0 and mask != pending_mask and pending > 0:
+            _pay(g, p, n, order, pending, pending_mask)
+            pending = 0
+        pending += amount
+        pending_mask = mask
+        previous = level
+    if pending > 0:
+        _pay(g, p, n, order, pending, pending_mask)
+
+
+@jit
+def _pay(g, p, n, order, amount, mask):
+    best = -1
+    for s in range(n):
+        if mask >> s & 1 and p[P_VALUE, s] > best:
+            best = p[P_VALUE, s]
+    winners = 0
+    for s in range(n):
+        if mask >> s & 1 and p[P_VALUE, s] == best:
+            winners += 1
+    if winners == 0:  # nobody can win these chips (cannot happen in a played hand)
+        return
+    share = amount // winners
+    odd = amount - share * winners
+    paid = 0
+    for k in range(n):
+        s = order[k]
+        if mask >> s & 1 and p[P_VALUE, s] == best:
+            p[P_WON, s] += share + odd
+            p[P_STACK, s] += share + odd
+            odd = 0
+            paid |= 1 << s
+    k = g[G_NPOTS]
+    if k < MAX_SEATS:
+        g[G_POTS + 3 * k] = amount
+        g[G_POTS + 3 * k + 1] = mask
+        g[G_POTS + 3 * k + 2] = paid
+        g[G_NPOTS] = k + 1
+
+
+@jit
+def _finish_round(g, p, board):
+    """Collect the bets, then deal on (skipping rounds nobody can bet in) or settle the hand."""
+    while True:
+        _collect(g, p)
+        if g[G_ACTIVE] <= 1:
+            for s in range(g[G_SEATS]):
+                if p[P_STATE, s] == 1:
+                    p[P_WON, s] += g[G_POT]
+                    p[P_STACK, s] += g[G_POT]
+            g[G_STREET] = 4
+            return
+        if g[G_STREET] == 3:
+            _showdown(g, p, board)
+            g[G_SHOWDOWN] = 1
+            g[G_STREET] = 4
+            return
+        g[G_STREET] += 1
+        g[G_REACHED] = g[G_STREET]
+        if not _begin_round(g, p):
+            return
+
+
+@jit
+def _post(g, p, log, seat, amount, kind):
+    a = min(amount, p[P_STACK, seat])
+    p[P_STACK, seat] -= a
+    p[P_BET, seat] += a
+    p[P_CONTRIB, seat] += a
+    _log(g, log, 0, seat, kind, a)
+
+
+@jit
+def _start_hand(g, p, log, deck, button):
+    """Deal a hand from ``deck`` with the button on ``button``: antes, blinds, first actor.
+
+    Players with chips (``p[P_STACK] > 0``) are dealt in. Returns the number
+    of players dealt in; fewer than two means no hand was started.
+    """
+    n = g[G_SEATS]
+    dealt = 0
+    for s in range(n):
+        p[P_BET, s] = 0
+        p[P_CONTRIB, s] = 0
+        p[P_TOACT, s] = 0
+        p[P_ACTED, s] = 0
+        p[P_WON, s] = 0
+        p[P_VALUE, s] = -1
+        p[P_START, s] = p[P_STACK, s]
+        if p[P_STACK, s] > 0:
+            p[P_STATE, s] = 1
+            p[P_HOLE0, s] = deck[2 * s]
+            p[P_HOLE1, s] = deck[2 * s + 1]
+            dealt += 1
+        else:
+            p[P_STATE, s] = 0
+            p[P_HOLE0, s] = -1
+            p[P_HOLE1, s] = -1
+    g[G_DEALT] = dealt
+    g[G_ACTIVE] = dealt
+    g[G_NLOG] = 0
+    g[G_POT] = 0
+    g[G_MAXBET] = 0
+    g[G_LASTFULL] = 0
+    g[G_SHORTOPEN] = 0
+    g[G_SHOWDOWN] = 0
+    g[G_NPOTS] = 0
+    g[G_ACTOR] = -1
+    g[G_STREET] = 0
+    g[G_REACHED] = 0
+    if dealt < 2:
+        g[G_STREET] = 4
+        return dealt
+    g[G_BUTTON] = button
+    # antes: dead money; the part of the largest that nobody matched goes back
+    ante = g[G_ANTE]
+    if ante > 0:
+        for k in range(n):
+            s = (button + 1 + k) % n
+            if p[P_STATE, s] == 1:
+                a = min(ante, p[P_STACK, s])
+                p[P_STACK, s] -= a
+                p[P_BET, s] = a
+                p[P_CONTRIB, s] = a
+                _log(g, log, 0, s, ANTE, a)
+        _collect(g, p)
+    if dealt == 2:
+        sb_seat = button
+    else:
+        sb_seat = _next_dealt(p, n, button)
+    bb_seat = _next_dealt(p, n, sb_seat)
+    g[G_SB_SEAT] = sb_seat
+    g[G_BB_SEAT] = bb_seat
+    _post(g, p, log, sb_seat, g[G_SB], SMALL_BLIND)
+    _post(g, p, log, bb_seat, g[G_BB], BIG_BLIND)
+    g[G_MAXBET] = max(p[P_BET, sb_seat], p[P_BET, bb_seat])
+    if _begin_round(g, p):
+        _finish_round(g, p, deck[2 * n : 2 * n + 5])
+    return dealt
+
+
+@jit
+def _act(g, p, log, board, kind, amount):
+    """Play ``kind`` (FOLD, CHECK/CALL or RAISE to ``amount``) for the player to act; returns the kind played."""
+    seat = g[G_ACTOR]
+    n = g[G_SEATS]
+    to_call, can_raise, min_to, max_to = _legal(g, p)
+    if kind == FOLD and to_call <= 0:
+        kind = CHECK
+    if kind == RAISE and not can_raise:
+        kind = CALL
+    if kind == CHECK or kind == CALL:
+        kind = CALL if to_call > 0 else CHECK
+    street = g[G_STREET]
+    if kind == FOLD:
+        p[P_STATE, seat] = 2
+        g[G_ACTIVE] -= 1
+        _log(g, log, street, seat, FOLD, 0)
+    elif kind == CALL or kind == CHECK:
+        p[P_STACK, seat] -= to_call
+        p[P_BET, seat] += to_call
+        p[P_CONTRIB, seat] += to_call
+        _log(g, log, street, seat, kind, to_call)
+    else:
+        x = min(max(amount, min_to), max_to)
+        maxbet = g[G_MAXBET]
+        increment = x - maxbet
+        delta = x - p[P_BET, seat]
+        p[P_STACK, seat] -= delta
+        p[P_BET, seat] = x
+        p[P_CONTRIB, seat] += delta
+        full = max(g[G_LASTFULL], g[G_BB])
+        if increment >= full:
+            g[G_LASTFULL] = increment
+            g[G_SHORTSUM] = 0
+            for s in range(n):
+                p[P_ACTED, s] = 0
+        else:
+            if g[G_LASTFULL] == 0:
+                g[G_SHORTOPEN] = 1
+            g[G_SHORTSUM] += increment
+            if g[G_SHORTSUM] >= full:
+                g[G_SHORTFULL] = 1
+        g[G_MAXBET] = x
+        for s in range(n):
+            p[P_TOACT, s] = 1 if (p[P_STATE, s] == 1 and p[P_STACK, s] > 0 and s != seat) else 0
+        _log(g, log, street, seat, RAISE, x)
+    p[P_TOACT, seat] = 0
+    p[P_ACTED, seat] = 1
+    nxt = -1
+    if g[G_ACTIVE] > 1:
+        nxt = _next_seat(p, n, seat, P_TOACT)
+    g[G_ACTOR] = nxt
+    if nxt < 0:
+        _finish_round(g, p, board)
+    return kind
+
+
+@jit
+def _shuffle(decks, draws):
+    """Fisher-Yates: ``draws[h, k]`` (uniform in 0..51-k) picks the card swapped into place 51-k of deck h."""
+    for h in range(decks.shape[0]):
+        deck = decks[h]
+        for c in range(52):
+            deck[c] = c
+        for k in range(51):
+            i = 51 - k
+            j = draws[h, k]
+            t = deck[i]
+            deck[i] = deck[j]
+            deck[j] = t
+
+
+_HIGHS = np.arange(52, 1, -1)  # Fisher-Yates draws j in 0..i for i = 51 down to 1
+
+
+def shuffled_decks(rng: np.random.Generator, hands: int) -> np.ndarray:
+    """``hands`` decks shuffled by Fisher-Yates with draws from ``rng`` (one row of 52 card ids each).
+
+    The same Generator state gives the same decks, whatever the block size
+    callers ask for: the draws are taken deck by deck.
+
+    >>> decks = shuffled_decks(np.random.default_rng(1), 3)
+    >>> decks.shape, sorted(decks[0].tolist()) == list(range(52))
+    ((3, 52), True)
+    >>> (decks == shuffled_decks(np.random.default_rng(1), 3)).all()
+    np.True_
+    """
+    if isinstance(hands, bool) or not isinstance(hands, (int, np.integer)) or hands < 0:
+        raise EngineError(f"The number of decks {hands!r} is not a whole number of at least 0.")
+    draws = rng.integers(0, _HIGHS, size=(int(hands), 51))
+    decks = np.empty((int(hands), 52), dtype=np.int64)
+    _shuffle(decks, draws)
+    return decks
+
+
+# -- Python API ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class HandRecord:
+    """What happened in one finished hand, for logs and tests.
+
+    ``history`` holds ``(street, seat, kind, amount)`` tuples (kinds index
+    :data:`ACTION_NAMES`; for raises the amount is the raise-to total, else
+    the chips added). ``won`` is what each seat received; ``start`` and
+    ``stacks`` the stacks before and after; ``pots`` the pots paid at a
+    showdown as ``(amount, seats that could win it, seats paid)``.
+    """
+
+    button: int
+    holes: tuple[tuple[int, int] | None, ...]
+    board: tuple[int, ...]
+    history: tuple[tuple[int, int, int, int], ...]
+    start: tuple[int, ...]
+    stacks: tuple[int, ...]
+    won: tuple[int, ...]
+    showdown: bool
+    pots: tuple[tuple[int, tuple[int, ...], tuple[int, ...]], ...] = ()
+
+    def __str__(self) -> str:
+        lines = [f"button {self.button}, board {format_cards(self.board)}"]
+        for street, seat, kind, amount in self.history:
+            lines.append(f"  {STREETS[street]:7} seat {seat}: {ACTION_NAMES[kind]} {amount}")
+        lines.append(f"  stacks {list(self.start)} -> {list(self.stacks)}")
+        return "\n".join(lines)
+
+
+def _check_chips(value, name: str, minimum: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < minimum:
+        raise EngineError(f"The {name} {value!r} is not a whole number of chips of at least {minimum}.")
+    return int(value)
+
+
+class Hand:
+    """One hand in play at a :class:`Table`; act with :meth:`act` until :attr:`over`."""
+
+    def __init__(self, table: Table, deck: np.ndarray) -> None:
+        self._table = table
+        self._deck = deck
+        n = table.seats
+        self._board = deck[2 * n : 2 * n + 5].copy()
+
+    @property
+    def over(self) -> bool:
+        """True once the hand is settled."""
+        return int(self._table._g[G_STREET]) == 4
+
+    @property
+    def street(self) -> int:
+        """0 preflop, 1 flop, 2 turn, 3 river, 4 over."""
+        return int(self._table._g[G_STREET])
+
+    @property
+    def actor(self) -> int:
+        """Seat to act, -1 when nobody is."""
+        return int(self._table._g[G_ACTOR])
+
+    @property
+    def board(self) -> tuple[int, ...]:
+        """Community cards dealt so far."""
+        shown = (0, 3, 4, 5)[int(self._table._g[G_REACHED])]
+        return tuple(self._board[:shown].tolist())
+
+    def hole(self, seat: int) -> tuple[int, int] | None:
+        """Hole cards of ``seat`` (None when not dealt in)."""
+        p = self._table._p
+        if p[P_STATE, seat] == 0:
+            return None
+        return int(p[P_HOLE0, seat]), int(p[P_HOLE1, seat])
+
+    @property
+    def pot(self) -> int:
+        """Every chip in the middle: the pot plus the bets of this round."""
+        t = self._table
+        return int(t._g[G_POT] + t._p[P_BET, : t.seats].sum())
+
+    @property
+    def history(self) -> tuple[tuple[int, int, int, int], ...]:
+        """``(street, seat, kind, amount)`` of every post and action so far."""
+        t = self._table
+        used = min(int(t._g[G_NLOG]), len(t._log))
+        return tuple(map(tuple, t._log[:used].tolist()))
+
+    def legal(self) -> Legal:
+        """What the player to act may do."""
+        to_call, can_raise, min_to, max_to = _legal(self._table._g, self._table._p)
+        if to_call < 0:
+            raise EngineError("Nobody is to act: the hand is over.")
+        return Legal(int(to_call), bool(can_raise), int(min_to), int(max_to))
+
+    def view(self, source: object = None) -> View:
+        """What the player to act may see (see :class:`View`)."""
+        t = self._table
+        g, n = t._g, t.seats
+        seat = int(g[G_ACTOR])
+        if seat < 0:
+            raise EngineError("Nobody is to act: the hand is over.")
+        to_call, can_raise, min_to, max_to = _legal(g, t._p)
+        gl = g[:G_POTS].tolist()  # plain lists: indexing numpy one number at a time costs more than the view
+        stacks, bets, contributions, state, hole0, hole1 = t._p[
+            [P_STACK, P_BET, P_CONTRIB, P_STATE, P_HOLE0, P_HOLE1], :n
+        ].tolist()
+        used = min(gl[G_NLOG], len(t._log))
+        return View(
+            seat=seat,
+            hole=(hole0[seat], hole1[seat]),
+            board=tuple(self._board[: (0, 3, 4, 5)[gl[G_REACHED]]].tolist()),
+            street=gl[G_STREET],
+            pot=gl[G_POT] + sum(bets),
+            to_call=int(to_call),
+            can_raise=bool(can_raise),
+            min_raise_to=int(min_to),
+            max_raise_to=int(max_to),
+            stack=stacks[seat],
+            bet=bets[seat],
+            contributed=contributions[seat],
+            max_bet=gl[G_MAXBET],
+            stacks=tuple(stacks),
+            bets=tuple(bets),
+            contributions=tuple(contributions),
+            in_hand=tuple(s == 1 for s in state),
+            button=gl[G_BUTTON],
+            small_blind=gl[G_SB],
+            big_blind=gl[G_BB],
+            ante=gl[G_ANTE],
+            players=gl[G_ACTIVE],
+            history=tuple(map(tuple, t._log[:used].tolist())),
+            source=source,
+        )
+
+    def act(self, kind: int, amount: int = 0) -> int:
+        """Play an action for the player to act and return the kind actually played.
+
+        ``kind`` is :data:`FOLD`, :data:`CHECK` or :data:`CALL` (either means
+        check or call), or :data:`RAISE` with ``amount`` the total to raise to.
+        A fold with nothing to call becomes a check, a raise that is not
+        allowed a call, and raise amounts are clamped to the legal range.
+        """
+        t = self._table
+        if t._g[G_ACTOR] < 0:
+            raise EngineError(f"Action {kind!r} comes when nobody is to act: the hand is over.")
+        if isinstance(kind, bool) or kind not in (FOLD, CHECK, CALL, RAISE):
+            raise EngineError(f"The action {kind!r} is not one of FOLD (0), CHECK (1), CALL (2) or RAISE (3).")
+        if isinstance(amount, bool) or not isinstance(amount, (int, np.integer)):
+            raise EngineError(f"The raise amount {amount!r} is not a whole number of chips.")
+        played = int(_act(t._g, t._p, t._log, self._board, int(kind), int(amount)))
+        if self.over:
+            t._finish()
+        return played
+
+    def record(self) -> HandRecord:
+        """The hand so far as a :class:`HandRecord`."""
+        t = self._table
+        p = t._p
+        n = t.seats
+        return HandRecord(
+            button=int(t._g[G_BUTTON]),
+            holes=tuple(self.hole(s) for s in range(n)),
+            board=tuple(int(c) for c in self._board),
+            history=self.history,
+            start=tuple(int(x) for x in p[P_START, :n]),
+            stacks=tuple(int(x) for x in p[P_STACK, :n]),
+            won=tuple(int(x) for x in p[P_WON, :n]),
+            showdown=bool(t._g[G_SHOWDOWN]),
+            pots=tuple(_pot_record(t._g, k, n) for k in range(int(t._g[G_NPOTS]))),
+        )
+
+
+def _pot_record(g: np.ndarray, k: int, n: int) -> tuple[int, tuple[int, ...], tuple[int, ...]]:
+    amount, eligible, paid = (int(x) for x in g[G_POTS + 3 * k : G_POTS + 3 * k + 3])
+    return amount, tuple(s for s in range(n) if eligible >> s & 1), tuple(s for s in range(n) if paid >> s & 1)
+
+
+class Table:
+    """Stacks at a table of 2 to 10 seats, carried from hand to hand.
+
+    Parameters
+    ----------
+    stacks : starting chips of each seat (0 for an empty seat).
+    small_blind, big_blind, ante : the forced bets; change them between hands.
+    seed : seeds the numpy Generator that shuffles the decks (or give ``rng``).
+    button : seat of the first hand's button (default seat 0); it moves to the
+        next seat with chips before every later hand.
+
+    >>> t = Table([50, 50], 1, 2, seed=3)
+    >>> h = t.start_hand()
+    >>> h.actor == t.button, h.legal().to_call      # heads-up the button acts first preflop
+    (True, 1)
+    """
+
+    def __init__(
+        self,
+        stacks: Sequence[int],
+        small_blind: int,
+        big_blind: int,
+        ante: int = 0,
+        seed: int | None = None,
+        rng: np.random.Generator | None = None,
+        button: int | None = None,
+    ) -> None:
+        stacks = list(stacks)
+        if not 2 <= len(stacks) <= MAX_SEATS:
+            raise EngineError(f"A table needs 2 to {MAX_SEATS} seats; got {len(stacks)} stacks {stacks!r}.")
+        for s in stacks:
+            _check_chips(s, "stack", 0)
+        self.seats = len(stacks)
+        self._g = np.zeros(G_FIELDS, dtype=np.int64)
+        self._p = np.zeros((P_FIELDS, MAX_SEATS), dtype=np.int64)
+        self._p[P_STACK, : self.seats] = stacks
+        self._g[G_SEATS] = self.seats
+        self.set_blinds(small_blind, big_blind, ante)
+        self._log = np.zeros((_log_capacity(sum(stacks), self._g[G_BB], self.seats), 4), dtype=np.int64)
+        self._rng = rng if rng is not None else np.random.default_rng(seed)
+        self._button = self.seats - 1 if button is None else int(button) - 1
+        self._g[G_STREET] = 4
+        self.hands_played = 0
+
+    @classmethod
+    def _over(cls, g: np.ndarray, p: np.ndarray, log: np.ndarray) -> Table:
+        """A Table over state arrays that a game loop owns (no checks, no deck stream)."""
+        table = cls.__new__(cls)
+        table.seats = int(g[G_SEATS])
+        table._g, table._p, table._log = g, p, log
+        table._rng = None
+        table._button = int(g[G_BUTTON])
+        table.hands_played = 0
+        return table
+
+    def set_blinds(self, small_blind: int, big_blind: int, ante: int = 0) -> None:
+        """Set the forced bets of the next hands."""
+        sb = _check_chips(small_blind, "small blind", 0)
+        bb = _check_chips(big_blind, "big blind", 1)
+        if sb > bb:
+            raise EngineError(f"The small blind {sb} is larger than the big blind {bb}.")
+        self._g[G_SB] = sb
+        self._g[G_BB] = bb
+        self._g[G_ANTE] = _check_chips(ante, "ante", 0)
+        if hasattr(self, "_log"):
+            need = _log_capacity(int(self._p[P_STACK].sum()), bb, self.seats)
+            if need > len(self._log):
+                self._log = np.zeros((need, 4), dtype=np.int64)
+
+    @property
+    def stacks(self) -> list[int]:
+        """Chips of each seat now (bets of a hand in play excluded)."""
+        return [int(x) for x in self._p[P_STACK, : self.seats]]
+
+    @property
+    def button(self) -> int:
+        """Seat of the current (or last) button."""
+        return int(self._g[G_BUTTON])
+
+    @property
+    def players(self) -> int:
+        """Seats with chips."""
+        return int((self._p[P_STACK, : self.seats] > 0).sum())
+
+    def start_hand(self, deck: Iterable[int] | None = None) -> Hand:
+        """Move the button and deal a hand (from ``deck``, 52 card ids, or a fresh shuffle)."""
+        if self._g[G_STREET] != 4:
+            raise EngineError("A hand is still in play; finish it before starting another.")
+        if self.players < 2:
+            raise EngineError(f"A hand needs 2 players with chips; the stacks are {self.stacks!r}.")
+        if deck is None:
+            cards = shuffled_decks(self._rng, 1)[0]
+        else:
+            cards = np.asarray(list(deck), dtype=np.int64)
+            if cards.shape != (52,) or sorted(cards.tolist()) != list(range(52)):
+                raise EngineError("A deck must hold each card id 0..51 exactly once.")
+        self._button = _next_button(self._p[P_STACK, : self.seats], self._button)
+        hand = Hand(self, cards)
+        _start_hand(self._g, self._p, self._log, cards, self._button)
+        if hand.over:
+            self._finish()
+        return hand
+
+    def _finish(self) -> None:
+        self.hands_played += 1
+
+
+def _next_button(stacks: np.ndarray, button: int) -> int:
+    n = len(stacks)
+    for k in range(1, n + 1):
+        s = (button + k) % n
+        if stacks[s] > 0:
+            return s
+    raise EngineError("No seat has chips.")
+
+
+def _log_capacity(chips: int, big_blind: int, seats: int) -> int:
+    """Enough history rows for any hand: each full raise adds a big blind, each short one empties a stack."""
+    raises = chips // max(big_blind, 1) + seats
+    return int((raises + 4) * (seats + 1) + 3 * seats + 8)

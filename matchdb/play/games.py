@@ -1,0 +1,588 @@
+"""Whole games: single-table tournaments to one winner and fixed-length cash sessions.
+
+Two loops play them with the same rules (:mod:`matchdb.play.engine`), the same
+bookkeeping kernels and the same decks:
+
+- the **compiled loop** (:func:`play_game` when every bot is a built-in one
+  with a built-in strength): decisions, strengths and the engine all run in
+  one numba function, thousands of hands per second;
+- the **Python loop** for any bots: each decision is ``bot.act(view)``.
+
+Given the same seeds both give the same game, card for card and chip for chip
+(the tests check it): the decks come from a numpy Generator seeded with the
+deal seed, the bots' random draws from numba's generator seeded with the bot
+seed.
+
+**Tournament.** Every seat starts with the same stack; the blinds rise every
+``hands_per_level`` hands along :data:`DEFAULT_SCHEDULE` (10/20 to start with
+1,500 chips, as a common single-table sit-and-go; levels past the schedule
+double). A player without chips is out; players out in the same hand finish
+in the order of the chips they started it with (the larger stack places
+higher; equal stacks by seat order after the button). The last player with
+chips wins. A safety cap on the number of hands ends a game that will not
+finish, placing the players left by their chips.
+
+**Cash session.** A fixed number of hands at fixed blinds; every hand starts
+with every seat at the buy-in (the computer-poker competitions' "Doyle's
+game"), so hands are independent and results are chips won per hand.
+
+>>> from matchdb.play.bots import AllIn, CallingStation
+>>> result = play_game([AllIn(), CallingStation(), CallingStation()], deal_seed=1, bot_seed=1)
+>>> sorted(result.places.tolist()), result.hands > 0
+([1, 2, 3], True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from matchdb.jit import jit
+from matchdb.play.bots import _STRENGTH_KINDS, Bot, _decide
+from matchdb.play.engine import (
+    CALL,
+    CHECK,
+    FOLD,
+    G_ACTIVE,
+    G_ACTOR,
+    G_ANTE,
+    G_BB,
+    G_BUTTON,
+    G_FIELDS,
+    G_MAXBET,
+    G_NLOG,
+    G_POT,
+    G_REACHED,
+    G_SB,
+    G_SEATS,
+    G_SHOWDOWN,
+    G_STREET,
+    LOG_KIND,
+    LOG_SEAT,
+    LOG_STREET,
+    MAX_SEATS,
+    P_BET,
+    P_CONTRIB,
+    P_FIELDS,
+    P_HOLE0,
+    P_HOLE1,
+    P_STACK,
+    P_START,
+    P_STATE,
+    P_WON,
+    RAISE,
+    Hand,
+    Table,
+    _act,
+    _legal,
+    _log_capacity,
+    _start_hand,
+    shuffled_decks,
+)
+from matchdb.errors import MatchdbError
+from matchdb.play.strength import (
+    MONTECARLO,
+    STEERED,
+    UNIFORM,
+    _seed,
+    _strength,
+    frame,
+    kernel_arrays,
+)
+
+__all__ = [
+    "GameError",
+    "TOURNAMENT",
+    "CASH",
+    "DEFAULT_SCHEDULE",
+    "STAT_NAMES",
+    "GameSettings",
+    "GameResult",
+    "play_game",
+    "blind_schedule",
+]
+
+
+class GameError(MatchdbError):
+    """A game was set up wrongly."""
+
+
+TOURNAMENT = 0
+CASH = 1
+_MODES = {"tournament": TOURNAMENT, "cash": CASH}
+
+#: Small blind, big blind and ante of each level of a tournament (a common sit-and-go structure).
+DEFAULT_SCHEDULE = (
+    (10, 20, 0), (15, 30, 0), (25, 50, 0), (50, 100, 0), (75, 150, 0), (100, 200, 0), (100, 200, 25),
+    (200, 400, 25), (300, 600, 50), (400, 800, 50), (600, 1200, 75), (800, 1600, 100), (1000, 2000, 100),
+)
+
+# game vector
+GM_MODE = 0
+GM_HANDS = 1
+GM_MAXHANDS = 2
+GM_LEVELHANDS = 3
+GM_ALIVE = 4
+GM_BUTTON = 5
+GM_NEED = 6
+GM_DECK = 7
+GM_BUYIN = 8
+GM_OVER = 9
+GM_FIELDS = 12
+
+# per-seat statistics
+S_HANDS = 0
+S_VPIP = 1
+S_PFR = 2
+S_AGG = 3  # bets and raises after the flop
+S_CALLS = 4  # calls after the flop
+S_FLOPS = 5  # flops seen
+S_SHOWDOWNS = 6
+S_SHOWDOWN_WINS = 7
+S_WON = 8  # hands that paid the seat something
+S_NET = 9  # chips won minus chips lost
+S_INVESTED = 10  # chips put into pots (blinds and antes included, uncalled bets not)
+S_FIELDS = 11
+#: Names of the statistics rows of :attr:`GameResult.stats`.
+STAT_NAMES = ("hands", "vpip", "pfr", "postflop_raises", "postflop_calls", "flops", "showdowns", "showdown_wins",
+              "hands_won", "net_chips", "invested_chips")
+
+_DONE = 0
+_NEED_DECKS = 1
+_NEED_TABLE = 2
+_DECK_BLOCK = 64
+
+
+def blind_schedule(levels: Sequence[Sequence[int]] = DEFAULT_SCHEDULE, total: int = 64) -> np.ndarray:
+    """(total, 3) small blind, big blind, ante per level: ``levels`` and then the last one doubling.
+
+    >>> blind_schedule(((1, 2, 0),), total=3).tolist()
+    [[1, 2, 0], [2, 4, 0], [4, 8, 0]]
+    """
+    rows = [tuple(int(x) for x in level) for level in levels]
+    if not rows or any(len(r) != 3 or r[0] < 0 or r[1] < 1 or r[0] > r[1] or r[2] < 0 for r in rows):
+        raise GameError(f"The blind levels {levels!r} are not (small blind, big blind, ante) rows with 0 <= sb <= bb, bb >= 1.")
+    while len(rows) < total:
+        sb, bb, ante = rows[-1]
+        rows.append((2 * sb, 2 * bb, 2 * ante))
+    return np.array(rows[:total], dtype=np.int64)
+
+
+@dataclass(frozen=True)
+class GameSettings:
+    """How a game is played: ``mode`` ``"tournament"`` or ``"cash"``, chips, blinds, length.
+
+    ``stack`` is every seat's starting stack (tournament) or buy-in (cash);
+    ``schedule`` the blind levels (cash games play the first level);
+    ``hands`` the session length (cash) or the safety cap (tournament).
+    """
+
+    mode: str = "tournament"
+    stack: int = 1500
+    schedule: tuple = DEFAULT_SCHEDULE
+    hands_per_level: int = 10
+    hands: int = 5000
+
+    def __post_init__(self) -> None:
+        if self.mode not in _MODES:
+            raise GameError(f"The mode {self.mode!r} is unknown; expected 'tournament' or 'cash'.")
+        for name in ("stack", "hands_per_level", "hands"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+                raise GameError(f"The setting {name} = {value!r} is not a whole number of at least 1.")
+        blind_schedule(self.schedule, 1)
+
+    @property
+    def big_blind(self) -> int:
+        """The first level's big blind (the unit of big blinds per 100 hands in cash games)."""
+        return int(self.schedule[0][1])
+
+
+@dataclass
+class GameResult:
+    """One game's outcome, per seat.
+
+    ``places`` (1 = winner; cash games rank by chips won), ``net`` chips won
+    (cash) or final stack minus start (tournament), ``big_blinds`` the sum
+    over hands of chips won divided by that hand's big blind, ``stats`` the
+    (:data:`STAT_NAMES`, seats) counters, ``hands`` the hands played,
+    ``bust_hand`` the hand each player went out in (-1 if never),
+    ``tables_decoded`` how many tables lazy loading decoded for the game and
+    ``compiled`` which loop played it.
+    """
+
+    places: np.ndarray
+    net: np.ndarray
+    big_blinds: np.ndarray
+    stats: np.ndarray
+    hands: int
+    bust_hand: np.ndarray
+    tables_decoded: int = 0
+    compiled: bool = True
+    extra: dict = field(default_factory=dict)
+
+
+# -- bookkeeping kernels shared by both loops ----------------------------------------------------
+
+
+@jit
+def _next_live(p, n, seat):
+    for k in range(1, n + 1):
+        s = (seat + k) % n
+        if p[P_STACK, s] > 0:
+            return s
+    return -1
+
+
+@jit
+def _begin_hand(g, p, log, game, schedule, deck):
+    """Blinds of the level, cash stacks, button; deal. Returns False when the game is over instead."""
+    n = g[G_SEATS]
+    if game[GM_OVER] != 0:
+        return False
+    if game[GM_MODE] == CASH:
+        if game[GM_HANDS] >= game[GM_MAXHANDS]:
+            game[GM_OVER] = 1
+            return False
+        for s in range(n):
+            p[P_STACK, s] = game[GM_BUYIN]
+        level = 0
+    else:
+        level = min(game[GM_HANDS] // game[GM_LEVELHANDS], schedule.shape[0] - 1)
+    g[G_SB] = schedule[level, 0]
+    g[G_BB] = schedule[level, 1]
+    g[G_ANTE] = schedule[level, 2]
+    button = _next_live(p, n, game[GM_BUTTON])
+    game[GM_BUTTON] = button
+    _start_hand(g, p, log, deck, button)
+    return True
+
+
+@jit
+def _end_hand(g, p, log, game, places, bust_hand, stats, big_blinds):
+    """Statistics of the finished hand, players out, places; marks the game over when it is."""
+    n = g[G_SEATS]
+    hand = game[GM_HANDS]
+    vpip = np.zeros(MAX_SEATS, dtype=np.int64)
+    pfr = np.zeros(MAX_SEATS, dtype=np.int64)
+    used = min(g[G_NLOG], log.shape[0])
+    for i in range(used):
+        seat = log[i, LOG_SEAT]
+        kind = log[i, LOG_KIND]
+        if log[i, LOG_STREET] == 0:
+            if kind == CALL or kind == RAISE:
+                vpip[seat] = 1
+            if kind == RAISE:
+                pfr[seat] = 1
+        else:
+            if kind == RAISE:
+                stats[S_AGG, seat] += 1
+            elif kind == CALL:
+                stats[S_CALLS, seat] += 1
+    bb = g[G_BB]
+    for s in range(n):
+        if p[P_STATE, s] == 0:
+            continue
+        stats[S_HANDS, s] += 1
+        stats[S_VPIP, s] += vpip[s]
+        stats[S_PFR, s] += pfr[s]
+        folded_preflop = False
+        for i in range(used):
+            if log[i, LOG_SEAT] == s and log[i, LOG_STREET] == 0 and log[i, LOG_KIND] == FOLD:
+                folded_preflop = True
+        if g[G_REACHED] >= 1 and not folded_preflop:
+            stats[S_FLOPS, s] += 1
+        if g[G_SHOWDOWN] != 0 and p[P_STATE, s] == 1:
+            stats[S_SHOWDOWNS, s] += 1
+            if p[P_WON, s] > 0:
+                stats[S_SHOWDOWN_WINS, s] += 1
+        if p[P_WON, s] > 0:
+            stats[S_WON, s] += 1
+        net = p[P_STACK, s] - p[P_START, s]
+        stats[S_NET, s] += net
+        stats[S_INVESTED, s] += p[P_CONTRIB, s]
+        big_blinds[s] += net / bb
+    game[GM_HANDS] = hand + 1
+    if game[GM_MODE] == CASH:
+        if game[GM_HANDS] >= game[GM_MAXHANDS]:
+            game[GM_OVER] = 1
+        return
+    # players out this hand: worst place to the smallest starting stack
+    alive = 0
+    for s in range(n):
+        if p[P_STACK, s] > 0:
+            alive += 1
+    out = game[GM_ALIVE] - alive
+    while out > 0:
+        worst = -1
+        for k in range(n):
+            s = (g[G_BUTTON] + 1 + k) % n
+            if p[P_START, s] > 0 and p[P_STACK, s] == 0 and places[s] == 0:
+                if worst < 0 or p[P_START, s] < p[P_START, worst]:
+                    worst = s
+                elif p[P_START, s] == p[P_START, worst]:
+                    worst = s  # equal stacks: the later seat after the button places lower
+        places[worst] = game[GM_ALIVE]
+        bust_hand[worst] = hand
+        game[GM_ALIVE] -= 1
+        out -= 1
+    if game[GM_ALIVE] <= 1 or game[GM_HANDS] >= game[GM_MAXHANDS]:
+        _place_by_chips(p, n, game, places)
+        game[GM_OVER] = 1
+
+
+@jit
+def _place_by_chips(p, n, game, places):
+    """Give the players still in the remaining places, most chips first."""
+    while game[GM_ALIVE] > 0:
+        worst = -1
+        for s in range(n):
+            if places[s] == 0 and p[P_STACK, s] > 0 and (worst < 0 or p[P_STACK, s] < p[P_STACK, worst]):
+                worst = s
+        if worst < 0:
+            break
+        places[worst] = game[GM_ALIVE]
+        game[GM_ALIVE] -= 1
+
+
+@jit
+def _opponent_flags(g, p, log, seat, model, flags):
+    """The Monte Carlo opponent model's flag per opponent in hand, in seat order (as bots.opponent_flags)."""
+    n = g[G_SEATS]
+    used = min(g[G_NLOG], log.shape[0])
+    k = 0
+    for s in range(n):
+        if s == seat or p[P_STATE, s] != 1:
+            continue
+        flag = 0
+        for i in range(used):
+            if log[i, LOG_SEAT] == s and log[i, LOG_STREET] == 0:
+                kind = log[i, LOG_KIND]
+                if kind == RAISE or (model != STEERED and kind == CALL):
+                    flag = 1
+        flags[k] = flag
+        k += 1
+
+
+@jit
+def _run(g, p, log, game, schedule, decks, places, bust_hand, stats, big_blinds, kinds, params, scodes, sthresholds,
+         arrays, columns, board5, flags, counts, cards):
+    """The compiled loop: play until the game ends, the decks run out or a table must be loaded."""
+    frame_arrays, preflop, classes, powers, tables, slot_of, low, high = arrays
+    n = g[G_SEATS]
+    while True:
+        if g[G_STREET] == 4:
+            if game[GM_OVER] != 0:
+                return _DONE
+            if game[GM_DECK] >= decks.shape[0]:
+                return _NEED_DECKS
+            deck = decks[game[GM_DECK]]
+            game[GM_DECK] += 1
+            if not _begin_hand(g, p, log, game, schedule, deck):
+                return _DONE
+            for k in range(5):
+                board5[k] = deck[2 * n + k]
+            if g[G_STREET] == 4:
+                _end_hand(g, p, log, game, places, bust_hand, stats, big_blinds)
+            continue
+        seat = g[G_ACTOR]
+        kind = kinds[seat]
+        street = g[G_STREET]
+        n_board = 0 if street == 0 else street + 2
+        strength = 0.0
+        needs = False
+        for k in range(len(_STRENGTH_KINDS)):
+            if kind == _STRENGTH_KINDS[k]:
+                needs = True
+        if needs:
+            if n_board > 0:
+                index = frame_arrays[0][board5[0], board5[1], board5[2]]
+                if slot_of[index] < 0:
+                    game[GM_NEED] = index
+                    return _NEED_TABLE
+            skind = scodes[seat, 0]
+            model = scodes[seat, 2]
+            if skind == MONTECARLO and model != UNIFORM:
+                _opponent_flags(g, p, log, seat, model, flags)
+            strength = _strength(skind, p[P_HOLE0, seat], p[P_HOLE1, seat], board5, n_board, g[G_ACTIVE],
+                                 scodes[seat, 1], model, sthresholds[seat], scodes[seat, 3], flags, arrays, columns)
+        to_call, can_raise, min_to, max_to = _legal(g, p)
+        pot = g[G_POT]
+        for s in range(n):
+            pot += p[P_BET, s]
+        action, amount = _decide(kind, params[seat], strength, to_call, can_raise, min_to, max_to, pot,
+                                 p[P_STACK, seat], p[P_BET, seat], g[G_MAXBET], p[P_CONTRIB, seat], g[G_BB],
+                                 g[G_ACTIVE], p[P_HOLE0, seat], p[P_HOLE1, seat], board5, n_board, counts, cards)
+        _act(g, p, log, board5, action, amount)
+        if g[G_STREET] == 4:
+            _end_hand(g, p, log, game, places, bust_hand, stats, big_blinds)
+
+
+# -- driving a game ---------------------------------------------------------------------------------------
+
+
+class _Game:
+    """The arrays of one game and the deck stream."""
+
+    def __init__(self, seats: int, settings: GameSettings, deal_seed, button: int) -> None:
+        mode = _MODES[settings.mode]
+        self.schedule = blind_schedule(settings.schedule)
+        self.g = np.zeros(G_FIELDS, dtype=np.int64)
+        self.p = np.zeros((P_FIELDS, MAX_SEATS), dtype=np.int64)
+        self.p[P_STACK, :seats] = settings.stack
+        self.g[G_SEATS] = seats
+        self.g[G_STREET] = 4
+        smallest_bb = int(self.schedule[:, 1].min())
+        self.log = np.empty((_log_capacity(seats * settings.stack, smallest_bb, seats), 4), dtype=np.int64)
+        self.game = np.zeros(GM_FIELDS, dtype=np.int64)
+        self.game[GM_MODE] = mode
+        self.game[GM_MAXHANDS] = settings.hands
+        self.game[GM_LEVELHANDS] = settings.hands_per_level
+        self.game[GM_ALIVE] = seats
+        self.game[GM_BUTTON] = (button - 1) % seats
+        self.game[GM_BUYIN] = settings.stack
+        self.places = np.zeros(MAX_SEATS, dtype=np.int64)
+        self.bust_hand = np.full(MAX_SEATS, -1, dtype=np.int64)
+        self.stats = np.zeros((S_FIELDS, MAX_SEATS), dtype=np.int64)
+        self.big_blinds = np.zeros(MAX_SEATS)
+        self.rng = np.random.default_rng(deal_seed)
+        self.decks = np.zeros((0, 52), dtype=np.int64)
+        self.seats = seats
+
+    def more_decks(self) -> None:
+        self.decks = shuffled_decks(self.rng, _DECK_BLOCK)
+        self.game[GM_DECK] = 0
+
+    def result(self, tables_decoded: int, compiled: bool) -> GameResult:
+        n = self.seats
+        places = self.places[:n].copy()
+        net = self.stats[S_NET, :n].copy()
+        if self.game[GM_MODE] == CASH:  # rank by chips won; ties share the better place
+            order = np.argsort(-net, kind="stable")
+            places = np.empty(n, dtype=np.int64)
+            for rank, s in enumerate(order):
+                places[s] = 1 + int((net > net[s]).sum())
+        return GameResult(places=places, net=net, big_blinds=self.big_blinds[:n].copy(),
+                          stats=self.stats[:, :n].copy(), hands=int(self.game[GM_HANDS]),
+                          bust_hand=self.bust_hand[:n].copy(), tables_decoded=tables_decoded, compiled=compiled)
+
+
+_EMPTY_SOURCE = None
+
+
+def _empty_arrays():
+    """Kernel arrays for games whose bots need no strength (no database)."""
+    global _EMPTY_SOURCE
+    if _EMPTY_SOURCE is None:
+        from matchdb.play.strength import TableSet
+
+        tables = TableSet(np.zeros((1, 1, 1), dtype=np.uint16), np.full(1755, -1, dtype=np.int64), "none")
+        preflop = np.zeros((169, 11))
+        preflop.flags.writeable = False
+        _EMPTY_SOURCE = kernel_arrays(frame(), preflop, tables)
+    return _EMPTY_SOURCE
+
+
+def _native(bot) -> tuple | None:
+    """The compiled loop's description of ``bot``, or None for a bot only Python plays (any object with ``act``)."""
+    native = getattr(bot, "native", None)
+    return native() if callable(native) else None
+
+
+def _needs_strength(bots: Sequence[Bot]) -> bool:
+    """Whether a built-in bot will read strengths from the database (Python bots bring their own)."""
+    for bot in bots:
+        spec = _native(bot)
+        if spec is not None and spec[0] in _STRENGTH_KINDS:
+            return True
+    return False
+
+
+def play_game(bots: Sequence[Bot], settings: GameSettings = GameSettings(), deal_seed=0, bot_seed: int = 0,
+              source=None, button: int = 0, python: bool = False) -> GameResult:
+    """Play one game with ``bots[s]`` in seat ``s`` and return its :class:`GameResult`.
+
+    ``deal_seed`` seeds the numpy Generator of the decks (any SeedSequence
+    entropy), ``bot_seed`` numba's generator that the built-in bots draw
+    from. ``source`` (a :class:`matchdb.play.strength.StrengthSource`) is needed
+    when a bot uses a hand strength. The compiled loop plays when every bot is
+    a built-in one with a built-in strength, unless ``python`` asks for the
+    Python loop.
+    """
+    seats = len(bots)
+    if not 2 <= seats <= MAX_SEATS:
+        raise GameError(f"A game needs 2 to {MAX_SEATS} bots; got {seats}.")
+    for bot in bots:
+        if not callable(getattr(bot, "act", None)):
+            raise GameError(f"The bot {bot!r} has no act(view) method.")
+    if not 0 <= button < seats:
+        raise GameError(f"The first button {button!r} is not a seat 0..{seats - 1}.")
+    if source is None and _needs_strength(bots):
+        raise GameError("These bots need hand strengths; give a source (matchdb.play.strength.StrengthSource(db)).")
+    state = _Game(seats, settings, deal_seed, button)
+    _seed(np.int64(bot_seed % 2**32))
+    specs = [_native(bot) for bot in bots]
+    if python or any(spec is None for spec in specs):
+        return _play_python(state, bots, source)
+    kinds = np.array([spec[0] for spec in specs], dtype=np.int64)
+    params = np.stack([spec[1] for spec in specs]).astype(np.float64)
+    scodes = np.array([spec[2][:4] for spec in specs], dtype=np.int64)
+    thresholds = np.array([spec[2][4] for spec in specs], dtype=np.float64)
+    arrays = source.arrays() if source is not None else _empty_arrays()
+    columns = np.empty(1176, dtype=np.int64)
+    board5 = np.zeros(5, dtype=np.int64)
+    flags = np.zeros(10, dtype=np.int64)
+    counts = np.zeros(13, dtype=np.int64)
+    cards = np.zeros(7, dtype=np.int64)
+    decoded = 0
+    while True:
+        status = _run(state.g, state.p, state.log, state.game, state.schedule, state.decks, state.places,
+                      state.bust_hand, state.stats, state.big_blinds, kinds, params, scodes, thresholds, arrays,
+                      columns, board5, flags, counts, cards)
+        if status == _DONE:
+            break
+        if status == _NEED_DECKS:
+            state.more_decks()
+        else:
+            source.tables.ensure(int(state.game[GM_NEED]))
+            decoded += 1
+    return state.result(decoded, compiled=True)
+
+
+def _play_python(state: _Game, bots: Sequence[Bot], source) -> GameResult:
+    """The same game as the compiled loop, with each decision asked of ``bot.act(view)`` in Python."""
+    table = Table._over(state.g, state.p, state.log)  # for Hand's views
+    decoded_before = getattr(source.tables, "decoded", 0) if source is not None else 0
+    hand = None
+    while True:
+        g = state.g
+        if g[G_STREET] == 4:
+            if state.game[GM_OVER]:
+                break
+            if state.game[GM_DECK] >= len(state.decks):
+                state.more_decks()
+            deck = state.decks[state.game[GM_DECK]]
+            state.game[GM_DECK] += 1
+            hand = Hand(table, deck)
+            if not _begin_hand(g, state.p, state.log, state.game, state.schedule, deck):
+                break
+            if g[G_STREET] == 4:
+                _end_hand(g, state.p, state.log, state.game, state.places, state.bust_hand, state.stats, state.big_blinds)
+            continue
+        seat = int(g[G_ACTOR])
+        view = hand.view(source)
+        answer = bots[seat].act(view)
+        try:
+            kind, amount = answer
+            kind, amount = int(kind), int(amount)
+        except (TypeError, ValueError):
+            raise GameError(f"The bot {bots[seat]!r} answered {answer!r}; expected (kind, amount).") from None
+        if kind not in (FOLD, CHECK, CALL, RAISE):
+            raise GameError(f"The bot {bots[seat]!r} answered the action {kind!r}; expected FOLD, CHECK, CALL or RAISE.")
+        _act(g, state.p, state.log, hand._board, kind, amount)
+        if g[G_STREET] == 4:
+            _end_hand(g, state.p, state.log, state.game, state.places, state.bust_hand, state.stats, state.big_blinds)
+    decoded = getattr(source.tables, "decoded", 0) - decoded_before if source is not None else 0
+    return state.result(decoded, compiled=False)

@@ -1,0 +1,731 @@
+"""Tuning a bot's character in the arena: Tomlinson's Monte Carlo random walk (or his genetic variant) over its parameters.
+
+A candidate is the bot with another parameter vector (:meth:`BuiltinBot.with_vector`:
+West's fold/call/raise bands, stack protection, raise size, whatever the bot
+exposes), scored over a **session**: ``games`` duplicate games (whole sets,
+the seats rotated so card luck cancels) against a fixed ``field``, with a
+fixed seed, so every candidate meets the same cards. The **objective**
+(:class:`Objective`) is the article's choice of metric: big blinds won per
+100 hands (the best player), chips won per chip invested (a tight player),
+or a target loss rate for a weak character (minimise (rate - target)^2),
+or tournament wins per game.
+
+**Noise first.** Before searching, the start parameters play
+``noise_sessions`` sessions with other seeds; the spread of their objective
+(the sample standard deviation) is the session-to-session noise. The search
+then uses one training seed; at the end the best parameters replay the
+noise sessions' seeds (held out from the search), and the improvement is
+the mean paired difference over those sessions with a 95 % Student-t
+interval. It counts as real (``beyond_noise``) only when the interval
+excludes zero and the mean exceeds the session noise: "if the optimizer is
+making improvements only of the order of the session to session
+inconsistency, it is working 'in the noise'".
+
+**Seeds.** The training session has seed ``seed`` (with ``chunks=1`` it is
+exactly ``run_arena([candidate, *field], games, seats, seed=seed,
+duplicate=True, mode=..., hands=...)``, what ``matchdb arena --bots
+tuned.json,... --duplicate --seed SEED`` plays); the noise sessions' seeds,
+the chunks' seeds and the proposals are derived from it, so the same seed
+gives the same trajectory, whatever the number of workers.
+
+**Parallel.** A session is split into ``chunks`` parts (their seeds derived
+from the session's) that ``workers`` Dask worker processes play at once (a
+genetic generation's children all at once); results do not depend on the
+number of workers. Threads would not do: more than half of a game's time is
+Python around the compiled loop, which holds the GIL.
+
+>>> result = tune_bot("fives", ["station"], cycles=6, games=20, noise_sessions=3, mode="cash", hands=20, seed=1)
+>>> result.search.evaluations, result.bot.name, result.noise.values.shape
+(6, 'fives-tuned', (3,))
+>>> tune_bot("fives", ["station"], objective="target")
+Traceback (most recent call last):
+...
+matchdb.play.tuning.TuningError: The objective 'target' needs a target rate (big blinds per 100 hands); give target=.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from matchdb.answers import plain
+from matchdb.play.arena import Estimate, open_source, run_arena
+from matchdb.play.bots import Bot, BuiltinBot, make_bot, save_bot
+from matchdb.errors import MatchdbError
+from matchdb.play.games import GameSettings, _needs_strength
+from matchdb.play.optimise import OptimiseError, Search, Space, Step, genetic, random_walk
+
+__all__ = [
+    "TuningError",
+    "OBJECTIVES",
+    "METHODS",
+    "Objective",
+    "Session",
+    "SessionPlayer",
+    "Noise",
+    "TuningResult",
+    "Comparison",
+    "Tuner",
+    "tune_bot",
+    "compare_methods",
+    "t_quantile",
+]
+
+
+class TuningError(MatchdbError):
+    """A tuning run was set up wrongly."""
+
+
+#: Objective kinds and what they measure.
+OBJECTIVES = {
+    "bb_per_100": "big blinds won per 100 hands (maximised)",
+    "invested": "chips won per chip invested (maximised; the article's tight player)",
+    "target": "big blinds per 100 hands near a target rate (minimises (rate - target)^2; a weak character)",
+    "wins": "tournament wins per game (maximised)",
+}
+#: Search methods by name.
+METHODS = {"walk": "random walk", "genetic": "genetic"}
+
+_T975 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145, 2.131,
+         2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042)
+
+
+def t_quantile(df: int) -> float:
+    """The 97.5 % quantile of Student's t with ``df`` degrees of freedom (a 95 % two-sided interval).
+
+    >>> t_quantile(4), round(t_quantile(100), 3)
+    (2.776, 1.984)
+    """
+    if isinstance(df, bool) or not isinstance(df, (int, np.integer)) or df < 1:
+        raise TuningError(f"The degrees of freedom {df!r} are not a whole number of at least 1.")
+    if df <= len(_T975):
+        return _T975[df - 1]
+    z = 1.959963984540054  # Cornish-Fisher expansion beyond the table (error < 1e-4)
+    return z + (z**3 + z) / (4 * df) + (5 * z**5 + 16 * z**3 + 3 * z) / (96 * df**2)
+
+
+def _interval(values: np.ndarray) -> Estimate:
+    """Mean with a 95 % Student-t interval."""
+    values = np.asarray(values, dtype=np.float64)
+    mean = float(values.mean())
+    half = t_quantile(len(values) - 1) * float(values.std(ddof=1)) / math.sqrt(len(values))
+    return Estimate(mean, mean - half, mean + half, len(values))
+
+
+# -- what is measured ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Session:
+    """The tuned bot's figures over one session: means over its duplicate sets (per seat-game for chips)."""
+
+    seed: int
+    units: int
+    games: int
+    hands: int
+    bb_per_100: float
+    chips: float  # chips won per game
+    invested: float  # chips put into pots per game
+    wins: float  # games won per game (tournaments)
+
+
+@dataclass(frozen=True)
+class Objective:
+    """What a tuning run optimises: ``kind`` one of :data:`OBJECTIVES`, ``target`` the rate for ``"target"``.
+
+    >>> o = Objective("target", target=-15.0)
+    >>> o.loss(-5.0), o.gain(-5.0, -12.0)
+    (100.0, 7.0)
+    """
+
+    kind: str = "bb_per_100"
+    target: float | None = None
+
+    def __post_init__(self) -> None:
+        if self.kind not in OBJECTIVES:
+            raise TuningError(f"The objective {self.kind!r} is unknown; expected one of {', '.join(OBJECTIVES)}.")
+        if self.kind == "target":
+            if self.target is None:
+                raise TuningError("The objective 'target' needs a target rate (big blinds per 100 hands); give target=.")
+            if isinstance(self.target, bool) or not isinstance(self.target, (int, float)) or not math.isfinite(self.target):
+                raise TuningError(f"The target rate {self.target!r} is not a finite number.")
+        elif self.target is not None:
+            raise TuningError(f"The objective {self.kind!r} takes no target (got {self.target!r}); only 'target' does.")
+
+    @property
+    def maximise(self) -> bool:
+        """True when larger values are better (all but ``"target"``)."""
+        return self.kind != "target"
+
+    @property
+    def label(self) -> str:
+        """What the value is, for reports and plots."""
+        if self.kind == "target":
+            return f"bb/100 (target {self.target:g})"
+        return {"bb_per_100": "bb/100", "invested": "won per chip invested", "wins": "wins per game"}[self.kind]
+
+    def value(self, session: Session) -> float:
+        """The session's figure this objective looks at."""
+        if self.kind == "invested":
+            return session.chips / session.invested if session.invested > 0 else 0.0
+        if self.kind == "wins":
+            return session.wins
+        return session.bb_per_100
+
+    def loss(self, value: float) -> float:
+        """What the optimiser minimises: the negated value, or the squared distance to the target."""
+        return -value if self.maximise else (value - self.target) ** 2
+
+    def gain(self, before: float, after: float) -> float:
+        """How much better ``after`` is than ``before`` in the value's units (distance to the target for ``"target"``)."""
+        if self.maximise:
+            return after - before
+        return abs(before - self.target) - abs(after - self.target)
+
+
+def _derive(*entropy: int) -> int:
+    return int(np.random.SeedSequence([int(e) for e in entropy]).generate_state(1)[0])
+
+
+# -- playing sessions -------------------------------------------------------------------------------
+
+
+_WORKER_SOURCES: dict = {}
+
+
+def _play_chunk(bots, settings, seats, seed, units, source) -> tuple[dict, int]:
+    """One chunk: ``units`` duplicate sets of ``bots`` (the candidate first); its per-set figures and hands."""
+    result = run_arena(list(bots), games=units * seats, seats=seats, seed=seed, duplicate=True, settings=settings,
+                       source=source, progress=False)
+    name = bots[0].name
+    return result.unit_values[name], result.bot(name).hands
+
+
+def _worker_chunk(bots, settings, seats, seed, units, where) -> tuple[dict, int]:
+    """A Dask task: the worker opens (once) its own strength source, then plays a chunk."""
+    source = None
+    if where is not None:
+        if where not in _WORKER_SOURCES:
+            _WORKER_SOURCES[where] = open_source(*where)
+        source = _WORKER_SOURCES[where]
+    return _play_chunk(bots, settings, seats, seed, units, source)
+
+
+class SessionPlayer:
+    """Plays sessions of candidate bots against a fixed field, split into chunks, in parallel on Dask workers.
+
+    Parameters
+    ----------
+    field : the opponents (names like ``"west-tight"``, bot files or bot objects).
+    games : duplicate games per session (rounded up to whole sets of ``seats`` games).
+    seats : seats at the table (default: one per field bot plus the candidate).
+    mode, hands : ``"cash"`` (``hands`` per game, default 200) or ``"tournament"``.
+    chunks : parts a session is split into (each its own seed derived from the session's).
+    workers : 1 plays here; more start a Dask LocalCluster of that many
+        single-threaded worker processes on 127.0.0.1 at the first session
+        (each opens the database itself, and ``tables`` when given).
+    db, tables, source, capacity : where hand strengths come from (see
+        :func:`matchdb.play.arena.run_arena`); only opened when a bot needs them.
+    """
+
+    def __init__(self, field: Sequence, *, games: int = 200, seats: int | None = None, mode: str = "cash",
+                 hands: int | None = None, chunks: int = 4, workers: int = 1, db=None, tables=None, source=None,
+                 capacity: int = 64) -> None:
+        if isinstance(field, str):
+            field = [b.strip() for b in field.split(",") if b.strip()]
+        self.field = [make_bot(b) if isinstance(b, str) else b for b in field]
+        if not self.field or not all(callable(getattr(b, "act", None)) for b in self.field):
+            raise TuningError(f"The field {field!r} names no bot; expected opponents like 'west-tight,allin'.")
+        for name, value, low in (("number of games", games, 1), ("number of chunks", chunks, 1),
+                                 ("number of workers", workers, 1)):
+            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
+                raise TuningError(f"The {name} {value!r} is not a whole number of at least {low}.")
+        if seats is None and len(self.field) + 1 > 10:
+            raise TuningError(f"The candidate and {len(self.field)} opponents need {len(self.field) + 1} seats; a table "
+                              "has at most 10.")
+        self.seats = seats if seats is not None else len(self.field) + 1
+        if isinstance(self.seats, bool) or not isinstance(self.seats, int) or not 2 <= self.seats <= 10:
+            raise TuningError(f"The number of seats {self.seats!r} is out of range; expected 2..10.")
+        if len(self.field) + 1 > self.seats:
+            raise TuningError(f"The candidate and {len(self.field)} opponents do not fit {self.seats} seats.")
+        if mode not in ("cash", "tournament"):
+            raise TuningError(f"The mode {mode!r} is unknown; expected 'cash' or 'tournament'.")
+        self.settings = GameSettings(mode=mode, hands=hands if hands is not None else (200 if mode == "cash" else 5000),
+                                     stack=2000 if mode == "cash" else 1500)
+        self.units = math.ceil(games / self.seats)
+        self.chunk_units = [len(part) for part in np.array_split(np.arange(self.units), chunks) if len(part)]
+        self.workers = int(workers)
+        if tables is not None:
+            from matchdb.play.strength import open_decoded
+
+            open_decoded(tables)  # says so at once when the folder holds no decoded tables
+        self._db, self._tables, self._capacity = db, tables, capacity
+        self._source = source
+        self._needs: bool | None = None
+        self._cluster = self._client = None
+
+    @property
+    def games(self) -> int:
+        """Games per session (whole duplicate sets)."""
+        return self.units * self.seats
+
+    def _where(self) -> tuple | None:
+        """(database path, tables folder, capacity) for the workers' own sources, or None when no bot needs one."""
+        if not self._needs:
+            return None
+        db_path = getattr(self._source.db, "path", None)
+        if db_path is None:
+            raise TuningError("Workers open the database themselves; give the database as a path or an opened MatchDB.")
+        return (str(db_path), None if self._tables is None else str(self._tables), self._capacity)
+
+    def _start(self, bots: Sequence[Bot]) -> None:
+        """Open the strength source when some bot needs one; start the workers (once)."""
+        if self._needs is None:
+            self._needs = _needs_strength(list(bots) + self.field)
+            if self._needs and self._source is None:
+                self._source = open_source(self._db, self._tables, self._capacity)
+        if self.workers > 1 and self._client is None:
+            import logging
+
+            from distributed import Client, LocalCluster
+
+            # compile (or load) every kernel here first: numba's cache races when many processes compile at once
+            _play_chunk([bots[0], *self.field], self.settings, self.seats, 0, 1, self._source)
+            saved = dict(os.environ)  # the nanny writes its pre-spawn variables into this process's environment
+            try:
+                self._cluster = LocalCluster(n_workers=self.workers, threads_per_worker=1, processes=True,
+                                             host="127.0.0.1", dashboard_address="127.0.0.1:0",
+                                             silence_logs=logging.ERROR)
+                self._client = Client(self._cluster)
+            finally:
+                os.environ.clear()
+                os.environ.update(saved)
+
+    def chunk_seeds(self, seed: int) -> list[int]:
+        """The seeds of a session's chunks (the session's own seed when it is one chunk)."""
+        if len(self.chunk_units) == 1:
+            return [int(seed)]
+        return [_derive(seed, 0x63, c) for c in range(len(self.chunk_units))]
+
+    def play(self, pairs: Sequence[tuple[Bot, int]]) -> list[Session]:
+        """Play one session per ``(bot, seed)``; every chunk of all of them is a task for the workers."""
+        bots = [bot for bot, _ in pairs]
+        names = {b.name for b in self.field}
+        for bot in bots:
+            if bot.name in names:
+                raise TuningError(f"The candidate's name {bot.name!r} is also an opponent's; results would be pooled.")
+        if not bots:
+            return []
+        self._start(bots)
+        tasks = [(k, [bot, *self.field], chunk_seed, units) for k, (bot, seed) in enumerate(pairs)
+                 for chunk_seed, units in zip(self.chunk_seeds(seed), self.chunk_units)]
+        if self._client is None:
+            done = [_play_chunk(b, self.settings, self.seats, s, u, self._source) for _, b, s, u in tasks]
+        else:
+            where = self._where()
+            futures = [self._client.submit(_worker_chunk, b, self.settings, self.seats, s, u, where, pure=False)
+                       for _, b, s, u in tasks]
+            done = self._client.gather(futures)
+        sessions = []
+        for k, (bot, seed) in enumerate(pairs):
+            parts = [d for (j, *_), d in zip(tasks, done) if j == k]
+            values = {key: np.concatenate([p[0][key] for p in parts]) for key in ("bb_per_100", "chips", "invested", "wins")}
+            sessions.append(Session(int(seed), len(values["wins"]), len(values["wins"]) * self.seats,
+                                    int(sum(p[1] for p in parts)), float(values["bb_per_100"].mean()),
+                                    float(values["chips"].mean()), float(values["invested"].mean()),
+                                    float(values["wins"].mean())))
+        return sessions
+
+    def close(self) -> None:
+        """Stop the workers, if any were started."""
+        if self._client is not None:
+            saved = dict(os.environ)
+            try:
+                self._client.close()
+                self._cluster.close()
+            finally:
+                os.environ.clear()
+                os.environ.update(saved)
+            self._client = self._cluster = None
+
+    def __enter__(self) -> SessionPlayer:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+# -- results ----------------------------------------------------------------------------------------
+
+
+@dataclass
+class Noise:
+    """The start parameters' objective over sessions with different seeds, and its spread."""
+
+    seeds: list[int]
+    values: np.ndarray
+    mean: float
+    sd: float  # sample standard deviation between sessions
+
+    def __str__(self) -> str:
+        return f"{self.mean:.4g} +- {self.sd:.3g} (sd over {len(self.values)} sessions)"
+
+
+@dataclass
+class TuningResult:
+    """A tuning run: the tuned bot, the search, the noise, and the improvement on held-out sessions.
+
+    ``train_start`` and ``train_best`` are the objective's values on the
+    training session; ``validation`` the best parameters' values on the
+    noise sessions' seeds (paired with ``noise.values``), ``improvement``
+    their mean paired gain with a 95 % Student-t interval, ``beyond_noise``
+    whether it is real by the module's rule.
+    """
+
+    method: str
+    objective: Objective
+    bot: BuiltinBot
+    start_bot: BuiltinBot
+    search: Search
+    values: np.ndarray  # the objective's value of the start (entry 0) and of each candidate on the training session
+    noise: Noise
+    validation: np.ndarray
+    improvement: Estimate
+    beyond_noise: bool
+    settings: dict
+    seconds: float
+    log: list[str] = field(default_factory=list)
+
+    @property
+    def train_start(self) -> float:
+        """The start's value on the training session."""
+        return float(self.values[0])
+
+    @property
+    def train_best(self) -> float:
+        """The best candidate's value on the training session."""
+        return float(self.values[self._best_index()[-1]])
+
+    def _best_index(self) -> np.ndarray:
+        """Index into ``values`` of the best so far after each evaluation."""
+        losses = np.concatenate([[self.search.start_loss], self.search.losses])
+        best = np.zeros(len(losses), dtype=np.int64)
+        for i in range(1, len(losses)):
+            best[i] = i if losses[i] < losses[best[i - 1]] else best[i - 1]
+        return best
+
+    def best_values(self) -> np.ndarray:
+        """The best candidate's training value after each evaluation (entry 0: the start)."""
+        return self.values[self._best_index()]
+
+    def summary(self) -> str:
+        """What happened, in a few lines."""
+        s = self.settings
+        verdict = "beyond the noise" if self.beyond_noise else "NOT beyond the noise (working in the noise)"
+        lines = [
+            f"tuned {self.start_bot.name} by {self.method} against {', '.join(s['field'])}: {s['games']} duplicate "
+            f"{s['mode']} games a session, seed {s['seed']}; objective {self.objective.label}",
+            f"noise: start parameters over {len(self.noise.values)} sessions: {self.noise}",
+            f"search: {self.search.evaluations} candidates, {len(self.search.steps)} improvements, stopped "
+            f"({self.search.reason}); training session {self.train_start:.4g} -> {self.train_best:.4g}",
+            f"held-out sessions: start {self.noise.mean:.4g}, tuned {float(self.validation.mean()):.4g}; "
+            f"improvement {self.improvement} (95 % t interval over {self.improvement.units} paired sessions), {verdict}",
+            f"{self.seconds:.1f} s",
+        ]
+        return "\n".join(lines)
+
+    def changed(self) -> dict[str, tuple[float, float]]:
+        """Parameters that moved: name -> (start, tuned)."""
+        return {n: (float(a), float(b)) for n, a, b in zip(self.search.names, self.search.start, self.search.best) if a != b}
+
+    def to_json(self) -> dict:
+        """The run's figures (kept in the saved bot file under ``"tuning"``)."""
+        return {
+            "method": self.method, "objective": self.objective.kind, "target": self.objective.target,
+            "settings": self.settings, "start": dict(zip(self.search.names, self.search.start.tolist())),
+            "noise": {"seeds": self.noise.seeds, "values": self.noise.values.tolist(), "mean": self.noise.mean,
+                      "sd": self.noise.sd},
+            "train": {"start": self.train_start, "best": self.train_best, "candidates": self.search.evaluations,
+                      "improvements": len(self.search.steps), "stopped": self.search.reason},
+            "validation": self.validation.tolist(),
+            "improvement": {"mean": self.improvement.mean, "low": self.improvement.low, "high": self.improvement.high,
+                            "sessions": self.improvement.units},
+            "beyond_noise": self.beyond_noise, "seconds": self.seconds,
+        }
+
+    def save(self, path: str | os.PathLike) -> Path:
+        """Write the tuned bot as a file :func:`matchdb.play.bots.load_bot` (and ``--bots FILE.json``) reads."""
+        return save_bot(self.bot, path, {"tuning": plain(self.to_json())})
+
+    def plot(self, path: str | os.PathLike) -> str:
+        """The best value over the candidates, the noise band and the held-out check (needs matplotlib)."""
+        return _plot([self], path)
+
+
+@dataclass
+class Comparison:
+    """The random walk and the genetic search on the same budget, noise, training and held-out sessions."""
+
+    results: dict[str, TuningResult]
+
+    def summary(self) -> str:
+        """A table: each method's training gain, held-out improvement with its interval, verdict and time."""
+        first = next(iter(self.results.values()))
+        lines = [f"same budget: {first.settings['cycles']} candidates x {first.settings['games']} duplicate games, "
+                 f"seed {first.settings['seed']}; noise {first.noise}",
+                 f"{'method':12} {'training':>22} {'held-out improvement (95 % t)':>36} {'real':>5} {'kept':>5} {'s':>7}"]
+        for name, r in self.results.items():
+            lines.append(f"{name:12} {r.train_start:>10.4g} -> {r.train_best:<9.4g} {str(r.improvement):>36} "
+                         f"{'yes' if r.beyond_noise else 'no':>5} {len(r.search.steps):>5} {r.seconds:>7.1f}")
+        return "\n".join(lines)
+
+    def plot(self, path: str | os.PathLike) -> str:
+        """Both trajectories in one figure (needs matplotlib)."""
+        return _plot(list(self.results.values()), path)
+
+
+def _plot(results: Sequence[TuningResult], path) -> str:
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise TuningError("Plotting needs matplotlib; install it with 'pip install matplotlib'.") from None
+    first = results[0]
+    fig, ax = plt.subplots(figsize=(8, 4.5))
+    ax.axhspan(first.train_start - first.noise.sd, first.train_start + first.noise.sd, color="0.88",
+               label="start +- session noise (1 sd)")
+    for r in results:
+        curve = r.best_values()
+        line, = ax.plot(np.arange(len(curve)), curve, label=f"{r.method}: best on the training session")
+        steps = [s.evaluation for s in r.search.steps]
+        ax.plot(steps, curve[steps], "o", ms=3, color=line.get_color())
+        x = len(curve) - 1
+        ax.errorbar([x], [float(r.validation.mean())], yerr=[[r.improvement.mean - r.improvement.low],
+                    [r.improvement.high - r.improvement.mean]], fmt="s", color=line.get_color(), capsize=4,
+                    label=f"{r.method}: held-out mean (improvement's 95 % t interval)")
+    ax.axhline(first.noise.mean, color="0.5", ls="--", lw=1, label="start: held-out mean")
+    if not first.objective.maximise:
+        ax.axhline(first.objective.target, color="tab:red", ls=":", lw=1, label="target")
+    ax.set_xlabel("candidates evaluated")
+    ax.set_ylabel(first.objective.label)
+    ax.set_title(f"tuning {first.start_bot.name} against {', '.join(first.settings['field'])}")
+    ax.legend(fontsize="small")
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+    return str(path)
+
+
+# -- the tuner -----------------------------------------------------------------------------------------
+
+
+class Tuner:
+    """One tuning problem: a bot, its searchable box, an objective and a :class:`SessionPlayer`; noise measured once.
+
+    :meth:`run` may be called several times (both methods, say): they share
+    the noise measurement, the training session and the held-out sessions.
+
+    ``bounds`` narrows parameters (``{"raise_fraction": (0.25, 2.0)}``)
+    within the bot's own bounds; ``pinned`` parameters keep their start
+    value; ``name`` is the tuned bot's (default ``NAME-tuned``). Session and
+    search settings as :func:`tune_bot`.
+    """
+
+    def __init__(self, bot, player: SessionPlayer, *, objective: str | Objective = "bb_per_100",
+                 target: float | None = None, bounds: Mapping[str, tuple[float, float]] | None = None,
+                 pinned: Sequence[str] = (), noise_sessions: int = 5, seed: int = 0, name: str | None = None,
+                 progress: bool = False, log: Callable[[str], None] | None = None) -> None:
+        self.bot = make_bot(bot) if isinstance(bot, str) else bot
+        if not isinstance(self.bot, BuiltinBot):
+            raise TuningError(f"The bot {bot!r} is not a built-in bot; only those have a parameter vector to tune.")
+        self.objective = objective if isinstance(objective, Objective) else Objective(objective, target)
+        if isinstance(objective, Objective) and target is not None:
+            raise TuningError("Give the target inside the Objective, not also as target=.")
+        if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**63:
+            raise TuningError(f"The seed {seed!r} is not a whole number of at least 0.")
+        if isinstance(noise_sessions, bool) or not isinstance(noise_sessions, (int, np.integer)) or noise_sessions < 2:
+            raise TuningError(f"The number of noise sessions {noise_sessions!r} is not a whole number of at least 2.")
+        if not self.bot.parameter_names():
+            raise TuningError(f"The bot {self.bot.name!r} has no parameters to tune.")
+        self.seed = int(seed)
+        self.name = name or f"{self.bot.name}-tuned"
+        low, high = self.bot.bounds()
+        names = self.bot.parameter_names()
+        for key, pair in dict(bounds or {}).items():
+            if key not in names:
+                raise TuningError(f"The bounded parameter {key!r} is not one of {type(self.bot).__name__}'s: "
+                                  f"{', '.join(names) or 'none'}.")
+            i = names.index(key)
+            try:
+                lo, hi = (float(v) for v in pair)
+            except (TypeError, ValueError):
+                raise TuningError(f"The bounds of {key} are {pair!r}; expected two numbers (low, high).") from None
+            if not low[i] <= lo <= hi <= high[i]:
+                raise TuningError(f"The bounds of {key} are {lo:g} to {hi:g}; expected low <= high within the bot's "
+                                  f"{low[i]:g} to {high[i]:g}.")
+            low[i], high[i] = lo, hi
+        try:
+            self.space = Space.of(self.bot.vector(), low, high, names, pinned=pinned)
+        except OptimiseError as error:
+            raise TuningError(str(error)) from None
+        self.progress = progress
+        self._log = log
+        self.lines: list[str] = []
+        if not isinstance(player, SessionPlayer):
+            raise TuningError(f"The player {player!r} is not a SessionPlayer.")
+        self.player = player
+        self.noise_seeds = [_derive(self.seed, 0x6E, i) for i in range(noise_sessions)]
+        self._noise: Noise | None = None
+
+    def say(self, line: str) -> None:
+        """Add a line to the log (and hand it to the log callback)."""
+        self.lines.append(line)
+        if self._log is not None:
+            self._log(line)
+
+    def candidate(self, vector) -> BuiltinBot:
+        """The bot with a parameter vector, under the tuned name."""
+        return self.bot.with_vector(np.asarray(vector, dtype=np.float64), name=self.name)
+
+    def values(self, vectors: Sequence, seeds: Sequence[int]) -> list[float]:
+        """The objective's value of each vector on the session of the matching seed."""
+        sessions = self.player.play([(self.candidate(v), s) for v, s in zip(vectors, seeds)])
+        return [self.objective.value(s) for s in sessions]
+
+    def noise(self) -> Noise:
+        """The start parameters over ``noise_sessions`` sessions with other seeds (measured once)."""
+        if self._noise is None:
+            values = np.array(self.values([self.space.start] * len(self.noise_seeds), self.noise_seeds))
+            self._noise = Noise(list(self.noise_seeds), values, float(values.mean()), float(values.std(ddof=1)))
+            self.say(f"noise: the start parameters over {len(values)} sessions of {self.player.games} games: "
+                     f"{self.objective.label} {self._noise}")
+        return self._noise
+
+    def run(self, method: str = "walk", *, cycles: int = 200, step: float = 0.05, max_changes: int = 3,
+            patience: int | None = None, hone: bool = True, parents: int = 4, children: int = 8) -> TuningResult:
+        """Measure the noise (once), search, and check the best parameters on the held-out sessions."""
+        if method not in METHODS:
+            raise TuningError(f"The method {method!r} is unknown; expected one of {', '.join(METHODS)}.")
+        started = time.perf_counter()
+        noise = self.noise()
+        first_line = len(self.lines)
+        objective = self.objective
+        values: list[float] = []
+        cache: dict[bytes, float] = {}
+
+        def batch(vectors: list[np.ndarray]) -> list[float]:
+            todo = [v for v in vectors if v.tobytes() not in cache]
+            for v, value in zip(todo, self.values(todo, [self.seed] * len(todo))):
+                cache[v.tobytes()] = value
+            out = [cache[v.tobytes()] for v in vectors]
+            values.extend(out)
+            return [objective.loss(x) for x in out]
+
+        def on_step(found: Step) -> None:
+            value = values[found.evaluation]
+            self.say(f"{METHODS[method]} candidate {found.evaluation}: {objective.label} {value:.4g} "
+                     f"({objective.gain(values[0], value):+.4g} over the start; session noise sd {noise.sd:.3g}): "
+                     f"{found.describe()}")
+
+        common = dict(names=self.space.names, step=step, max_changes=max_changes,
+                      pinned=[n for i, n in enumerate(self.space.names) if i not in set(self.space.free.tolist())],
+                      cycles=cycles, patience=patience, seed=self.seed, progress=self.progress,
+                      what=f"tuning ({METHODS[method]})", on_step=on_step)
+        try:
+            if method == "walk":
+                search = random_walk(lambda v: batch([v])[0], self.space.start, self.space.low, self.space.high,
+                                     hone=hone, **common)
+            else:
+                search = genetic(lambda v: batch([v])[0], self.space.start, self.space.low, self.space.high,
+                                 parents=parents, children=children, batch=batch, **common)
+        except OptimiseError as error:
+            raise TuningError(str(error)) from None
+        validation = np.array(self.values([search.best] * len(noise.seeds), noise.seeds))
+        gains = np.array([objective.gain(a, b) for a, b in zip(noise.values, validation)])
+        improvement = _interval(gains)
+        beyond = bool(improvement.low > 0 and improvement.mean > noise.sd)
+        self.say(f"held-out: the best of {METHODS[method]} over the {len(gains)} noise sessions: {objective.label} "
+                 f"{float(validation.mean()):.4g} against the start's {noise.mean:.4g}: improvement {improvement} "
+                 f"(session noise sd {noise.sd:.3g}): {'beyond' if beyond else 'NOT beyond'} the noise")
+        settings = dict(field=[b.name for b in self.player.field], seats=self.player.seats, games=self.player.games,
+                        mode=self.player.settings.mode, hands=self.player.settings.hands,
+                        chunks=len(self.player.chunk_units), workers=self.player.workers, seed=self.seed,
+                        cycles=cycles, step=step, max_changes=max_changes, patience=patience,
+                        pinned=common["pinned"], low=self.space.low.tolist(), high=self.space.high.tolist())
+        settings |= dict(hone=hone) if method == "walk" else dict(parents=parents, children=children)
+        return TuningResult(METHODS[method], objective, self.candidate(search.best), self.bot, search, np.array(values),
+                            noise, validation, improvement, beyond, settings, time.perf_counter() - started,
+                            self.lines[:1] + self.lines[first_line:])
+
+
+def tune_bot(bot, field, *, objective: str | Objective = "bb_per_100", target: float | None = None,
+             method: str = "walk", cycles: int = 200, step: float = 0.05, max_changes: int = 3,
+             pinned: Sequence[str] = (), bounds: Mapping[str, tuple[float, float]] | None = None,
+             patience: int | None = None, hone: bool = True, parents: int = 4, children: int = 8,
+             noise_sessions: int = 5, seed: int = 0, games: int = 200, seats: int | None = None, mode: str = "cash",
+             hands: int | None = None, chunks: int = 4, workers: int = 1, db=None, tables=None, source=None,
+             capacity: int = 64, name: str | None = None, progress: bool = False,
+             log: Callable[[str], None] | None = None) -> TuningResult:
+    """Tune ``bot`` against ``field`` in the arena and check the result against the session noise.
+
+    Parameters
+    ----------
+    bot : a built-in bot, its name (``"west"``, ``"west-loose:headsup"``) or a bot file.
+    field : the opponents, a list or a comma-separated text.
+    objective, target : see :class:`Objective`.
+    method : ``"walk"`` (the random walk) or ``"genetic"``.
+    cycles : candidates to evaluate (the budget); ``patience`` stops earlier
+        after that many without improvement.
+    step, max_changes : each change is uniform in +-``step`` times the
+        parameter's bounded range, 1 to ``max_changes`` parameters at a time.
+    pinned, bounds : parameters that keep their start value; narrower bounds.
+    hone : the walk repeats a change that helped (see :func:`matchdb.play.optimise.random_walk`).
+    parents, children : the genetic search's population and brood.
+    noise_sessions : sessions measuring the noise (and checking the result).
+    seed : seed of the training session, the noise sessions and the proposals.
+    games, seats, mode, hands, chunks, workers, db, tables, source, capacity :
+        the sessions (:class:`SessionPlayer`).
+    name : the tuned bot's name (default ``NAME-tuned``).
+    progress : show a progress bar; ``log`` receives each line of the log
+        (noise, every improvement, the held-out check) as it happens.
+    """
+    player = SessionPlayer(field, games=games, seats=seats, mode=mode, hands=hands, chunks=chunks, workers=workers,
+                           db=db, tables=tables, source=source, capacity=capacity)
+    try:
+        tuner = Tuner(bot, player, objective=objective, target=target, bounds=bounds, pinned=pinned,
+                      noise_sessions=noise_sessions, seed=seed, name=name, progress=progress, log=log)
+        return tuner.run(method, cycles=cycles, step=step, max_changes=max_changes, patience=patience, hone=hone,
+                         parents=parents, children=children)
+    finally:
+        player.close()
+
+
+def compare_methods(bot, field, *, cycles: int = 200, seed: int = 0, step: float = 0.05, max_changes: int = 3,
+                    patience: int | None = None, hone: bool = True, parents: int = 4, children: int = 8,
+                    **options) -> Comparison:
+    """The random walk and the genetic search on the same budget of ``cycles`` candidates.
+
+    Both start from the same parameters, share one noise measurement, train
+    on the same session and are checked on the same held-out sessions.
+    Other options as :func:`tune_bot`.
+    """
+    session_keys = ("games", "seats", "mode", "hands", "chunks", "workers", "db", "tables", "source", "capacity")
+    session = {k: options.pop(k) for k in session_keys if k in options}
+    player = SessionPlayer(field, **session)
+    try:
+        tuner = Tuner(bot, player, seed=seed, **options)
+        results = {}
+        for method in METHODS:
+            results[METHODS[method]] = tuner.run(method, cycles=cycles, step=step, max_changes=max_changes,
+                                                 patience=patience, hone=hone, parents=parents, children=children)
+        return Comparison(results)
+    finally:
+        player.close()

@@ -1,0 +1,1 @@
+"""The HTTP service and the page: :mod:`matchdb.service.app` holds the routes, ``web/`` the page's files."""

@@ -1,0 +1,103 @@
+"""Equity formulas over one table: published values, the article's example, one hand against all, input checks."""
+
+import numpy as np
+import pytest
+
+from matchdb.core import reference
+from matchdb.core.cards import parse_cards
+from matchdb.errors import MatchdbError
+from matchdb.equity.heads_up import (
+    all_hands_scores,
+    hand_vs_weights,
+    naive_win_rate,
+    naive_win_rates,
+)
+from matchdb.core.pairs import COLLISION, board_columns, pair_row
+
+
+@pytest.mark.parametrize(
+    ("hero", "flop", "published"),
+    [("AcAd", "AhTcTh", 0.994682), ("AhTh", "AsTs9h", 0.893639)],
+)
+def test_exact_equity_from_one_table_matches_published_enumerations(hero, flop, published, table_cache):
+    table = table_cache(flop)
+    row = pair_row(parse_cards(flop), parse_cards(hero))
+    win, tie, _ = hand_vs_weights(table, row, board_columns(()), np.ones(1176))
+    assert round(win + tie / 2, 6) == published
+
+
+def test_article_example_naive_and_exact(table_cache):
+    flop = parse_cards("2c7dJh")
+    table = table_cache("2c7dJh")
+    row = pair_row(flop, parse_cards("AhKh"))
+    assert round(naive_win_rate(table, row, board_columns(()), 2), 5) == 0.58071
+    win, tie, _ = hand_vs_weights(table, row, board_columns(()), np.ones(1176))
+    assert round(win + tie / 2, 5) == 0.57257
+
+
+def test_every_hand_at_once_equals_one_at_a_time(table_cache):
+    flop = parse_cards("AhKhQh")
+    table = table_cache("AhKhQh")
+    rng = np.random.default_rng(1)
+    weights = rng.random(1176) * (rng.random(1176) < 0.3)
+    for columns in (board_columns(()), board_columns((3,)), board_columns((3, 40))):
+        score, deals = all_hands_scores(table, columns, weights)
+        naive = naive_win_rates(table, columns, 4)
+        for row in rng.choice(1176, size=12, replace=False):
+            if not (table[row, columns] != 65535).any():
+                continue
+            win, tie, _ = hand_vs_weights(table, row, columns, weights)
+            assert score[row] / deals[row] == pytest.approx(win + tie / 2, abs=1e-12)
+            assert naive[row] == pytest.approx(naive_win_rate(table, row, columns, 4), abs=1e-15)
+    assert pair_row(flop, parse_cards("AsKs")) >= 0
+
+
+def test_exact_equity_equals_the_pure_python_enumeration(table_cache):
+    flop = parse_cards("7c7d2s")
+    hole = parse_cards("As2d")
+    row = pair_row(flop, hole)
+    win, tie, _ = hand_vs_weights(table_cache("7c7d2s"), row, board_columns(()), np.ones(1176))
+    assert win + tie / 2 == pytest.approx(reference.exact_equity(list(hole), list(flop)), abs=1e-12)
+
+
+def test_bad_arguments_are_refused(table_cache):
+    table = table_cache("2c7dJh")
+    columns = board_columns(())
+    for call, fragment in [
+        (lambda: naive_win_rate(table, 1176, columns), "Row 1176 is out of range"),
+        (lambda: naive_win_rate(table, 1.5, columns), "Row 1.5 is out of range"),
+        (lambda: naive_win_rate(table, 3, columns, players=24), "players 24 is out of range"),
+        (lambda: naive_win_rate(table, 3, [5000]), "not distinct column indices"),
+        (lambda: hand_vs_weights(table, 3, [1, 1], np.ones(1176)), "not distinct column indices"),
+        (lambda: hand_vs_weights(table, 3, columns, np.ones(5)), "vector of 1176 entries"),
+        (lambda: hand_vs_weights(table, 3, columns, -np.ones(1176)), "finite and non-negative"),
+        (lambda: hand_vs_weights(table, 3, columns, np.zeros(1176)), "No opponent hand"),
+        (lambda: all_hands_scores(table[:5], columns, np.ones(1176)), "must be a \\(1176, 1176\\) uint16"),
+        (lambda: naive_win_rates(table.astype(np.int32), columns), "must be a \\(1176, 1176\\) uint16"),
+    ]:
+        with pytest.raises(MatchdbError, match=fragment):
+            call()
+    assert COLLISION.shape == table.shape
+
+
+@pytest.mark.parametrize("flop", ["2c7dJh", "AhKhQh", "7c7d2s"])
+def test_numpy_and_numba_paths_agree_to_the_last_bit(flop, table_cache):
+    """The one-shot path (jit=False) adds the same terms in the same order as the kernels."""
+    table = table_cache(flop)
+    rng = np.random.default_rng(sum(map(ord, flop)))
+    for _ in range(20):
+        row = int(rng.integers(1176))
+        turn, river = rng.choice(49, size=2, replace=False)
+        columns = [board_columns(()), board_columns((int(turn),)), board_columns((int(turn), int(river)))][int(rng.integers(3))]
+        weights = rng.random(1176) * (rng.random(1176) < 0.5)
+        players = int(rng.integers(2, 10))
+        a = naive_win_rate(table, row, columns, players, jit=True)
+        b = naive_win_rate(table, row, columns, players, jit=False)
+        assert a == b or (np.isnan(a) and np.isnan(b))
+        try:
+            exact = hand_vs_weights(table, row, columns, weights, jit=True)
+        except MatchdbError:
+            with pytest.raises(MatchdbError):
+                hand_vs_weights(table, row, columns, weights, jit=False)
+            continue
+        assert hand_vs_weights(table, row, columns, weights, jit=False) == exact
