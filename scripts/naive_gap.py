@@ -5,7 +5,7 @@ the same positions for every player count), the gap naive - true between the nai
 win rate mean((W / MAX_W) ** (players - 1)) and the equity against players - 1 random
 hands with card removal: exact where matchdb counts it (up to 4 players, 5 on the river),
 sampled beyond (the table says so and gives the largest standard error). Prints a
-markdown table for the README.
+markdown table for docs/guide/multiway.md.
 
     python3 scripts/naive_gap.py [--db PATH] [--positions 1000]
 """

@@ -15,7 +15,7 @@ import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-ARCHITECTURE = ROOT / "README.md"
+ARCHITECTURE = ROOT / "docs" / "architecture.md"
 
 
 def declared_layers() -> list[list[str]]:

@@ -6,7 +6,7 @@ Rows (private hands) and columns (turn, river) of a match table index the
 that are on the flop moved last, and the pairs are listed in :data:`PAIRS`
 order; both orders are written into the store. Together they put the suit
 variants of one rank pair (AcKd, AdKc, ...) side by side in rows and columns,
-which is what makes the tables compress (see the README's data-format section).
+which is what makes the tables compress (see docs/data-format.md).
 
 This module is the one place that knows the frame; it needs numpy only, so
 the per-query path can use it without loading numba.

@@ -7,7 +7,7 @@ each opponent 1,176 row weights: all ones for a random hand, one-hot for a
 known hand, a range's weights otherwise. :meth:`matchdb.MatchDB.multiway` asks
 with real cards and ranges, through the query layer's mapping into that frame.
 
-How it counts (the counting identity of the design notes; details in :mod:`matchdb.equity._kernels.multiway`):
+How it counts (the counting identity of docs/guide/multiway.md; details in :mod:`matchdb.equity._kernels.multiway`):
 on each column the opponents' hands get a factor 1 below the hero, x tied,
 0 above; the weighted number M(x) of card-disjoint deals is a polynomial whose
 coefficient of x^t is the weight of the deals the hero wins tied with t

@@ -4,7 +4,7 @@ A bot's *strength* is its estimated chance to win the hand. Three come from the
 database:
 
 - ``naive``: the article's naive win rate mean((1 - S) ** (n - 1)), n the
-  players still in the hand (DESIGN.md section 1);
+  players still in the hand (docs/contract.md);
 - ``headsup``: the exact heads-up equity against one random hand, card removal
   exact;
 - ``montecarlo``: Tomlinson's sampled win probability against the n - 1

@@ -54,7 +54,7 @@ __all__ = [
 FORMAT_NAME = "matchdb"
 #: 2: manifest entries record each inner chunk's byte range and crc32c (version 1 did not).
 FORMAT_VERSION = 2
-CHUNK_ROWS = 168  # divides 1,176; 7 inner chunks per table (see README, data format)
+CHUNK_ROWS = 168  # divides 1,176; 7 inner chunks per table (see docs/data-format.md)
 N_CHUNKS = N_PAIRS // CHUNK_ROWS
 #: Bytes of one decoded inner chunk.
 CHUNK_BYTES = CHUNK_ROWS * N_PAIRS * 2

@@ -55,7 +55,7 @@ def test_preflop_strengths_are_the_preflop_table(db, source):
 
 
 def test_monte_carlo_converges_to_the_exact_three_player_equity(source):
-    # AhKh against two random hands on 2c7dJh: 0.3758613384290151 exactly (DESIGN.md section 4, OMPEval)
+    # AhKh against two random hands on 2c7dJh: 0.3758613384290151 exactly (OMPEval; docs/testing.md)
     seed_kernels(3)
     samples = 40_000
     estimate = source.montecarlo("AhKh", "2c7dJh", players=3, samples=samples, model="uniform")

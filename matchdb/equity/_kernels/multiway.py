@@ -4,7 +4,7 @@ All kernels work on one table's frame and on *transposed* columns: ``cols[c]``
 holds the W level of every row (1,176 of them) in board column ``columns[c]``.
 Cards are local indices 0..48 and a set of cards is a uint64 bit mask.
 
-Counting (DESIGN.md section 4). On one column fix the hero (level ``L``) and
+Counting (docs/guide/multiway.md, "The counting identity"). On one column fix the hero (level ``L``) and
 give every opponent hand a factor g: 1 below the hero, x tied, 0 above. The
 weighted number of deals M(x) = sum over card-disjoint opponent tuples of the
 product of g is a polynomial of degree <= k in x whose coefficient of x^t is
@@ -1274,7 +1274,7 @@ def _enumerate_hero(
 def _against_uniform(board, columns, hero_w, rows_of_card, plow, phigh):
     """(score, deals) of a hero range against a uniformly random villain, card removal exact.
 
-    Against every other valid row a row's doubled score is its W (DESIGN.md section 1)
+    Against every other valid row a row's doubled score is its W (docs/contract.md)
     and every column has the same number of valid rows, so the sums over columns come
     straight from the hero rows; the villain rows sharing one card with a hero row are
     then taken out, each pair compared once (16 columns per vector instruction), the
