@@ -1,0 +1,221 @@
+"""The documentation site: it builds strictly, its reference covers every public module, and its transcripts are true.
+
+The ```` ```python ```` examples of ``docs/`` and the README run as doctests
+(``--doctest-glob`` in ``pyproject.toml``). Command-line transcripts, the
+```` ```text ```` blocks of ``$ matchdb ...`` lines, are checked here: each
+carries a marker in an HTML comment above it (see ``docs/testing.md``):
+
+- ``<!-- transcript: small -->``: run on the small test store in the default
+  run, each command's output compared with the page (``...`` stands for
+  lines left out); ``curl`` lines go to a real ``matchdb serve``;
+- ``<!-- transcript: full -->``: the same on the full database (slow run);
+- ``<!-- transcript: recorded (reason) -->``: not run; the reason names what
+  it would need and which test checks its claims instead.
+"""
+
+from __future__ import annotations
+
+import doctest
+import os
+import re
+import shutil
+import subprocess
+import sys
+from contextlib import ExitStack
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from tests.helpers import running_server
+
+ROOT = Path(__file__).resolve().parents[1]
+DOCS = ROOT / "docs"
+PAGES = sorted(DOCS.rglob("*.md")) + [ROOT / "README.md"]
+
+_BLOCK = re.compile(r"(?:<!-- transcript: (?P<kind>\w+)(?P<reason>[^>]*)-->\n)?```text\n(?P<body>.*?)```", re.S)
+_DURATION = re.compile(r"\b\d+(?:\.\d+)? s\b")
+_SHA256 = re.compile(r"\b[0-9a-f]{64}\b")
+_SERVER = "http://127.0.0.1:8000"
+
+
+@dataclass
+class Transcript:
+    page: Path
+    line: int
+    kind: str | None
+    reason: str
+    steps: list[tuple[str, str]]  # (command, expected output)
+
+    @property
+    def name(self) -> str:
+        return f"{self.page.relative_to(ROOT)}:{self.line}"
+
+
+def transcripts() -> list[Transcript]:
+    """Every ```text block of the docs and the README that holds a ``$`` command."""
+    found = []
+    for page in PAGES:
+        text = page.read_text()
+        for match in _BLOCK.finditer(text):
+            body = match.group("body")
+            if not any(line.startswith("$ ") for line in body.splitlines()):
+                continue
+            line = text.count("\n", 0, match.start("body"))
+            found.append(Transcript(page, line, match.group("kind"), (match.group("reason") or "").strip(), _steps(body)))
+    return found
+
+
+def _steps(body: str) -> list[tuple[str, str]]:
+    steps: list[tuple[str, list[str]]] = []
+    lines = body.splitlines()
+    position = 0
+    while position < len(lines):
+        line = lines[position]
+        if line.startswith("$ "):
+            command = line[2:]
+            while command.endswith("\\") and position + 1 < len(lines):
+                position += 1
+                command = command[:-1].rstrip() + " " + lines[position].strip()
+            steps.append((command, []))
+        elif steps:
+            steps[-1][1].append(line)
+        position += 1
+    return [(command, "\n".join(output).strip("\n")) for command, output in steps]
+
+
+TRANSCRIPTS = transcripts()
+
+
+def test_every_transcript_says_how_it_is_checked():
+    unmarked = [t.name for t in TRANSCRIPTS if t.kind not in ("small", "full", "recorded")]
+    assert not unmarked, f"transcripts without a marker (small, full or recorded): {unmarked}"
+    unexplained = [t.name for t in TRANSCRIPTS if t.kind == "recorded" and not t.reason]
+    assert not unexplained, f"recorded transcripts that do not say why they are not run: {unexplained}"
+    assert any(t.kind == "small" for t in TRANSCRIPTS) and any(t.kind == "full" for t in TRANSCRIPTS)
+
+
+def _shims(folder: Path) -> dict[str, str]:
+    """``matchdb`` and ``python3`` on PATH as this interpreter, so a transcript runs this checkout."""
+    folder.mkdir()
+    for name, argv in (("matchdb", f'"{sys.executable}" -m matchdb'), ("python3", f'"{sys.executable}"')):
+        shim = folder / name
+        shim.write_text(f'#!/bin/sh\nexec {argv} "$@"\n')
+        shim.chmod(0o755)
+    env = {k: v for k, v in os.environ.items() if k not in ("MATCHDB_PATH", "XDG_DATA_HOME", "XDG_CACHE_HOME")}
+    env["PATH"] = f"{folder}{os.pathsep}{env['PATH']}"
+    return env
+
+
+def _check(transcript: Transcript, env: dict[str, str], cwd: Path, db_path: Path, home: Path | None = None) -> None:
+    """Run every command of ``transcript`` with bash and compare its output with the page's."""
+    checker = doctest.OutputChecker()
+    with ExitStack() as stack:
+        server = None
+        for command, want in transcript.steps:
+            if command.startswith("matchdb serve"):  # started here, on a free port; its first line names a path
+                server = stack.enter_context(running_server(db_path, cwd / "server.log"))
+                continue
+            if "curl" in command:
+                if shutil.which("curl") is None:
+                    pytest.skip("curl is not installed; the HTTP transcripts need it")
+                if server is None:  # the page's server runs from an earlier block
+                    server = stack.enter_context(running_server(db_path, cwd / "server.log"))
+                command = command.replace(_SERVER, server)
+            done = subprocess.run(
+                ["bash", "-c", command], cwd=cwd, env=env, capture_output=True, text=True, timeout=300
+            )
+            got = done.stdout if done.returncode == 0 else done.stderr
+            if home is not None:
+                got = got.replace(str(home), "~")
+            want, got = (_SHA256.sub("<sha256>", _DURATION.sub("<t> s", text)).rstrip() + "\n" for text in (want, got))
+            assert checker.check_output(want, got, doctest.ELLIPSIS), (
+                f"{transcript.name}: $ {command}\n(exit status {done.returncode}, stderr {done.stderr[-2000:]!r})\n"
+                + checker.output_difference(doctest.Example(command, want), got, doctest.ELLIPSIS)
+            )
+
+
+@pytest.mark.parametrize("transcript", [t for t in TRANSCRIPTS if t.kind == "small"], ids=lambda t: t.name)
+def test_transcripts_on_the_small_store(transcript, small_store, tmp_path):
+    env = _shims(tmp_path / "bin")
+    env["MATCHDB_PATH"] = str(small_store)
+    work = tmp_path / "work"
+    work.mkdir()
+    _check(transcript, env, work, small_store)
+
+
+@pytest.fixture(scope="module")
+def full_home(full_store, tmp_path_factory):
+    """A home folder whose data folder holds the full database, as after ``matchdb build``, with its preflop table."""
+    import matchdb
+
+    matchdb.open(full_store).preflop()  # kept in the store: `matchdb pack` then has nothing to compute first
+    home = tmp_path_factory.mktemp("home")
+    data = home / ".local" / "share" / "matchdb"
+    data.mkdir(parents=True)
+    (data / "matchdb.zarr").symlink_to(full_store, target_is_directory=True)
+    yield home
+    shutil.rmtree(home, ignore_errors=True)  # a packed file and an HDF5 copy: 560 MB
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("transcript", [t for t in TRANSCRIPTS if t.kind == "full"], ids=lambda t: t.name)
+def test_transcripts_on_the_full_database(transcript, full_home, full_store, tmp_path):
+    env = _shims(tmp_path / "bin")
+    env["HOME"] = str(full_home)
+    work = tmp_path / "work"
+    work.mkdir()
+    try:
+        _check(transcript, env, work, full_store, home=full_home)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def test_the_site_builds_strictly(tmp_path):
+    """``mkdocs build --strict``, as CI runs it: every page, link, anchor and API reference resolves."""
+    done = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(tmp_path / "site")],
+        cwd=ROOT, capture_output=True, text=True, timeout=300, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+    )
+    assert done.returncode == 0, done.stderr[-4000:]
+    assert (tmp_path / "site" / "reference" / "core" / "index.html").is_file()
+
+
+def test_a_broken_link_or_a_missing_reference_fails_the_build(tmp_path):
+    """The strict build really is strict: the same configuration refuses a dead link and an unknown API name."""
+    config = (ROOT / "mkdocs.yml").read_text()
+    config = re.sub(r"\nnav:.*", "\n", config, flags=re.S).replace("paths: [.]", f"paths: [{ROOT}]")
+    config = config.replace("docs/griffe_matchdb.py", str(DOCS / "griffe_matchdb.py"))
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "index.md").write_text(
+        "# Broken\n\nSee [a page that is not there](missing.md) and [a function][matchdb.core.cards.no_such_name].\n"
+    )
+    (tmp_path / "mkdocs.yml").write_text(config)
+    done = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(tmp_path / "site")],
+        cwd=tmp_path, capture_output=True, text=True, timeout=300, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+    )
+    assert done.returncode != 0
+    assert "missing.md" in done.stderr and "matchdb.core.cards.no_such_name" in done.stderr, done.stderr[-4000:]
+
+
+def test_every_public_module_has_a_reference_page():
+    """A module added to a package must be added to its package's page under docs/reference/ (``::: name``)."""
+    listed = {
+        line.removeprefix(":::").strip()
+        for page in (DOCS / "reference").glob("*.md")
+        for line in page.read_text().splitlines()
+        if line.startswith(":::")
+    }
+    modules = set()
+    for path in (ROOT / "matchdb").rglob("*.py"):
+        parts = path.relative_to(ROOT).with_suffix("").parts
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        if any(part.startswith("_") for part in parts):
+            continue  # private modules and __main__
+        modules.add(".".join(parts))
+    assert sorted(modules - listed) == [], "public modules missing from docs/reference/"
+    assert sorted(listed - modules) == [], "docs/reference/ names modules that do not exist"
+    nav = (ROOT / "mkdocs.yml").read_text()
+    assert all(f"reference/{page.name}" in nav for page in (DOCS / "reference").glob("*.md"))
