@@ -36,6 +36,7 @@ PAGES = sorted(DOCS.rglob("*.md")) + [ROOT / "README.md"]
 _BLOCK = re.compile(r"(?:<!-- transcript: (?P<kind>\w+)(?P<reason>[^>]*)-->\n)?```text\n(?P<body>.*?)```", re.S)
 _DURATION = re.compile(r"\b\d+(?:\.\d+)? s\b")
 _SHA256 = re.compile(r"\b[0-9a-f]{64}\b")
+_MEGABYTES = re.compile(r"\b\d+(?:\.\d+)? MB\b")
 _SERVER = "http://127.0.0.1:8000"
 
 
@@ -107,6 +108,13 @@ def _shims(folder: Path) -> dict[str, str]:
     return env
 
 
+def _normalised(output: str) -> str:
+    """Output without what differs between runs and builds: durations, SHA-256 digests, sizes in MB."""
+    for pattern, mark in ((_DURATION, "<t> s"), (_SHA256, "<sha256>"), (_MEGABYTES, "<size> MB")):
+        output = pattern.sub(mark, output)
+    return output.rstrip() + "\n"
+
+
 def _check(transcript: Transcript, env: dict[str, str], cwd: Path, db_path: Path, home: Path | None = None) -> None:
     """Run every command of ``transcript`` with bash and compare its output with the page's."""
     checker = doctest.OutputChecker()
@@ -128,7 +136,7 @@ def _check(transcript: Transcript, env: dict[str, str], cwd: Path, db_path: Path
             got = done.stdout if done.returncode == 0 else done.stderr
             if home is not None:
                 got = got.replace(str(home), "~")
-            want, got = (_SHA256.sub("<sha256>", _DURATION.sub("<t> s", text)).rstrip() + "\n" for text in (want, got))
+            want, got = (_normalised(text) for text in (want, got))
             assert checker.check_output(want, got, doctest.ELLIPSIS), (
                 f"{transcript.name}: $ {command}\n(exit status {done.returncode}, stderr {done.stderr[-2000:]!r})\n"
                 + checker.output_difference(doctest.Example(command, want), got, doctest.ELLIPSIS)
