@@ -1,6 +1,6 @@
-"""Shared fixtures (for tests/ and for the doctests of matchdb/ and README.md): match tables, a small store and the full database, each built once per session.
+"""Shared fixtures (for tests/ and for the doctests of matchdb/, docs/ and README.md): match tables, a small store and the full database, each built once per session.
 
-The small store also backs every doctest: the package's and the README's
+The small store also backs every doctest: the package's, the docs' and the README's
 examples run with ``db`` (and ``path``) naming it, ``matchdb.open()``
 finding it through ``MATCHDB_PATH``, in a scratch folder of their own.
 """

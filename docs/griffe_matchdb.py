@@ -6,7 +6,11 @@ quotes and ``hands[0][:2]`` as a link, and print the roles verbatim, so before
 mkdocstrings renders a docstring this extension
 
 - fences every run of doctest lines (a ``>>>`` line, its ``...`` continuations
-  and its expected output, up to a blank line) as a ``pycon`` code block, and
+  and its expected output, up to a blank line) as a ``pycon`` code block, or,
+  after a numpy section such as ``Parameters``, opens an ``Examples`` section;
+- writes a one-line ``name : description`` parameter the way numpy style
+  reads it (name, then its description indented), since the types are in
+  the signatures; and
 - turns each role into an optional cross-reference: a link where the target is
   documented, plain code where it is not (a private kernel, ``ValueError``).
   Names re-exported by ``matchdb`` (``matchdb.HandTable``) point at the module
@@ -15,8 +19,8 @@ mkdocstrings renders a docstring this extension
 
 >>> fence_doctests("Text.\\n>>> 1 + 1\\n2\\n\\nMore text.")
 'Text.\\n```pycon\\n>>> 1 + 1\\n2\\n```\\n\\nMore text.'
->>> convert_roles(":func:`~matchdb.core.cards.parse_cards` and :class:`ValueError`", lambda name: name)
-'<autoref identifier="matchdb.core.cards.parse_cards" optional><code>parse_cards</code></autoref> and <autoref identifier="ValueError" optional><code>ValueError</code></autoref>'
+>>> convert_roles(":func:`~matchdb.open`", str)
+'<autoref identifier="matchdb.open" optional><code>open</code></autoref>'
 """
 
 from __future__ import annotations
