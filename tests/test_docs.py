@@ -231,3 +231,18 @@ def test_every_public_module_has_a_reference_page():
     assert sorted(listed - modules) == [], "docs/reference/ names modules that do not exist"
     nav = (ROOT / "mkdocs.yml").read_text()
     assert all(f"reference/{page.name}" in nav for page in (DOCS / "reference").glob("*.md"))
+
+
+def test_the_readme_is_short_and_opens_with_the_quick_start():
+    """At most 150 lines; the two quick-start commands verbatim (CI runs the second), links into docs/ that exist."""
+    text = (ROOT / "README.md").read_text()
+    assert len(text.splitlines()) <= 150
+    quick_start = re.search(r"## Quick start\n\n```bash\n(.*?)```", text, re.DOTALL)
+    assert quick_start and quick_start.group(1).splitlines() == [
+        "python3 -m pip install -e '.[service]' && python3 -m matchdb build"
+        " && python3 -m matchdb query AhKh 2c7dJh --players 3",
+        "python3 -m pip install -e '.[test]' && python3 -m pytest",
+    ]
+    assert quick_start.group(1).splitlines()[1] in (ROOT / ".ci" / "run").read_text()
+    links = re.findall(r"\]\((docs/[^)#]+)", text)
+    assert links and [link for link in links if not (ROOT / link).exists()] == []
