@@ -21,7 +21,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def _serve(args: argparse.Namespace) -> int:
-    from matchdb.service.app import serve
+    from matchdb.service.server import serve
 
     db = open_db(args)  # a missing or damaged database fails here, before the port opens
     serve(db, host=args.host, port=args.port, workers=args.workers, access_log=args.access_log)
