@@ -10,6 +10,7 @@ from matchdb.cli.common import DB_HELP, check_suffix, names, open_db
 from matchdb.errors import MatchdbError
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import TextIO
 
 __all__ = ["register"]
@@ -181,8 +182,7 @@ def _tune_preflop(args: argparse.Namespace) -> int:
     log = _tune_outputs(args)
     try:
         targets, description, reference = _preflop_targets(args)
-        on_step = None if log is None else (
-            lambda step: log.write(f"cycle {step.evaluation}: rms {step.loss:.2f}: {step.describe()}\n"))
+        on_step = None if log is None else _step_logger(log)
         fit = fit_preflop_score(targets, step=args.step, max_changes=args.changes, cycles=args.cycles,
                                 target_error=args.target_error, patience=args.patience or None,
                                 tolerance=args.tolerance, pinned=names(args.pin), seed=args.seed,
@@ -202,6 +202,15 @@ def _tune_preflop(args: argparse.Namespace) -> int:
     if args.plot:
         print(f"drew {fit.plot(args.plot)}")
     return 0
+
+
+def _step_logger(log: TextIO) -> Callable[[Any], None]:
+    """A line in ``log`` for every kept step of the preflop fit."""
+
+    def on_step(step: Any) -> None:
+        log.write(f"cycle {step.evaluation}: rms {step.loss:.2f}: {step.describe()}\n")
+
+    return on_step
 
 
 def _bounds(items: list[str] | None) -> dict[str, tuple[float, float]]:

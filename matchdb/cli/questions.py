@@ -68,12 +68,12 @@ def _query(args: argparse.Namespace) -> int:
     villains = args.villain or []
     if args.opponents is None and len(villains) <= 1:
         db = open_database(args.db, jit=False)  # one question: numpy answers it before numba would have loaded
-        answer = db.report(args.hole, args.board, players=args.players, villain=villains[0] if villains else None)
-    else:
-        opponents = villains + ["random"] * (args.opponents or 0)
-        answer = open_database(args.db).multiway(
-            args.hole, args.board, opponents, method=args.method, samples=args.samples, seed=args.seed
-        )
+        render(db.report(args.hole, args.board, players=args.players, villain=villains[0] if villains else None), args.json)
+        return 0
+    opponents = villains + ["random"] * (args.opponents or 0)
+    answer = open_database(args.db).multiway(
+        args.hole, args.board, opponents, method=args.method, samples=args.samples, seed=args.seed
+    )
     render(answer, args.json)
     return 0
 

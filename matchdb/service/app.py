@@ -41,8 +41,9 @@ def create_app(db: MatchDB) -> FastAPI:
         dependencies=[Depends(strict_parameters)],
     )
     app.add_middleware(BodyLimit)
-    app.add_exception_handler(MatchdbError, _matchdb_error)
-    app.add_exception_handler(RequestValidationError, _validation_error)
+    # Starlette types a handler as taking any Exception; each of these takes the class it is registered for.
+    app.add_exception_handler(MatchdbError, _matchdb_error)  # type: ignore[arg-type]
+    app.add_exception_handler(RequestValidationError, _validation_error)  # type: ignore[arg-type]
     for group in (questions, batch, info, page):
         group.add_routes(app, db)
     return app

@@ -1,6 +1,7 @@
 """``POST /v1/batch``: up to :data:`MAX_BATCH` questions in one request, answered in order."""
 
 # No ``from __future__ import annotations``: FastAPI and pydantic read these annotations at run time.
+from collections.abc import Callable
 from typing import Literal
 
 from fastapi import FastAPI
@@ -48,7 +49,7 @@ class BatchAnswer(BaseModel):
 def add_routes(app: FastAPI, db: MatchDB) -> None:
     """Add the batch route, answering from ``db``."""
     #: What each kind of batch query asks of the database.
-    questions = {
+    questions: dict[str, Callable[[BatchItem], WinRate | Outcome | Multiway]] = {
         "win_rate": lambda item: db.naive(item.hole, item.board, item.players),
         "equity": lambda item: db.outcome(item.hole, item.board, item.villain),
         "multiway": lambda item: db.multiway(
@@ -57,7 +58,7 @@ def add_routes(app: FastAPI, db: MatchDB) -> None:
     }
 
     def run_batch(batch: Batch) -> BatchAnswer:
-        results = []
+        results: list[WinRate | Outcome | Multiway] = []
         for position, item in enumerate(batch.queries):
             try:
                 results.append(questions[item.kind](item))
