@@ -1,1 +1,1 @@
-"""The ``matchdb`` command line: :mod:`matchdb.cli.main` parses arguments, calls the Python API and renders its answers."""
+"""The ``matchdb`` command line: :mod:`matchdb.cli.main` assembles the parser from one module per command group, each calling the Python API and rendering its answers."""

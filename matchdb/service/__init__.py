@@ -1,1 +1,1 @@
-"""The HTTP service and the page: :mod:`matchdb.service.app` holds the routes, ``web/`` the page's files."""
+"""The HTTP service and the page: :mod:`~matchdb.service.app` assembles the application from route modules (questions, batch, page, info) and request guards, :mod:`~matchdb.service.server` listens and runs it, ``web/`` holds the page's files."""

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 
@@ -16,8 +14,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from matchdb.errors import MatchdbError
-from tests.helpers import free_port, random_position, running_server
 from tests.cli.test_cli import BAD_QUERIES, _api_call
+from tests.helpers import random_position, running_server
 
 
 @pytest.fixture(scope="module")
@@ -140,17 +138,6 @@ def test_batch_info_health_and_openapi(db, server):
     assert {"/v1/win-rate", "/v1/equity", "/v1/batch", "/v1/health", "/v1/info"} <= set(paths)
 
 
-def test_serve_refuses_a_missing_database_before_listening(tmp_path):
-    done = subprocess.run(
-        [sys.executable, "-m", "matchdb", "serve", "--db", str(tmp_path / "none.zarr"), "--port", str(free_port())],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        env=os.environ,
-    )
-    assert done.returncode == 2 and done.stderr.startswith("matchdb: No database at")
-
-
 # -- one client cannot stall or fool the others (issue 16) ---------------------------------------
 
 
@@ -202,39 +189,6 @@ def test_idle_connections_are_closed_and_do_not_stop_others(server):
             sock.close()
 
 
-def test_sigterm_stops_the_server_within_seconds(small_store, tmp_path):
-    import signal
-    import socket
-    import time
-
-    with running_server(small_store, tmp_path / "serve.log") as url:
-        host, port = url.removeprefix("http://").split(":")
-        idle = socket.create_connection((host, int(port)))
-        pids = subprocess.run(["pgrep", "-f", f"--port {port}"], capture_output=True, text=True).stdout.split()
-        started = time.monotonic()
-        for pid in pids:
-            os.kill(int(pid), signal.SIGTERM)
-        for pid in pids:
-            while os.path.exists(f"/proc/{pid}") and time.monotonic() - started < 15:
-                time.sleep(0.05)
-        assert time.monotonic() - started < 5
-        idle.close()
-
-
-def test_a_port_in_use_or_out_of_range_is_one_sentence(small_store):
-    import socket
-
-    with socket.socket() as taken:
-        taken.bind(("127.0.0.1", 0))
-        taken.listen()
-        port = taken.getsockname()[1]
-        done = subprocess.run([sys.executable, "-m", "matchdb", "serve", "--db", str(small_store), "--port", str(port)], capture_output=True, text=True, timeout=60)
-    assert done.returncode == 2 and done.stdout == ""
-    assert done.stderr.startswith(f"matchdb: Cannot listen on 127.0.0.1:{port} (Address already in use)") and done.stderr.count("\n") == 1
-    done = subprocess.run([sys.executable, "-m", "matchdb", "serve", "--db", str(small_store), "--port", "99999"], capture_output=True, text=True, timeout=60)
-    assert done.returncode == 2 and done.stderr == "matchdb: The port 99999 is out of range; expected an integer 0..65535.\n"
-
-
 def test_a_kept_alive_connection_does_not_wait_for_delayed_acks(server):
     """Requests after the first on one connection are not held 40 ms by Nagle's algorithm and the client's delayed ACK.
 
@@ -257,14 +211,6 @@ def test_a_kept_alive_connection_does_not_wait_for_delayed_acks(server):
         times.append(time.perf_counter() - start)
     connection.close()
     assert statistics.median(times[1:]) < 0.030, times
-
-
-def test_two_worker_processes_answer_like_the_api(db, small_store, tmp_path, small_flops):
-    with running_server(small_store, tmp_path / "serve.log", "--workers", "2") as url:
-        for hole, board, players in _positions(small_flops, 30, seed=4):
-            body = httpx.get(f"{url}/v1/win-rate", params={"hole": hole, "board": board, "players": players}).json()
-            assert body["win_rate"] == db.win_rate(hole, board, players)
-        assert "with 2 worker processes" in (tmp_path / "serve.log").read_text()
 
 
 def _throughput(url, positions, expected, seconds, clients=4) -> float:

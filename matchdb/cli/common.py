@@ -1,0 +1,57 @@
+"""What the command groups share: the ``--db`` help, rendering an answer, opening the database, checking outputs, parsing lists.
+
+Import-light on purpose: every command group imports this module when the
+parser is built, so it loads nothing heavier than ``argparse`` and ``json``
+(``matchdb query`` must answer before numba, dask or zarr would have loaded).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import TYPE_CHECKING, Any
+
+from matchdb.errors import MatchdbError
+
+if TYPE_CHECKING:
+    from matchdb.db.query import MatchDB
+
+__all__ = ["DB_HELP", "check_suffix", "names", "open_db", "render"]
+
+#: Help text of every ``--db`` option.
+DB_HELP = "database path (default $MATCHDB_PATH, else matchdb.zarr in the user's data folder)"
+
+
+def render(answer: Any, as_json: bool) -> None:
+    """Print an answer: its ``to_dict()`` as one JSON object with ``--json``, else its ``to_text()``."""
+    print(json.dumps(answer.to_dict()) if as_json else answer.to_text())
+
+
+def open_db(args: argparse.Namespace) -> MatchDB:
+    """The database that ``--db`` names (the default database when it is not given)."""
+    from matchdb.db.query import open as open_database
+
+    return open_database(args.db)
+
+
+def check_suffix(option: str, value: str, suffixes: tuple[str, ...], ignore_case: bool = False) -> None:
+    """Refuse an output file name that ends in none of ``suffixes`` (in any case with ``ignore_case``), naming the option.
+
+    >>> check_suffix("--out", "figures.csv", (".csv", ".json"))
+    >>> check_suffix("--out", "figures.txt", (".csv", ".json"))
+    Traceback (most recent call last):
+    ...
+    matchdb.errors.MatchdbError: --out is 'figures.txt'; expected a file name ending in .csv or .json.
+    """
+    if not (value.lower() if ignore_case else value).endswith(suffixes):
+        listed = ", ".join(suffixes[:-1]) + " or " + suffixes[-1] if len(suffixes) > 1 else suffixes[0]
+        raise MatchdbError(f"{option} is {value!r}; expected a file name ending in {listed}.")
+
+
+def names(text: str | None) -> list[str]:
+    """The names of a comma-separated option (an empty list when it is not given).
+
+    >>> names(" raise_fraction, ,call_limit")
+    ['raise_fraction', 'call_limit']
+    """
+    return [n.strip() for n in text.split(",") if n.strip()] if text else []

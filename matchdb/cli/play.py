@@ -1,0 +1,265 @@
+"""Commands that play: ``arena`` (bots against each other) and ``tune preflop|bot`` (Tomlinson's Monte Carlo optimisation)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import TYPE_CHECKING, Any
+
+from matchdb.cli.common import DB_HELP, check_suffix, names, open_db
+from matchdb.errors import MatchdbError
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import TextIO
+
+__all__ = ["register"]
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``arena`` and ``tune`` with its kinds ``preflop`` and ``bot`` to the subcommands ``sub``."""
+    _register_arena(sub)
+    p = sub.add_parser("tune", help="Tomlinson's Monte Carlo optimisation: fit a preflop score or tune a bot")
+    tune = p.add_subparsers(dest="what", required=True)
+    _register_tune_preflop(tune)
+    _register_tune_bot(tune)
+
+
+def _register_arena(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("arena", help="bots play each other: tournaments or cash sessions, with confidence intervals")
+    p.add_argument("--bots", help="comma-separated bots like west,west-tight,allin,fives, each optionally with :naive, "
+                   ":headsup, :montecarlo or :dropout (default: the articles' bots; an unknown name lists the known ones)")
+    p.add_argument("--games", type=int, required=True, help="games to play (duplicate: rounded up to whole sets)")
+    p.add_argument("--seats", type=int, help="seats at the table, 2..10 (default: one per bot)")
+    p.add_argument("--seed", type=int, default=0, help="seed of every card and decision (default 0)")
+    p.add_argument("--duplicate", action="store_true", help="replay each deal with the seats rotated")
+    p.add_argument("--mode", choices=("tournament", "cash"), default="tournament")
+    p.add_argument("--hands", type=int, help="cash session length (default 200) or tournament hand cap")
+    p.add_argument("--workers", type=int, default=1, help="Dask worker processes on this machine (default 1)")
+    p.add_argument("--db", help=DB_HELP)
+    p.add_argument("--tables", help="folder of decoded tables (made by --decode); default: decode lazily")
+    p.add_argument("--decode", action="store_true", help="decode every table into --tables first (4.85 GB)")
+    p.add_argument("--out", help="write the results to a .csv or .json file")
+    p.add_argument("--plot", help="draw the results into an image file (needs matplotlib)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=_arena)
+
+
+def _register_tune_preflop(tune: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    q = tune.add_parser("preflop", help="fit the preflop decision score (0-1000) to the database or to critical hands")
+    q.add_argument("--db", help=DB_HELP)
+    q.add_argument("--opponents", type=int, default=1, help="targets: equity against 1 (exact) or 2..9 (naive win "
+                   "rate) random opponents (default 1)")
+    q.add_argument("--multiway", action="store_true", help="targets: the exact multiway preflop equity "
+                   "(db.preflop_multiway(): computed once, about 4 minutes, then kept) instead of naive win rates")
+    q.add_argument("--scale", choices=("range", "equity"), default="range",
+                   help="targets 0..1000: the weakest to the strongest class (range) or 1000 x equity")
+    q.add_argument("--critical", help="fit critical hands instead, like 'AA:950,AKs:800:2' (hand:target[:weight]) or "
+                   "a .csv/.json file; with --db the ranking is still compared with the database")
+    q.add_argument("--cycles", type=int, default=30_000, help="cycle limit (default 30,000)")
+    q.add_argument("--patience", type=int, default=2000, help="stop after this many cycles without progress (0: never)")
+    q.add_argument("--tolerance", type=float, default=0.05,
+                   help="progress is the rms error falling by more than this many points (default 0.05)")
+    q.add_argument("--target-error", type=float, help="stop when the rms error reaches this many points")
+    q.add_argument("--step", type=float, default=10.0, help="a change is up to +-STEP points (default 10)")
+    q.add_argument("--changes", type=int, default=3, help="1 to this many parameters change per cycle (default 3)")
+    q.add_argument("--pin", help="comma-separated parameters that keep their first estimate")
+    q.add_argument("--seed", type=int, default=0, help="seed of the random changes (default 0)")
+    q.add_argument("--out", help="write the fitted score to a .json file")
+    q.add_argument("--log", help="write every kept step to this file")
+    q.add_argument("--plot", help="draw the rms error over the cycles into an image file (needs matplotlib)")
+    q.add_argument("--json", action="store_true", help="print JSON")
+    q.add_argument("--quiet", action="store_true", help="no progress")
+    q.set_defaults(func=_tune_preflop)
+
+
+def _register_tune_bot(tune: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    b = tune.add_parser("bot", help="tune a bot's parameters in the arena against a field, measured against the noise")
+    b.add_argument("bot", help="the bot to start from: a name like west or west-loose:headsup, or a bot .json file")
+    b.add_argument("--field", required=True, help="comma-separated opponents, like west-tight,income,fives,allin")
+    b.add_argument("--objective", choices=("bb_per_100", "invested", "target", "wins"), default="bb_per_100",
+                   help="big blinds per 100 hands, chips won per chip invested, a target rate (--target), "
+                   "tournament wins (default bb_per_100)")
+    b.add_argument("--target", type=float, help="the target big blinds per 100 hands of --objective target")
+    b.add_argument("--method", choices=("walk", "genetic", "both"), default="walk",
+                   help="random walk, genetic search, or both on the same budget (default walk)")
+    b.add_argument("--cycles", type=int, default=200, help="candidates to evaluate (default 200)")
+    b.add_argument("--step", type=float, default=0.05, help="a change is up to +-STEP x the parameter's range (0.05)")
+    b.add_argument("--changes", type=int, default=3, help="1 to this many parameters change at a time (default 3)")
+    b.add_argument("--patience", type=int, help="stop after this many candidates without improvement")
+    b.add_argument("--no-hone", action="store_true", help="the walk does not repeat changes that helped")
+    b.add_argument("--pin", help="comma-separated parameters that keep their start value")
+    b.add_argument("--bound", action="append", help="narrower bounds NAME=LOW:HIGH (repeatable)")
+    b.add_argument("--parents", type=int, default=4, help="genetic: parents kept (default 4)")
+    b.add_argument("--children", type=int, default=8, help="genetic: children per generation (default 8)")
+    b.add_argument("--noise-sessions", type=int, default=5, help="sessions measuring the noise (default 5)")
+    b.add_argument("--games", type=int, default=200, help="duplicate games per session (default 200)")
+    b.add_argument("--seats", type=int, help="seats (default: the field plus one)")
+    b.add_argument("--mode", choices=("cash", "tournament"), default="cash")
+    b.add_argument("--hands", type=int, help="cash session length (default 200) or tournament hand cap")
+    b.add_argument("--chunks", type=int, default=4, help="parts of a session played in parallel (default 4)")
+    b.add_argument("--workers", type=int, default=1, help="Dask worker processes on this machine (default 1)")
+    b.add_argument("--seed", type=int, default=0, help="seed of the sessions and the search (default 0)")
+    b.add_argument("--db", help=DB_HELP)
+    b.add_argument("--tables", help="folder of decoded tables (matchdb arena --decode); default: decode lazily")
+    b.add_argument("--name", help="the tuned bot's name (default NAME-tuned)")
+    b.add_argument("--out", help="write the tuned bot to a .json file (matchdb arena --bots FILE.json plays it)")
+    b.add_argument("--log", help="write the log (noise, every improvement, the held-out check) to this file")
+    b.add_argument("--plot", help="draw the objective over the candidates into an image file (needs matplotlib)")
+    b.add_argument("--quiet", action="store_true", help="no progress")
+    b.set_defaults(func=_tune_bot)
+
+
+def _arena(args: argparse.Namespace) -> int:
+    import time
+    from pathlib import Path
+
+    from matchdb.play.arena import ArenaError, run_arena
+
+    if args.decode:
+        if not args.tables:
+            raise ArenaError("--decode needs --tables, the folder to decode into.")
+        from matchdb.play.strength import decode_tables
+
+        started = time.perf_counter()
+        decode_tables(open_db(args), args.tables, quiet=args.quiet)
+        print(f"decoded every table into {args.tables} in {time.perf_counter() - started:.1f} s")
+    if args.out and Path(args.out).suffix not in (".csv", ".json"):
+        raise ArenaError(f"The output file {args.out!r} ends neither in .csv nor in .json.")
+    result = run_arena(
+        args.bots, games=args.games, seats=args.seats, seed=args.seed, duplicate=args.duplicate, mode=args.mode,
+        hands=args.hands, workers=args.workers, db=args.db, tables=args.tables, progress=False if args.quiet else None,
+    )
+    print(result.report())
+    if args.out:
+        print(f"wrote {result.save(args.out)}")
+    if args.plot:
+        print(f"drew {result.plot(args.plot)}")
+    return 0
+
+
+def _tune_outputs(args: argparse.Namespace) -> TextIO | None:
+    """Check --out, --log and --plot before the work starts; open the log (None when not asked for)."""
+    from matchdb.storage.files import check_output_file
+
+    if args.out:
+        check_suffix("--out", args.out, (".json",))
+    for option in ("out", "log", "plot"):
+        if getattr(args, option):
+            check_output_file(getattr(args, option), {"out": ".json", "log": ".log", "plot": ".png"}[option])
+    if args.plot:
+        try:
+            __import__("matplotlib")
+        except ImportError:
+            raise MatchdbError("Plotting needs matplotlib; install it with 'pip install matplotlib'.") from None
+    return open(args.log, "w", buffering=1) if args.log else None
+
+
+def _preflop_targets(args: argparse.Namespace) -> tuple[Any, str, Any]:
+    """The targets of ``tune preflop``, their description, and the database's heads-up ranking (None without one)."""
+    from matchdb.play.preflop_score import preflop_targets
+
+    if args.critical is not None:
+        reference = preflop_targets(open_db(args).preflop(show_progress=not args.quiet), 1) if args.db else None
+        return args.critical, "critical hands", reference
+    db = open_db(args)
+    table = db.preflop(show_progress=not args.quiet)
+    reference = preflop_targets(table, 1)
+    figure = "heads-up equity" if args.opponents == 1 else "naive win rate"
+    if args.multiway:
+        table, figure = db.preflop_multiway(show_progress=not args.quiet), "exact multiway equity"
+    targets = preflop_targets(table, args.opponents, args.scale)
+    description = (f"the database's {figure} against {args.opponents} "
+                   f"opponent{'s' if args.opponents > 1 else ''}, scaled by {args.scale}")
+    return targets, description, reference
+
+
+def _tune_preflop(args: argparse.Namespace) -> int:
+    from matchdb.play.preflop_score import fit_preflop_score
+
+    if not 1 <= args.opponents <= 9:
+        raise MatchdbError(f"--opponents is {args.opponents}; expected 1..9 (the preflop table covers 2..10 players).")
+    log = _tune_outputs(args)
+    try:
+        targets, description, reference = _preflop_targets(args)
+        on_step = None if log is None else _step_logger(log)
+        fit = fit_preflop_score(targets, step=args.step, max_changes=args.changes, cycles=args.cycles,
+                                target_error=args.target_error, patience=args.patience or None,
+                                tolerance=args.tolerance, pinned=names(args.pin), seed=args.seed,
+                                progress=not args.quiet, description=description, on_step=on_step)
+    finally:
+        if log is not None:
+            log.close()
+    if reference is not None:
+        from matchdb.play.preflop_score import spearman
+
+        fit.extra["rank_correlation_headsup"] = spearman(fit.score.scores(), reference)
+    print(json.dumps(fit.to_dict()) if args.json else fit.to_text(reference, "the database's heads-up equity"))
+    if args.out:
+        print(f"wrote {fit.save(args.out)}")
+    if args.log:
+        print(f"wrote {len(fit.search.steps)} kept steps to {args.log}")
+    if args.plot:
+        print(f"drew {fit.plot(args.plot)}")
+    return 0
+
+
+def _step_logger(log: TextIO) -> Callable[[Any], None]:
+    """A line in ``log`` for every kept step of the preflop fit."""
+
+    def on_step(step: Any) -> None:
+        log.write(f"cycle {step.evaluation}: rms {step.loss:.2f}: {step.describe()}\n")
+
+    return on_step
+
+
+def _bounds(items: list[str] | None) -> dict[str, tuple[float, float]]:
+    bounds = {}
+    for item in items or []:
+        name, _, span = item.partition("=")
+        low, _, high = span.partition(":")
+        try:
+            bounds[name.strip()] = (float(low), float(high))
+        except ValueError:
+            raise MatchdbError(f"--bound is {item!r}; expected NAME=LOW:HIGH, like raise_fraction=0.25:2.") from None
+    return bounds
+
+
+def _tune_bot_options(args: argparse.Namespace, log: TextIO | None) -> dict[str, Any]:
+    """The keyword arguments of :func:`matchdb.play.tuning.tune_bot` that the options of ``tune bot`` give."""
+    return {
+        "objective": args.objective, "target": args.target, "cycles": args.cycles, "step": args.step,
+        "max_changes": args.changes, "pinned": names(args.pin), "bounds": _bounds(args.bound),
+        "patience": args.patience, "hone": not args.no_hone, "parents": args.parents, "children": args.children,
+        "noise_sessions": args.noise_sessions, "seed": args.seed, "games": args.games, "seats": args.seats,
+        "mode": args.mode, "hands": args.hands, "chunks": args.chunks, "workers": args.workers,
+        "db": args.db, "tables": args.tables, "name": args.name, "progress": not args.quiet,
+        "log": None if log is None else (lambda line: log.write(line + "\n")),
+    }
+
+
+def _tune_bot(args: argparse.Namespace) -> int:
+    from matchdb.play.tuning import compare_methods, tune_bot
+
+    log = _tune_outputs(args)
+    options = _tune_bot_options(args, log)
+    try:
+        if args.method == "both":
+            comparison = compare_methods(args.bot, args.field, **options)
+            result = max(comparison.results.values(), key=lambda r: r.improvement.mean)
+            print(comparison.summary())
+        else:
+            result = tune_bot(args.bot, args.field, method=args.method, **options)
+            print(result.summary())
+    finally:
+        if log is not None:
+            log.close()
+    changed = result.changed()
+    print("changed: " + (", ".join(f"{k} {a:.4g} -> {b:.4g}" for k, (a, b) in changed.items()) or "nothing"))
+    if args.out:
+        print(f"wrote {result.save(args.out)} ({result.method}; load it with --bots {args.out})")
+    if args.log:
+        print(f"wrote the log to {args.log}")
+    if args.plot:
+        print(f"drew {comparison.plot(args.plot) if args.method == 'both' else result.plot(args.plot)}")
+    return 0

@@ -1,0 +1,142 @@
+"""Commands that ask the database a question: ``query``, ``distribution``, ``report`` and ``preflop``.
+
+Heavy modules are imported inside the handlers: ``matchdb query`` answers one
+question through numpy before numba would have loaded.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from matchdb.cli.common import DB_HELP, check_suffix, open_db, render
+from matchdb.errors import MatchdbError
+
+__all__ = ["register"]
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``query``, ``distribution``, ``report`` and ``preflop`` to the subcommands ``sub``."""
+    p = sub.add_parser("query", help="win rate and exact equity of a hand on a board")
+    p.add_argument("hole", help="two hole cards, like AhKh")
+    p.add_argument("board", help="three to five board cards, like 2c7dJh")
+    p.add_argument("--players", type=int, default=2, help="players for the naive win rate, 2..23 (default 2)")
+    p.add_argument("--villain", action="append", help="an opponent's range, hand or 'random', like 'QQ+,AKs' "
+                   "(default: one random opponent); repeat it for more opponents")
+    p.add_argument("--opponents", type=int, help="this many random opponents (beside any --villain): a multiway answer")
+    p.add_argument("--method", choices=("auto", "exact", "sample", "independent"), default="auto",
+                   help="multiway: exact when affordable (auto), exact, sampled, or the article's independent formula")
+    p.add_argument("--samples", type=int, help="multiway: sampled partial deals (default 2,352)")
+    p.add_argument("--seed", type=int, help="multiway: seed of a sampled answer")
+    p.add_argument("--db", help=DB_HELP)
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=_query)
+
+    p = sub.add_parser("distribution", help="how a hand's equity moves on the turn and river: EHS, EHS^2, potential")
+    p.add_argument("hole", help="two hole cards, like AhKh")
+    p.add_argument("board", help="a flop or turn, like 2c7dJh")
+    p.add_argument("--villain", help="opponent range (default: any hand)")
+    p.add_argument("--bins", type=int, default=50, help="histogram bins (default 50)")
+    p.add_argument("--db", help=DB_HELP)
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=_distribution)
+
+    p = sub.add_parser("report", help="a range's equity and hits over all 22,100 flops, by texture")
+    p.add_argument("hero", help="the hero's range, like 'QQ+,AKs'")
+    p.add_argument("--villain", help="the villain's range (default: any hand)")
+    p.add_argument("--sort", default="equity", help="sort the flops by this column (default equity)")
+    p.add_argument("--out", help="write every flop and the texture aggregates to a .csv or .json file")
+    p.add_argument("--db", help=DB_HELP)
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.add_argument("--quiet", action="store_true", help="no progress")
+    p.set_defaults(func=_report)
+
+    p = sub.add_parser("preflop", help="equity and win rates of the 169 starting hands, from the database")
+    p.add_argument("--db", help=DB_HELP)
+    p.add_argument("--players", default="2..10", help="naive win rates to show: a number or a span like 2..10")
+    p.add_argument("--multiway", action="store_true", help="equity against 1 to 9 random opponents instead "
+                   "(computed once, about 4 minutes on 2 cores, then kept in the store)")
+    p.add_argument("--out", help="write a .csv or .json file instead of printing")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.add_argument("--quiet", action="store_true", help="no progress")
+    p.set_defaults(func=_preflop)
+
+
+def _query(args: argparse.Namespace) -> int:
+    from matchdb.db.query import open as open_database
+
+    villains = args.villain or []
+    if args.opponents is None and len(villains) <= 1:
+        db = open_database(args.db, jit=False)  # one question: numpy answers it before numba would have loaded
+        render(db.report(args.hole, args.board, players=args.players, villain=villains[0] if villains else None), args.json)
+        return 0
+    opponents = villains + ["random"] * (args.opponents or 0)
+    answer = open_database(args.db).multiway(
+        args.hole, args.board, opponents, method=args.method, samples=args.samples, seed=args.seed
+    )
+    render(answer, args.json)
+    return 0
+
+
+def _distribution(args: argparse.Namespace) -> int:
+    render(open_db(args).distribution(args.hole, args.board, villain=args.villain, bins=args.bins), args.json)
+    return 0
+
+
+def _report(args: argparse.Namespace) -> int:
+    from matchdb.equity.reports import report
+
+    if args.out:
+        from matchdb.storage.files import check_output_file
+
+        check_suffix("--out", args.out, (".csv", ".json"))
+        check_output_file(args.out, ".csv")
+    result = report(open_db(args), args.hero, args.villain, quiet=args.quiet)
+    if args.out:
+        result.to_json(args.out) if args.out.endswith(".json") else result.to_csv(args.out, sort=args.sort)
+        print(result.summary())
+        print(f"wrote {result.total_flops:,} flops' figures to {args.out}")
+        return 0
+    render(result, args.json)
+    return 0
+
+
+def _parse_players(text: str) -> list[int]:
+    from matchdb.equity.preflop import PLAYERS
+
+    low, _, high = text.partition("..")
+    try:
+        players = list(range(int(low), int(high or low) + 1))
+    except ValueError:
+        raise MatchdbError(f"--players is {text!r}; expected a number or a span like 2..10.") from None
+    if not players or players[0] not in PLAYERS or players[-1] not in PLAYERS:
+        raise MatchdbError(f"--players is {text!r}; preflop win rates cover 2..10 players.")
+    return players
+
+
+def _preflop(args: argparse.Namespace) -> int:
+    import csv
+
+    from matchdb.storage.files import check_output_file
+
+    players = _parse_players(args.players)
+    if args.out:
+        check_suffix("--out", args.out, (".csv", ".json"))
+    out = check_output_file(args.out, ".csv") if args.out else None
+    if args.multiway:
+        table = open_db(args).preflop_multiway(show_progress=not args.quiet)
+    else:
+        table = open_db(args).preflop(players=players, show_progress=not args.quiet)
+    if out is None:
+        render(table, args.json)
+        return 0
+    rows = table.rows()
+    with open(out, "w", newline="") as handle:
+        if out.suffix == ".json":
+            json.dump(rows, handle, indent=1)
+        else:
+            writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
+            writer.writeheader()
+            writer.writerows(rows)
+    print(f"wrote {len(rows)} starting hands to {out}")
+    return 0

@@ -1,0 +1,125 @@
+"""What every request passes: a bounded body, known parameters, an answer under a deadline, and an HTTP status for each error.
+
+One client cannot stall the others: a body over :data:`MAX_BODY_BYTES` is
+refused as it streams in, an unknown or repeated parameter before any work,
+and every answer is computed in a worker thread that may take at most
+:data:`ANSWER_SECONDS`.
+
+>>> from matchdb.errors import IncompleteDatabaseError, MatchdbError
+>>> status_of(MatchdbError("bad cards")), status_of(IncompleteDatabaseError("no table"))
+(400, 404)
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from functools import partial
+from typing import Any, TypeVar, get_args, get_origin
+
+import anyio
+from fastapi import Request
+
+from matchdb.errors import (
+    CorruptDatabaseError,
+    DatabaseError,
+    IncompleteDatabaseError,
+    MatchdbError,
+)
+
+__all__ = ["ANSWER_SECONDS", "MAX_BODY_BYTES", "BodyLimit", "compute", "status_of", "strict_parameters"]
+
+#: Largest request body accepted (a batch of 1,000 queries with long ranges fits).
+MAX_BODY_BYTES = 2_000_000
+#: Longest an answer may take before the request fails with 503 (a read that hangs, say).
+ANSWER_SECONDS = 30.0
+
+_T = TypeVar("_T")
+
+
+def status_of(error: MatchdbError) -> int:
+    """The HTTP status of an error: 404 for a table the database lacks, 503 for a damaged database, else 400."""
+    if isinstance(error, IncompleteDatabaseError):
+        return 404  # the question is fine; this database lacks the table it needs
+    if isinstance(error, (CorruptDatabaseError, DatabaseError)):
+        return 503  # the server's data, not the request, is at fault
+    return 400
+
+
+async def compute(call: Callable[..., _T], *args: Any) -> _T:
+    """``call(*args)`` in a worker thread under a deadline; a hung read fails this request only."""
+    try:
+        with anyio.fail_after(ANSWER_SECONDS):
+            return await anyio.to_thread.run_sync(partial(call, *args), abandon_on_cancel=True)
+    except TimeoutError:
+        raise DatabaseError(f"The answer took longer than {ANSWER_SECONDS:.0f} s; the database could not be read in time.") from None
+
+
+async def strict_parameters(request: Request) -> None:
+    """Refuse unknown and repeated query parameters: 'player=6' must not answer for 2 players.
+
+    A parameter declared as a list (``villain`` of /v1/multiway: one per opponent) may repeat.
+    """
+    route = request.scope.get("route")
+    params = route.dependant.query_params if route is not None else []
+    allowed = {param.alias for param in params}
+    repeatable = {param.alias for param in params if _is_list(param.field_info.annotation)}
+    counts = Counter(name for name, _ in request.query_params.multi_items())
+    for name, count in counts.items():
+        if name not in allowed:
+            expected = ", ".join(sorted(allowed)) or "no parameters"
+            raise MatchdbError(f"The parameter {name[:40]!r} is not one of this endpoint's; expected {expected}.")
+        if count > 1 and name not in repeatable:
+            raise MatchdbError(f"The parameter {name!r} is given {count} times; expected it once.")
+
+
+def _is_list(annotation: Any) -> bool:
+    """True for ``list[...]``, also inside an optional (``list[str] | None``)."""
+    return get_origin(annotation) is list or any(get_origin(arg) is list for arg in get_args(annotation))
+
+
+class _BodyTooLarge(Exception):
+    pass
+
+
+class BodyLimit:
+    """ASGI middleware: refuse a request body over ``limit`` bytes with 413, by its length or as it streams in."""
+
+    def __init__(self, app: Any, limit: int = MAX_BODY_BYTES) -> None:
+        self.app, self.limit = app, limit
+
+    async def __call__(self, scope: dict[str, Any], receive: Callable[..., Any], send: Callable[..., Any]) -> None:
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        declared = dict(scope.get("headers", ())).get(b"content-length", b"0")
+        if not declared.isdigit() or int(declared) > self.limit:
+            return await self._refuse(send, declared.decode(errors="replace"))
+        received = 0
+        started = False
+
+        async def limited_receive() -> dict[str, Any]:
+            nonlocal received
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > self.limit:
+                    raise _BodyTooLarge
+            return message
+
+        async def tracked_send(message: dict[str, Any]) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, limited_receive, tracked_send)
+        except _BodyTooLarge:
+            if not started:
+                await self._refuse(send, f"over {self.limit:,}")
+
+    async def _refuse(self, send: Callable[..., Any], size: str) -> None:
+        import json
+
+        body = json.dumps({"detail": f"The request body is {size} bytes; expected at most {self.limit:,}."}).encode()
+        await send({"type": "http.response.start", "status": 413, "headers": [(b"content-type", b"application/json")]})
+        await send({"type": "http.response.body", "body": body})

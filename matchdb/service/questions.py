@@ -1,0 +1,84 @@
+"""The question routes: ``/v1/win-rate``, ``/v1/equity``, ``/v1/multiway``, ``/v1/distribution`` and ``/v1/report``.
+
+Each calls the Python API's method of the same name and sends its answer.
+
+>>> opponent_list(["QQ+"], 2)
+['QQ+', 'random', 'random']
+>>> opponent_list([], None)
+['random']
+"""
+
+# No ``from __future__ import annotations`` in the route modules: FastAPI reads the
+# route functions' annotations at run time.
+from typing import Literal
+
+from fastapi import FastAPI, Query
+
+from matchdb.answers import Multiway, Outcome, WinRate
+from matchdb.db.query import MatchDB
+from matchdb.errors import MatchdbError
+from matchdb.service.guards import compute
+
+__all__ = ["add_routes", "opponent_list"]
+
+
+def opponent_list(villains: list[str], random: int | None) -> list[str]:
+    """One entry per opponent: the villains' ranges, then ``random`` random hands (one when neither is given)."""
+    if random is not None and (isinstance(random, bool) or not 0 <= random <= 9):
+        raise MatchdbError(f"The number of opponents {random!r} is out of range; expected 0..9.")
+    result = list(villains) + ["random"] * (random or 0)
+    return result or ["random"]
+
+
+def add_routes(app: FastAPI, db: MatchDB) -> None:
+    """Add the question routes, answering from ``db``."""
+
+    @app.get("/v1/win-rate", response_model=WinRate, summary="Naive win rate of a hand on a board")
+    async def get_win_rate(
+        hole: str = Query(description="two hole cards, like AhKh"),
+        board: str = Query(description="three to five board cards, like 2c7dJh"),
+        players: int = Query(2, description="players at the table, 2..23"),
+    ) -> WinRate:
+        return await compute(db.naive, hole, board, players)
+
+    @app.get("/v1/equity", response_model=Outcome, summary="Exact heads-up equity of a hand on a board")
+    async def get_equity(
+        hole: str = Query(description="two hole cards, like AhKh"),
+        board: str = Query(description="three to five board cards, like 2c7dJh"),
+        villain: str | None = Query(None, description="opponent range like 'QQ+,AKs' (write '+' as %2B); default any hand"),
+    ) -> Outcome:
+        return await compute(db.outcome, hole, board, villain)
+
+    @app.get("/v1/multiway", response_model=Multiway, summary="Equity against 1 to 9 opponents, exact when affordable")
+    async def get_multiway(
+        hole: str = Query(description="two hole cards like AhKh, or a hero range"),
+        board: str = Query(description="three to five board cards, like 2c7dJh"),
+        villain: list[str] | None = Query(None, description="one per opponent: a range ('JJ%2B'), a hand or 'random'; repeat it"),  # noqa: B008 - FastAPI's parameter declaration, read once
+        opponents: int | None = Query(None, description="this many random opponents beside any villains"),
+        method: Literal["auto", "exact", "sample", "independent"] = Query("auto", description="exact when affordable (auto), exact, sample, independent"),
+        samples: int | None = Query(None, description="sampled partial deals (default 2,352)"),
+        seed: int | None = Query(None, description="seed of a sampled answer"),
+    ) -> Multiway:
+        return await compute(db.multiway, hole, board, opponent_list(villain or [], opponents), method, samples, seed)
+
+    @app.get("/v1/distribution", summary="How a hand's exact equity moves on the turn and river: EHS, EHS^2, HS, PPot, NPot")
+    async def get_distribution(
+        hole: str = Query(description="two hole cards, like AhKh"),
+        board: str = Query(description="a flop or turn, like 2c7dJh"),
+        villain: str | None = Query(None, description="opponent range like 'QQ%2B,AKs'; default any hand"),
+        bins: int = Query(50, ge=1, le=1000, description="histogram bins"),
+    ) -> dict:
+        return (await compute(db.distribution, hole, board, villain, bins)).to_dict()
+
+    @app.get("/v1/report", summary="A range's equity and hits over all 22,100 flops, aggregated by texture (seconds)")
+    async def get_report(
+        hero: str = Query(description="the hero's range, like 'QQ%2B,AKs'"),
+        villain: str | None = Query(None, description="the villain's range; default any hand"),
+    ) -> dict:
+        from matchdb.equity.reports import report
+
+        result = await compute(report, db, hero, villain)
+        data = result.to_dict()
+        data.pop("flops")  # every flop's row is in 'matchdb report --out'; the service sends the aggregates
+        return data
+
