@@ -34,6 +34,11 @@ over units with a 95 % confidence interval by the normal approximation, mean
 VPIP (hands with a voluntary preflop call or raise), PFR (preflop raises),
 aggression factor (bets and raises / calls after the flop), flops seen,
 showdowns and showdowns won.
+
+**Results.** :class:`ArenaResult` is the result of a run, not an answer of
+the database (:mod:`matchdb.answers` holds those): it renders the same way,
+``to_text()`` for the terminal and ``to_dict()`` as JSON, and also saves
+(CSV, JSON) and plots itself.
 """
 
 from __future__ import annotations
@@ -66,14 +71,15 @@ from matchdb.play.games import (
     S_SHOWDOWNS,
     S_VPIP,
     GameSettings,
-    _native,
-    _needs_strength,
+    native_spec,
+    needs_strength,
     play_game,
 )
 
 __all__ = [
     "ArenaError",
     "DEFAULT_FIELD",
+    "Estimate",
     "BotResult",
     "ArenaResult",
     "run_arena",
@@ -177,6 +183,14 @@ class ArenaResult:
             lines.append(f"{b.name:18} {str(b.wins):>26} {str(b.place):>24} {str(b.bb_per_100):>30} "
                          f"{b.vpip:6.3f} {b.pfr:6.3f} {b.aggression:6.2f}")
         return "\n".join(lines)
+
+    def to_text(self) -> str:
+        """What the command line prints (:meth:`report`)."""
+        return self.report()
+
+    def to_dict(self) -> dict:
+        """Settings, timing and every figure as plain JSON types (:meth:`to_json`)."""
+        return self.to_json()
 
     def to_csv(self) -> str:
         """One row per bot."""
@@ -340,7 +354,7 @@ def run_arena(bots=None, games: int = 100, seats: int | None = None, seed: int =
         settings = GameSettings(mode=mode, hands=hands if hands is not None else (200 if mode == "cash" else 5000),
                                 stack=1500 if mode == "tournament" else 2000)
     units = math.ceil(games / seats) if duplicate else games
-    needs = _needs_strength(bots) or (db is not None and any(_native(bot) is None for bot in bots))
+    needs = needs_strength(bots) or (db is not None and any(native_spec(bot) is None for bot in bots))
     if needs and source is None:  # Python bots see the database through view.source when a db is given
         source = open_source(db, tables, capacity)
     db_path = str(db) if isinstance(db, (str, os.PathLike)) else str(getattr(source.db if source is not None else db, "path", "")) or None
@@ -371,26 +385,16 @@ def _bar(total: int, progress: bool | None):
 
 def _run_dask(bots, settings, seats, seed, units, duplicate, workers, db_path, tables, capacity, needs, source,
               progress) -> list[dict]:
-    import logging
+    from distributed import as_completed
 
-    from distributed import Client, LocalCluster, as_completed
+    from matchdb.cluster import local_cluster
 
     # compile (or load) every kernel here first: numba's cache races when many processes compile at once
     _play_units(bots, settings, seats, seed, [0], duplicate, source)
     chunk = max(1, min(200, units // (8 * workers) or 1))
     pieces = [list(range(start, min(units, start + chunk))) for start in range(0, units, chunk)]
     records: list[dict] = []
-    saved = dict(os.environ)  # the nanny writes its pre-spawn variables into this process's environment
-    cluster = LocalCluster(
-        n_workers=workers,
-        threads_per_worker=1,  # numba's random generator is per thread: one thread per worker keeps runs exact
-        processes=True,
-        host="127.0.0.1",
-        dashboard_address="127.0.0.1:0",  # a free port
-        silence_logs=logging.ERROR,
-    )
-    client = Client(cluster)
-    try:
+    with local_cluster(workers) as client:
         futures = [client.submit(_worker_task, bots, settings, seats, seed, piece, duplicate, db_path,
                                  None if tables is None else str(tables), capacity, needs, pure=False)
                    for piece in pieces]
@@ -400,11 +404,6 @@ def _run_dask(bots, settings, seats, seed, units, duplicate, workers, db_path, t
             records += part
             bar.update(len({r["unit"] for r in part}))
         bar.close()
-    finally:
-        client.close()
-        cluster.close()
-        os.environ.clear()  # ...where later clusters would take them over their own configuration
-        os.environ.update(saved)
     records.sort(key=lambda r: (r["unit"], r["rotation"]))
     return records
 

@@ -55,11 +55,11 @@ import numpy as np
 
 from matchdb.jit import jit
 from matchdb.play.decisions import (
-    _choose_raise_to,
-    _fold_call_raise,
-    _pot_raise_to,
-    _rate_of_return,
-    _stack_protection,
+    choose_raise_to_kernel,
+    fold_call_raise_kernel,
+    pot_raise_to_kernel,
+    rate_of_return_kernel,
+    stack_protection_kernel,
 )
 from matchdb.play.engine import CALL, FOLD, RAISE, View
 from matchdb.errors import MatchdbError
@@ -93,6 +93,11 @@ __all__ = [
     "UNIFORM",
     "DROPOUT",
     "STEERED",
+    "MAX_PARAMS",
+    # The kernel interface: what the compiled game loop (matchdb.play.games) calls and reads.
+    "K_ALLIN", "K_PAIR", "K_STATION", "K_RANDOM", "K_WEST", "K_INCOME",
+    "STRENGTH_KINDS",
+    "decide_kernel",
 ]
 
 
@@ -108,7 +113,7 @@ K_RANDOM = 3
 K_WEST = 4
 K_INCOME = 5
 #: Kinds that need a hand strength.
-_STRENGTH_KINDS = (K_WEST, K_INCOME)
+STRENGTH_KINDS = (K_WEST, K_INCOME)
 #: Longest parameter vector of any built-in bot.
 MAX_PARAMS = 16
 
@@ -279,7 +284,7 @@ def _made_pair_rank_at_least(hole0, hole1, board, n_board, rank, counts, cards):
 
 
 @jit
-def _decide(kind, params, strength, to_call, can_raise, min_to, max_to, pot, stack, bet, max_bet, contrib,
+def decide_kernel(kind, params, strength, to_call, can_raise, min_to, max_to, pot, stack, bet, max_bet, contrib,
             big_blind, players, hole0, hole1, board, n_board, counts, cards):
     """One decision of a built-in bot: (engine kind, raise-to amount). Draws from numba's random generator."""
     if kind == K_ALLIN:
@@ -291,7 +296,7 @@ def _decide(kind, params, strength, to_call, can_raise, min_to, max_to, pot, sta
     if kind == K_PAIR:
         if _made_pair_rank_at_least(hole0, hole1, board, n_board, int(params[0]), counts, cards):
             if can_raise:
-                return RAISE, _pot_raise_to(params[1], pot, to_call, max_bet, min_to, max_to, 1.0)
+                return RAISE, pot_raise_to_kernel(params[1], pot, to_call, max_bet, min_to, max_to, 1.0)
             return CALL, 0
         if params[2] >= 0.5 or to_call == 0:
             return CALL, 0
@@ -307,7 +312,7 @@ def _decide(kind, params, strength, to_call, can_raise, min_to, max_to, pot, sta
         # params: t1 t2 t3, fold1..4, raise1..4, stack-protection blinds and strength, raise fraction, shove
         raise_to = 0
         if can_raise:
-            raise_to = _pot_raise_to(params[13], pot, to_call, max_bet, min_to, max_to, params[14])
+            raise_to = pot_raise_to_kernel(params[13], pot, to_call, max_bet, min_to, max_to, params[14])
         if to_call > 0:
             odds = to_call / (pot + to_call)
         elif can_raise:
@@ -315,15 +320,15 @@ def _decide(kind, params, strength, to_call, can_raise, min_to, max_to, pot, sta
             odds = chips / (pot + chips)
         else:
             return CALL, 0
-        rr = _rate_of_return(strength, odds)
+        rr = rate_of_return_kernel(strength, odds)
         u = np.random.random()
-        choice = _fold_call_raise(rr, u, to_call, params[0], params[1], params[2], params[3], params[4], params[5],
+        choice = fold_call_raise_kernel(rr, u, to_call, params[0], params[1], params[2], params[3], params[4], params[5],
                                   params[6], params[7], params[8], params[9], params[10])
         if choice == 2 and not can_raise:
             choice = 1
-        if choice == 2 and _stack_protection(stack, raise_to - bet, big_blind, strength, params[11], params[12]):
+        if choice == 2 and stack_protection_kernel(stack, raise_to - bet, big_blind, strength, params[11], params[12]):
             choice = 1
-        if choice == 1 and _stack_protection(stack, to_call, big_blind, strength, params[11], params[12]):
+        if choice == 1 and stack_protection_kernel(stack, to_call, big_blind, strength, params[11], params[12]):
             choice = 0
         if choice == 0:
             return (FOLD, 0) if to_call > 0 else (CALL, 0)
@@ -336,7 +341,7 @@ def _decide(kind, params, strength, to_call, can_raise, min_to, max_to, pot, sta
         if to_call > 0 and follow <= -contrib:
             return FOLD, 0
         if can_raise:
-            x = _choose_raise_to(strength, pot, to_call, contrib, bet, max_bet, min_to, max_to, players - 1,
+            x = choose_raise_to_kernel(strength, pot, to_call, contrib, bet, max_bet, min_to, max_to, players - 1,
                                  params[0], params[1], params[2], params[3])
             if x >= 0:
                 return RAISE, x
@@ -416,7 +421,7 @@ class BuiltinBot(Bot):
 
     def native(self):
         """(kind, parameters, strength code) for the compiled loop, or None with a Python strength."""
-        if self.KIND in _STRENGTH_KINDS and not isinstance(self.strength, BuiltinStrength):
+        if self.KIND in STRENGTH_KINDS and not isinstance(self.strength, BuiltinStrength):
             return None
         code = self.strength.code if isinstance(self.strength, BuiltinStrength) else NAIVE.code
         params = np.zeros(MAX_PARAMS)
@@ -424,14 +429,14 @@ class BuiltinBot(Bot):
         return self.KIND, params, code
 
     def act(self, view: View) -> tuple[int, int]:
-        value = float(self.strength(view)) if self.KIND in _STRENGTH_KINDS else 0.0
+        value = float(self.strength(view)) if self.KIND in STRENGTH_KINDS else 0.0
         board = self._board
         board[: len(view.board)] = view.board
         params = self._padded
         if params is None or not np.array_equal(params[: len(self.params)], self.params):
             params = self._padded = np.zeros(MAX_PARAMS)
             params[: len(self.params)] = self.params
-        kind, amount = _decide(self.KIND, params, value, view.to_call, view.can_raise, view.min_raise_to,
+        kind, amount = decide_kernel(self.KIND, params, value, view.to_call, view.can_raise, view.min_raise_to,
                                view.max_raise_to, view.pot, view.stack, view.bet, view.max_bet, view.contributed,
                                view.big_blind, view.players, view.hole[0], view.hole[1], board, len(view.board),
                                self._counts, self._cards)

@@ -92,6 +92,16 @@ __all__ = [
     "Hand",
     "Table",
     "shuffled_decks",
+    "log_capacity",
+    # The kernel interface: the state layout and the numba kernels that the compiled game loop
+    # (matchdb.play.games) calls from its own compiled code. They check nothing; callers own the arrays.
+    "G_SEATS", "G_BUTTON", "G_SB", "G_BB", "G_ANTE", "G_STREET", "G_ACTOR", "G_MAXBET", "G_LASTFULL", "G_POT",
+    "G_NLOG", "G_SB_SEAT", "G_BB_SEAT", "G_ACTIVE", "G_DEALT", "G_SHOWDOWN", "G_REACHED", "G_NPOTS", "G_POTS",
+    "G_FIELDS", "P_STACK", "P_BET", "P_CONTRIB", "P_STATE", "P_TOACT", "P_ACTED", "P_START", "P_WON", "P_HOLE0",
+    "P_HOLE1", "P_VALUE", "P_FIELDS", "LOG_STREET", "LOG_SEAT", "LOG_KIND", "LOG_AMOUNT",
+    "legal_kernel",
+    "start_hand_kernel",
+    "act_kernel",
 ]
 
 
@@ -157,7 +167,6 @@ LOG_SEAT = 1
 LOG_KIND = 2
 LOG_AMOUNT = 3  # raise-to amount for raises, chips added otherwise
 
-_STATUS_OK = 0
 
 
 class Legal(NamedTuple):
@@ -242,7 +251,7 @@ def _log(g, log, street, seat, kind, amount):
 
 
 @jit
-def _legal(g, p):
+def legal_kernel(g, p):
     """(to_call, can_raise, min_raise_to, max_raise_to) of the player to act; to_call -1 when nobody is to act."""
     seat = g[G_ACTOR]
     if seat < 0:
@@ -481,7 +490,7 @@ def _post(g, p, log, seat, amount, kind):
 
 
 @jit
-def _start_hand(g, p, log, deck, button):
+def start_hand_kernel(g, p, log, deck, button):
     """Deal a hand from ``deck`` with the button on ``button``: antes, blinds, first actor.
 
     Players with chips (``p[P_STACK] > 0``) are dealt in. Returns the number
@@ -550,11 +559,11 @@ def _start_hand(g, p, log, deck, button):
 
 
 @jit
-def _act(g, p, log, board, kind, amount):
+def act_kernel(g, p, log, board, kind, amount):
     """Play ``kind`` (FOLD, CHECK/CALL or RAISE to ``amount``) for the player to act; returns the kind played."""
     seat = g[G_ACTOR]
     n = g[G_SEATS]
-    to_call, can_raise, min_to, max_to = _legal(g, p)
+    to_call, can_raise, min_to, max_to = legal_kernel(g, p)
     if kind == FOLD and to_call <= 0:
         kind = CHECK
     if kind == RAISE and not can_raise:
@@ -734,7 +743,7 @@ class Hand:
 
     def legal(self) -> Legal:
         """What the player to act may do."""
-        to_call, can_raise, min_to, max_to = _legal(self._table._g, self._table._p)
+        to_call, can_raise, min_to, max_to = legal_kernel(self._table._g, self._table._p)
         if to_call < 0:
             raise EngineError("Nobody is to act: the hand is over.")
         return Legal(int(to_call), bool(can_raise), int(min_to), int(max_to))
@@ -746,7 +755,7 @@ class Hand:
         seat = int(g[G_ACTOR])
         if seat < 0:
             raise EngineError("Nobody is to act: the hand is over.")
-        to_call, can_raise, min_to, max_to = _legal(g, t._p)
+        to_call, can_raise, min_to, max_to = legal_kernel(g, t._p)
         gl = g[:G_POTS].tolist()  # plain lists: indexing numpy one number at a time costs more than the view
         stacks, bets, contributions, state, hole0, hole1 = t._p[
             [P_STACK, P_BET, P_CONTRIB, P_STATE, P_HOLE0, P_HOLE1], :n
@@ -794,7 +803,7 @@ class Hand:
             raise EngineError(f"The action {kind!r} is not one of FOLD (0), CHECK (1), CALL (2) or RAISE (3).")
         if isinstance(amount, bool) or not isinstance(amount, (int, np.integer)):
             raise EngineError(f"The raise amount {amount!r} is not a whole number of chips.")
-        played = int(_act(t._g, t._p, t._log, self._board, int(kind), int(amount)))
+        played = int(act_kernel(t._g, t._p, t._log, self._board, int(kind), int(amount)))
         if self.over:
             t._finish()
         return played
@@ -860,7 +869,7 @@ class Table:
         self._p[P_STACK, : self.seats] = stacks
         self._g[G_SEATS] = self.seats
         self.set_blinds(small_blind, big_blind, ante)
-        self._log = np.zeros((_log_capacity(sum(stacks), self._g[G_BB], self.seats), 4), dtype=np.int64)
+        self._log = np.zeros((log_capacity(sum(stacks), self._g[G_BB], self.seats), 4), dtype=np.int64)
         self._rng = rng if rng is not None else np.random.default_rng(seed)
         self._button = self.seats - 1 if button is None else int(button) - 1
         self._g[G_STREET] = 4
@@ -887,7 +896,7 @@ class Table:
         self._g[G_BB] = bb
         self._g[G_ANTE] = _check_chips(ante, "ante", 0)
         if hasattr(self, "_log"):
-            need = _log_capacity(int(self._p[P_STACK].sum()), bb, self.seats)
+            need = log_capacity(int(self._p[P_STACK].sum()), bb, self.seats)
             if need > len(self._log):
                 self._log = np.zeros((need, 4), dtype=np.int64)
 
@@ -920,7 +929,7 @@ class Table:
                 raise EngineError("A deck must hold each card id 0..51 exactly once.")
         self._button = _next_button(self._p[P_STACK, : self.seats], self._button)
         hand = Hand(self, cards)
-        _start_hand(self._g, self._p, self._log, cards, self._button)
+        start_hand_kernel(self._g, self._p, self._log, cards, self._button)
         if hand.over:
             self._finish()
         return hand
@@ -938,7 +947,7 @@ def _next_button(stacks: np.ndarray, button: int) -> int:
     raise EngineError("No seat has chips.")
 
 
-def _log_capacity(chips: int, big_blind: int, seats: int) -> int:
+def log_capacity(chips: int, big_blind: int, seats: int) -> int:
     """Enough history rows for any hand: each full raise adds a big blind, each short one empties a stack."""
     raises = chips // max(big_blind, 1) + seats
     return int((raises + 4) * (seats + 1) + 3 * seats + 8)

@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from matchdb.jit import jit
-from matchdb.play.bots import _STRENGTH_KINDS, Bot, _decide
+from matchdb.play.bots import STRENGTH_KINDS, Bot, decide_kernel
 from matchdb.play.engine import (
     CALL,
     CHECK,
@@ -75,10 +75,10 @@ from matchdb.play.engine import (
     RAISE,
     Hand,
     Table,
-    _act,
-    _legal,
-    _log_capacity,
-    _start_hand,
+    act_kernel,
+    legal_kernel,
+    log_capacity,
+    start_hand_kernel,
     shuffled_decks,
 )
 from matchdb.errors import MatchdbError
@@ -86,8 +86,8 @@ from matchdb.play.strength import (
     MONTECARLO,
     STEERED,
     UNIFORM,
-    _seed,
-    _strength,
+    seed_kernels,
+    strength_kernel,
     frame,
     kernel_arrays,
 )
@@ -102,6 +102,8 @@ __all__ = [
     "GameResult",
     "play_game",
     "blind_schedule",
+    "native_spec",
+    "needs_strength",
 ]
 
 
@@ -256,7 +258,7 @@ def _begin_hand(g, p, log, game, schedule, deck):
     g[G_ANTE] = schedule[level, 2]
     button = _next_live(p, n, game[GM_BUTTON])
     game[GM_BUTTON] = button
-    _start_hand(g, p, log, deck, button)
+    start_hand_kernel(g, p, log, deck, button)
     return True
 
 
@@ -393,8 +395,8 @@ def _run(g, p, log, game, schedule, decks, places, bust_hand, stats, big_blinds,
         n_board = 0 if street == 0 else street + 2
         strength = 0.0
         needs = False
-        for k in range(len(_STRENGTH_KINDS)):
-            if kind == _STRENGTH_KINDS[k]:
+        for k in range(len(STRENGTH_KINDS)):
+            if kind == STRENGTH_KINDS[k]:
                 needs = True
         if needs:
             if n_board > 0:
@@ -406,16 +408,16 @@ def _run(g, p, log, game, schedule, decks, places, bust_hand, stats, big_blinds,
             model = scodes[seat, 2]
             if skind == MONTECARLO and model != UNIFORM:
                 _opponent_flags(g, p, log, seat, model, flags)
-            strength = _strength(skind, p[P_HOLE0, seat], p[P_HOLE1, seat], board5, n_board, g[G_ACTIVE],
+            strength = strength_kernel(skind, p[P_HOLE0, seat], p[P_HOLE1, seat], board5, n_board, g[G_ACTIVE],
                                  scodes[seat, 1], model, sthresholds[seat], scodes[seat, 3], flags, arrays, columns)
-        to_call, can_raise, min_to, max_to = _legal(g, p)
+        to_call, can_raise, min_to, max_to = legal_kernel(g, p)
         pot = g[G_POT]
         for s in range(n):
             pot += p[P_BET, s]
-        action, amount = _decide(kind, params[seat], strength, to_call, can_raise, min_to, max_to, pot,
+        action, amount = decide_kernel(kind, params[seat], strength, to_call, can_raise, min_to, max_to, pot,
                                  p[P_STACK, seat], p[P_BET, seat], g[G_MAXBET], p[P_CONTRIB, seat], g[G_BB],
                                  g[G_ACTIVE], p[P_HOLE0, seat], p[P_HOLE1, seat], board5, n_board, counts, cards)
-        _act(g, p, log, board5, action, amount)
+        act_kernel(g, p, log, board5, action, amount)
         if g[G_STREET] == 4:
             _end_hand(g, p, log, game, places, bust_hand, stats, big_blinds)
 
@@ -435,7 +437,7 @@ class _Game:
         self.g[G_SEATS] = seats
         self.g[G_STREET] = 4
         smallest_bb = int(self.schedule[:, 1].min())
-        self.log = np.empty((_log_capacity(seats * settings.stack, smallest_bb, seats), 4), dtype=np.int64)
+        self.log = np.empty((log_capacity(seats * settings.stack, smallest_bb, seats), 4), dtype=np.int64)
         self.game = np.zeros(GM_FIELDS, dtype=np.int64)
         self.game[GM_MODE] = mode
         self.game[GM_MAXHANDS] = settings.hands
@@ -485,17 +487,17 @@ def _empty_arrays():
     return _EMPTY_SOURCE
 
 
-def _native(bot) -> tuple | None:
+def native_spec(bot) -> tuple | None:
     """The compiled loop's description of ``bot``, or None for a bot only Python plays (any object with ``act``)."""
     native = getattr(bot, "native", None)
     return native() if callable(native) else None
 
 
-def _needs_strength(bots: Sequence[Bot]) -> bool:
+def needs_strength(bots: Sequence[Bot]) -> bool:
     """Whether a built-in bot will read strengths from the database (Python bots bring their own)."""
     for bot in bots:
-        spec = _native(bot)
-        if spec is not None and spec[0] in _STRENGTH_KINDS:
+        spec = native_spec(bot)
+        if spec is not None and spec[0] in STRENGTH_KINDS:
             return True
     return False
 
@@ -519,11 +521,11 @@ def play_game(bots: Sequence[Bot], settings: GameSettings = GameSettings(), deal
             raise GameError(f"The bot {bot!r} has no act(view) method.")
     if not 0 <= button < seats:
         raise GameError(f"The first button {button!r} is not a seat 0..{seats - 1}.")
-    if source is None and _needs_strength(bots):
+    if source is None and needs_strength(bots):
         raise GameError("These bots need hand strengths; give a source (matchdb.play.strength.StrengthSource(db)).")
     state = _Game(seats, settings, deal_seed, button)
-    _seed(np.int64(bot_seed % 2**32))
-    specs = [_native(bot) for bot in bots]
+    seed_kernels(int(bot_seed) % 2**32)
+    specs = [native_spec(bot) for bot in bots]
     if python or any(spec is None for spec in specs):
         return _play_python(state, bots, source)
     kinds = np.array([spec[0] for spec in specs], dtype=np.int64)
@@ -581,7 +583,7 @@ def _play_python(state: _Game, bots: Sequence[Bot], source) -> GameResult:
             raise GameError(f"The bot {bots[seat]!r} answered {answer!r}; expected (kind, amount).") from None
         if kind not in (FOLD, CHECK, CALL, RAISE):
             raise GameError(f"The bot {bots[seat]!r} answered the action {kind!r}; expected FOLD, CHECK, CALL or RAISE.")
-        _act(g, state.p, state.log, hand._board, kind, amount)
+        act_kernel(g, state.p, state.log, hand._board, kind, amount)
         if g[G_STREET] == 4:
             _end_hand(g, state.p, state.log, state.game, state.places, state.bust_hand, state.stats, state.big_blinds)
     decoded = getattr(source.tables, "decoded", 0) - decoded_before if source is not None else 0

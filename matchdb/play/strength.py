@@ -83,6 +83,13 @@ __all__ = [
     "decode_tables",
     "open_decoded",
     "StrengthSource",
+    "frame",
+    "class_of",
+    "preflop_array",
+    "seed_kernels",
+    "kernel_arrays",
+    # The kernel interface: compiled code elsewhere (matchdb.play.games) calls this kernel directly.
+    "strength_kernel",
 ]
 
 NAIVE = 0
@@ -98,7 +105,6 @@ STEERED = 2
 MODELS = {"uniform": UNIFORM, "dropout": DROPOUT, "steered": STEERED}
 
 _TABLE_SHAPE = (N_PAIRS, N_PAIRS)
-_TABLE_BYTES = N_PAIRS * N_PAIRS * 2
 
 
 class StrengthError(MatchdbError):
@@ -314,7 +320,7 @@ def _monte_carlo(table, frame_arrays, index, perm, hole0, hole1, board, n_board,
 
 
 @jit
-def _strength(kind, hole0, hole1, board, n_board, players, samples, model, threshold, redraws, flags, arrays,
+def strength_kernel(kind, hole0, hole1, board, n_board, players, samples, model, threshold, redraws, flags, arrays,
               columns):
     """Strength of hole cards on a board of 0, 3, 4 or 5 cards with ``players`` in the hand (hero included).
 
@@ -566,7 +572,7 @@ class StrengthSource:
     def _compute(self, kind, hole0, hole1, board_array, n_board, players, samples, model, threshold, redraws, flags) -> float:
         """The kernel call, without checks (the board's table must be loaded)."""
         with self._lock:  # the columns buffer is shared
-            return float(_strength(kind, hole0, hole1, board_array, n_board, players, samples, model, threshold,
+            return float(strength_kernel(kind, hole0, hole1, board_array, n_board, players, samples, model, threshold,
                                    redraws, flags, self.arrays(), self._columns))
 
     def naive(self, hole, board=(), players: int = 2) -> float:

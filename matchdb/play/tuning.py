@@ -34,6 +34,11 @@ genetic generation's children all at once); results do not depend on the
 number of workers. Threads would not do: more than half of a game's time is
 Python around the compiled loop, which holds the GIL.
 
+**Results.** :class:`TuningResult` and :class:`Comparison` are the results of a
+run, not answers of the database (:mod:`matchdb.answers` holds those): they
+render the same way, ``to_text()`` for the terminal and ``to_dict()`` as JSON,
+and also save and plot themselves.
+
 >>> result = tune_bot("fives", ["station"], cycles=6, games=20, noise_sessions=3, mode="cash", hands=20, seed=1)
 >>> result.search.evaluations, result.bot.name, result.noise.values.shape
 (6, 'fives-tuned', (3,))
@@ -45,6 +50,7 @@ matchdb.play.tuning.TuningError: The objective 'target' needs a target rate (big
 
 from __future__ import annotations
 
+import contextlib
 import math
 import os
 import time
@@ -58,7 +64,7 @@ from matchdb.answers import plain
 from matchdb.play.arena import Estimate, open_source, run_arena
 from matchdb.play.bots import Bot, BuiltinBot, make_bot, save_bot
 from matchdb.errors import MatchdbError
-from matchdb.play.games import GameSettings, _needs_strength
+from matchdb.play.games import GameSettings, needs_strength
 from matchdb.play.optimise import OptimiseError, Search, Space, Step, genetic, random_walk
 
 __all__ = [
@@ -287,25 +293,16 @@ class SessionPlayer:
     def _start(self, bots: Sequence[Bot]) -> None:
         """Open the strength source when some bot needs one; start the workers (once)."""
         if self._needs is None:
-            self._needs = _needs_strength(list(bots) + self.field)
+            self._needs = needs_strength(list(bots) + self.field)
             if self._needs and self._source is None:
                 self._source = open_source(self._db, self._tables, self._capacity)
         if self.workers > 1 and self._client is None:
-            import logging
-
-            from distributed import Client, LocalCluster
+            from matchdb.cluster import local_cluster
 
             # compile (or load) every kernel here first: numba's cache races when many processes compile at once
             _play_chunk([bots[0], *self.field], self.settings, self.seats, 0, 1, self._source)
-            saved = dict(os.environ)  # the nanny writes its pre-spawn variables into this process's environment
-            try:
-                self._cluster = LocalCluster(n_workers=self.workers, threads_per_worker=1, processes=True,
-                                             host="127.0.0.1", dashboard_address="127.0.0.1:0",
-                                             silence_logs=logging.ERROR)
-                self._client = Client(self._cluster)
-            finally:
-                os.environ.clear()
-                os.environ.update(saved)
+            self._cluster = contextlib.ExitStack()
+            self._client = self._cluster.enter_context(local_cluster(self.workers))
 
     def chunk_seeds(self, seed: int) -> list[int]:
         """The seeds of a session's chunks (the session's own seed when it is one chunk)."""
@@ -345,14 +342,8 @@ class SessionPlayer:
     def close(self) -> None:
         """Stop the workers, if any were started."""
         if self._client is not None:
-            saved = dict(os.environ)
-            try:
-                self._client.close()
-                self._cluster.close()
-            finally:
-                os.environ.clear()
-                os.environ.update(saved)
-            self._client = self._cluster = None
+            cluster, self._cluster, self._client = self._cluster, None, None
+            cluster.close()
 
     def __enter__(self) -> SessionPlayer:
         return self
@@ -444,6 +435,14 @@ class TuningResult:
         """Parameters that moved: name -> (start, tuned)."""
         return {n: (float(a), float(b)) for n, a, b in zip(self.search.names, self.search.start, self.search.best) if a != b}
 
+    def to_text(self) -> str:
+        """What the command line prints (:meth:`summary`)."""
+        return self.summary()
+
+    def to_dict(self) -> dict:
+        """The run's figures as plain JSON types (:meth:`to_json`)."""
+        return plain(self.to_json())
+
     def to_json(self) -> dict:
         """The run's figures (kept in the saved bot file under ``"tuning"``)."""
         return {
@@ -484,6 +483,14 @@ class Comparison:
             lines.append(f"{name:12} {r.train_start:>10.4g} -> {r.train_best:<9.4g} {str(r.improvement):>36} "
                          f"{'yes' if r.beyond_noise else 'no':>5} {len(r.search.steps):>5} {r.seconds:>7.1f}")
         return "\n".join(lines)
+
+    def to_text(self) -> str:
+        """What the command line prints (:meth:`summary`)."""
+        return self.summary()
+
+    def to_dict(self) -> dict:
+        """Each method's figures (:meth:`TuningResult.to_dict`) by method name."""
+        return {name: result.to_dict() for name, result in self.results.items()}
 
     def plot(self, path: str | os.PathLike) -> str:
         """Both trajectories in one figure (needs matplotlib)."""
