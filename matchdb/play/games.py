@@ -72,8 +72,10 @@ from matchdb.play.engine import (
     P_START,
     P_STATE,
     P_WON,
+    G_RULES,
     RAISE,
     Hand,
+    Rules,
     Table,
     act_kernel,
     legal_kernel,
@@ -178,7 +180,8 @@ class GameSettings:
 
     ``stack`` is every seat's starting stack (tournament) or buy-in (cash);
     ``schedule`` the blind levels (cash games play the first level);
-    ``hands`` the session length (cash) or the safety cap (tournament).
+    ``hands`` the session length (cash) or the safety cap (tournament);
+    ``rules`` the engine's rule options (:class:`matchdb.play.engine.Rules`).
     """
 
     mode: str = "tournament"
@@ -186,6 +189,7 @@ class GameSettings:
     schedule: tuple = DEFAULT_SCHEDULE
     hands_per_level: int = 10
     hands: int = 5000
+    rules: Rules = Rules()
 
     def __post_init__(self) -> None:
         if self.mode not in _MODES:
@@ -195,6 +199,8 @@ class GameSettings:
             if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
                 raise GameError(f"The setting {name} = {value!r} is not a whole number of at least 1.")
         blind_schedule(self.schedule, 1)
+        if not isinstance(self.rules, Rules):
+            raise GameError(f"The rules {self.rules!r} are not a matchdb.play.engine.Rules.")
 
     @property
     def big_blind(self) -> int:
@@ -257,8 +263,8 @@ def _begin_hand(g, p, log, game, schedule, deck):
     g[G_BB] = schedule[level, 1]
     g[G_ANTE] = schedule[level, 2]
     button = _next_live(p, n, game[GM_BUTTON])
-    game[GM_BUTTON] = button
     start_hand_kernel(g, p, log, deck, button)
+    game[GM_BUTTON] = g[G_BUTTON]  # the dead-button rule may have placed it elsewhere
     return True
 
 
@@ -436,6 +442,7 @@ class _Game:
         self.p[P_STACK, :seats] = settings.stack
         self.g[G_SEATS] = seats
         self.g[G_STREET] = 4
+        self.g[G_RULES] = settings.rules.code
         smallest_bb = int(self.schedule[:, 1].min())
         self.log = np.empty((log_capacity(seats * settings.stack, smallest_bb, seats), 4), dtype=np.int64)
         self.game = np.zeros(GM_FIELDS, dtype=np.int64)
@@ -555,7 +562,7 @@ def play_game(bots: Sequence[Bot], settings: GameSettings = GameSettings(), deal
 
 def _play_python(state: _Game, bots: Sequence[Bot], source) -> GameResult:
     """The same game as the compiled loop, with each decision asked of ``bot.act(view)`` in Python."""
-    table = Table._over(state.g, state.p, state.log)  # for Hand's views
+    table = Table.over_arrays(state.g, state.p, state.log)  # for Hand's views
     decoded_before = getattr(source.tables, "decoded", 0) if source is not None else 0
     hand = None
     while True:
@@ -583,7 +590,7 @@ def _play_python(state: _Game, bots: Sequence[Bot], source) -> GameResult:
             raise GameError(f"The bot {bots[seat]!r} answered {answer!r}; expected (kind, amount).") from None
         if kind not in (FOLD, CHECK, CALL, RAISE):
             raise GameError(f"The bot {bots[seat]!r} answered the action {kind!r}; expected FOLD, CHECK, CALL or RAISE.")
-        act_kernel(g, state.p, state.log, hand._board, kind, amount)
+        act_kernel(g, state.p, state.log, hand.full_board, kind, amount)
         if g[G_STREET] == 4:
             _end_hand(g, state.p, state.log, state.game, state.places, state.bust_hand, state.stats, state.big_blinds)
     decoded = getattr(source.tables, "decoded", 0) - decoded_before if source is not None else 0
