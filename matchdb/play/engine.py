@@ -98,6 +98,7 @@ __all__ = [
     "Legal",
     "View",
     "HandRecord",
+    "HandResult",
     "Hand",
     "Table",
     "shuffled_decks",
@@ -245,7 +246,8 @@ class View:
     ``(street, seat, kind, amount)`` of every post and action of the hand
     (kinds index :data:`ACTION_NAMES`). ``source`` is what the table offers
     for hand strengths (a :class:`matchdb.play.strength.StrengthSource` in the
-    arena), or None.
+    arena), or None. ``hand`` is the hand's number in the game (0 first) and
+    ``names`` the name of the bot in each seat (empty outside a game).
     """
 
     seat: int
@@ -272,6 +274,40 @@ class View:
     players: int
     history: tuple[tuple[int, int, int, int], ...]
     source: object = None
+    hand: int = 0
+    names: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class HandResult:
+    """What a bot learns when a hand ends (a bot's ``on_hand_end(result)`` gets one, its own ``seat`` set).
+
+    ``hand`` is the hand's number in the game (0 first), ``names`` the bot in
+    each seat, ``board`` the cards dealt, ``history`` every post and action
+    (``(street, seat, kind, amount)``, kinds index :data:`ACTION_NAMES`),
+    ``shown`` each seat's hole cards where they were shown (the players at a
+    showdown, and always the receiving seat's own), else None; ``start`` and
+    ``stacks`` the stacks before and after, ``won`` what each seat received,
+    ``net`` its result (``stacks - start``), ``pots`` the pots paid at a
+    showdown as ``(amount, seats that could win it, seats paid)``.
+    """
+
+    hand: int
+    seat: int
+    names: tuple[str, ...]
+    button: int
+    small_blind: int
+    big_blind: int
+    ante: int
+    board: tuple[int, ...]
+    history: tuple[tuple[int, int, int, int], ...]
+    shown: tuple[tuple[int, int] | None, ...]
+    start: tuple[int, ...]
+    stacks: tuple[int, ...]
+    won: tuple[int, ...]
+    net: tuple[int, ...]
+    showdown: bool
+    pots: tuple[tuple[int, tuple[int, ...], tuple[int, ...]], ...] = ()
 
 
 # -- kernels -----------------------------------------------------------------------
@@ -827,8 +863,8 @@ class Hand:
             raise EngineError("Nobody is to act: the hand is over.")
         return Legal(int(to_call), bool(can_raise), int(min_to), int(max_to))
 
-    def view(self, source: object = None) -> View:
-        """What the player to act may see (see :class:`View`)."""
+    def view(self, source: object = None, hand: int = 0, names: tuple[str, ...] = ()) -> View:
+        """What the player to act may see (see :class:`View`); ``hand`` and ``names`` are passed into it."""
         t = self._table
         g, n = t._g, t.seats
         seat = int(g[G_ACTOR])
@@ -865,6 +901,8 @@ class Hand:
             players=gl[G_ACTIVE],
             history=tuple(map(tuple, t._log[:used].tolist())),
             source=source,
+            hand=hand,
+            names=tuple(names),
         )
 
     def act(self, kind: int, amount: int = 0) -> int:
@@ -903,6 +941,27 @@ class Hand:
             showdown=bool(t._g[G_SHOWDOWN]),
             pots=tuple(_pot_record(t._g, k, n) for k in range(int(t._g[G_NPOTS]))),
         )
+
+
+    def results(self, number: int = 0, names: tuple[str, ...] = ()) -> list[HandResult]:
+        """One :class:`HandResult` per seat of the finished hand (what ``on_hand_end`` receives)."""
+        if not self.over:
+            raise EngineError("The hand is still in play; results come when it is over.")
+        record = self.record()
+        t = self._table
+        g, p, n = t._g, t._p, t.seats
+        board = record.board[: (0, 3, 4, 5)[int(g[G_REACHED])]]
+        at_showdown = [bool(record.showdown and p[P_STATE, s] == 1) for s in range(n)]
+        common = dict(hand=int(number), names=tuple(names), button=record.button, small_blind=int(g[G_SB]),
+                      big_blind=int(g[G_BB]), ante=int(g[G_ANTE]), board=tuple(board), history=record.history,
+                      start=record.start, stacks=record.stacks, won=record.won,
+                      net=tuple(b - a for a, b in zip(record.start, record.stacks)), showdown=record.showdown,
+                      pots=record.pots)
+        out = []
+        for seat in range(n):
+            shown = tuple(record.holes[s] if (at_showdown[s] or s == seat) else None for s in range(n))
+            out.append(HandResult(seat=seat, shown=shown, **common))
+        return out
 
 
 def _pot_record(g: np.ndarray, k: int, n: int) -> tuple[int, tuple[int, ...], tuple[int, ...]]:

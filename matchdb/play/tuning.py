@@ -61,7 +61,7 @@ from pathlib import Path
 import numpy as np
 
 from matchdb.answers import plain
-from matchdb.play.arena import Estimate, open_source, run_arena
+from matchdb.play.arena import Estimate, open_source, run_arena, t_quantile
 from matchdb.play.bots import Bot, BuiltinBot, make_bot, save_bot
 from matchdb.errors import MatchdbError
 from matchdb.play.games import GameSettings, needs_strength
@@ -98,30 +98,9 @@ OBJECTIVES = {
 #: Search methods by name.
 METHODS = {"walk": "random walk", "genetic": "genetic"}
 
-_T975 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145, 2.131,
-         2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042)
-
-
-def t_quantile(df: int) -> float:
-    """The 97.5 % quantile of Student's t with ``df`` degrees of freedom (a 95 % two-sided interval).
-
-    >>> t_quantile(4), round(t_quantile(100), 3)
-    (2.776, 1.984)
-    """
-    if isinstance(df, bool) or not isinstance(df, (int, np.integer)) or df < 1:
-        raise TuningError(f"The degrees of freedom {df!r} are not a whole number of at least 1.")
-    if df <= len(_T975):
-        return _T975[df - 1]
-    z = 1.959963984540054  # Cornish-Fisher expansion beyond the table (error < 1e-4)
-    return z + (z**3 + z) / (4 * df) + (5 * z**5 + 16 * z**3 + 3 * z) / (96 * df**2)
-
-
 def _interval(values: np.ndarray) -> Estimate:
     """Mean with a 95 % Student-t interval."""
-    values = np.asarray(values, dtype=np.float64)
-    mean = float(values.mean())
-    half = t_quantile(len(values) - 1) * float(values.std(ddof=1)) / math.sqrt(len(values))
-    return Estimate(mean, mean - half, mean + half, len(values))
+    return Estimate.of(values)
 
 
 # -- what is measured ---------------------------------------------------------------------------

@@ -132,7 +132,7 @@ def test_frame_lookups_are_consistent():
 @pytest.mark.parametrize(
     "call, message",
     [
-        (lambda s: s.strength("exact", "AhKh"), "The strength kind 'exact' is unknown; expected one of naive, headsup, montecarlo."),
+        (lambda s: s.strength("exactly", "AhKh"), "The strength kind 'exactly' is unknown; expected one of naive, headsup, montecarlo, exact."),
         (lambda s: s.naive("AhKh", "2c7d"), "The board '2c7d' has 2 cards; expected 0, 3, 4 or 5."),
         (lambda s: s.naive("AhKh", "AhQd2c"), "The hole cards 'AhKh' share a card with the board 'AhQd2c'."),
         (lambda s: s.naive("AhKh", "", 11), "The number of players 11 is out of range; expected 1..10."),
