@@ -222,6 +222,10 @@ class Pair:
         if not self.shown:
             return (f"no difference shown between {self.first} and {self.second}: {label} {d.mean:+.4g} "
                     f"[{d.low:.4g}, {d.high:.4g}]")
+        if self.figure == "place":  # a lower place is better: the bot with the lower mean place beats the other
+            if d.mean < 0:
+                return f"{self.first} beats {self.second} by {-d.mean:.4g} [{-d.high:.4g}, {-d.low:.4g}] places"
+            return f"{self.second} beats {self.first} by {d.mean:.4g} [{d.low:.4g}, {d.high:.4g}] places"
         if d.mean > 0:
             return f"{self.first} beats {self.second} by {d.mean:.4g} [{d.low:.4g}, {d.high:.4g}] {label}"
         return f"{self.second} beats {self.first} by {-d.mean:.4g} [{-d.high:.4g}, {-d.low:.4g}] {label}"
