@@ -145,6 +145,27 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _check_numbers(args: argparse.Namespace, bounds) -> None:
+    """Every numeric option within its bounds before any work: ``bounds`` holds (option, low, high)."""
+    import math
+
+    for option, low, high in bounds:
+        value = getattr(args, option, None)
+        if value is None:
+            continue
+        if isinstance(value, float) and not math.isfinite(value) or not low <= value <= high:
+            shown = f"{high:,}" if isinstance(high, int) else f"{high:g}"
+            raise MatchdbError(f"--{option.replace('_', '-')} is {value}; expected {low}..{shown}.")
+
+
+_TUNE_BOT_BOUNDS = (("cycles", 1, 10**6), ("step", 1e-6, 1.0), ("changes", 1, 64), ("patience", 1, 10**6),
+                    ("parents", 1, 1000), ("children", 1, 10_000), ("noise_sessions", 2, 1000), ("games", 1, 10**7),
+                    ("seats", 2, 10), ("hands", 1, 10**6), ("chunks", 1, 10_000), ("workers", 1, 256),
+                    ("seed", 0, 2**63 - 1), ("target", -1e9, 1e9))
+_TUNE_PREFLOP_BOUNDS = (("cycles", 1, 10**8), ("patience", 0, 10**8), ("tolerance", 0.0, 1e6),
+                        ("target_error", 0.0, 1e6), ("step", 1e-6, 1000.0), ("changes", 1, 11), ("seed", 0, 2**63 - 1))
+
+
 def _arena_outputs(args: argparse.Namespace) -> None:
     """--out and --plot checked before any game is played: the right suffix, a writable folder, matplotlib."""
     from matchdb.storage.files import check_output_file
@@ -167,19 +188,16 @@ def _arena_outputs(args: argparse.Namespace) -> None:
 def _cmd_arena(args: argparse.Namespace) -> int:
     import time
 
-    from matchdb.play.arena import ArenaError, run_arena
+    from matchdb.play.arena import run_arena
     from matchdb.play.engine import Rules
     from matchdb.play.games import GameSettings
 
-    for option, low, high in (("games", 1, 10**8), ("seats", 2, 10), ("seed", 0, 2**32 - 1), ("hands", 1, 10**6),
-                              ("workers", 1, 256)):
-        value = getattr(args, option)
-        if value is not None and not low <= value <= high:
-            raise ArenaError(f"--{option} is {value}; expected {low}..{high:,}.")
+    _check_numbers(args, (("games", 1, 10**8), ("seats", 2, 10), ("seed", 0, 2**32 - 1), ("hands", 1, 10**6),
+                          ("workers", 1, 256)))
     _arena_outputs(args)
     if args.decode:
         if not args.tables:
-            raise ArenaError("--decode needs --tables, the folder to decode into.")
+            raise MatchdbError("--decode needs --tables, the folder to decode into.")
         from matchdb.play.strength import decode_tables
 
         started = time.perf_counter()
@@ -298,6 +316,7 @@ def _cmd_tune_preflop(args: argparse.Namespace) -> int:
 
     if not 1 <= args.opponents <= 9:
         raise MatchdbError(f"--opponents is {args.opponents}; expected 1..9 (the preflop table covers 2..10 players).")
+    _check_numbers(args, _TUNE_PREFLOP_BOUNDS)
     log = _tune_outputs(args)
     try:
         reference = None
@@ -363,6 +382,7 @@ def _bounds(items: list[str] | None) -> dict[str, tuple[float, float]]:
 def _cmd_tune_bot(args: argparse.Namespace) -> int:
     from matchdb.play.tuning import compare_methods, tune_bot
 
+    _check_numbers(args, _TUNE_BOT_BOUNDS)
     log = _tune_outputs(args)
     options = dict(objective=args.objective, target=args.target, cycles=args.cycles, step=args.step,
                    max_changes=args.changes, pinned=_names(args.pin), bounds=_bounds(args.bound),

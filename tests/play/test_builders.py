@@ -282,3 +282,19 @@ def test_bad_seeds_are_refused():
                            ([-1], "The seed -1 is not a whole number of at least 0.")):
         with pytest.raises(ArenaError, match=message.replace("(", "\\(")):
             run_arena(["fives", "station"], games=2, seeds=seeds)
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["bot", "fives", "--field", "station", "--seed", "-1"], "matchdb: --seed is -1; expected 0..9,223,372,036,854,775,807."),
+        (["bot", "fives", "--field", "station", "--cycles", "0"], "matchdb: --cycles is 0; expected 1..1,000,000."),
+        (["bot", "fives", "--field", "station", "--step", "nan"], "matchdb: --step is nan; expected 1e-06..1."),
+        (["bot", "fives", "--field", "station", "--noise-sessions", "1"], "matchdb: --noise-sessions is 1; expected 2..1,000."),
+        (["preflop", "--critical", "AA:900,KK:800", "--changes", "0"], "matchdb: --changes is 0; expected 1..11."),
+    ],
+)
+def test_tune_numbers_are_checked_before_any_work(argv, message, capsys):
+    assert main(["tune", *argv]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(message) and err.count("\n") == 1
