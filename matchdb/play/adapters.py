@@ -26,7 +26,8 @@ framework's question and its answer back into ``(kind, amount)``, and whose
 :class:`matchdb.play.engine.HandResult` (the actions, the cards shown, each
 seat's result).
 
->>> to_pypokerengine([38, 12])        # matchdb card ids: As, Ac
+>>> from matchdb.core.cards import parse_cards
+>>> to_pypokerengine(parse_cards("AsAc"))
 ['SA', 'CA']
 """
 

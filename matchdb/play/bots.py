@@ -4,7 +4,13 @@ A bot is any object with one method, ``act(view) -> (kind, amount)``: it sees
 a :class:`matchdb.play.engine.View` (its cards, the board, pot, stacks, bets, the
 legal actions and the history) and answers :data:`~matchdb.play.engine.FOLD`,
 :data:`~matchdb.play.engine.CALL` (check or call) or :data:`~matchdb.play.engine.RAISE`
-with the total to raise to. A ``name`` attribute labels it in results.
+with the total to raise to. A ``name`` attribute labels it in results. An
+optional ``on_hand_end(result)`` receives, after every hand the bot was dealt
+into, a :class:`matchdb.play.engine.HandResult` (the actions, the cards shown,
+each seat's result and name): what a bot needs to model its opponents
+(:class:`matchdb.play.examples.Exploiter` does). :func:`make_bot` also makes
+your own classes from ``"path/to/file.py:Class"`` or ``"module:Class"``, and
+PyPokerEngine players through :mod:`matchdb.play.adapters`.
 
 The built-in bots (all from the articles):
 
@@ -39,7 +45,7 @@ then the bot plays in the Python loop.
 >>> make_bot("bluffer")
 Traceback (most recent call last):
 ...
-matchdb.play.bots.BotError: The bot 'bluffer' is unknown; expected one of allin, fives, station, random, west, west-tight, west-loose, west-aggressive, west-passive, income, tomlinson (with an optional ':naive', ':headsup', ':montecarlo' or ':dropout').
+matchdb.play.bots.BotError: The bot 'bluffer' is unknown; expected one of allin, fives, station, random, west, west-tight, west-loose, west-aggressive, west-passive, income, tomlinson (with an optional ':naive', ':headsup', ':exact', ':exact-dropout', ':montecarlo', ':dropout'), a bot .json file, 'path/to/file.py:Class' or 'module:Class'.
 """
 
 from __future__ import annotations

@@ -6,7 +6,11 @@ bookkeeping kernels and the same decks:
 - the **compiled loop** (:func:`play_game` when every bot is a built-in one
   with a built-in strength): decisions, strengths and the engine all run in
   one numba function, thousands of hands per second;
-- the **Python loop** for any bots: each decision is ``bot.act(view)``.
+- the **Python loop** for any bots: each decision is ``bot.act(view)`` (the
+  view carries the hand number and the seats' names), each bot with an
+  ``on_hand_end`` gets the hand's result, and an illegal action stops the
+  game with a :class:`GameError` naming the bot (``lenient``: corrected and
+  counted).
 
 Given the same seeds both give the same game, card for card and chip for chip
 (the tests check it): the decks come from a numpy Generator seeded with the

@@ -172,7 +172,7 @@ class Nonsense(Bot):
 
 
 def test_a_bot_that_answers_nonsense_is_named():
-    with pytest.raises(GameError, match=r"The bot Nonsense\('nonsense'\) answered 'fold'; expected \(kind, amount\)."):
+    with pytest.raises(GameError, match=r"The bot 'nonsense' \(seat 0, preflop of hand 0\) answered 'fold'; expected \(kind, amount\)"):
         play_game([Nonsense(), AllIn()], deal_seed=1)
 
 
