@@ -61,7 +61,7 @@ from pathlib import Path
 import numpy as np
 
 from matchdb.answers import plain
-from matchdb.play.arena import Estimate, open_source, run_arena, t_quantile
+from matchdb.play.arena import Estimate, open_source, run_arena, seatings, t_quantile
 from matchdb.play.bots import Bot, BuiltinBot, make_bot, save_bot
 from matchdb.errors import MatchdbError
 from matchdb.play.games import GameSettings, needs_strength
@@ -186,7 +186,8 @@ _WORKER_SOURCES: dict = {}
 
 def _play_chunk(bots, settings, seats, seed, units, source) -> tuple[dict, int]:
     """One chunk: ``units`` duplicate sets of ``bots`` (the candidate first); its per-set figures and hands."""
-    result = run_arena(list(bots), games=units * seats, seats=seats, seed=seed, duplicate=True, settings=settings,
+    set_games = len(seatings(len(bots), seats, 0, 0, True))
+    result = run_arena(list(bots), games=units * set_games, seats=seats, seed=seed, duplicate=True, settings=settings,
                        source=source, progress=False)
     name = bots[0].name
     return result.unit_values[name], result.bot(name).hands
@@ -208,7 +209,8 @@ class SessionPlayer:
     Parameters
     ----------
     field : the opponents (names like ``"west-tight"``, bot files or bot objects).
-    games : duplicate games per session (rounded up to whole sets of ``seats`` games).
+    games : duplicate games per session (rounded up to whole sets: every order of the seated bots up to four
+        seats, else every rotation of a random seating; see :func:`matchdb.play.arena.seatings`).
     seats : seats at the table (default: one per field bot plus the candidate).
     mode, hands : ``"cash"`` (``hands`` per game, default 200) or ``"tournament"``.
     chunks : parts a session is split into (each its own seed derived from the session's).
@@ -243,7 +245,8 @@ class SessionPlayer:
             raise TuningError(f"The mode {mode!r} is unknown; expected 'cash' or 'tournament'.")
         self.settings = GameSettings(mode=mode, hands=hands if hands is not None else (200 if mode == "cash" else 5000),
                                      stack=2000 if mode == "cash" else 1500)
-        self.units = math.ceil(games / self.seats)
+        self.set_games = len(seatings(len(self.field) + 1, self.seats, 0, 0, True))  # games a duplicate set plays
+        self.units = math.ceil(games / self.set_games)
         self.chunk_units = [len(part) for part in np.array_split(np.arange(self.units), chunks) if len(part)]
         self.workers = int(workers)
         if tables is not None:
@@ -258,7 +261,7 @@ class SessionPlayer:
     @property
     def games(self) -> int:
         """Games per session (whole duplicate sets)."""
-        return self.units * self.seats
+        return self.units * self.set_games
 
     def _where(self) -> tuple | None:
         """(database path, tables folder, capacity) for the workers' own sources, or None when no bot needs one."""
@@ -312,7 +315,7 @@ class SessionPlayer:
         for k, (bot, seed) in enumerate(pairs):
             parts = [d for (j, *_), d in zip(tasks, done) if j == k]
             values = {key: np.concatenate([p[0][key] for p in parts]) for key in ("bb_per_100", "chips", "invested", "wins")}
-            sessions.append(Session(int(seed), len(values["wins"]), len(values["wins"]) * self.seats,
+            sessions.append(Session(int(seed), len(values["wins"]), len(values["wins"]) * self.set_games,
                                     int(sum(p[1] for p in parts)), float(values["bb_per_100"].mean()),
                                     float(values["chips"].mean()), float(values["invested"].mean()),
                                     float(values["wins"].mean())))
