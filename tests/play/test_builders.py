@@ -4,8 +4,6 @@ counted, bots from files and modules, PyPokerEngine players, checked bot files a
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -202,7 +200,8 @@ def test_bot_files_are_checked_against_their_schema(tmp_path):
         "unknown field": (good | {"strength": {"kind": "naive", "colour": 1}}, "has a strength field 'colour'"),
     }
     for label, (data, message) in cases.items():
-        text = json.dumps(data) if data is not None else json.dumps(good).replace('"threshold": 0.0', '"threshold": NaN')
+        nan = json.dumps(good).replace('"threshold": 0.0', '"threshold": NaN')
+        text = json.dumps(data) if data is not None else nan
         with pytest.raises(BotError) as caught:
             load_bot(write_bot(tmp_path, text))
         assert message in str(caught.value), label
@@ -263,8 +262,7 @@ def test_paired_differences_speak_only_where_the_interval_supports_it(tmp_path):
     assert pair.difference.low > 0 and pair.statement().startswith("fives beats station by ")
     a, b = (np.asarray(result.unit_values[n]["wins"]) for n in ("fives", "station"))
     assert pair.difference.mean == pytest.approx(float((a - b).mean()))
-    tiny = run_arena(["station", "station-2" if False else CallingStation(name="station-2")], games=4, seed=1,
-                     duplicate=True, progress=False)
+    tiny = run_arena(["station", CallingStation(name="station-2")], games=4, seed=1, duplicate=True, progress=False)
     assert tiny.pair("station", "station-2").statement().startswith("no difference shown between station and station-2")
     assert "bb/100" not in result.report() and "win share" in result.report()
     cash = run_arena(["fives", "station"], games=8, seed=1, mode="cash", hands=20, duplicate=True, progress=False)
