@@ -86,6 +86,25 @@ def main() -> None:
         rate, _ = median_of(args.repeats, python_loop)
         print(f"  the same in the Python loop (each decision bot.act(view)): median {rate:,.0f} hands/s")
 
+        # 1b. six West bots on exact equity against the live opponents (west:exact), compiled, and its peer:
+        # the same bots in the Python loop (each decision bot.act(view), the same strength kernel)
+        exact = [make_bot("west:exact") for _ in range(6)]
+        play_game(exact, GameSettings(mode="cash", hands=50), source=source)
+
+        def exact_rate(python, seed=[100]):
+            seed[0] += 1
+            t = time.perf_counter()
+            r = play_game(exact, GameSettings(mode="cash", hands=400 if python else 2000), deal_seed=seed[0],
+                          bot_seed=seed[0], source=source, python=python)
+            return r.hands / (time.perf_counter() - t)
+
+        rate, runs = median_of(args.repeats, lambda: exact_rate(False))
+        print(f"six-handed hands/s, 6 x west:exact (exact equity against the live opponents), compiled loop: median "
+              f"{rate:,.0f} (runs {', '.join(f'{r:,.0f}' for r in runs)}); target >= 500")
+        rate, runs = median_of(args.repeats, lambda: exact_rate(True))
+        print(f"  peer, the same bots in the Python loop: median {rate:,.0f} hands/s "
+              f"(runs {', '.join(f'{r:,.0f}' for r in runs)})")
+
         # 2. six-player tournaments to one winner
         fields = {
             "articles' default field": [make_bot(name) for name in DEFAULT_FIELD],

@@ -16,7 +16,10 @@ from matchdb.errors import MatchdbError
 if TYPE_CHECKING:
     from matchdb.db.query import MatchDB
 
-__all__ = ["DB_HELP", "check_suffix", "names", "open_db", "render"]
+__all__ = ["DB_HELP", "IMAGE_SUFFIXES", "check_numbers", "check_suffix", "names", "open_db", "render"]
+
+#: File endings of the images the plots write (matplotlib picks the format from them).
+IMAGE_SUFFIXES = (".png", ".svg", ".pdf")
 
 #: Help text of every ``--db`` option.
 DB_HELP = "database path (default $MATCHDB_PATH, else matchdb.zarr in the user's data folder)"
@@ -55,3 +58,17 @@ def names(text: str | None) -> list[str]:
     ['raise_fraction', 'call_limit']
     """
     return [n.strip() for n in text.split(",") if n.strip()] if text else []
+
+
+def check_numbers(args: argparse.Namespace, bounds: tuple[tuple[str, float, float], ...]) -> None:
+    """Every numeric option within its bounds before any work: ``bounds`` holds (option, low, high)."""
+    import math
+
+    for option, low, high in bounds:
+        value = getattr(args, option, None)
+        if value is None:
+            continue
+        if isinstance(value, float) and not math.isfinite(value) or not low <= value <= high:
+            shown = f"{high:,}" if isinstance(high, int) else f"{high:g}"
+            raise MatchdbError(f"--{option.replace('_', '-')} is {value}; expected {low}..{shown}.")
+

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 from typing import TYPE_CHECKING, Any
 
-from matchdb.cli.common import DB_HELP, check_suffix, names, open_db
+from matchdb.cli.common import DB_HELP, IMAGE_SUFFIXES, check_numbers, check_suffix, names, open_db
 from matchdb.errors import MatchdbError
 
 if TYPE_CHECKING:
@@ -28,11 +29,18 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def _register_arena(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("arena", help="bots play each other: tournaments or cash sessions, with confidence intervals")
     p.add_argument("--bots", help="comma-separated bots like west,west-tight,allin,fives, each optionally with :naive, "
-                   ":headsup, :montecarlo or :dropout (default: the articles' bots; an unknown name lists the known ones)")
+                   ":headsup, :exact, :exact-dropout, :montecarlo or :dropout; a bot file (.json), or your own class as "
+                   "path/to/file.py:Class or module:Class (PyPokerEngine players too) (default: the articles' bots)")
     p.add_argument("--games", type=int, required=True, help="games to play (duplicate: rounded up to whole sets)")
     p.add_argument("--seats", type=int, help="seats at the table, 2..10 (default: one per bot)")
     p.add_argument("--seed", type=int, default=0, help="seed of every card and decision (default 0)")
-    p.add_argument("--duplicate", action="store_true", help="replay each deal with the seats rotated")
+    p.add_argument("--seeds", help="pool several seeds, like 1-5 or 1,3,7 (each plays --games); overrides --seed")
+    p.add_argument("--duplicate", action="store_true", help="replay each deal under several seatings (every order "
+                   "up to 4 seats, else every rotation of a random seating)")
+    p.add_argument("--lenient", action="store_true", help="correct and count illegal actions of Python bots instead "
+                   "of stopping with an error")
+    p.add_argument("--button", choices=("moving", "dead"), default="moving", help="the button moves to the next "
+                   "player (default), or the TDA's dead button")
     p.add_argument("--mode", choices=("tournament", "cash"), default="tournament")
     p.add_argument("--hands", type=int, help="cash session length (default 200) or tournament hand cap")
     p.add_argument("--workers", type=int, default=1, help="Dask worker processes on this machine (default 1)")
@@ -110,29 +118,65 @@ def _register_tune_bot(tune: argparse._SubParsersAction[argparse.ArgumentParser]
     b.set_defaults(func=_tune_bot)
 
 
+_TUNE_BOT_BOUNDS = (("cycles", 1, 10**6), ("step", 1e-6, 1.0), ("changes", 1, 64), ("patience", 1, 10**6),
+                    ("parents", 1, 1000), ("children", 1, 10_000), ("noise_sessions", 2, 1000), ("games", 1, 10**7),
+                    ("seats", 2, 10), ("hands", 1, 10**6), ("chunks", 1, 10_000), ("workers", 1, 256),
+                    ("seed", 0, 2**63 - 1), ("target", -1e9, 1e9))
+_TUNE_PREFLOP_BOUNDS = (("cycles", 1, 10**8), ("patience", 0, 10**8), ("tolerance", 0.0, 1e6),
+                        ("target_error", 0.0, 1e6), ("step", 1e-6, 1000.0), ("changes", 1, 11), ("seed", 0, 2**63 - 1))
+
+
+def _arena_outputs(args: argparse.Namespace) -> None:
+    """--out and --plot checked before any game is played: the right suffix, a writable folder, matplotlib."""
+    from matchdb.storage.files import check_output_file
+
+    for option, suffixes in (("out", (".csv", ".json")), ("plot", IMAGE_SUFFIXES)):
+        value = getattr(args, option)
+        if not value:
+            continue
+        if not value.lower().endswith(suffixes):
+            raise MatchdbError(f"--{option} is {value!r}; expected a file name ending in {' or '.join(suffixes)}.")
+        path = check_output_file(value, suffixes[0])
+        if not os.access(path.parent, os.W_OK):
+            raise MatchdbError(f"--{option} is {value!r}, in a folder this user cannot write to ('{path.parent}').")
+    if args.plot:
+        from matchdb.plots import require_matplotlib
+
+        require_matplotlib()
+
+
 def _arena(args: argparse.Namespace) -> int:
     import time
-    from pathlib import Path
 
-    from matchdb.play.arena import ArenaError, run_arena
+    from matchdb.play.arena import run_arena
+    from matchdb.play.engine import Rules
+    from matchdb.play.games import GameSettings
 
+    check_numbers(args, (("games", 1, 10**8), ("seats", 2, 10), ("seed", 0, 2**32 - 1), ("hands", 1, 10**6),
+                          ("workers", 1, 256)))
+    _arena_outputs(args)
     if args.decode:
         if not args.tables:
-            raise ArenaError("--decode needs --tables, the folder to decode into.")
+            raise MatchdbError("--decode needs --tables, the folder to decode into.")
         from matchdb.play.strength import decode_tables
 
         started = time.perf_counter()
         decode_tables(open_db(args), args.tables, quiet=args.quiet)
         print(f"decoded every table into {args.tables} in {time.perf_counter() - started:.1f} s")
-    if args.out and Path(args.out).suffix not in (".csv", ".json"):
-        raise ArenaError(f"The output file {args.out!r} ends neither in .csv nor in .json.")
+    hands = args.hands if args.hands is not None else (200 if args.mode == "cash" else 5000)
+    settings = GameSettings(mode=args.mode, hands=hands, stack=1500 if args.mode == "tournament" else 2000,
+                            rules=Rules(button=args.button))
     result = run_arena(
-        args.bots, games=args.games, seats=args.seats, seed=args.seed, duplicate=args.duplicate, mode=args.mode,
-        hands=args.hands, workers=args.workers, db=args.db, tables=args.tables, progress=False if args.quiet else None,
+        args.bots, games=args.games, seats=args.seats, seed=args.seed, seeds=args.seeds, duplicate=args.duplicate,
+        settings=settings, workers=args.workers, db=args.db, tables=args.tables, lenient=args.lenient,
+        progress=False if args.quiet else None,
     )
     print(result.report())
     if args.out:
-        print(f"wrote {result.save(args.out)}")
+        written = result.save(args.out)
+        extra = (f", {written.with_suffix('.pairs.csv')} and {written.with_suffix('.units.csv')}"
+                 if written.suffix == ".csv" else "")
+        print(f"wrote {written}{extra}")
     if args.plot:
         print(f"drew {result.plot(args.plot)}")
     return 0
@@ -179,6 +223,7 @@ def _tune_preflop(args: argparse.Namespace) -> int:
 
     if not 1 <= args.opponents <= 9:
         raise MatchdbError(f"--opponents is {args.opponents}; expected 1..9 (the preflop table covers 2..10 players).")
+    check_numbers(args, _TUNE_PREFLOP_BOUNDS)
     log = _tune_outputs(args)
     try:
         targets, description, reference = _preflop_targets(args)
@@ -241,6 +286,7 @@ def _tune_bot_options(args: argparse.Namespace, log: TextIO | None) -> dict[str,
 def _tune_bot(args: argparse.Namespace) -> int:
     from matchdb.play.tuning import compare_methods, tune_bot
 
+    check_numbers(args, _TUNE_BOT_BOUNDS)
     log = _tune_outputs(args)
     options = _tune_bot_options(args, log)
     try:

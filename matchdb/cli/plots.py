@@ -5,14 +5,12 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from matchdb.cli.common import DB_HELP, check_suffix, open_db
+from matchdb.cli.common import DB_HELP, IMAGE_SUFFIXES, check_suffix, open_db
 
 if TYPE_CHECKING:
     from pathlib import Path
 
 __all__ = ["register"]
-
-_IMAGE_SUFFIXES = (".png", ".svg", ".pdf")
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -49,7 +47,7 @@ def _image(out: str) -> Path:
     from matchdb.plots import require_matplotlib
     from matchdb.storage.files import check_output_file
 
-    check_suffix("--out", out, _IMAGE_SUFFIXES, ignore_case=True)
+    check_suffix("--out", out, IMAGE_SUFFIXES, ignore_case=True)
     require_matplotlib()
     return check_output_file(out, ".png")
 

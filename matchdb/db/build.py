@@ -5,8 +5,9 @@ writes each as one whole shard, one writer per table. Tables already recorded
 in the manifest with an intact shard are skipped, so running it again resumes
 a killed build and finishes at once on a complete one.
 
-By default the work runs on a ``dask.distributed.LocalCluster`` of one
-single-threaded worker process per core; ``scheduler=`` connects to any running
+By default the work runs on a local Dask cluster
+(:func:`matchdb.cluster.local_cluster`) of one single-threaded worker process
+per core, Dask's own logging silenced; ``scheduler=`` connects to any running
 Dask scheduler instead (for example one started on SLURM with dask-jobqueue),
 and ``serial=True`` runs in this process (what a SLURM array task does).
 
@@ -16,7 +17,7 @@ and ``serial=True`` runs in this process (what a SLURM array task does).
 
 from __future__ import annotations
 
-import logging
+import contextlib
 import os
 import re
 import time
@@ -24,6 +25,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from matchdb.cluster import local_cluster
 from matchdb.core.canonical import CANONICAL_FLOPS, N_FLOPS, flop_index
 from matchdb.errors import DatabaseError, MatchdbError
 from matchdb.core.table import match_table
@@ -196,48 +198,22 @@ def build(
 WORKER_ENVIRON = {"MALLOC_TRIM_THRESHOLD_": str(256 << 20), "MALLOC_MMAP_THRESHOLD_": str(64 << 20)}
 
 
-def local_cluster(workers: int):
-    """The LocalCluster a build runs on: ``workers`` single-threaded processes on 127.0.0.1."""
-    import dask
-    from distributed import LocalCluster
-
-    with dask.config.set({f"distributed.nanny.pre-spawn-environ.{k}": v for k, v in WORKER_ENVIRON.items()}):
-        return LocalCluster(
-            n_workers=workers,
-            threads_per_worker=1,
-            processes=True,
-            host="127.0.0.1",
-            dashboard_address="127.0.0.1:0",  # a free port: None does not disable it (dask/distributed#8136), 8787 may be taken
-            silence_logs=logging.ERROR,
-        )
-
-
 def _run(root: str, todo: list[int], workers: int | None, scheduler: str | None, serial: bool):
     """Yield manifest entries as tables finish, in this process or on Dask."""
     if serial:
         for index in todo:
             yield build_one(root, index)
         return
-    from distributed import Client, as_completed
+    from distributed import as_completed
 
     if scheduler:
-        cluster = None
-        client = _connect(scheduler)
+        clients = contextlib.closing(_connect(scheduler))
     else:
-        cluster = local_cluster(workers or os.cpu_count() or 1)
-        client = Client(cluster)
-    try:
+        clients = local_cluster(workers or os.cpu_count() or 1, environ=WORKER_ENVIRON)
+    with clients as client:
         futures = client.map(build_one, [root] * len(todo), todo, pure=False)
         for future in as_completed(futures):
             yield future.result()
-        if cluster is not None:
-            # Closing races the workers' heartbeats, which then log a traceback
-            # (dask/distributed#7105); the work is done, so quiet them first.
-            client.run(_quiet_dask_logs)
-    finally:
-        client.close()
-        if cluster is not None:
-            cluster.close()
 
 
 def _connect(scheduler: str):
@@ -251,10 +227,6 @@ def _connect(scheduler: str):
             f"The Dask scheduler {scheduler!r} cannot be reached ({error.__class__.__name__}); "
             "expected an address like tcp://host:8786 of a running scheduler."
         ) from None
-
-
-def _quiet_dask_logs() -> None:
-    logging.getLogger("distributed").setLevel(logging.CRITICAL)
 
 
 def finished_tables(root: str | Path) -> list[int]:

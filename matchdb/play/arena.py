@@ -1,39 +1,60 @@
-"""The arena: bots play many games against each other, reproducibly, and the results come with confidence intervals.
+"""The arena: bots play many games against each other, reproducibly, and claims come with paired intervals.
 
 Python::
 
-    result = run_arena(["west", "west-tight", "allin", "fives"], games=1200, seats=4,
-                       seed=1, duplicate=True, db="data/matchdb.zarr")
+    result = run_arena(["west", "west-tight", "allin", "fives"], games=1200, seeds=range(1, 6),
+                       duplicate=True, db="data/matchdb.zarr")
     print(result.report())
 
-Command line (``matchdb arena``; :mod:`matchdb.cli.main` defines its options)::
+Command line (``matchdb arena``; :mod:`matchdb.cli.play` defines its options)::
 
-    matchdb arena --bots west,allin,fives --games 3000 --seats 3 --duplicate --out results.csv
+    matchdb arena --bots west,allin,fives --games 3000 --seeds 1-5 --duplicate --out results.csv
 
-**Seats.** ``bots`` fill the seats in order, repeated when there are fewer
-bots than seats; results are pooled per bot name. Game g of a plain run seats
-the bots rotated by ``g mod seats`` places.
+**Seats.** ``bots`` fill the seats, repeated in turn when there are fewer
+bots than seats; results are pooled per bot name. Who sits where is drawn
+anew for every game (plain) or set (duplicate), so no bot keeps the same
+neighbours through a run and the order of the listing decides nothing
+(``permute=False`` keeps the old cyclic seating of the listing, for
+comparison).
 
-**Seeds.** Game (or duplicate set) u deals from a Generator seeded with
-``(seed, u)``; its bots draw from a seed derived from ``(seed, u, rotation)``.
-The same seed gives the same cards, the same decisions and the same results,
-whatever the number of workers.
+**Duplicate mode.** A set replays one deal sequence under several seatings,
+so every bot plays every seat's cards and the card luck largely cancels:
+with at most four seats every order of the seated bots (2, 6 or 24 games a
+set), beyond that every rotation of one random seating (``seats`` games).
+``games`` is rounded up to whole sets.
 
-**Duplicate mode.** A set replays one deal sequence ``seats`` times, the
-seating rotated one place each time, so every bot plays every seat's cards;
-the card luck largely cancels within a set. ``games`` is rounded up to whole
-sets.
+**Seeds.** ``seeds`` (say ``range(1, 6)``) pools several seeds: each plays
+the ``games`` and the sets of all of them are the units. Unit u of seed s
+deals from a Generator seeded with ``(s, u)``, draws its seatings from
+``(s, u, 2)`` and its bots' random numbers from ``(s, u, game, 1)``. The same
+seeds give the same cards, decisions and results, whatever the number of
+workers.
 
 **Statistics.** The independent units are the games (plain) or the sets
-(duplicate). For each bot and unit the arena takes the mean over the unit's
-games of: wins (per game, all its seats together), finishing place (per
-seat), big blinds won per 100 hands (per seat; each hand's result divided by
-that hand's big blind) and chips won (per seat). The tables show the mean
-over units with a 95 % confidence interval by the normal approximation, mean
-+- 1.96 standard deviations / sqrt(units). Playing style pools every hand:
-VPIP (hands with a voluntary preflop call or raise), PFR (preflop raises),
-aggression factor (bets and raises / calls after the flop), flops seen,
-showdowns and showdowns won.
+(duplicate), of every seed. For each bot and unit the arena takes, over the
+unit's games: wins per game (all its seats together; the win share),
+finishing place (per seat), chips won per game (per seat; in tournaments in
+starting stacks), big blinds won per 100 hands (per seat; each hand's result
+divided by that hand's big blind) and chips invested. The tables show the
+mean over units with a 95 % confidence interval (mean +- t x standard
+deviation / sqrt(units), Student's t with units - 1 degrees of freedom: 1.96
+for many units). **Paired differences:**
+for every two bots, the per-unit difference of the main figure (bb/100 in
+cash games; in tournaments the win share, since with rising blinds bb/100
+can be negative for every bot at once), with its interval: the same cards
+and seatings enter both sides, so the pairing removes most of the noise. The
+report says "A beats B by x [lo, hi]" only where the interval excludes zero,
+else "no difference shown". (With many pairs a few 95 % intervals exclude
+zero by chance: a claim worth keeping holds on other seeds too, see
+``docs/guide/bots-claims.md``.) Playing style pools every hand: VPIP (hands
+with a voluntary preflop call or raise), PFR (preflop raises), aggression
+factor (bets and raises / calls after the flop), flops seen, showdowns and
+showdowns won.
+
+**Results.** :class:`ArenaResult` is the result of a run, not an answer of
+the database (:mod:`matchdb.answers` holds those): it renders the same way,
+``to_text()`` for the terminal and ``to_dict()`` as JSON, and also saves
+(CSV, JSON: per bot, per pair and per unit) and plots itself.
 """
 
 from __future__ import annotations
@@ -66,18 +87,23 @@ from matchdb.play.games import (
     S_SHOWDOWNS,
     S_VPIP,
     GameSettings,
-    _native,
-    _needs_strength,
+    native_spec,
+    needs_strength,
     play_game,
 )
 
 __all__ = [
     "ArenaError",
     "DEFAULT_FIELD",
+    "Estimate",
+    "t_quantile",
     "BotResult",
+    "Pair",
     "ArenaResult",
     "run_arena",
     "open_source",
+    "parse_seeds",
+    "seatings",
 ]
 
 
@@ -87,12 +113,27 @@ class ArenaError(MatchdbError):
 
 #: The field when none is given: the articles' bots.
 DEFAULT_FIELD = ("west", "west-tight", "income", "tomlinson", "fives", "allin")
-_Z95 = 1.959963984540054
+_T975 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145, 2.131,
+         2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042)
+
+
+def t_quantile(df: int) -> float:
+    """The 97.5 % quantile of Student's t with ``df`` degrees of freedom (a 95 % two-sided interval).
+
+    >>> t_quantile(4), round(t_quantile(100), 3)
+    (2.776, 1.984)
+    """
+    if isinstance(df, bool) or not isinstance(df, (int, np.integer)) or df < 1:
+        raise ArenaError(f"The degrees of freedom {df!r} are not a whole number of at least 1.")
+    if df <= len(_T975):
+        return _T975[df - 1]
+    z = 1.959963984540054  # Cornish-Fisher expansion beyond the table (error < 1e-4)
+    return z + (z**3 + z) / (4 * df) + (5 * z**5 + 16 * z**3 + 3 * z) / (96 * df**2)
 
 
 @dataclass
 class Estimate:
-    """A mean over independent units with its 95 % normal-approximation interval."""
+    """A mean over independent units with its 95 % Student-t interval (the normal approximation for many units)."""
 
     mean: float
     low: float
@@ -104,7 +145,7 @@ class Estimate:
         values = np.asarray(values, dtype=np.float64)
         n = len(values)
         mean = float(values.mean()) if n else math.nan
-        half = _Z95 * float(values.std(ddof=1)) / math.sqrt(n) if n > 1 else math.nan
+        half = t_quantile(n - 1) * float(values.std(ddof=1)) / math.sqrt(n) if n > 1 else math.nan
         return cls(mean, mean - half, mean + half, n)
 
     @property
@@ -118,7 +159,12 @@ class Estimate:
 
 @dataclass
 class BotResult:
-    """One bot's results over a run (see the module notes for what each figure is)."""
+    """One bot's results over a run (see the module notes for what each figure is).
+
+    ``stacks`` is chips won per game in starting stacks (tournaments'
+    measure; in cash games in buy-ins); ``corrections`` how many of its
+    actions a lenient run corrected.
+    """
 
     name: str
     seats: int
@@ -128,6 +174,7 @@ class BotResult:
     place: Estimate
     bb_per_100: Estimate
     chips: Estimate
+    stacks: Estimate
     places: list[int]  # how often the bot's seats finished 1st, 2nd, ...
     vpip: float
     pfr: float
@@ -135,27 +182,64 @@ class BotResult:
     flops: float
     showdowns: float
     showdown_wins: float
+    corrections: int = 0
 
     def row(self) -> dict:
         """A flat dict for CSV output."""
         out = {"bot": self.name, "seats": self.seats, "games": self.games, "hands": self.hands}
-        for key in ("wins", "place", "bb_per_100", "chips"):
+        for key in _FIGURES:
             e = getattr(self, key)
             out |= {key: e.mean, f"{key}_low": e.low, f"{key}_high": e.high}
         out |= {"vpip": self.vpip, "pfr": self.pfr, "aggression": self.aggression, "flops": self.flops,
-                "showdowns": self.showdowns, "showdown_wins": self.showdown_wins}
+                "showdowns": self.showdowns, "showdown_wins": self.showdown_wins, "corrections": self.corrections}
         out |= {f"place_{k + 1}": v for k, v in enumerate(self.places)}
         return out
 
 
+#: The figures measured per bot and unit, and what they are.
+_FIGURES = {"wins": "win share", "place": "mean place", "bb_per_100": "bb/100", "chips": "chips/game",
+            "stacks": "stacks/game"}
+
+
+@dataclass
+class Pair:
+    """The paired difference ``first - second`` of one figure over the units, and what it supports in words."""
+
+    first: str
+    second: str
+    figure: str
+    difference: Estimate
+
+    @property
+    def shown(self) -> bool:
+        """Whether the interval excludes zero."""
+        return self.difference.low > 0 or self.difference.high < 0
+
+    def statement(self) -> str:
+        """"A beats B by x [lo, hi] FIGURE" where the interval excludes zero, else "no difference shown ..."."""
+        d = self.difference
+        label = _FIGURES[self.figure]
+        if not self.shown:
+            return (f"no difference shown between {self.first} and {self.second}: {label} {d.mean:+.4g} "
+                    f"[{d.low:.4g}, {d.high:.4g}]")
+        if self.figure == "place":  # a lower place is better: the bot with the lower mean place beats the other
+            if d.mean < 0:
+                return f"{self.first} beats {self.second} by {-d.mean:.4g} [{-d.high:.4g}, {-d.low:.4g}] places"
+            return f"{self.second} beats {self.first} by {d.mean:.4g} [{d.low:.4g}, {d.high:.4g}] places"
+        if d.mean > 0:
+            return f"{self.first} beats {self.second} by {d.mean:.4g} [{d.low:.4g}, {d.high:.4g}] {label}"
+        return f"{self.second} beats {self.first} by {-d.mean:.4g} [{-d.high:.4g}, {-d.low:.4g}] {label}"
+
+
 @dataclass
 class ArenaResult:
-    """Per-bot results of a run, the settings that reproduce it, and per-unit figures for further statistics."""
+    """Per-bot results of a run, paired comparisons, the settings that reproduce it, and per-unit figures."""
 
     bots: list[BotResult]
     settings: dict
     seconds: float
     unit_values: dict = field(default_factory=dict)  # bot -> {"wins": [...], "bb_per_100": [...], "invested": [...], ...}
+    units: list[tuple[int, int]] = field(default_factory=list)  # (seed, unit) of each row of unit_values
 
     def bot(self, name: str) -> BotResult:
         """The result of the bot called ``name``."""
@@ -164,39 +248,91 @@ class ArenaResult:
                 return b
         raise ArenaError(f"No bot {name!r} played; the bots were {', '.join(b.name for b in self.bots)}.")
 
+    @property
+    def figure(self) -> str:
+        """The main figure of the run: ``"bb_per_100"`` in cash games, ``"wins"`` (the win share) in tournaments."""
+        return "bb_per_100" if self.settings.get("mode") == "cash" else "wins"
+
+    def pair(self, first: str, second: str, figure: str | None = None) -> Pair:
+        """The paired difference ``first - second`` of ``figure`` (default :attr:`figure`) over the units."""
+        figure = figure or self.figure
+        for name in (first, second):
+            self.bot(name)
+        if figure not in _FIGURES:
+            raise ArenaError(f"The figure {figure!r} is unknown; expected one of {', '.join(_FIGURES)}.")
+        a, b = (np.asarray(self.unit_values[name][figure]) for name in (first, second))
+        return Pair(first, second, figure, Estimate.of(a - b))
+
+    def pairs(self, figure: str | None = None) -> list[Pair]:
+        """Every two bots' paired difference of ``figure`` (default :attr:`figure`), in the order of the listing."""
+        names = [b.name for b in self.bots]
+        return [self.pair(a, b, figure) for i, a in enumerate(names) for b in names[i + 1:]]
+
     def report(self) -> str:
-        """A plain-text table."""
+        """A plain-text table and the paired comparisons in words."""
         s = self.settings
         mode = s["mode"]
-        head = (f"{s['games']} {mode} games, {s['seats']} seats, seed {s['seed']}"
-                f"{', duplicate (' + str(s['units']) + ' sets)' if s['duplicate'] else ''}, {self.seconds:.1f} s")
-        lines = [head, "95 % intervals over independent " + ("sets" if s["duplicate"] else "games")
-                 + " (normal approximation)"]
-        lines.append(f"{'bot':18} {'wins/game':>26} {'place':>24} {'bb/100':>30} {'VPIP':>6} {'PFR':>6} {'AF':>6}")
+        seeds = s["seeds"]
+        seed_text = f"seed {seeds[0]}" if len(seeds) == 1 else f"seeds {_seed_span(seeds)} pooled"
+        sets = ""
+        if s["duplicate"]:
+            sets = f", duplicate ({s['units']} sets of {s['set_games']} seatings)"
+        head = f"{s['games']} {mode} games, {s['seats']} seats, {seed_text}{sets}, {self.seconds:.1f} s"
+        lines = [head, f"95 % intervals over {s['units']} independent {'sets' if s['duplicate'] else 'games'} "
+                       "(Student t)"]
+        if mode == "cash":
+            columns = [("bb_per_100", "bb/100"), ("chips", "chips/game")]
+        else:
+            columns = [("wins", "win share"), ("place", "mean place"), ("stacks", "stacks/game")]
+        lines.append(f"{'bot':18} " + " ".join(f"{title:>28}" for _, title in columns)
+                     + f" {'VPIP':>6} {'PFR':>6} {'AF':>6}" + (" corrected" if s.get("lenient") else ""))
         for b in self.bots:
-            lines.append(f"{b.name:18} {str(b.wins):>26} {str(b.place):>24} {str(b.bb_per_100):>30} "
-                         f"{b.vpip:6.3f} {b.pfr:6.3f} {b.aggression:6.2f}")
+            lines.append(f"{b.name:18} " + " ".join(f"{getattr(b, key)!s:>28}" for key, _ in columns)
+                         + f" {b.vpip:6.3f} {b.pfr:6.3f} {b.aggression:6.2f}"
+                         + (f" {b.corrections:9d}" if s.get("lenient") else ""))
+        if len(self.bots) > 1:
+            lines.append(f"paired differences of {_FIGURES[self.figure]} per {'set' if s['duplicate'] else 'game'}:")
+            lines += ["  " + pair.statement() for pair in self.pairs()]
         return "\n".join(lines)
+
+    def to_text(self) -> str:
+        """What the command line prints (:meth:`report`)."""
+        return self.report()
+
+    def to_dict(self) -> dict:
+        """Settings, timing and every figure as plain JSON types (:meth:`to_json`)."""
+        return self.to_json()
 
     def to_csv(self) -> str:
         """One row per bot."""
-        rows = [b.row() for b in self.bots]
-        keys = list(dict.fromkeys(k for r in rows for k in r))
-        buffer = io.StringIO()
-        writer = csv.DictWriter(buffer, fieldnames=keys)
-        writer.writeheader()
-        writer.writerows(rows)
-        return buffer.getvalue()
+        return _csv([b.row() for b in self.bots])
+
+    def pairs_csv(self) -> str:
+        """One row per pair of bots and figure: the paired difference with its interval and the statement."""
+        return _csv([_pair_row(pair) for figure in _FIGURES for pair in self.pairs(figure)])
+
+    def units_csv(self) -> str:
+        """One row per unit and bot: the per-unit figures the intervals are computed from."""
+        rows = []
+        for k, (seed, unit) in enumerate(self.units):
+            for name, values in self.unit_values.items():
+                rows.append({"seed": seed, "unit": unit, "bot": name} | {key: float(values[key][k]) for key in values})
+        return _csv(rows)
 
     def to_json(self) -> dict:
-        """Settings, timing and every bot's figures (infinite or undefined figures as None)."""
-        return plain({"settings": self.settings, "seconds": self.seconds, "bots": [asdict(b) for b in self.bots]})
+        """Settings, timing, every bot's figures, every pair's differences and the per-unit figures (None for inf/NaN)."""
+        return plain({"settings": self.settings, "seconds": self.seconds, "bots": [asdict(b) for b in self.bots],
+                      "pairs": [_pair_row(pair) for figure in _FIGURES for pair in self.pairs(figure)],
+                      "units": {"seed": [u[0] for u in self.units], "unit": [u[1] for u in self.units],
+                                "values": self.unit_values}})
 
     def save(self, path: str | os.PathLike) -> Path:
-        """Write CSV (``.csv``) or JSON (``.json``)."""
+        """Write JSON (``.json``: everything) or CSV (``.csv`` per bot, with ``.pairs.csv`` and ``.units.csv`` beside it)."""
         path = Path(path)
         if path.suffix == ".csv":
             path.write_text(self.to_csv())
+            path.with_suffix(".pairs.csv").write_text(self.pairs_csv())
+            path.with_suffix(".units.csv").write_text(self.units_csv())
         elif path.suffix == ".json":
             path.write_text(json.dumps(self.to_json(), indent=1, allow_nan=False))
         else:
@@ -204,7 +340,7 @@ class ArenaResult:
         return path
 
     def plot(self, path: str | os.PathLike) -> Path:
-        """Bar charts of wins per game and big blinds per 100 hands with their intervals (needs matplotlib)."""
+        """Bar charts of the main figure and the mean place with their intervals, and the finishing places (needs matplotlib)."""
         try:
             import matplotlib
 
@@ -214,11 +350,12 @@ class ArenaResult:
             raise ArenaError("Plotting needs matplotlib; install it with 'pip install matplotlib'.") from None
         names = [b.name for b in self.bots]
         fig, axes = plt.subplots(1, 3, figsize=(15, 4))
-        for ax, key, title in zip(axes, ("wins", "bb_per_100"), ("wins per game", "big blinds per 100 hands")):
+        second = "chips" if self.figure == "bb_per_100" else "place"
+        for ax, key in zip(axes, (self.figure, second)):
             est = [getattr(b, key) for b in self.bots]
             ax.bar(names, [e.mean for e in est], yerr=[[e.mean - e.low for e in est], [e.high - e.mean for e in est]],
                    capsize=4, color="tab:blue")
-            ax.set_title(title + " (95 % CI)")
+            ax.set_title(_FIGURES[key] + " (95 % CI)")
             ax.tick_params(axis="x", rotation=45)
         width = 0.8 / max(len(self.bots), 1)
         for k, b in enumerate(self.bots):
@@ -233,6 +370,60 @@ class ArenaResult:
         fig.savefig(path)
         plt.close(fig)
         return path
+
+
+def _pair_row(pair: Pair) -> dict:
+    d = pair.difference
+    return {"first": pair.first, "second": pair.second, "figure": pair.figure, "difference": d.mean, "low": d.low,
+            "high": d.high, "units": d.units, "shown": pair.shown, "statement": pair.statement()}
+
+
+def _csv(rows: list[dict]) -> str:
+    keys = list(dict.fromkeys(k for r in rows for k in r))
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=keys)
+    writer.writeheader()
+    writer.writerows(rows)
+    return buffer.getvalue()
+
+
+def _seed_span(seeds: Sequence[int]) -> str:
+    """``1-5`` for consecutive seeds, else ``1,3,7``."""
+    seeds = list(seeds)
+    if len(seeds) > 2 and seeds == list(range(seeds[0], seeds[0] + len(seeds))):
+        return f"{seeds[0]}-{seeds[-1]}"
+    return ",".join(str(x) for x in seeds)
+
+
+def parse_seeds(text: str) -> list[int]:
+    """Seeds from text: ``"1-5"``, ``"1,3,7"`` or ``"7"`` (each 0..2**32-1, at most 1,000 of them).
+
+    >>> parse_seeds("1-3,7")
+    [1, 2, 3, 7]
+    >>> parse_seeds("5-1")
+    Traceback (most recent call last):
+    ...
+    matchdb.play.arena.ArenaError: The seeds '5-1' are not seeds like 1-5 or 1,3,7 (each 0..4294967295, at most 1000, ranges low-high).
+    """
+    error = ArenaError(f"The seeds {text!r} are not seeds like 1-5 or 1,3,7 (each 0..{_MAX_SEED - 1}, at most "
+                       f"{_MAX_SEEDS}, ranges low-high).")
+    seeds: list[int] = []
+    for token in str(text).split(","):
+        low, dash, high = token.strip().partition("-")
+        if not low.isdigit() or (dash and not high.isdigit()):
+            raise error
+        a, b = int(low), int(high) if dash else int(low)
+        if a > b or b >= _MAX_SEED or b - a >= _MAX_SEEDS or len(seeds) + b - a + 1 > _MAX_SEEDS:
+            raise error
+        seeds.extend(range(a, b + 1))
+    if len(set(seeds)) != len(seeds):
+        raise error
+    return seeds
+
+
+_MAX_SEED = 2**32
+_MAX_SEEDS = 1000
+_MAX_GAMES = 10**8
 
 
 # -- running -----------------------------------------------------------------------------
@@ -252,35 +443,63 @@ def open_source(db=None, tables: str | os.PathLike | None = None, capacity: int 
     return StrengthSource(db, tables=open_decoded(tables) if tables is not None else None, capacity=capacity)
 
 
-def _seating(bots: Sequence[Bot], seats: int, rotation: int) -> list[int]:
-    """Index into ``bots`` of the bot in each seat."""
-    return [((s - rotation) % seats) % len(bots) for s in range(seats)]
+def _slots(bots: Sequence, seats: int) -> list[int]:
+    """Index into ``bots`` of the bot of each seat slot: the listing repeated in turn."""
+    return [s % len(bots) for s in range(seats)]
 
 
-def _bot_seed(seed: int, unit: int, rotation: int) -> int:
-    return int(np.random.SeedSequence([seed, unit, rotation, 1]).generate_state(1)[0])
+def seatings(n_bots: int, seats: int, seed: int, unit: int, duplicate: bool, permute: bool = True) -> list[list[int]]:
+    """The seatings of one unit: for each game, the index into the bots of the bot in each seat.
 
+    Duplicate: every order of the seated bots when there are at most four
+    seats, else every rotation of one random seating; plain: one random
+    seating (``permute=False``: the listing's cyclic order, rotated by
+    ``unit``, or every rotation of it in duplicate mode).
 
-def _play_units(bots, settings: GameSettings, seats: int, seed: int, units: Sequence[int], duplicate: bool,
-                source, python: bool = False) -> list[dict]:
-    """Play the games of some units; one record per game."""
-    records = []
-    for unit in units:
+    >>> seatings(2, 2, seed=1, unit=0, duplicate=True)
+    [[0, 1], [1, 0]]
+    >>> len(seatings(3, 3, 1, 0, True)), len(seatings(6, 6, 1, 0, True)), len(seatings(6, 6, 1, 0, False))
+    (6, 6, 1)
+    """
+    from itertools import permutations
+
+    slots = [s % n_bots for s in range(seats)]
+    if not permute:
         rotations = range(seats) if duplicate else [unit % seats]
-        for rotation in rotations:
-            seating = _seating(bots, seats, rotation)
+        return [[slots[(s - r) % seats] for s in range(seats)] for r in rotations]
+    if duplicate and seats <= 4:
+        return [[slots[i] for i in order] for order in permutations(range(seats))]
+    rng = np.random.default_rng([seed, unit, 2])
+    order = rng.permutation(seats).tolist()
+    if not duplicate:
+        return [[slots[i] for i in order]]
+    return [[slots[order[(s - r) % seats]] for s in range(seats)] for r in range(seats)]
+
+
+def _bot_seed(seed: int, unit: int, game: int) -> int:
+    return int(np.random.SeedSequence([seed, unit, game, 1]).generate_state(1)[0])
+
+
+def _play_units(bots, settings: GameSettings, seats: int, pieces: Sequence[tuple[int, int]], duplicate: bool,
+                source, python: bool = False, lenient: bool = False, permute: bool = True) -> list[dict]:
+    """Play the games of some units ``(seed, unit)``; one record per game."""
+    records = []
+    for seed, unit in pieces:
+        for game, seating in enumerate(seatings(len(bots), seats, seed, unit, duplicate, permute)):
             result = play_game([bots[i] for i in seating], settings, deal_seed=[seed, unit],
-                               bot_seed=_bot_seed(seed, unit, rotation), source=source, python=python)
-            records.append({"unit": unit, "rotation": rotation, "seating": seating, "places": result.places,
+                               bot_seed=_bot_seed(seed, unit, game), source=source, python=python, lenient=lenient)
+            corrections = result.extra.get("corrections")
+            records.append({"seed": seed, "unit": unit, "game": game, "seating": seating, "places": result.places,
                             "big_blinds": result.big_blinds, "net": result.net, "stats": result.stats,
-                            "hands": result.hands})
+                            "hands": result.hands,
+                            "corrections": np.zeros(seats, dtype=np.int64) if corrections is None else corrections})
     return records
 
 
 _WORKER_SOURCES: dict = {}
 
 
-def _worker_task(bots, settings, seats, seed, units, duplicate, db_path, tables, capacity, needs):
+def _worker_task(bots, settings, seats, pieces, duplicate, db_path, tables, capacity, needs, python, lenient, permute):
     """One Dask task: open (once per worker) the strength source and play some units."""
     source = None
     if needs:
@@ -288,7 +507,7 @@ def _worker_task(bots, settings, seats, seed, units, duplicate, db_path, tables,
         if key not in _WORKER_SOURCES:
             _WORKER_SOURCES[key] = open_source(db_path, tables, capacity)
         source = _WORKER_SOURCES[key]
-    return _play_units(bots, settings, seats, seed, units, duplicate, source)
+    return _play_units(bots, settings, seats, pieces, duplicate, source, python, lenient, permute)
 
 
 def _resolve_bots(bots) -> list[Bot]:
@@ -306,21 +525,43 @@ def _resolve_bots(bots) -> list[Bot]:
     return out
 
 
+def _whole(value, name: str, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not low <= value <= high:
+        if isinstance(value, (int, np.integer)) and not isinstance(value, bool) and value > high:
+            raise ArenaError(f"The {name} {value!r} is out of range; expected {low}..{high:,}.")
+        raise ArenaError(f"The {name} {value!r} is not a whole number of at least {low}.")
+    return int(value)
+
+
 def run_arena(bots=None, games: int = 100, seats: int | None = None, seed: int = 0, duplicate: bool = False,
               mode: str = "tournament", hands: int | None = None, workers: int = 1, db=None,
               tables: str | os.PathLike | None = None, capacity: int = 64, source=None,
-              progress: bool | None = None, python: bool = False, settings: GameSettings | None = None) -> ArenaResult:
-    """Play ``games`` games of ``bots`` (names like ``"west"`` or bot objects) and summarise them per bot.
+              progress: bool | None = None, python: bool = False, settings: GameSettings | None = None,
+              seeds: Sequence[int] | str | None = None, lenient: bool = False, permute: bool = True) -> ArenaResult:
+    """Play ``games`` games of ``bots`` (names like ``"west"`` or bot objects) per seed and summarise them per bot.
 
     ``seats`` defaults to the number of bots (at least 2). ``mode`` is
     ``"tournament"`` or ``"cash"``; ``hands`` is a cash session's length
-    (default 200) or a tournament's safety cap. ``workers`` above 1 plays on
-    a Dask LocalCluster on 127.0.0.1 (each worker opens ``db`` and
-    ``tables`` itself). ``source`` is a ready strength source for the
+    (default 200) or a tournament's safety cap. ``seeds`` (a list, a range or
+    text like ``"1-5"``) pools several seeds, each playing ``games`` games;
+    else ``seed`` is the one seed. ``workers`` above 1 plays on a local Dask
+    cluster (:func:`matchdb.cluster.local_cluster`; each worker opens ``db``
+    and ``tables`` itself). ``source`` is a ready strength source for the
     in-process run. ``progress`` shows a bar (default: on a terminal).
+    ``lenient`` corrects and counts Python bots' illegal actions instead of
+    refusing them; ``permute=False`` seats the bots in the listing's cyclic
+    order (see the module notes).
     """
     started = time.perf_counter()
     bots = _resolve_bots(bots)
+    if seeds is None:
+        seeds = [_whole(seed, "seed", 0, _MAX_SEED - 1)]
+    elif isinstance(seeds, str):
+        seeds = parse_seeds(seeds)
+    else:
+        seeds = [_whole(x, "seed", 0, _MAX_SEED - 1) for x in seeds]
+        if not seeds or len(seeds) > _MAX_SEEDS or len(set(seeds)) != len(seeds):
+            raise ArenaError(f"The seeds {seeds!r} are not 1 to {_MAX_SEEDS} different seeds.")
     if tables is not None:
         from matchdb.play.strength import open_decoded
 
@@ -330,34 +571,39 @@ def run_arena(bots=None, games: int = 100, seats: int | None = None, seed: int =
         raise ArenaError(f"The number of seats {seats!r} is out of range; expected 2..10.")
     if len(bots) > seats:
         raise ArenaError(f"{len(bots)} bots do not fit {seats} seats; give at most {seats} bots or more seats.")
-    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
-        raise ArenaError(f"The number of games {games!r} is not a whole number of at least 1.")
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-        raise ArenaError(f"The number of workers {workers!r} is not a whole number of at least 1.")
+    games = _whole(games, "number of games", 1, _MAX_GAMES)
+    workers = _whole(workers, "number of workers", 1, 256)
     if settings is None:
         if mode not in ("tournament", "cash"):
             raise ArenaError(f"The mode {mode!r} is unknown; expected 'tournament' or 'cash'.")
+        if hands is not None:
+            hands = _whole(hands, "number of hands", 1, 10**6)
         settings = GameSettings(mode=mode, hands=hands if hands is not None else (200 if mode == "cash" else 5000),
                                 stack=1500 if mode == "tournament" else 2000)
-    units = math.ceil(games / seats) if duplicate else games
-    needs = _needs_strength(bots) or (db is not None and any(_native(bot) is None for bot in bots))
+    set_games = len(seatings(len(bots), seats, 0, 0, duplicate, permute))
+    per_seed = math.ceil(games / set_games) if duplicate else games
+    if per_seed * len(seeds) > _MAX_GAMES:
+        raise ArenaError(f"{per_seed * len(seeds):,} units are too many; expected at most {_MAX_GAMES:,}.")
+    pieces = [(s, u) for s in seeds for u in range(per_seed)]
+    needs = needs_strength(bots) or (db is not None and any(native_spec(bot) is None for bot in bots))
     if needs and source is None:  # Python bots see the database through view.source when a db is given
         source = open_source(db, tables, capacity)
     db_path = str(db) if isinstance(db, (str, os.PathLike)) else str(getattr(source.db if source is not None else db, "path", "")) or None
     if workers == 1:
         records = []
-        bar = _bar(units, progress)
-        for unit in range(units):
-            records += _play_units(bots, settings, seats, seed, [unit], duplicate, source, python)
+        bar = _bar(len(pieces), progress)
+        for piece in pieces:
+            records += _play_units(bots, settings, seats, [piece], duplicate, source, python, lenient, permute)
             bar.update(1)
         bar.close()
     else:
-        records = _run_dask(bots, settings, seats, seed, units, duplicate, workers, db_path, tables, capacity, needs,
-                            source, progress)
-    result = _summarise(bots, records, seats, units, duplicate, settings)
-    result.settings |= {"games": len(records), "seed": seed, "mode": settings.mode, "hands": settings.hands,
-                        "stack": settings.stack, "workers": workers,
-                        "tables": "decoded" if tables is not None else "lazy"}
+        records = _run_dask(bots, settings, seats, pieces, duplicate, workers, db_path, tables, capacity, needs,
+                            source, progress, python, lenient, permute)
+    result = _summarise(bots, records, seats, pieces, duplicate, settings)
+    result.settings |= {"games": len(records), "seed": seeds[0], "seeds": seeds, "mode": settings.mode,
+                        "hands": settings.hands, "stack": settings.stack, "workers": workers, "set_games": set_games,
+                        "tables": "decoded" if tables is not None else "lazy", "lenient": lenient, "permute": permute,
+                        "rules": asdict(settings.rules)}
     result.seconds = time.perf_counter() - started
     return result
 
@@ -369,52 +615,38 @@ def _bar(total: int, progress: bool | None):
                 disable=None if progress is None else not progress)
 
 
-def _run_dask(bots, settings, seats, seed, units, duplicate, workers, db_path, tables, capacity, needs, source,
-              progress) -> list[dict]:
-    import logging
+def _run_dask(bots, settings, seats, pieces, duplicate, workers, db_path, tables, capacity, needs, source,
+              progress, python, lenient, permute) -> list[dict]:
+    from distributed import as_completed
 
-    from distributed import Client, LocalCluster, as_completed
+    from matchdb.cluster import local_cluster
 
     # compile (or load) every kernel here first: numba's cache races when many processes compile at once
-    _play_units(bots, settings, seats, seed, [0], duplicate, source)
-    chunk = max(1, min(200, units // (8 * workers) or 1))
-    pieces = [list(range(start, min(units, start + chunk))) for start in range(0, units, chunk)]
+    _play_units(bots, settings, seats, pieces[:1], duplicate, source, python, lenient, permute)
+    chunk = max(1, min(200, len(pieces) // (8 * workers) or 1))
+    parts = [pieces[start:start + chunk] for start in range(0, len(pieces), chunk)]
     records: list[dict] = []
-    saved = dict(os.environ)  # the nanny writes its pre-spawn variables into this process's environment
-    cluster = LocalCluster(
-        n_workers=workers,
-        threads_per_worker=1,  # numba's random generator is per thread: one thread per worker keeps runs exact
-        processes=True,
-        host="127.0.0.1",
-        dashboard_address="127.0.0.1:0",  # a free port
-        silence_logs=logging.ERROR,
-    )
-    client = Client(cluster)
-    try:
-        futures = [client.submit(_worker_task, bots, settings, seats, seed, piece, duplicate, db_path,
-                                 None if tables is None else str(tables), capacity, needs, pure=False)
-                   for piece in pieces]
-        bar = _bar(units, progress)
-        for future, piece in zip(as_completed(futures), pieces):
+    with local_cluster(workers) as client:
+        futures = [client.submit(_worker_task, bots, settings, seats, part, duplicate, db_path,
+                                 None if tables is None else str(tables), capacity, needs, python, lenient, permute,
+                                 pure=False)
+                   for part in parts]
+        bar = _bar(len(pieces), progress)
+        for future in as_completed(futures):
             part = future.result()
             records += part
-            bar.update(len({r["unit"] for r in part}))
+            bar.update(len({(r["seed"], r["unit"]) for r in part}))
         bar.close()
-    finally:
-        client.close()
-        cluster.close()
-        os.environ.clear()  # ...where later clusters would take them over their own configuration
-        os.environ.update(saved)
-    records.sort(key=lambda r: (r["unit"], r["rotation"]))
+    records.sort(key=lambda r: (r["seed"], r["unit"], r["game"]))
     return records
 
 
-def _summarise(bots, records, seats, units, duplicate, settings) -> ArenaResult:
+def _summarise(bots, records, seats, pieces, duplicate, settings) -> ArenaResult:
     names = list(dict.fromkeys(b.name for b in bots))
     index = {name: k for k, name in enumerate(names)}
     label = [index[b.name] for b in bots]
     k = len(names)
-    # per unit sums
+    units = len(pieces)
     wins = np.zeros((units, k))
     place = np.zeros((units, k))
     bb = np.zeros((units, k))
@@ -426,9 +658,10 @@ def _summarise(bots, records, seats, units, duplicate, settings) -> ArenaResult:
     style = np.zeros((len(names), S_FIELDS))
     places = np.zeros((k, seats), dtype=np.int64)
     hands_total = np.zeros(k, dtype=np.int64)
-    unit_pos = {u: i for i, u in enumerate(sorted({r["unit"] for r in records}))}
+    corrections = np.zeros(k, dtype=np.int64)
+    unit_pos = {piece: i for i, piece in enumerate(pieces)}
     for r in records:
-        u = unit_pos[r["unit"]]
+        u = unit_pos[(r["seed"], r["unit"])]
         games_in[u] += 1
         for s, bot_index in enumerate(r["seating"]):
             j = label[bot_index]
@@ -443,6 +676,7 @@ def _summarise(bots, records, seats, units, duplicate, settings) -> ArenaResult:
             style[j] += r["stats"][:, s]
             places[j, p - 1] += 1
             hands_total[j] += r["stats"][S_HANDS, s]
+            corrections[j] += r["corrections"][s]
     out = []
     values = {}
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -452,6 +686,7 @@ def _summarise(bots, records, seats, units, duplicate, settings) -> ArenaResult:
                 "place": place[:, j] / seat_games[:, j],
                 "bb_per_100": 100 * bb[:, j] / np.maximum(seat_hands[:, j], 1),
                 "chips": chips[:, j] / seat_games[:, j],
+                "stacks": chips[:, j] / seat_games[:, j] / settings.stack,
                 "invested": invested[:, j] / seat_games[:, j],
             }
             values[name] = per_unit
@@ -462,13 +697,12 @@ def _summarise(bots, records, seats, units, duplicate, settings) -> ArenaResult:
                 games=int(games_in.sum()), hands=int(hands_total[j]),
                 wins=Estimate.of(per_unit["wins"]), place=Estimate.of(per_unit["place"]),
                 bb_per_100=Estimate.of(per_unit["bb_per_100"]), chips=Estimate.of(per_unit["chips"]),
+                stacks=Estimate.of(per_unit["stacks"]),
                 places=places[j].tolist(), vpip=st[S_VPIP] / hands, pfr=st[S_PFR] / hands,
                 aggression=st[S_AGG] / st[S_CALLS] if st[S_CALLS] else math.inf, flops=st[S_FLOPS] / hands,
                 showdowns=st[S_SHOWDOWNS] / hands,
                 showdown_wins=st[S_SHOWDOWN_WINS] / st[S_SHOWDOWNS] if st[S_SHOWDOWNS] else math.nan,
+                corrections=int(corrections[j]),
             ))
     settings_out = {"bots": [b.name for b in bots], "seats": seats, "duplicate": duplicate, "units": units}
-    return ArenaResult(out, settings_out, 0.0, values)
-
-
-# -- command line ---------------------------------------------------------------------------------
+    return ArenaResult(out, settings_out, 0.0, values, list(pieces))

@@ -4,7 +4,13 @@ A bot is any object with one method, ``act(view) -> (kind, amount)``: it sees
 a :class:`matchdb.play.engine.View` (its cards, the board, pot, stacks, bets, the
 legal actions and the history) and answers :data:`~matchdb.play.engine.FOLD`,
 :data:`~matchdb.play.engine.CALL` (check or call) or :data:`~matchdb.play.engine.RAISE`
-with the total to raise to. A ``name`` attribute labels it in results.
+with the total to raise to. A ``name`` attribute labels it in results. An
+optional ``on_hand_end(result)`` receives, after every hand the bot was dealt
+into, a :class:`matchdb.play.engine.HandResult` (the actions, the cards shown,
+each seat's result and name): what a bot needs to model its opponents
+(:class:`matchdb.play.examples.Exploiter` does). :func:`make_bot` also makes
+your own classes from ``"path/to/file.py:Class"`` or ``"module:Class"``, and
+PyPokerEngine players through :mod:`matchdb.play.adapters`.
 
 The built-in bots (all from the articles):
 
@@ -39,13 +45,17 @@ then the bot plays in the Python loop.
 >>> make_bot("bluffer")
 Traceback (most recent call last):
 ...
-matchdb.play.bots.BotError: The bot 'bluffer' is unknown; expected one of allin, fives, station, random, west, west-tight, west-loose, west-aggressive, west-passive, income, tomlinson (with an optional ':naive', ':headsup', ':montecarlo' or ':dropout').
+matchdb.play.bots.BotError: The bot 'bluffer' is unknown; expected one of allin, fives, station, random, west, west-tight, west-loose, west-aggressive, west-passive, income, tomlinson (with an optional ':naive', ':headsup', ':exact', ':exact-dropout', ':montecarlo', ':dropout'), a bot .json file, 'path/to/file.py:Class' or 'module:Class'.
 """
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
 import json
+import math
 import os
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -55,16 +65,16 @@ import numpy as np
 
 from matchdb.jit import jit
 from matchdb.play.decisions import (
-    _choose_raise_to,
-    _fold_call_raise,
-    _pot_raise_to,
-    _rate_of_return,
-    _stack_protection,
+    choose_raise_to_kernel,
+    fold_call_raise_kernel,
+    pot_raise_to_kernel,
+    rate_of_return_kernel,
+    stack_protection_kernel,
 )
-from matchdb.play.engine import CALL, FOLD, RAISE, View
+from matchdb.play.engine import CALL, FOLD, RAISE, HandResult, View
 from matchdb.errors import MatchdbError
 from matchdb.core.evaluator import FLUSH_VALUE, STRAIGHT_TOP, evaluate_with
-from matchdb.play.strength import DROPOUT, KINDS, MODELS, MONTECARLO, STEERED, UNIFORM
+from matchdb.play.strength import DROPOUT, EXACT, KINDS, MODELS, MONTECARLO, STEERED, UNIFORM
 
 __all__ = [
     "BotError",
@@ -93,6 +103,11 @@ __all__ = [
     "UNIFORM",
     "DROPOUT",
     "STEERED",
+    "MAX_PARAMS",
+    # The kernel interface: what the compiled game loop (matchdb.play.games) calls and reads.
+    "K_ALLIN", "K_PAIR", "K_STATION", "K_RANDOM", "K_WEST", "K_INCOME",
+    "STRENGTH_KINDS",
+    "decide_kernel",
 ]
 
 
@@ -108,7 +123,7 @@ K_RANDOM = 3
 K_WEST = 4
 K_INCOME = 5
 #: Kinds that need a hand strength.
-_STRENGTH_KINDS = (K_WEST, K_INCOME)
+STRENGTH_KINDS = (K_WEST, K_INCOME)
 #: Longest parameter vector of any built-in bot.
 MAX_PARAMS = 16
 
@@ -133,6 +148,14 @@ class Bot:
     def native(self):
         """The compiled loop's description of this bot, or None when only Python can play it."""
         return None
+
+    def on_hand_end(self, result: HandResult) -> None:
+        """Called after every hand the bot was dealt into, with what it may learn (override it to model opponents).
+
+        ``result`` (:class:`matchdb.play.engine.HandResult`) holds the
+        actions, the cards shown at the showdown, each seat's result and the
+        seats' names. A bot that overrides this plays in the Python loop.
+        """
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.name!r})"
@@ -171,14 +194,17 @@ class BuiltinStrength:
     redraws: int = 0
 
     def __post_init__(self) -> None:
-        if self.kind not in KINDS:
+        if not isinstance(self.kind, str) or self.kind not in KINDS:
             raise BotError(f"The strength {self.kind!r} is unknown; expected one of {', '.join(KINDS)}.")
-        if self.model not in MODELS:
+        if not isinstance(self.model, str) or self.model not in MODELS:
             raise BotError(f"The opponent model {self.model!r} is unknown; expected one of {', '.join(MODELS)}.")
-        if not 1 <= self.samples <= 100_000:
-            raise BotError(f"The sample count {self.samples!r} is out of range; expected 1..100,000.")
-        if not 0 <= self.redraws <= 100:
-            raise BotError(f"The redraw count {self.redraws!r} is out of range; expected 0..100.")
+        for name, value, low, high in (("sample count", self.samples, 1, 100_000), ("redraw count", self.redraws, 0, 100)):
+            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not low <= value <= high:
+                raise BotError(f"The {name} {value!r} is out of range; expected a whole number {low}..{high:,}.")
+        threshold = self.threshold
+        if (isinstance(threshold, bool) or not isinstance(threshold, (int, float, np.number))
+                or not math.isfinite(threshold) or not 0 <= threshold <= 1):
+            raise BotError(f"The threshold {threshold!r} is not a number 0..1 (a preflop heads-up equity).")
 
     @property
     def code(self) -> tuple[int, int, int, int, float]:
@@ -195,7 +221,7 @@ class BuiltinStrength:
         if view.board:
             source.tables.ensure(int(source.frame[0][view.board[0], view.board[1], view.board[2]]))
         flags = np.zeros(10, dtype=np.int64)
-        if kind == MONTECARLO and model != UNIFORM:
+        if model != UNIFORM and kind in (MONTECARLO, EXACT):
             flags[:] = _opponent_flags_py(view, model)
         return source._compute(kind, view.hole[0], view.hole[1], board, len(view.board), view.players, samples,
                                model, threshold, redraws, flags)
@@ -279,7 +305,7 @@ def _made_pair_rank_at_least(hole0, hole1, board, n_board, rank, counts, cards):
 
 
 @jit
-def _decide(kind, params, strength, to_call, can_raise, min_to, max_to, pot, stack, bet, max_bet, contrib,
+def decide_kernel(kind, params, strength, to_call, can_raise, min_to, max_to, pot, stack, bet, max_bet, contrib,
             big_blind, players, hole0, hole1, board, n_board, counts, cards):
     """One decision of a built-in bot: (engine kind, raise-to amount). Draws from numba's random generator."""
     if kind == K_ALLIN:
@@ -291,7 +317,7 @@ def _decide(kind, params, strength, to_call, can_raise, min_to, max_to, pot, sta
     if kind == K_PAIR:
         if _made_pair_rank_at_least(hole0, hole1, board, n_board, int(params[0]), counts, cards):
             if can_raise:
-                return RAISE, _pot_raise_to(params[1], pot, to_call, max_bet, min_to, max_to, 1.0)
+                return RAISE, pot_raise_to_kernel(params[1], pot, to_call, max_bet, min_to, max_to, 1.0)
             return CALL, 0
         if params[2] >= 0.5 or to_call == 0:
             return CALL, 0
@@ -307,7 +333,7 @@ def _decide(kind, params, strength, to_call, can_raise, min_to, max_to, pot, sta
         # params: t1 t2 t3, fold1..4, raise1..4, stack-protection blinds and strength, raise fraction, shove
         raise_to = 0
         if can_raise:
-            raise_to = _pot_raise_to(params[13], pot, to_call, max_bet, min_to, max_to, params[14])
+            raise_to = pot_raise_to_kernel(params[13], pot, to_call, max_bet, min_to, max_to, params[14])
         if to_call > 0:
             odds = to_call / (pot + to_call)
         elif can_raise:
@@ -315,15 +341,15 @@ def _decide(kind, params, strength, to_call, can_raise, min_to, max_to, pot, sta
             odds = chips / (pot + chips)
         else:
             return CALL, 0
-        rr = _rate_of_return(strength, odds)
+        rr = rate_of_return_kernel(strength, odds)
         u = np.random.random()
-        choice = _fold_call_raise(rr, u, to_call, params[0], params[1], params[2], params[3], params[4], params[5],
+        choice = fold_call_raise_kernel(rr, u, to_call, params[0], params[1], params[2], params[3], params[4], params[5],
                                   params[6], params[7], params[8], params[9], params[10])
         if choice == 2 and not can_raise:
             choice = 1
-        if choice == 2 and _stack_protection(stack, raise_to - bet, big_blind, strength, params[11], params[12]):
+        if choice == 2 and stack_protection_kernel(stack, raise_to - bet, big_blind, strength, params[11], params[12]):
             choice = 1
-        if choice == 1 and _stack_protection(stack, to_call, big_blind, strength, params[11], params[12]):
+        if choice == 1 and stack_protection_kernel(stack, to_call, big_blind, strength, params[11], params[12]):
             choice = 0
         if choice == 0:
             return (FOLD, 0) if to_call > 0 else (CALL, 0)
@@ -336,7 +362,7 @@ def _decide(kind, params, strength, to_call, can_raise, min_to, max_to, pot, sta
         if to_call > 0 and follow <= -contrib:
             return FOLD, 0
         if can_raise:
-            x = _choose_raise_to(strength, pot, to_call, contrib, bet, max_bet, min_to, max_to, players - 1,
+            x = choose_raise_to_kernel(strength, pot, to_call, contrib, bet, max_bet, min_to, max_to, players - 1,
                                  params[0], params[1], params[2], params[3])
             if x >= 0:
                 return RAISE, x
@@ -416,7 +442,7 @@ class BuiltinBot(Bot):
 
     def native(self):
         """(kind, parameters, strength code) for the compiled loop, or None with a Python strength."""
-        if self.KIND in _STRENGTH_KINDS and not isinstance(self.strength, BuiltinStrength):
+        if self.KIND in STRENGTH_KINDS and not isinstance(self.strength, BuiltinStrength):
             return None
         code = self.strength.code if isinstance(self.strength, BuiltinStrength) else NAIVE.code
         params = np.zeros(MAX_PARAMS)
@@ -424,14 +450,14 @@ class BuiltinBot(Bot):
         return self.KIND, params, code
 
     def act(self, view: View) -> tuple[int, int]:
-        value = float(self.strength(view)) if self.KIND in _STRENGTH_KINDS else 0.0
+        value = float(self.strength(view)) if self.KIND in STRENGTH_KINDS else 0.0
         board = self._board
         board[: len(view.board)] = view.board
         params = self._padded
         if params is None or not np.array_equal(params[: len(self.params)], self.params):
             params = self._padded = np.zeros(MAX_PARAMS)
             params[: len(self.params)] = self.params
-        kind, amount = _decide(self.KIND, params, value, view.to_call, view.can_raise, view.min_raise_to,
+        kind, amount = decide_kernel(self.KIND, params, value, view.to_call, view.can_raise, view.min_raise_to,
                                view.max_raise_to, view.pot, view.stack, view.bet, view.max_bet, view.contributed,
                                view.big_blind, view.players, view.hole[0], view.hole[1], board, len(view.board),
                                self._counts, self._cards)
@@ -565,36 +591,93 @@ _FACTORIES: dict[str, Callable[[], BuiltinBot]] = {
 BOT_NAMES = tuple(_FACTORIES)
 #: West's drop-out threshold: "hole cards worse than, say, a pair of sixes" (66's heads-up equity).
 PAIR_OF_SIXES = 0.6328
-_STRENGTHS = {"naive": NAIVE, "headsup": HEADSUP_EQUITY, "montecarlo": montecarlo(),
-              "dropout": montecarlo(model="dropout", threshold=PAIR_OF_SIXES)}
+_STRENGTHS = {"naive": NAIVE, "headsup": HEADSUP_EQUITY, "exact": BuiltinStrength("exact"),
+              "exact-dropout": BuiltinStrength("exact", model="dropout", threshold=PAIR_OF_SIXES),
+              "montecarlo": montecarlo(), "dropout": montecarlo(model="dropout", threshold=PAIR_OF_SIXES)}
 
 
-def make_bot(spec: str) -> BuiltinBot:
-    """A built-in bot by name, optionally with a strength after a colon, or a bot file.
+def make_bot(spec: str) -> Bot:
+    """A bot from a spec: a built-in name with an optional strength, a bot file, or your own class.
 
-    ``"west"``, ``"west-tight:headsup"``, ``"income:montecarlo"`` (Tomlinson's
-    steered samples), ``"west:dropout"`` (samples with West's drop-out model:
-    opponents who entered voluntarily fold hands worse than a pair of sixes).
-    A name ending in ``.json`` is a file :func:`save_bot` wrote (``matchdb
-    tune bot --out``), read by :func:`load_bot`.
+    ``"west"``, ``"west-tight:headsup"``, ``"west:exact"`` (exact equity
+    against the live opponents, uniform), ``"west:exact-dropout"`` (against
+    West's drop-out ranges: opponents who entered the pot voluntarily hold a
+    pair of sixes or better by preflop equity), ``"income:montecarlo"``
+    (Tomlinson's steered samples), ``"west:dropout"`` (samples with West's
+    drop-out model). A name ending in ``.json`` is a file :func:`save_bot`
+    wrote (``matchdb tune bot --out``), read by :func:`load_bot`.
+    ``"path/to/file.py:Class"`` and ``"module:Class"`` make an instance of
+    your class (called without arguments): a bot with ``act(view)``, or a
+    PyPokerEngine player (``declare_action``), which plays through
+    :class:`matchdb.play.adapters.PyPokerEngineBot`. A bot without a name of
+    its own is named after its class.
 
     >>> make_bot("west:dropout").strength.model
     'dropout'
+    >>> make_bot("matchdb.play.examples:Exploiter").name
+    'exploiter'
     """
-    if isinstance(spec, str) and spec.endswith(".json"):
+    if not isinstance(spec, str):
+        raise BotError(f"The bot spec {spec!r} is not text; expected a name like 'west' or 'file.py:Class'.")
+    if spec.endswith(".json"):
         return load_bot(spec)
     name, _, strength = spec.partition(":")
-    if name not in _FACTORIES or (strength and strength not in _STRENGTHS):
-        raise BotError(
-            f"The bot {spec!r} is unknown; expected one of {', '.join(BOT_NAMES)} "
-            "(with an optional ':naive', ':headsup', ':montecarlo' or ':dropout')."
-        )
-    bot = _FACTORIES[name]()
-    if strength:
-        bot.strength = _STRENGTHS[strength]
-        bot.name = spec
-    return bot
+    if name in _FACTORIES and (not strength or strength in _STRENGTHS):
+        bot = _FACTORIES[name]()
+        if strength:
+            bot.strength = _STRENGTHS[strength]
+            bot.name = spec
+        return bot
+    where, colon, cls_name = spec.rpartition(":")
+    if colon and (where.endswith(".py") or _MODULE.fullmatch(where)) and name not in _FACTORIES:
+        return _load_class(where, cls_name, spec)
+    raise BotError(
+        f"The bot {spec!r} is unknown; expected one of {', '.join(BOT_NAMES)} "
+        f"(with an optional {', '.join(repr(':' + k) for k in _STRENGTHS)}), a bot .json file, "
+        "'path/to/file.py:Class' or 'module:Class'."
+    )
 
+
+_MODULE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*")
+
+
+def _load_class(where: str, cls_name: str, spec: str) -> Bot:
+    """An instance of class ``cls_name`` from a Python file or an importable module, as a bot."""
+    if not cls_name.isidentifier():
+        raise BotError(f"The bot {spec!r} names the class {cls_name!r}; expected a Python class name after the colon.")
+    if where.endswith(".py"):
+        path = Path(where)
+        if not path.is_file():
+            raise BotError(f"The bot file {where!r} of {spec!r} does not exist; expected a Python file defining {cls_name}.")
+        module_name = "matchdb_bot_" + re.sub(r"\W", "_", str(path.resolve()))
+        loader = importlib.util.spec_from_file_location(module_name, path)
+        module = importlib.util.module_from_spec(loader)
+        try:
+            loader.loader.exec_module(module)
+        except Exception as error:  # the user's code: say what failed, in one sentence
+            raise BotError(f"The bot file {where!r} failed to run ({type(error).__name__}: {error}).") from None
+    else:
+        try:
+            module = importlib.import_module(where)
+        except Exception as error:
+            raise BotError(f"The bot module {where!r} of {spec!r} cannot be imported ({type(error).__name__}: {error}).") from None
+    cls = getattr(module, cls_name, None)
+    if not isinstance(cls, type):
+        raise BotError(f"{where!r} has no class {cls_name!r}; expected the class of a bot (act) or of a PyPokerEngine player.")
+    try:
+        obj = cls()
+    except Exception as error:
+        raise BotError(f"The class {cls_name} of {where!r} cannot be made without arguments ({type(error).__name__}: {error}).") from None
+    if not callable(getattr(obj, "act", None)):
+        if callable(getattr(obj, "declare_action", None)):
+            from matchdb.play.adapters import PyPokerEngineBot
+
+            return PyPokerEngineBot(obj)
+        raise BotError(f"The class {cls_name} of {where!r} has no act(view) method (nor PyPokerEngine's declare_action).")
+    name = getattr(obj, "name", None)
+    if not isinstance(name, str) or not name or name == Bot.name:
+        obj.name = cls_name
+    return obj
 
 
 # -- bot files ---------------------------------------------------------------------------------------
@@ -621,36 +704,93 @@ def save_bot(bot: BuiltinBot, path: str | os.PathLike, extra: Mapping | None = N
     return path
 
 
+_MAX_BOT_FILE = 1 << 20  # bytes
+_MAX_DEPTH = 16
+_TOP_KEYS = {"kind", "version", "class", "name", "strength", "parameters"}
+
+
+def _depth(text: str) -> int:
+    """The deepest nesting of JSON arrays and objects in ``text``, strings skipped (no recursion)."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for char in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "]}":
+            depth -= 1
+    return deepest
+
+
+def _no_constant(name: str):
+    raise ValueError(f"{name} is not a JSON number")
+
+
 def load_bot(path: str | os.PathLike) -> BuiltinBot:
     """The bot a file of :func:`save_bot` describes; parameters it leaves out keep their defaults.
+
+    The file is checked against its schema before anything is built: at most
+    1 MB, nested at most 16 deep, ``kind``, ``class`` and ``name`` texts,
+    ``strength`` an object of the strength's fields with values of their
+    types, ``parameters`` an object of finite numbers (NaN and infinities are
+    refused); other top-level keys (a tuning run's figures) are kept out.
+    Each problem is said in one sentence.
 
     >>> load_bot("missing.json")
     Traceback (most recent call last):
     ...
     matchdb.play.bots.BotError: The bot file 'missing.json' does not exist; expected a file written by save_bot or 'matchdb tune bot --out'.
     """
+    shown = repr(str(path))
     try:
-        data = json.loads(Path(path).read_text())
+        raw = Path(path).read_bytes()
     except FileNotFoundError:
-        raise BotError(f"The bot file {str(path)!r} does not exist; expected a file written by save_bot or "
+        raise BotError(f"The bot file {shown} does not exist; expected a file written by save_bot or "
                        "'matchdb tune bot --out'.") from None
-    except (OSError, ValueError) as error:
-        raise BotError(f"The bot file {str(path)!r} cannot be read as JSON ({error}).") from None
+    except OSError as error:
+        raise BotError(f"The bot file {shown} cannot be read ({error.strerror or error}).") from None
+    if len(raw) > _MAX_BOT_FILE:
+        raise BotError(f"The bot file {shown} has {len(raw):,} bytes; expected at most {_MAX_BOT_FILE:,}.")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise BotError(f"The bot file {shown} is not UTF-8 text.") from None
+    if _depth(text) > _MAX_DEPTH:
+        raise BotError(f"The bot file {shown} nests arrays or objects {_depth(text)} deep; expected at most {_MAX_DEPTH}.")
+    try:
+        data = json.loads(text, parse_constant=_no_constant)
+    except (ValueError, RecursionError) as error:
+        raise BotError(f"The bot file {shown} cannot be read as JSON ({error}).") from None
     if not isinstance(data, dict) or data.get("kind") != _BOT_FILE_KIND or data.get("class") not in _BOT_CLASSES:
-        raise BotError(f"The file {str(path)!r} does not describe a bot; expected kind {_BOT_FILE_KIND!r} and a class "
+        raise BotError(f"The file {shown} does not describe a bot; expected kind {_BOT_FILE_KIND!r} and a class "
                        f"among {', '.join(_BOT_CLASSES)}.")
     parameters = data.get("parameters", {})
     strength = data.get("strength", {})
     if not isinstance(parameters, dict) or not isinstance(strength, dict):
-        raise BotError(f"The bot file {str(path)!r} holds parameters or a strength that are not JSON objects.")
-    try:
-        built_strength = BuiltinStrength(**strength)
-    except TypeError:
-        raise BotError(f"The bot file {str(path)!r} has a strength {strength!r} with unknown fields or values; "
-                       "expected kind, samples, model, threshold and redraws.") from None
+        raise BotError(f"The bot file {shown} holds parameters or a strength that are not JSON objects.")
+    fields = {"kind": str, "samples": int, "model": str, "threshold": (int, float), "redraws": int}
+    for key, value in strength.items():
+        if key not in fields:
+            raise BotError(f"The bot file {shown} has a strength field {key!r}; expected only {', '.join(fields)}.")
+        if isinstance(value, bool) or not isinstance(value, fields[key]):
+            raise BotError(f"The bot file {shown} has the strength {key} {value!r}; expected a "
+                           f"{'text' if fields[key] is str else 'number'}.")
+    for key, value in parameters.items():
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+            raise BotError(f"The bot file {shown} has the parameter {key} = {value!r}; expected a finite number.")
+    built_strength = BuiltinStrength(**strength)
     name = data.get("name")
-    if not isinstance(name, str) or not name:
-        raise BotError(f"The bot file {str(path)!r} has the name {name!r}; expected a non-empty text.")
+    if not isinstance(name, str) or not name or len(name) > 100:
+        raise BotError(f"The bot file {shown} has the name {name!r}; expected a non-empty text of at most 100 characters.")
     cls = _BOT_CLASSES[data["class"]]
     bot = cls(name=name, strength=built_strength)
     bot.set(**parameters)

@@ -1,9 +1,9 @@
 """Betting decisions of the articles, as pure functions of what a player knows.
 
 No I/O and no database here: every function takes numbers (a hand strength,
-chips) and returns numbers or a decision. The private ``_`` versions take
-plain scalars and are compiled by :mod:`matchdb.play.bots` for the arena's fast
-loop, so Python bots and compiled bots decide with the same code.
+chips) and returns numbers or a decision. The ``*_kernel`` versions take
+plain scalars without checks and are compiled by :mod:`matchdb.play.bots` for
+the arena's fast loop, so Python bots and compiled bots decide with the same code.
 
 **Mick West, "Programming Poker AI" (2005).** Pot odds are the call over the
 pot after the call; the rate of return is hand strength over pot odds; it maps
@@ -33,8 +33,9 @@ Follow(fold=-100.0, follow=10.0, follows=True)
 The amount to draw is then the candidate with the largest expected income
 (:func:`raise_income`, :func:`choose_raise_to`).
 
-The private versions are plain Python that numba can also compile
-(``register_jitable``): the compiled bots call them from their kernels.
+The ``*_kernel`` versions are plain Python that numba can also compile
+(``register_jitable``): the compiled bots call them from their kernels (a
+kernel interface: listed in ``__all__``, no checks).
 """
 
 from __future__ import annotations
@@ -65,6 +66,13 @@ __all__ = [
     "raise_income",
     "choose_raise_to",
     "pot_raise_to",
+    # The kernel interface: plain-scalar versions without checks (register_jitable), which the
+    # compiled bots of matchdb.play.bots call from their kernels.
+    "rate_of_return_kernel",
+    "fold_call_raise_kernel",
+    "stack_protection_kernel",
+    "pot_raise_to_kernel",
+    "choose_raise_to_kernel",
 ]
 
 
@@ -137,7 +145,7 @@ def bet_odds(bet: float, pot: float) -> float:
 
 
 @register_jitable
-def _rate_of_return(strength, odds):
+def rate_of_return_kernel(strength, odds):
     return strength / odds if odds > 0 else math.inf
 
 
@@ -147,7 +155,7 @@ def rate_of_return(strength: float, odds: float) -> float:
     >>> rate_of_return(0.5, 0.25)
     2.0
     """
-    return _rate_of_return(_number(strength, "hand strength", 0, 1), _number(odds, "pot odds", 0, 1))
+    return rate_of_return_kernel(_number(strength, "hand strength", 0, 1), _number(odds, "pot odds", 0, 1))
 
 
 @register_jitable
@@ -189,7 +197,7 @@ def fcr_probabilities(rr: float, bands: Bands = WEST_BANDS) -> tuple[float, floa
 
 
 @register_jitable
-def _fold_call_raise(rr, u, to_call, t1, t2, t3, f1, f2, f3, f4, r1, r2, r3, r4):
+def fold_call_raise_kernel(rr, u, to_call, t1, t2, t3, f1, f2, f3, f4, r1, r2, r3, r4):
     fold, call, _ = _fcr_probabilities(rr, t1, t2, t3, f1, f2, f3, f4, r1, r2, r3, r4)
     if u < fold:
         return CALL if to_call <= 0 else FOLD  # "if fold and amount to call is zero, then call"
@@ -205,12 +213,12 @@ def fold_call_raise(rr: float, u: float, to_call: float, bands: Bands = WEST_BAN
     (0, 1)
     """
     thresholds, fold, raise_ = _check_bands(bands)
-    return _fold_call_raise(_number(rr, "rate of return", 0), _number(u, "uniform draw", 0, 1),
+    return fold_call_raise_kernel(_number(rr, "rate of return", 0), _number(u, "uniform draw", 0, 1),
                             _number(to_call, "amount to call", 0), *thresholds, *fold, *raise_)
 
 
 @register_jitable
-def _stack_protection(stack, chips, big_blind, strength, min_blinds, min_strength):
+def stack_protection_kernel(stack, chips, big_blind, strength, min_blinds, min_strength):
     return chips > 0 and stack - chips < big_blind * min_blinds and strength < min_strength
 
 
@@ -224,7 +232,7 @@ def stack_protection(stack: float, chips: float, big_blind: float, strength: flo
     >>> stack_protection(1000, 100, 20, 0.3), stack_protection(100, 100, 20, 0.6)
     (False, False)
     """
-    return bool(_stack_protection(_number(stack, "stack", 0), _number(chips, "chips put in", 0),
+    return bool(stack_protection_kernel(_number(stack, "stack", 0), _number(chips, "chips put in", 0),
                                   _number(big_blind, "big blind", 0), _number(strength, "hand strength", 0, 1),
                                   _number(min_blinds, "big blinds kept", 0), _number(min_strength, "strength needed", 0, 1)))
 
@@ -318,7 +326,7 @@ def raise_income(p_win: float, pot: float, to_call: float, own_draw: float, rais
 
 
 @register_jitable
-def _pot_raise_to(fraction, pot, to_call, max_bet, min_to, max_to, shove):
+def pot_raise_to_kernel(fraction, pot, to_call, max_bet, min_to, max_to, shove):
     """Raise-to amount of a raise of ``fraction`` x the pot after the call, clamped; all-in past ``shove`` x max."""
     target = max_bet + fraction * (pot + to_call)
     amount = int(round(target))
@@ -341,13 +349,13 @@ def pot_raise_to(fraction: float, pot: int, to_call: int, max_bet: int, min_rais
     >>> pot_raise_to(1.0, 30, 10, 10, 20, 60, shove=0.8)
     60
     """
-    return _pot_raise_to(_number(fraction, "pot fraction", 0), _number(pot, "pot", 0), _number(to_call, "amount to call", 0),
+    return pot_raise_to_kernel(_number(fraction, "pot fraction", 0), _number(pot, "pot", 0), _number(to_call, "amount to call", 0),
                          _number(max_bet, "largest bet", 0), int(min_raise_to), int(max_raise_to),
                          _number(shove, "all-in fraction", 0, 1))
 
 
 @register_jitable
-def _choose_raise_to(p_win, pot, to_call, own_draw, bet, max_bet, min_to, max_to, opponents, decay,
+def choose_raise_to_kernel(p_win, pot, to_call, own_draw, bet, max_bet, min_to, max_to, opponents, decay,
                      f1, f2, f3):
     """The raise-to amount (min raise, three pot fractions, all-in) with the largest expected income, or -1
     when following without a raise is worth more than any."""
@@ -360,7 +368,7 @@ def _choose_raise_to(p_win, pot, to_call, own_draw, bet, max_bet, min_to, max_to
             x = max_to
         else:
             fraction = f1 if k == 1 else (f2 if k == 2 else f3)
-            x = _pot_raise_to(fraction, pot, to_call, max_bet, min_to, max_to, 1.0)
+            x = pot_raise_to_kernel(fraction, pot, to_call, max_bet, min_to, max_to, 1.0)
         value = _raise_income(p_win, pot, to_call, own_draw, x - max_bet, opponents, decay)
         if value > best + 1e-9:
             best = value
@@ -386,7 +394,7 @@ def choose_raise_to(p_win: float, pot: int, to_call: int, own_draw: int, bet: in
         raise DecisionError(f"The pot fractions {fractions!r} are not three numbers.")
     if not 0 < min_raise_to <= max_raise_to or max_raise_to <= max_bet:
         raise DecisionError(f"The raise range {min_raise_to}..{max_raise_to} is empty or not above the bet {max_bet}.")
-    x = _choose_raise_to(_number(p_win, "win probability", 0, 1), _number(pot, "pot", 0), _number(to_call, "amount to call", 0),
+    x = choose_raise_to_kernel(_number(p_win, "win probability", 0, 1), _number(pot, "pot", 0), _number(to_call, "amount to call", 0),
                          _number(own_draw, "own draw", 0), _number(bet, "own bet", 0), _number(max_bet, "largest bet", 0),
                          int(min_raise_to), int(max_raise_to), int(_number(opponents, "opponents", 0, 22)),
                          _number(decay, "decay", 0), *(_number(f, "pot fraction", 0) for f in fractions))

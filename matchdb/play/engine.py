@@ -6,10 +6,14 @@ compiled loop of :mod:`matchdb.play.games` (the built-in bots, tens of thousands
 hands per second). The rules, checked against pokerkit in the tests:
 
 - **Seats and button.** Physical seats 0..N-1; a seat with chips is dealt in.
-  The button moves to the next seat still in each hand (no dead button). With
+  The button moves to the next seat still in each hand; :class:`Rules` offers
+  the TDA's dead button instead (the big blind moves one player a hand). With
   three or more players the next two seats after the button post the small and
   the big blind; heads-up the button posts the small blind and acts first
-  preflop, last afterwards. Short stacks post what they have.
+  preflop, last afterwards. Short stacks post what they have; when the big
+  blind is short, the others still owe the full big blind (card rooms; the
+  ``"posted"`` option of :class:`Rules` charges only what it posted, as
+  pokerkit does). Every rule choice is listed in ``docs/guide/rules.md``.
 - **Antes** (optional) are posted by every player before the blinds and are
   dead money; an ante nobody else matched is returned, like an uncalled bet.
 - **Betting.** Preflop the first player after the big blind acts first, later
@@ -45,7 +49,9 @@ when a round opens with all-in wagers smaller than the big blind it lets
 players who already acted re-raise; and it does not reopen the betting when
 several short all-ins add up to a full raise. The tests pin both cases. (With
 equal blinds heads-up pokerkit also lets the big blind act first; the tests
-play small blinds below big blinds.)
+play small blinds below big blinds.) When no blind put a chip in (a zero small
+blind and a big blind all-in on its ante, under the ``"posted"`` rule), the
+round opens with the first player after the button, as in pokerkit.
 
 >>> table = Table([100, 100, 100], small_blind=1, big_blind=2, seed=7)
 >>> hand = table.start_hand()
@@ -86,12 +92,27 @@ __all__ = [
     "ANTE",
     "ACTION_NAMES",
     "STREETS",
+    "Rules",
+    "RULE_POSTED_BLIND",
+    "RULE_DEAD_BUTTON",
     "Legal",
     "View",
     "HandRecord",
+    "HandResult",
     "Hand",
     "Table",
     "shuffled_decks",
+    "log_capacity",
+    # The kernel interface: the state layout and the numba kernels that the compiled game loop
+    # (matchdb.play.games) calls from its own compiled code. They check nothing; callers own the arrays.
+    "G_SEATS", "G_BUTTON", "G_SB", "G_BB", "G_ANTE", "G_STREET", "G_ACTOR", "G_MAXBET", "G_LASTFULL", "G_POT",
+    "G_NLOG", "G_SB_SEAT", "G_BB_SEAT", "G_ACTIVE", "G_DEALT", "G_SHOWDOWN", "G_REACHED", "G_NPOTS", "G_RULES",
+    "G_HANDNO", "G_POTS",
+    "G_FIELDS", "P_STACK", "P_BET", "P_CONTRIB", "P_STATE", "P_TOACT", "P_ACTED", "P_START", "P_WON", "P_HOLE0",
+    "P_HOLE1", "P_VALUE", "P_FIELDS", "LOG_STREET", "LOG_SEAT", "LOG_KIND", "LOG_AMOUNT",
+    "legal_kernel",
+    "start_hand_kernel",
+    "act_kernel",
 ]
 
 
@@ -136,7 +157,9 @@ G_REACHED = 17  # the last street dealt (0 preflop .. 3 river)
 G_NPOTS = 18  # pots paid at showdown
 G_SHORTSUM = 19  # short all-in raises since the last full one; reaching a full raise sets G_SHORTFULL
 G_SHORTFULL = 20  # short all-ins added up to a full raise in this round (pokerkit differs)
-G_POTS = 21  # from here, 3 entries per pot paid at showdown: amount, seats eligible, seats paid (bit masks)
+G_RULES = 21  # rule options as bits (RULE_POSTED_BLIND, RULE_DEAD_BUTTON; see Rules)
+G_HANDNO = 22  # hands dealt at this table so far
+G_POTS = 23  # from here, 3 entries per pot paid at showdown: amount, seats eligible, seats paid (bit masks)
 G_FIELDS = G_POTS + 3 * MAX_SEATS
 
 P_STACK = 0
@@ -157,7 +180,51 @@ LOG_SEAT = 1
 LOG_KIND = 2
 LOG_AMOUNT = 3  # raise-to amount for raises, chips added otherwise
 
-_STATUS_OK = 0
+#: Rule bit: callers owe only what a short big blind posted (pokerkit 0.7.7), not the full big blind.
+RULE_POSTED_BLIND = 1
+#: Rule bit: a dead button (TDA): the big blind moves one seat a hand, the button may sit on an empty seat.
+RULE_DEAD_BUTTON = 2
+
+
+
+@dataclass(frozen=True)
+class Rules:
+    """The engine's rule options; the defaults are the card rooms' and the TDA's choices (see the module notes).
+
+    ``short_big_blind``: ``"full"`` (default): when the big blind is short
+    (all-in for less), the others still owe the full big blind and a raise
+    goes to at least two big blinds, as card rooms rule; ``"posted"``: they
+    owe only what the short big blind posted (pokerkit 0.7.7's rule, which
+    the pokerkit oracle test plays). ``button``: ``"moving"`` (default): the
+    button moves to the next seat with chips; ``"dead"``: the TDA's dead
+    button: the big blind moves to the next player after the last big blind,
+    the small blind sits where the big blind was (no small blind when that
+    player is out) and the button where the small blind was (perhaps an
+    empty seat), so nobody posts the big blind twice in a row or skips it;
+    heads-up the button posts the small blind.
+
+    >>> Rules().code, Rules("posted", "dead").code
+    (0, 3)
+    >>> Rules(button="rotating")
+    Traceback (most recent call last):
+    ...
+    matchdb.play.engine.EngineError: The button rule 'rotating' is unknown; expected 'moving' or 'dead'.
+    """
+
+    short_big_blind: str = "full"
+    button: str = "moving"
+
+    def __post_init__(self) -> None:
+        if self.short_big_blind not in ("full", "posted"):
+            raise EngineError(f"The short big blind rule {self.short_big_blind!r} is unknown; expected 'full' or 'posted'.")
+        if self.button not in ("moving", "dead"):
+            raise EngineError(f"The button rule {self.button!r} is unknown; expected 'moving' or 'dead'.")
+
+    @property
+    def code(self) -> int:
+        """The rule bits the kernels read (:data:`RULE_POSTED_BLIND`, :data:`RULE_DEAD_BUTTON`)."""
+        return (RULE_POSTED_BLIND if self.short_big_blind == "posted" else 0) | (
+            RULE_DEAD_BUTTON if self.button == "dead" else 0)
 
 
 class Legal(NamedTuple):
@@ -179,7 +246,8 @@ class View:
     ``(street, seat, kind, amount)`` of every post and action of the hand
     (kinds index :data:`ACTION_NAMES`). ``source`` is what the table offers
     for hand strengths (a :class:`matchdb.play.strength.StrengthSource` in the
-    arena), or None.
+    arena), or None. ``hand`` is the hand's number in the game (0 first) and
+    ``names`` the name of the bot in each seat (empty outside a game).
     """
 
     seat: int
@@ -206,6 +274,40 @@ class View:
     players: int
     history: tuple[tuple[int, int, int, int], ...]
     source: object = None
+    hand: int = 0
+    names: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class HandResult:
+    """What a bot learns when a hand ends (a bot's ``on_hand_end(result)`` gets one, its own ``seat`` set).
+
+    ``hand`` is the hand's number in the game (0 first), ``names`` the bot in
+    each seat, ``board`` the cards dealt, ``history`` every post and action
+    (``(street, seat, kind, amount)``, kinds index :data:`ACTION_NAMES`),
+    ``shown`` each seat's hole cards where they were shown (the players at a
+    showdown, and always the receiving seat's own), else None; ``start`` and
+    ``stacks`` the stacks before and after, ``won`` what each seat received,
+    ``net`` its result (``stacks - start``), ``pots`` the pots paid at a
+    showdown as ``(amount, seats that could win it, seats paid)``.
+    """
+
+    hand: int
+    seat: int
+    names: tuple[str, ...]
+    button: int
+    small_blind: int
+    big_blind: int
+    ante: int
+    board: tuple[int, ...]
+    history: tuple[tuple[int, int, int, int], ...]
+    shown: tuple[tuple[int, int] | None, ...]
+    start: tuple[int, ...]
+    stacks: tuple[int, ...]
+    won: tuple[int, ...]
+    net: tuple[int, ...]
+    showdown: bool
+    pots: tuple[tuple[int, tuple[int, ...], tuple[int, ...]], ...] = ()
 
 
 # -- kernels -----------------------------------------------------------------------
@@ -242,7 +344,7 @@ def _log(g, log, street, seat, kind, amount):
 
 
 @jit
-def _legal(g, p):
+def legal_kernel(g, p):
     """(to_call, can_raise, min_raise_to, max_raise_to) of the player to act; to_call -1 when nobody is to act."""
     seat = g[G_ACTOR]
     if seat < 0:
@@ -308,7 +410,7 @@ def _begin_round(g, p):
     g[G_SHORTOPEN] = 0
     g[G_SHORTSUM] = 0
     g[G_SHORTFULL] = 0
-    if g[G_STREET] == 0:
+    if g[G_STREET] == 0 and g[G_MAXBET] > 0:
         first = _next_seat(p, n, g[G_BB_SEAT], P_TOACT)
     else:
         first = _next_seat(p, n, g[G_BUTTON], P_TOACT)
@@ -481,7 +583,7 @@ def _post(g, p, log, seat, amount, kind):
 
 
 @jit
-def _start_hand(g, p, log, deck, button):
+def start_hand_kernel(g, p, log, deck, button):
     """Deal a hand from ``deck`` with the button on ``button``: antes, blinds, first actor.
 
     Players with chips (``p[P_STACK] > 0``) are dealt in. Returns the number
@@ -521,6 +623,22 @@ def _start_hand(g, p, log, deck, button):
     if dealt < 2:
         g[G_STREET] = 4
         return dealt
+    if g[G_RULES] & RULE_DEAD_BUTTON and g[G_HANDNO] > 0:
+        # TDA dead button: the big blind moves to the next player after the last one, the small blind sits
+        # where the big blind was (posted only by a player still in) and the button where the small blind was
+        bb_seat = _next_dealt(p, n, g[G_BB_SEAT])
+        if dealt == 2:  # heads-up the button posts the small blind: the other player
+            sb_seat = _next_dealt(p, n, bb_seat)
+            button = sb_seat
+        else:
+            sb_seat = g[G_BB_SEAT]
+            button = g[G_SB_SEAT]
+    elif dealt == 2:
+        sb_seat = button
+        bb_seat = _next_dealt(p, n, sb_seat)
+    else:
+        sb_seat = _next_dealt(p, n, button)
+        bb_seat = _next_dealt(p, n, sb_seat)
     g[G_BUTTON] = button
     # antes: dead money; the part of the largest that nobody matched goes back
     ante = g[G_ANTE]
@@ -534,27 +652,28 @@ def _start_hand(g, p, log, deck, button):
                 p[P_CONTRIB, s] = a
                 _log(g, log, 0, s, ANTE, a)
         _collect(g, p)
-    if dealt == 2:
-        sb_seat = button
-    else:
-        sb_seat = _next_dealt(p, n, button)
-    bb_seat = _next_dealt(p, n, sb_seat)
+    g[G_HANDNO] += 1
     g[G_SB_SEAT] = sb_seat
     g[G_BB_SEAT] = bb_seat
-    _post(g, p, log, sb_seat, g[G_SB], SMALL_BLIND)
+    posted = 0
+    if p[P_STATE, sb_seat] == 1:
+        _post(g, p, log, sb_seat, g[G_SB], SMALL_BLIND)
+        posted = p[P_BET, sb_seat]
     _post(g, p, log, bb_seat, g[G_BB], BIG_BLIND)
-    g[G_MAXBET] = max(p[P_BET, sb_seat], p[P_BET, bb_seat])
+    posted = max(posted, p[P_BET, bb_seat])
+    # callers owe the full big blind even when the big blind is short (card rooms), or only what was posted
+    g[G_MAXBET] = posted if g[G_RULES] & RULE_POSTED_BLIND else max(posted, g[G_BB])
     if _begin_round(g, p):
         _finish_round(g, p, deck[2 * n : 2 * n + 5])
     return dealt
 
 
 @jit
-def _act(g, p, log, board, kind, amount):
+def act_kernel(g, p, log, board, kind, amount):
     """Play ``kind`` (FOLD, CHECK/CALL or RAISE to ``amount``) for the player to act; returns the kind played."""
     seat = g[G_ACTOR]
     n = g[G_SEATS]
-    to_call, can_raise, min_to, max_to = _legal(g, p)
+    to_call, can_raise, min_to, max_to = legal_kernel(g, p)
     if kind == FOLD and to_call <= 0:
         kind = CHECK
     if kind == RAISE and not can_raise:
@@ -697,6 +816,11 @@ class Hand:
         return int(self._table._g[G_STREET]) == 4
 
     @property
+    def full_board(self) -> np.ndarray:
+        """All five board cards of the deck, dealt or not (for game loops and tests; never show it to a bot)."""
+        return self._board
+
+    @property
     def street(self) -> int:
         """0 preflop, 1 flop, 2 turn, 3 river, 4 over."""
         return int(self._table._g[G_STREET])
@@ -734,19 +858,19 @@ class Hand:
 
     def legal(self) -> Legal:
         """What the player to act may do."""
-        to_call, can_raise, min_to, max_to = _legal(self._table._g, self._table._p)
+        to_call, can_raise, min_to, max_to = legal_kernel(self._table._g, self._table._p)
         if to_call < 0:
             raise EngineError("Nobody is to act: the hand is over.")
         return Legal(int(to_call), bool(can_raise), int(min_to), int(max_to))
 
-    def view(self, source: object = None) -> View:
-        """What the player to act may see (see :class:`View`)."""
+    def view(self, source: object = None, hand: int = 0, names: tuple[str, ...] = ()) -> View:
+        """What the player to act may see (see :class:`View`); ``hand`` and ``names`` are passed into it."""
         t = self._table
         g, n = t._g, t.seats
         seat = int(g[G_ACTOR])
         if seat < 0:
             raise EngineError("Nobody is to act: the hand is over.")
-        to_call, can_raise, min_to, max_to = _legal(g, t._p)
+        to_call, can_raise, min_to, max_to = legal_kernel(g, t._p)
         gl = g[:G_POTS].tolist()  # plain lists: indexing numpy one number at a time costs more than the view
         stacks, bets, contributions, state, hole0, hole1 = t._p[
             [P_STACK, P_BET, P_CONTRIB, P_STATE, P_HOLE0, P_HOLE1], :n
@@ -777,6 +901,8 @@ class Hand:
             players=gl[G_ACTIVE],
             history=tuple(map(tuple, t._log[:used].tolist())),
             source=source,
+            hand=hand,
+            names=tuple(names),
         )
 
     def act(self, kind: int, amount: int = 0) -> int:
@@ -794,7 +920,7 @@ class Hand:
             raise EngineError(f"The action {kind!r} is not one of FOLD (0), CHECK (1), CALL (2) or RAISE (3).")
         if isinstance(amount, bool) or not isinstance(amount, (int, np.integer)):
             raise EngineError(f"The raise amount {amount!r} is not a whole number of chips.")
-        played = int(_act(t._g, t._p, t._log, self._board, int(kind), int(amount)))
+        played = int(act_kernel(t._g, t._p, t._log, self._board, int(kind), int(amount)))
         if self.over:
             t._finish()
         return played
@@ -817,6 +943,27 @@ class Hand:
         )
 
 
+    def results(self, number: int = 0, names: tuple[str, ...] = ()) -> list[HandResult]:
+        """One :class:`HandResult` per seat of the finished hand (what ``on_hand_end`` receives)."""
+        if not self.over:
+            raise EngineError("The hand is still in play; results come when it is over.")
+        record = self.record()
+        t = self._table
+        g, p, n = t._g, t._p, t.seats
+        board = record.board[: (0, 3, 4, 5)[int(g[G_REACHED])]]
+        at_showdown = [bool(record.showdown and p[P_STATE, s] == 1) for s in range(n)]
+        common = dict(hand=int(number), names=tuple(names), button=record.button, small_blind=int(g[G_SB]),
+                      big_blind=int(g[G_BB]), ante=int(g[G_ANTE]), board=tuple(board), history=record.history,
+                      start=record.start, stacks=record.stacks, won=record.won,
+                      net=tuple(b - a for a, b in zip(record.start, record.stacks)), showdown=record.showdown,
+                      pots=record.pots)
+        out = []
+        for seat in range(n):
+            shown = tuple(record.holes[s] if (at_showdown[s] or s == seat) else None for s in range(n))
+            out.append(HandResult(seat=seat, shown=shown, **common))
+        return out
+
+
 def _pot_record(g: np.ndarray, k: int, n: int) -> tuple[int, tuple[int, ...], tuple[int, ...]]:
     amount, eligible, paid = (int(x) for x in g[G_POTS + 3 * k : G_POTS + 3 * k + 3])
     return amount, tuple(s for s in range(n) if eligible >> s & 1), tuple(s for s in range(n) if paid >> s & 1)
@@ -831,7 +978,9 @@ class Table:
     small_blind, big_blind, ante : the forced bets; change them between hands.
     seed : seeds the numpy Generator that shuffles the decks (or give ``rng``).
     button : seat of the first hand's button (default seat 0); it moves to the
-        next seat with chips before every later hand.
+        next seat with chips before every later hand (or by the dead-button
+        rule of ``rules``).
+    rules : the rule options (:class:`Rules`; default the card rooms' choices).
 
     >>> t = Table([50, 50], 1, 2, seed=3)
     >>> h = t.start_hand()
@@ -848,8 +997,12 @@ class Table:
         seed: int | None = None,
         rng: np.random.Generator | None = None,
         button: int | None = None,
+        rules: Rules | None = None,
     ) -> None:
         stacks = list(stacks)
+        rules = Rules() if rules is None else rules
+        if not isinstance(rules, Rules):
+            raise EngineError(f"The rules {rules!r} are not a matchdb.play.engine.Rules.")
         if not 2 <= len(stacks) <= MAX_SEATS:
             raise EngineError(f"A table needs 2 to {MAX_SEATS} seats; got {len(stacks)} stacks {stacks!r}.")
         for s in stacks:
@@ -859,18 +1012,22 @@ class Table:
         self._p = np.zeros((P_FIELDS, MAX_SEATS), dtype=np.int64)
         self._p[P_STACK, : self.seats] = stacks
         self._g[G_SEATS] = self.seats
+        self._g[G_RULES] = rules.code
+        self.rules = rules
         self.set_blinds(small_blind, big_blind, ante)
-        self._log = np.zeros((_log_capacity(sum(stacks), self._g[G_BB], self.seats), 4), dtype=np.int64)
+        self._log = np.zeros((log_capacity(sum(stacks), self._g[G_BB], self.seats), 4), dtype=np.int64)
         self._rng = rng if rng is not None else np.random.default_rng(seed)
         self._button = self.seats - 1 if button is None else int(button) - 1
         self._g[G_STREET] = 4
         self.hands_played = 0
 
     @classmethod
-    def _over(cls, g: np.ndarray, p: np.ndarray, log: np.ndarray) -> Table:
-        """A Table over state arrays that a game loop owns (no checks, no deck stream)."""
+    def over_arrays(cls, g: np.ndarray, p: np.ndarray, log: np.ndarray) -> Table:
+        """A Table over state arrays that a game loop owns (kernel interface: no checks, no deck stream)."""
         table = cls.__new__(cls)
         table.seats = int(g[G_SEATS])
+        table.rules = Rules("posted" if g[G_RULES] & RULE_POSTED_BLIND else "full",
+                            "dead" if g[G_RULES] & RULE_DEAD_BUTTON else "moving")
         table._g, table._p, table._log = g, p, log
         table._rng = None
         table._button = int(g[G_BUTTON])
@@ -887,7 +1044,7 @@ class Table:
         self._g[G_BB] = bb
         self._g[G_ANTE] = _check_chips(ante, "ante", 0)
         if hasattr(self, "_log"):
-            need = _log_capacity(int(self._p[P_STACK].sum()), bb, self.seats)
+            need = log_capacity(int(self._p[P_STACK].sum()), bb, self.seats)
             if need > len(self._log):
                 self._log = np.zeros((need, 4), dtype=np.int64)
 
@@ -920,7 +1077,8 @@ class Table:
                 raise EngineError("A deck must hold each card id 0..51 exactly once.")
         self._button = _next_button(self._p[P_STACK, : self.seats], self._button)
         hand = Hand(self, cards)
-        _start_hand(self._g, self._p, self._log, cards, self._button)
+        start_hand_kernel(self._g, self._p, self._log, cards, self._button)
+        self._button = int(self._g[G_BUTTON])  # the dead-button rule may have placed it elsewhere
         if hand.over:
             self._finish()
         return hand
@@ -938,7 +1096,7 @@ def _next_button(stacks: np.ndarray, button: int) -> int:
     raise EngineError("No seat has chips.")
 
 
-def _log_capacity(chips: int, big_blind: int, seats: int) -> int:
+def log_capacity(chips: int, big_blind: int, seats: int) -> int:
     """Enough history rows for any hand: each full raise adds a big blind, each short one empties a stack."""
     raises = chips // max(big_blind, 1) + seats
     return int((raises + 4) * (seats + 1) + 3 * seats + 8)

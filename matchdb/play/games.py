@@ -6,7 +6,11 @@ bookkeeping kernels and the same decks:
 - the **compiled loop** (:func:`play_game` when every bot is a built-in one
   with a built-in strength): decisions, strengths and the engine all run in
   one numba function, thousands of hands per second;
-- the **Python loop** for any bots: each decision is ``bot.act(view)``.
+- the **Python loop** for any bots: each decision is ``bot.act(view)`` (the
+  view carries the hand number and the seats' names), each bot with an
+  ``on_hand_end`` gets the hand's result, and an illegal action stops the
+  game with a :class:`GameError` naming the bot (``lenient``: corrected and
+  counted).
 
 Given the same seeds both give the same game, card for card and chip for chip
 (the tests check it): the decks come from a numpy Generator seeded with the
@@ -34,13 +38,14 @@ game"), so hands are independent and results are chips won per hand.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from matchdb.jit import jit
-from matchdb.play.bots import _STRENGTH_KINDS, Bot, _decide
+from matchdb.play.bots import STRENGTH_KINDS, Bot, decide_kernel
 from matchdb.play.engine import (
     CALL,
     CHECK,
@@ -72,22 +77,27 @@ from matchdb.play.engine import (
     P_START,
     P_STATE,
     P_WON,
+    G_RULES,
     RAISE,
     Hand,
+    Rules,
     Table,
-    _act,
-    _legal,
-    _log_capacity,
-    _start_hand,
+    act_kernel,
+    legal_kernel,
+    log_capacity,
+    start_hand_kernel,
     shuffled_decks,
 )
 from matchdb.errors import MatchdbError
 from matchdb.play.strength import (
+    EXACT,
+    EXACT_OPPONENTS,
+    HEADSUP,
     MONTECARLO,
     STEERED,
     UNIFORM,
-    _seed,
-    _strength,
+    seed_kernels,
+    strength_kernel,
     frame,
     kernel_arrays,
 )
@@ -102,6 +112,10 @@ __all__ = [
     "GameResult",
     "play_game",
     "blind_schedule",
+    "native_spec",
+    "needs_strength",
+    "wants_results",
+    "bot_name",
 ]
 
 
@@ -176,7 +190,8 @@ class GameSettings:
 
     ``stack`` is every seat's starting stack (tournament) or buy-in (cash);
     ``schedule`` the blind levels (cash games play the first level);
-    ``hands`` the session length (cash) or the safety cap (tournament).
+    ``hands`` the session length (cash) or the safety cap (tournament);
+    ``rules`` the engine's rule options (:class:`matchdb.play.engine.Rules`).
     """
 
     mode: str = "tournament"
@@ -184,6 +199,7 @@ class GameSettings:
     schedule: tuple = DEFAULT_SCHEDULE
     hands_per_level: int = 10
     hands: int = 5000
+    rules: Rules = Rules()
 
     def __post_init__(self) -> None:
         if self.mode not in _MODES:
@@ -193,6 +209,8 @@ class GameSettings:
             if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
                 raise GameError(f"The setting {name} = {value!r} is not a whole number of at least 1.")
         blind_schedule(self.schedule, 1)
+        if not isinstance(self.rules, Rules):
+            raise GameError(f"The rules {self.rules!r} are not a matchdb.play.engine.Rules.")
 
     @property
     def big_blind(self) -> int:
@@ -255,8 +273,8 @@ def _begin_hand(g, p, log, game, schedule, deck):
     g[G_BB] = schedule[level, 1]
     g[G_ANTE] = schedule[level, 2]
     button = _next_live(p, n, game[GM_BUTTON])
-    game[GM_BUTTON] = button
-    _start_hand(g, p, log, deck, button)
+    start_hand_kernel(g, p, log, deck, button)
+    game[GM_BUTTON] = g[G_BUTTON]  # the dead-button rule may have placed it elsewhere
     return True
 
 
@@ -372,6 +390,9 @@ def _run(g, p, log, game, schedule, decks, places, bust_hand, stats, big_blinds,
     """The compiled loop: play until the game ends, the decks run out or a table must be loaded."""
     frame_arrays, preflop, classes, powers, tables, slot_of, low, high = arrays
     n = g[G_SEATS]
+    # a deterministic strength (headsup, exact) is computed once per seat, street and live opponents
+    cache_key = np.full(MAX_SEATS, -1, dtype=np.int64)
+    cache_value = np.zeros(MAX_SEATS)
     while True:
         if g[G_STREET] == 4:
             if game[GM_OVER] != 0:
@@ -393,8 +414,8 @@ def _run(g, p, log, game, schedule, decks, places, bust_hand, stats, big_blinds,
         n_board = 0 if street == 0 else street + 2
         strength = 0.0
         needs = False
-        for k in range(len(_STRENGTH_KINDS)):
-            if kind == _STRENGTH_KINDS[k]:
+        for k in range(len(STRENGTH_KINDS)):
+            if kind == STRENGTH_KINDS[k]:
                 needs = True
         if needs:
             if n_board > 0:
@@ -404,18 +425,30 @@ def _run(g, p, log, game, schedule, decks, places, bust_hand, stats, big_blinds,
                     return _NEED_TABLE
             skind = scodes[seat, 0]
             model = scodes[seat, 2]
-            if skind == MONTECARLO and model != UNIFORM:
+            if model != UNIFORM and (skind == MONTECARLO or skind == EXACT):
                 _opponent_flags(g, p, log, seat, model, flags)
-            strength = _strength(skind, p[P_HOLE0, seat], p[P_HOLE1, seat], board5, n_board, g[G_ACTIVE],
-                                 scodes[seat, 1], model, sthresholds[seat], scodes[seat, 3], flags, arrays, columns)
-        to_call, can_raise, min_to, max_to = _legal(g, p)
+            key = -1
+            if skind == HEADSUP or (skind == EXACT and g[G_ACTIVE] - 1 <= EXACT_OPPONENTS):
+                key = (game[GM_HANDS] * 4 + street) * 16 + g[G_ACTIVE]
+                if model != UNIFORM:
+                    for o in range(g[G_ACTIVE] - 1):
+                        key = key * 2 + flags[o]
+            if key >= 0 and cache_key[seat] == key:
+                strength = cache_value[seat]
+            else:
+                strength = strength_kernel(skind, p[P_HOLE0, seat], p[P_HOLE1, seat], board5, n_board, g[G_ACTIVE],
+                                           scodes[seat, 1], model, sthresholds[seat], scodes[seat, 3], flags, arrays,
+                                           columns)
+                cache_key[seat] = key
+                cache_value[seat] = strength
+        to_call, can_raise, min_to, max_to = legal_kernel(g, p)
         pot = g[G_POT]
         for s in range(n):
             pot += p[P_BET, s]
-        action, amount = _decide(kind, params[seat], strength, to_call, can_raise, min_to, max_to, pot,
+        action, amount = decide_kernel(kind, params[seat], strength, to_call, can_raise, min_to, max_to, pot,
                                  p[P_STACK, seat], p[P_BET, seat], g[G_MAXBET], p[P_CONTRIB, seat], g[G_BB],
                                  g[G_ACTIVE], p[P_HOLE0, seat], p[P_HOLE1, seat], board5, n_board, counts, cards)
-        _act(g, p, log, board5, action, amount)
+        act_kernel(g, p, log, board5, action, amount)
         if g[G_STREET] == 4:
             _end_hand(g, p, log, game, places, bust_hand, stats, big_blinds)
 
@@ -434,8 +467,9 @@ class _Game:
         self.p[P_STACK, :seats] = settings.stack
         self.g[G_SEATS] = seats
         self.g[G_STREET] = 4
+        self.g[G_RULES] = settings.rules.code
         smallest_bb = int(self.schedule[:, 1].min())
-        self.log = np.empty((_log_capacity(seats * settings.stack, smallest_bb, seats), 4), dtype=np.int64)
+        self.log = np.empty((log_capacity(seats * settings.stack, smallest_bb, seats), 4), dtype=np.int64)
         self.game = np.zeros(GM_FIELDS, dtype=np.int64)
         self.game[GM_MODE] = mode
         self.game[GM_MAXHANDS] = settings.hands
@@ -485,47 +519,51 @@ def _empty_arrays():
     return _EMPTY_SOURCE
 
 
-def _native(bot) -> tuple | None:
+def native_spec(bot) -> tuple | None:
     """The compiled loop's description of ``bot``, or None for a bot only Python plays (any object with ``act``)."""
     native = getattr(bot, "native", None)
     return native() if callable(native) else None
 
 
-def _needs_strength(bots: Sequence[Bot]) -> bool:
+def needs_strength(bots: Sequence[Bot]) -> bool:
     """Whether a built-in bot will read strengths from the database (Python bots bring their own)."""
     for bot in bots:
-        spec = _native(bot)
-        if spec is not None and spec[0] in _STRENGTH_KINDS:
+        spec = native_spec(bot)
+        if spec is not None and spec[0] in STRENGTH_KINDS:
             return True
     return False
 
 
 def play_game(bots: Sequence[Bot], settings: GameSettings = GameSettings(), deal_seed=0, bot_seed: int = 0,
-              source=None, button: int = 0, python: bool = False) -> GameResult:
+              source=None, button: int = 0, python: bool = False, lenient: bool = False) -> GameResult:
     """Play one game with ``bots[s]`` in seat ``s`` and return its :class:`GameResult`.
 
     ``deal_seed`` seeds the numpy Generator of the decks (any SeedSequence
     entropy), ``bot_seed`` numba's generator that the built-in bots draw
     from. ``source`` (a :class:`matchdb.play.strength.StrengthSource`) is needed
     when a bot uses a hand strength. The compiled loop plays when every bot is
-    a built-in one with a built-in strength, unless ``python`` asks for the
-    Python loop.
+    a built-in one with a built-in strength (and none wants ``on_hand_end``),
+    unless ``python`` asks for the Python loop. There an illegal action
+    (a raise where none is allowed, outside the legal range or not a whole
+    number of chips) is refused with a :class:`GameError` naming the bot,
+    or with ``lenient`` corrected (a call, the amount truncated and clamped)
+    and counted per seat in ``result.extra["corrections"]``.
     """
     seats = len(bots)
     if not 2 <= seats <= MAX_SEATS:
         raise GameError(f"A game needs 2 to {MAX_SEATS} bots; got {seats}.")
     for bot in bots:
         if not callable(getattr(bot, "act", None)):
-            raise GameError(f"The bot {bot!r} has no act(view) method.")
+            raise GameError(f"The bot {bot_name(bot)!r} has no act(view) method.")
     if not 0 <= button < seats:
         raise GameError(f"The first button {button!r} is not a seat 0..{seats - 1}.")
-    if source is None and _needs_strength(bots):
+    if source is None and needs_strength(bots):
         raise GameError("These bots need hand strengths; give a source (matchdb.play.strength.StrengthSource(db)).")
     state = _Game(seats, settings, deal_seed, button)
-    _seed(np.int64(bot_seed % 2**32))
-    specs = [_native(bot) for bot in bots]
-    if python or any(spec is None for spec in specs):
-        return _play_python(state, bots, source)
+    seed_kernels(int(bot_seed) % 2**32)
+    specs = [native_spec(bot) for bot in bots]
+    if python or any(spec is None for spec in specs) or any(wants_results(bot) for bot in bots):
+        return _play_python(state, bots, source, lenient)
     kinds = np.array([spec[0] for spec in specs], dtype=np.int64)
     params = np.stack([spec[1] for spec in specs]).astype(np.float64)
     scodes = np.array([spec[2][:4] for spec in specs], dtype=np.int64)
@@ -551,11 +589,82 @@ def play_game(bots: Sequence[Bot], settings: GameSettings = GameSettings(), deal
     return state.result(decoded, compiled=True)
 
 
-def _play_python(state: _Game, bots: Sequence[Bot], source) -> GameResult:
-    """The same game as the compiled loop, with each decision asked of ``bot.act(view)`` in Python."""
-    table = Table._over(state.g, state.p, state.log)  # for Hand's views
+def wants_results(bot) -> bool:
+    """Whether ``bot`` has an ``on_hand_end(result)`` of its own (then only the Python loop can play it)."""
+    method = getattr(type(bot), "on_hand_end", None)
+    return callable(method) and method is not Bot.on_hand_end
+
+
+def bot_name(bot) -> str:
+    """A bot's ``name`` as results and messages show it (its type's name when it has none)."""
+    name = getattr(bot, "name", None)
+    return name if isinstance(name, str) and name else type(bot).__name__
+
+
+def _checked_action(answer, legal, bot, seat: int, street: int, hand: int, lenient: bool) -> tuple[int, int, bool]:
+    """The bot's answer as (kind, amount, corrected); an illegal one refused in one sentence, or corrected when lenient.
+
+    Legal: FOLD (a check when nothing is to be called, West's rule), CHECK or
+    CALL (either checks or calls), RAISE to a whole number of chips within
+    the legal range when a raise is allowed.
+    """
+    name = bot_name(bot)
+    where = f"(seat {seat}, {('preflop', 'flop', 'turn', 'river')[street]} of hand {hand})"
+    try:
+        kind, amount = answer
+    except (TypeError, ValueError):
+        raise GameError(f"The bot {name!r} {where} answered {answer!r}; expected (kind, amount) like (CALL, 0).") from None
+    if isinstance(kind, bool) or not isinstance(kind, (int, np.integer)) or int(kind) not in (FOLD, CHECK, CALL, RAISE):
+        raise GameError(f"The bot {name!r} {where} answered the action {kind!r}; expected FOLD (0), CHECK (1), CALL (2) "
+                        "or RAISE (3).")
+    kind = int(kind)
+    to_call, can_raise, min_to, max_to = legal
+    if kind != RAISE:
+        return kind, 0, False
+    if isinstance(amount, bool) or not isinstance(amount, (int, np.integer, float, np.floating)) or amount != amount:
+        raise GameError(f"The bot {name!r} {where} raised to {amount!r}; expected a whole number of chips.")
+    problem = None
+    if not can_raise:
+        problem = f"raised to {amount!r} where it may not raise; expected a call (to call: {to_call}) or a fold"
+    elif amount != int(amount) or not isinstance(amount, (int, np.integer)):
+        problem = f"raised to {amount!r}; expected a whole number of chips {min_to}..{max_to}"
+    elif not min_to <= amount <= max_to:
+        problem = f"raised to {amount!r}; expected a raise to {min_to}..{max_to}, a call or a fold"
+    if problem is None:
+        return RAISE, int(amount), False
+    if not lenient:
+        raise GameError(f"The bot {name!r} {where} {problem} (lenient=True, or --lenient, corrects and counts it).")
+    if not can_raise:
+        return CALL, 0, True
+    if amount in (math.inf, -math.inf):
+        return RAISE, max_to if amount > 0 else min_to, True
+    return RAISE, min(max(int(amount), min_to), max_to), True
+
+
+def _play_python(state: _Game, bots: Sequence[Bot], source, lenient: bool = False) -> GameResult:
+    """The same game as the compiled loop, with each decision asked of ``bot.act(view)`` in Python.
+
+    Each bot sees the hand number and the seats' names in its view, gets
+    ``on_hand_end(result)`` after every hand it was dealt into (when it has
+    that method), and its illegal actions are refused (or, ``lenient``,
+    corrected and counted in ``GameResult.extra["corrections"]``).
+    """
+    table = Table.over_arrays(state.g, state.p, state.log)  # for Hand's views
     decoded_before = getattr(source.tables, "decoded", 0) if source is not None else 0
+    names = tuple(bot_name(bot) for bot in bots)
+    listeners = [seat for seat, bot in enumerate(bots) if wants_results(bot)]
+    corrections = np.zeros(state.seats, dtype=np.int64)
     hand = None
+    number = 0
+
+    def finished() -> None:
+        if listeners:
+            results = hand.results(number, names)
+            for seat in listeners:
+                if state.p[P_STATE, seat] != 0:
+                    bots[seat].on_hand_end(results[seat])
+        _end_hand(g, state.p, state.log, state.game, state.places, state.bust_hand, state.stats, state.big_blinds)
+
     while True:
         g = state.g
         if g[G_STREET] == 4:
@@ -565,24 +674,23 @@ def _play_python(state: _Game, bots: Sequence[Bot], source) -> GameResult:
                 state.more_decks()
             deck = state.decks[state.game[GM_DECK]]
             state.game[GM_DECK] += 1
+            number = int(state.game[GM_HANDS])
             hand = Hand(table, deck)
             if not _begin_hand(g, state.p, state.log, state.game, state.schedule, deck):
                 break
             if g[G_STREET] == 4:
-                _end_hand(g, state.p, state.log, state.game, state.places, state.bust_hand, state.stats, state.big_blinds)
+                finished()
             continue
         seat = int(g[G_ACTOR])
-        view = hand.view(source)
-        answer = bots[seat].act(view)
-        try:
-            kind, amount = answer
-            kind, amount = int(kind), int(amount)
-        except (TypeError, ValueError):
-            raise GameError(f"The bot {bots[seat]!r} answered {answer!r}; expected (kind, amount).") from None
-        if kind not in (FOLD, CHECK, CALL, RAISE):
-            raise GameError(f"The bot {bots[seat]!r} answered the action {kind!r}; expected FOLD, CHECK, CALL or RAISE.")
-        _act(g, state.p, state.log, hand._board, kind, amount)
+        view = hand.view(source, number, names)
+        legal = (view.to_call, view.can_raise, view.min_raise_to, view.max_raise_to)
+        kind, amount, corrected = _checked_action(bots[seat].act(view), legal, bots[seat], seat, view.street, number,
+                                                  lenient)
+        corrections[seat] += corrected
+        act_kernel(g, state.p, state.log, hand.full_board, kind, amount)
         if g[G_STREET] == 4:
-            _end_hand(g, state.p, state.log, state.game, state.places, state.bust_hand, state.stats, state.big_blinds)
+            finished()
     decoded = getattr(source.tables, "decoded", 0) - decoded_before if source is not None else 0
-    return state.result(decoded, compiled=False)
+    result = state.result(decoded, compiled=False)
+    result.extra["corrections"] = corrections
+    return result

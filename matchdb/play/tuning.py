@@ -34,6 +34,11 @@ genetic generation's children all at once); results do not depend on the
 number of workers. Threads would not do: more than half of a game's time is
 Python around the compiled loop, which holds the GIL.
 
+**Results.** :class:`TuningResult` and :class:`Comparison` are the results of a
+run, not answers of the database (:mod:`matchdb.answers` holds those): they
+render the same way, ``to_text()`` for the terminal and ``to_dict()`` as JSON,
+and also save and plot themselves.
+
 >>> result = tune_bot("fives", ["station"], cycles=6, games=20, noise_sessions=3, mode="cash", hands=20, seed=1)
 >>> result.search.evaluations, result.bot.name, result.noise.values.shape
 (6, 'fives-tuned', (3,))
@@ -45,6 +50,7 @@ matchdb.play.tuning.TuningError: The objective 'target' needs a target rate (big
 
 from __future__ import annotations
 
+import contextlib
 import math
 import os
 import time
@@ -55,10 +61,10 @@ from pathlib import Path
 import numpy as np
 
 from matchdb.answers import plain
-from matchdb.play.arena import Estimate, open_source, run_arena
+from matchdb.play.arena import Estimate, open_source, run_arena, seatings, t_quantile
 from matchdb.play.bots import Bot, BuiltinBot, make_bot, save_bot
 from matchdb.errors import MatchdbError
-from matchdb.play.games import GameSettings, _needs_strength
+from matchdb.play.games import GameSettings, needs_strength
 from matchdb.play.optimise import OptimiseError, Search, Space, Step, genetic, random_walk
 
 __all__ = [
@@ -92,30 +98,9 @@ OBJECTIVES = {
 #: Search methods by name.
 METHODS = {"walk": "random walk", "genetic": "genetic"}
 
-_T975 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145, 2.131,
-         2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042)
-
-
-def t_quantile(df: int) -> float:
-    """The 97.5 % quantile of Student's t with ``df`` degrees of freedom (a 95 % two-sided interval).
-
-    >>> t_quantile(4), round(t_quantile(100), 3)
-    (2.776, 1.984)
-    """
-    if isinstance(df, bool) or not isinstance(df, (int, np.integer)) or df < 1:
-        raise TuningError(f"The degrees of freedom {df!r} are not a whole number of at least 1.")
-    if df <= len(_T975):
-        return _T975[df - 1]
-    z = 1.959963984540054  # Cornish-Fisher expansion beyond the table (error < 1e-4)
-    return z + (z**3 + z) / (4 * df) + (5 * z**5 + 16 * z**3 + 3 * z) / (96 * df**2)
-
-
 def _interval(values: np.ndarray) -> Estimate:
     """Mean with a 95 % Student-t interval."""
-    values = np.asarray(values, dtype=np.float64)
-    mean = float(values.mean())
-    half = t_quantile(len(values) - 1) * float(values.std(ddof=1)) / math.sqrt(len(values))
-    return Estimate(mean, mean - half, mean + half, len(values))
+    return Estimate.of(values)
 
 
 # -- what is measured ---------------------------------------------------------------------------
@@ -201,7 +186,8 @@ _WORKER_SOURCES: dict = {}
 
 def _play_chunk(bots, settings, seats, seed, units, source) -> tuple[dict, int]:
     """One chunk: ``units`` duplicate sets of ``bots`` (the candidate first); its per-set figures and hands."""
-    result = run_arena(list(bots), games=units * seats, seats=seats, seed=seed, duplicate=True, settings=settings,
+    set_games = len(seatings(len(bots), seats, 0, 0, True))
+    result = run_arena(list(bots), games=units * set_games, seats=seats, seed=seed, duplicate=True, settings=settings,
                        source=source, progress=False)
     name = bots[0].name
     return result.unit_values[name], result.bot(name).hands
@@ -223,7 +209,8 @@ class SessionPlayer:
     Parameters
     ----------
     field : the opponents (names like ``"west-tight"``, bot files or bot objects).
-    games : duplicate games per session (rounded up to whole sets of ``seats`` games).
+    games : duplicate games per session (rounded up to whole sets: every order of the seated bots up to four
+        seats, else every rotation of a random seating; see :func:`matchdb.play.arena.seatings`).
     seats : seats at the table (default: one per field bot plus the candidate).
     mode, hands : ``"cash"`` (``hands`` per game, default 200) or ``"tournament"``.
     chunks : parts a session is split into (each its own seed derived from the session's).
@@ -258,7 +245,8 @@ class SessionPlayer:
             raise TuningError(f"The mode {mode!r} is unknown; expected 'cash' or 'tournament'.")
         self.settings = GameSettings(mode=mode, hands=hands if hands is not None else (200 if mode == "cash" else 5000),
                                      stack=2000 if mode == "cash" else 1500)
-        self.units = math.ceil(games / self.seats)
+        self.set_games = len(seatings(len(self.field) + 1, self.seats, 0, 0, True))  # games a duplicate set plays
+        self.units = math.ceil(games / self.set_games)
         self.chunk_units = [len(part) for part in np.array_split(np.arange(self.units), chunks) if len(part)]
         self.workers = int(workers)
         if tables is not None:
@@ -273,7 +261,7 @@ class SessionPlayer:
     @property
     def games(self) -> int:
         """Games per session (whole duplicate sets)."""
-        return self.units * self.seats
+        return self.units * self.set_games
 
     def _where(self) -> tuple | None:
         """(database path, tables folder, capacity) for the workers' own sources, or None when no bot needs one."""
@@ -287,25 +275,16 @@ class SessionPlayer:
     def _start(self, bots: Sequence[Bot]) -> None:
         """Open the strength source when some bot needs one; start the workers (once)."""
         if self._needs is None:
-            self._needs = _needs_strength(list(bots) + self.field)
+            self._needs = needs_strength(list(bots) + self.field)
             if self._needs and self._source is None:
                 self._source = open_source(self._db, self._tables, self._capacity)
         if self.workers > 1 and self._client is None:
-            import logging
-
-            from distributed import Client, LocalCluster
+            from matchdb.cluster import local_cluster
 
             # compile (or load) every kernel here first: numba's cache races when many processes compile at once
             _play_chunk([bots[0], *self.field], self.settings, self.seats, 0, 1, self._source)
-            saved = dict(os.environ)  # the nanny writes its pre-spawn variables into this process's environment
-            try:
-                self._cluster = LocalCluster(n_workers=self.workers, threads_per_worker=1, processes=True,
-                                             host="127.0.0.1", dashboard_address="127.0.0.1:0",
-                                             silence_logs=logging.ERROR)
-                self._client = Client(self._cluster)
-            finally:
-                os.environ.clear()
-                os.environ.update(saved)
+            self._cluster = contextlib.ExitStack()
+            self._client = self._cluster.enter_context(local_cluster(self.workers))
 
     def chunk_seeds(self, seed: int) -> list[int]:
         """The seeds of a session's chunks (the session's own seed when it is one chunk)."""
@@ -336,7 +315,7 @@ class SessionPlayer:
         for k, (bot, seed) in enumerate(pairs):
             parts = [d for (j, *_), d in zip(tasks, done) if j == k]
             values = {key: np.concatenate([p[0][key] for p in parts]) for key in ("bb_per_100", "chips", "invested", "wins")}
-            sessions.append(Session(int(seed), len(values["wins"]), len(values["wins"]) * self.seats,
+            sessions.append(Session(int(seed), len(values["wins"]), len(values["wins"]) * self.set_games,
                                     int(sum(p[1] for p in parts)), float(values["bb_per_100"].mean()),
                                     float(values["chips"].mean()), float(values["invested"].mean()),
                                     float(values["wins"].mean())))
@@ -345,14 +324,8 @@ class SessionPlayer:
     def close(self) -> None:
         """Stop the workers, if any were started."""
         if self._client is not None:
-            saved = dict(os.environ)
-            try:
-                self._client.close()
-                self._cluster.close()
-            finally:
-                os.environ.clear()
-                os.environ.update(saved)
-            self._client = self._cluster = None
+            cluster, self._cluster, self._client = self._cluster, None, None
+            cluster.close()
 
     def __enter__(self) -> SessionPlayer:
         return self
@@ -444,6 +417,14 @@ class TuningResult:
         """Parameters that moved: name -> (start, tuned)."""
         return {n: (float(a), float(b)) for n, a, b in zip(self.search.names, self.search.start, self.search.best) if a != b}
 
+    def to_text(self) -> str:
+        """What the command line prints (:meth:`summary`)."""
+        return self.summary()
+
+    def to_dict(self) -> dict:
+        """The run's figures as plain JSON types (:meth:`to_json`)."""
+        return plain(self.to_json())
+
     def to_json(self) -> dict:
         """The run's figures (kept in the saved bot file under ``"tuning"``)."""
         return {
@@ -484,6 +465,14 @@ class Comparison:
             lines.append(f"{name:12} {r.train_start:>10.4g} -> {r.train_best:<9.4g} {str(r.improvement):>36} "
                          f"{'yes' if r.beyond_noise else 'no':>5} {len(r.search.steps):>5} {r.seconds:>7.1f}")
         return "\n".join(lines)
+
+    def to_text(self) -> str:
+        """What the command line prints (:meth:`summary`)."""
+        return self.summary()
+
+    def to_dict(self) -> dict:
+        """Each method's figures (:meth:`TuningResult.to_dict`) by method name."""
+        return {name: result.to_dict() for name, result in self.results.items()}
 
     def plot(self, path: str | os.PathLike) -> str:
         """Both trajectories in one figure (needs matplotlib)."""

@@ -113,10 +113,9 @@ def test_worker_count_must_be_a_whole_number(tmp_path):
 
 def test_local_workers_get_the_build_allocator_settings():
     """Dask's nanny sets MALLOC_TRIM_THRESHOLD_=65536, which made the 2-worker build slower than a serial one."""
-    from distributed import Client
+    from matchdb.cluster import local_cluster
+    from matchdb.db.build import WORKER_ENVIRON
 
-    from matchdb.db.build import WORKER_ENVIRON, local_cluster
-
-    with local_cluster(1) as cluster, Client(cluster) as client:
+    with local_cluster(1, environ=WORKER_ENVIRON) as client:
         seen = client.run(lambda: {name: os.environ.get(name) for name in WORKER_ENVIRON})
     assert list(seen.values()) == [WORKER_ENVIRON]

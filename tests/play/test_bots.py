@@ -76,14 +76,14 @@ def test_personalities_differ_and_keywords_override_them():
     "make, message",
     [
         (lambda: make_bot("bluffer"), "The bot 'bluffer' is unknown"),
-        (lambda: make_bot("west:exact"), "The bot 'west:exact' is unknown"),
+        (lambda: make_bot("west:exactly"), "The bot 'west:exactly' is unknown"),
         (lambda: WestBot(rr_low=9.0), "The parameter rr_low = 9.0 is out of bounds; expected 0.0 to 5.0."),
         (lambda: WestBot(bluff=0.1), "The parameter 'bluff' is not one of WestBot's"),
         (lambda: WestBot(personality="shy"), "The personality 'shy' is unknown"),
         (lambda: WestBot().with_vector(np.zeros(3)), "The vector has shape (3,); WestBot takes (15,)."),
         (lambda: WestBot().with_vector(np.full(15, 7.0)), "leaves the bounds of WestBot"),
         (lambda: WestBot(strength=0.5), "The strength 0.5 is not callable"),
-        (lambda: montecarlo(samples=0), "The sample count 0 is out of range; expected 1..100,000."),
+        (lambda: montecarlo(samples=0), "The sample count 0 is out of range; expected a whole number 1..100,000."),
     ],
 )
 def test_bot_errors_say_what_was_expected(make, message):

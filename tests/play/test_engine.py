@@ -9,7 +9,7 @@ import pytest
 
 from matchdb.play import engine as E
 from matchdb.core.cards import format_cards, parse_cards
-from matchdb.play.engine import CALL, CHECK, FOLD, RAISE, EngineError, Table, shuffled_decks
+from matchdb.play.engine import CALL, CHECK, FOLD, RAISE, EngineError, Rules, Table, shuffled_decks
 
 pokerkit = pytest.importorskip("pokerkit", reason="pokerkit is the rules oracle of these tests: pip install pokerkit")
 from pokerkit import (  # noqa: E402
@@ -30,6 +30,8 @@ AUTOMATIONS = (
     Automation.CHIPS_PULLING,
 )
 BLINDS = [(1, 2), (5, 10), (2, 5), (1, 3), (25, 50)]
+#: pokerkit lets callers pay only what a short big blind posted; the engine's default charges the full big blind.
+POKERKIT_RULES = Rules(short_big_blind="posted")
 
 
 # -- the oracle ------------------------------------------------------------------------------------
@@ -86,7 +88,7 @@ def play_both(rng, counts: Counter) -> None:
     n, sb, bb, ante, stacks = random_table(rng)
     live = [s for s in range(n) if stacks[s] > 0]
     button = int(rng.choice(live))
-    table = Table(stacks, sb, bb, ante, button=button)
+    table = Table(stacks, sb, bb, ante, button=button, rules=POKERKIT_RULES)
     hand = table.start_hand(rng.permutation(52))
     assert table.button == button
     order = [s for s in ((button + 1 + k) % n for k in range(n)) if stacks[s] > 0]  # pokerkit's player order
@@ -95,7 +97,7 @@ def play_both(rng, counts: Counter) -> None:
                                             len(order), mode=Mode.TOURNAMENT)
     for s in order:
         state.deal_hole(format_cards(hand.hole(s)))
-    board = [int(c) for c in hand._board]
+    board = [int(c) for c in hand.full_board]
     while True:
         deal_pokerkit(state, board)
         if hand.over:
@@ -370,3 +372,108 @@ def test_fisher_yates_decks_are_reproducible_and_uniform():
         observed = np.bincount(decks[:, position], minlength=52)
         chi2 = ((observed - 500) ** 2 / 500).sum()
         assert chi2 < 88.0  # the 99.9 % point of chi-square with 51 degrees of freedom
+
+
+# -- rule choices (docs/guide/rules.md) ----------------------------------------------------------------
+
+
+def pokerkit_state(stacks, button, sb, bb, ante=0):
+    """A pokerkit state with the engine's seats in pokerkit's order (first after the button first); and that order."""
+    n = len(stacks)
+    order = [s for s in ((button + 1 + k) % n for k in range(n)) if stacks[s] > 0]
+    state = NoLimitTexasHoldem.create_state(AUTOMATIONS, True, ante, (sb, bb), bb, [stacks[s] for s in order],
+                                            len(order), mode=Mode.TOURNAMENT)
+    return state, order
+
+
+def test_callers_owe_the_full_big_blind_when_it_is_short_unless_the_pokerkit_rule_is_chosen():
+    # the issue's table: the big blind (seat 2) has 4 chips of a 10 big blind
+    hand = Table([1000, 1000, 4, 1000], 5, 10, button=0).start_hand(np.arange(52))
+    assert hand.actor == 3 and hand.legal() == E.Legal(10, True, 20, 1000)  # card rooms: 10 to call, raise to 20
+    posted = Table([1000, 1000, 4, 1000], 5, 10, button=0, rules=POKERKIT_RULES).start_hand(np.arange(52))
+    assert posted.actor == 3 and posted.legal() == E.Legal(5, True, 15, 1000)
+    state, order = pokerkit_state([1000, 1000, 4, 1000], 0, 5, 10)
+    for seat in order:
+        state.deal_hole(format_cards(posted.hole(seat)))
+    assert order[state.actor_index] == 3 and state.checking_or_calling_amount == 5  # what the option matches
+    assert state.min_completion_betting_or_raising_to_amount == 15
+    # seat 3 calls 10, seats 0 and 1 fold: of seat 3's 10 the 5 that the folded small blind did not match come back
+    hand.act(CALL), hand.act(FOLD), hand.act(FOLD)
+    assert hand.over
+    assert [amount for amount, _, _ in hand.record().pots] == [3 * 4, 2]  # main pot of the short 4, side pot 1 + 1
+
+
+def test_zero_small_blind_and_big_blind_all_in_on_its_ante():
+    # seat 1 posts a small blind of 0, seat 2 puts its 5 chips into the ante and posts no big blind
+    stacks, button = [100, 100, 5], 0
+    posted = Table(stacks, 0, 10, 5, button=button, rules=POKERKIT_RULES).start_hand(np.arange(52))
+    state, order = pokerkit_state(stacks, button, 0, 10, 5)
+    for seat in order:
+        state.deal_hole(format_cards(posted.hole(seat)))
+    # nothing to call: like pokerkit, the round opens with the first player after the button (the small blind)
+    assert posted.actor == order[state.actor_index] == 1 and posted.legal().to_call == state.checking_or_calling_amount == 0
+    # the default (card rooms): the big blind is still owed, so the first player after the big blind acts, facing it
+    full = Table(stacks, 0, 10, 5, button=button).start_hand(np.arange(52))
+    assert full.actor == 0 and full.legal() == E.Legal(10, True, 20, 95)
+
+
+def test_a_short_all_in_bet_opening_a_round_after_the_flop_does_not_reopen_it():
+    # blinds 5/10, everyone calls the big blind (seat 1, 16 chips); after the flop seat 0 checks, seat 1 bets its
+    # last 6 chips, less than a big blind, and seat 2 calls. Seat 0 already acted and faces less than a full bet:
+    # it may call or fold, not raise (TDA rule 45, a deliberate choice; pokerkit measures the bet against the
+    # largest wager so far, 0, and lets seat 0 raise)
+    stacks, button = [1000, 16, 1000], 2
+    actions = [(CALL, 0), (CALL, 0), (CHECK, 0), (CHECK, 0), (RAISE, 6), (CALL, 0)]
+    hand = play_actions(Table(stacks, 5, 10, button=button), np.arange(52), actions)
+    assert hand.street == 1 and hand.actor == 0 and hand.legal() == E.Legal(6, False, 0, 0)
+    assert E._pokerkit_differs(hand._table._g) == (True, False)
+    state, order = pokerkit_state(stacks, button, 5, 10)
+    for seat in order:
+        state.deal_hole(format_cards(hand.hole(seat)))
+    board = [int(c) for c in hand.full_board]
+    for kind, amount in actions:
+        deal_pokerkit(state, board)
+        {FOLD: lambda a: state.fold(), CALL: lambda a: state.check_or_call(), CHECK: lambda a: state.check_or_call(),
+         RAISE: lambda a: state.complete_bet_or_raise_to(a)}[kind](amount)
+    assert order[state.actor_index] == 0 and state.can_complete_bet_or_raise_to()
+
+
+def test_dead_button_moves_the_big_blind_one_seat_and_nobody_posts_it_twice():
+    # hand 1: button 0, small blind 1, big blind 2; seat 0 goes all-in with 7-2 and busts
+    holes, board = ["7c2d", "AhAd", "KhKd"], "AsKs9h4c3h"
+    for rule, big_blinds in (("moving", [2, 2]), ("dead", [2, 1])):
+        table = Table([3, 100, 100], 1, 2, button=0, rules=Rules(button=rule))
+        hand = play_actions(table, deck_with(holes, board), [(RAISE, 3), (CALL, 0), (CALL, 0)])
+        while not hand.over:
+            hand.act(CHECK)
+        assert table.stacks[0] == 0
+        hand = table.start_hand(np.arange(52))
+        seen = [seat for _, seat, kind, _ in hand.history if kind == E.BIG_BLIND]
+        assert [2] + seen == big_blinds, rule  # moving: seat 2 posts the big blind twice in a row
+        if rule == "dead":
+            assert table.button == 2 and hand.actor == 2  # heads-up the button posts the small blind and acts first
+
+
+def test_dead_button_may_sit_on_an_empty_seat_and_the_small_blind_may_be_dead():
+    # four seats; seat 1 (the small blind of hand 1) busts in hand 1
+    holes, board = ["AhAd", "7c2d", "KhKd", "QcQd"], "AsKs9h4c3h"
+    table = Table([100, 3, 100, 100], 1, 2, button=0, rules=Rules(button="dead"))
+    hand = play_actions(table, deck_with(holes, board), [(CALL, 0), (CALL, 0), (RAISE, 3), (CALL, 0)])
+    while not hand.over:
+        hand.act(CHECK)
+    assert table.stacks[1] == 0
+    hand = table.start_hand(np.arange(52))
+    posts = [(seat, kind) for _, seat, kind, _ in hand.history if kind in (E.SMALL_BLIND, E.BIG_BLIND)]
+    assert table.button == 1 and posts == [(2, E.SMALL_BLIND), (3, E.BIG_BLIND)]  # the button on the empty seat
+    while not hand.over:
+        hand.act(CALL)
+    hand = table.start_hand(np.arange(52))
+    posts = [(seat, kind) for _, seat, kind, _ in hand.history if kind in (E.SMALL_BLIND, E.BIG_BLIND)]
+    assert table.button == 2 and posts == [(3, E.SMALL_BLIND), (0, E.BIG_BLIND)]
+
+
+def test_rules_are_checked():
+    with pytest.raises(EngineError, match="The short big blind rule 'half' is unknown; expected 'full' or 'posted'."):
+        Rules(short_big_blind="half")
+    with pytest.raises(EngineError, match="The rules 'dead' are not a matchdb.play.engine.Rules."):
+        Table([10, 10], 1, 2, rules="dead")

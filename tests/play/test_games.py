@@ -172,5 +172,17 @@ class Nonsense(Bot):
 
 
 def test_a_bot_that_answers_nonsense_is_named():
-    with pytest.raises(GameError, match=r"The bot Nonsense\('nonsense'\) answered 'fold'; expected \(kind, amount\)."):
+    with pytest.raises(GameError, match=r"The bot 'nonsense' \(seat 0, preflop of hand 0\) answered 'fold'; expected \(kind, amount\)"):
         play_game([Nonsense(), AllIn()], deal_seed=1)
+
+
+def test_exact_bots_play_the_same_in_both_loops(source):
+    """west:exact and west:exact-dropout: the compiled loop (with its per-street cache) equals the Python loop."""
+    from matchdb.play.bots import make_bot
+
+    bots = [make_bot("west:exact"), make_bot("west:exact-dropout"), make_bot("west"), make_bot("station")]
+    settings = GameSettings(mode="cash", hands=60)
+    compiled = play_game(bots, settings, deal_seed=2, bot_seed=2, source=source)
+    python = play_game(bots, settings, deal_seed=2, bot_seed=2, source=source, python=True)
+    assert compiled.compiled and not python.compiled
+    assert (compiled.net == python.net).all() and (compiled.stats == python.stats).all()

@@ -441,8 +441,8 @@ def test_bot_files_round_trip_every_builtin_kind(tmp_path):
          "The parameter 'nerve' is not one of WestBot's:"),
         ('{"kind": "matchdb-bot", "class": "WestBot", "name": "w", "parameters": {"fold_1": 2}}',
          "The parameter fold_1 = 2 is out of bounds; expected 0.0 to 1.0."),
-        ('{"kind": "matchdb-bot", "class": "WestBot", "name": "w", "strength": {"kind": "exact"}}',
-         "The strength 'exact' is unknown;"),
+        ('{"kind": "matchdb-bot", "class": "WestBot", "name": "w", "strength": {"kind": "exactly"}}',
+         "The strength 'exactly' is unknown;"),
     ],
 )
 def test_bad_bot_files_are_one_sentence(tmp_path, content, message):
