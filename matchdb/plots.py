@@ -31,8 +31,8 @@ from typing import NamedTuple
 import numpy as np
 
 from matchdb.core.cards import format_cards, parse_cards
-from matchdb.errors import MatchdbError, RangeError
 from matchdb.core.hole_cards import check_players
+from matchdb.errors import MatchdbError, RangeError
 
 __all__ = [
     "FIGURES",
@@ -149,11 +149,21 @@ def _save(ax, out) -> None:
         ax.figure.savefig(os.fspath(out), dpi=110)
 
 
-def plot_grid(grid, title: str | None = None, center: float = 0.5, ax=None, out: str | os.PathLike | None = None):
+def plot_grid(
+    grid,
+    title: str | None = None,
+    center: float = 0.5,
+    ax=None,
+    out: str | os.PathLike | None = None,
+    label: str = "value",
+):
     """Draw a 13 x 13 grid of values in 0..1 as a heat map with each class's name and value (in %); return the Axes.
 
     ``center`` is the value drawn neutral (0.5 for heads-up equity, 1 / players
     for a naive win rate); NaN cells (no hand of the class is possible) are grey.
+    The colour bar is in % like the cells, labelled ``label`` and marked at
+    ``center``; each cell's text is black or white, whichever reads better on
+    its colour (:func:`matchdb.answers.text_colour`).
 
     >>> ax = plot_grid(db.equities("2c7dJh").grid(), title="equity", out="grid.png")
     >>> ax.images[0].get_array().shape, ax.texts[1].get_text()
@@ -167,20 +177,28 @@ def plot_grid(grid, title: str | None = None, center: float = 0.5, ax=None, out:
     ax = _new_axes(ax, out, (9.0, 8.2))
     from matplotlib import colormaps
     from matplotlib.colors import TwoSlopeNorm
+    from matplotlib.ticker import PercentFormatter
+
+    from matchdb.answers import text_colour
 
     cmap = colormaps["RdYlGn"].with_extremes(bad="#d0d0d0")
-    image = ax.imshow(np.ma.masked_invalid(grid), cmap=cmap, norm=TwoSlopeNorm(vmin=0.0, vcenter=center, vmax=1.0))
+    norm = TwoSlopeNorm(vmin=0.0, vcenter=center, vmax=1.0)
+    image = ax.imshow(np.ma.masked_invalid(grid), cmap=cmap, norm=norm)
     for i in range(13):
         for j in range(13):
             value = grid[i, j]
             shown = "-" if np.isnan(value) else f"{100 * value:.1f}"
-            ax.text(j, i, f"{class_name(i, j)}\n{shown}", ha="center", va="center", fontsize=6.5)
+            rgba = cmap.get_bad() if np.isnan(value) else cmap(norm(value))
+            ink = text_colour([round(255 * c) for c in rgba[:3]])
+            ax.text(j, i, f"{class_name(i, j)}\n{shown}", ha="center", va="center", fontsize=6.5, color=ink)
     ax.set_xticks(range(13), list(GRID_RANKS))
     ax.set_yticks(range(13), list(GRID_RANKS))
     ax.xaxis.tick_top()
     ax.tick_params(length=0)
     ax.set_xlabel("values in %; suited above the diagonal, offsuit below; grey: no hand possible")
-    ax.figure.colorbar(image, ax=ax, shrink=0.8)
+    bar = ax.figure.colorbar(image, ax=ax, shrink=0.8, format=PercentFormatter(xmax=1.0, decimals=0))
+    bar.set_ticks(sorted({0.0, 0.25, 0.5, 0.75, 1.0, center}))
+    bar.set_label(f"{label} in % (neutral at {100 * center:.1f} %)")
     if title:
         ax.set_title(title)
     _save(ax, out)

@@ -39,6 +39,7 @@ showdowns and showdowns won.
 from __future__ import annotations
 
 import csv
+import html
 import io
 import json
 import math
@@ -48,10 +49,11 @@ import time
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
-from matchdb.answers import plain
+from matchdb.answers import plain, require_pandas
 from matchdb.play.bots import Bot, make_bot
 from matchdb.errors import MatchdbError
 from matchdb.play.games import (
@@ -188,9 +190,25 @@ class ArenaResult:
         writer.writerows(rows)
         return buffer.getvalue()
 
-    def to_json(self) -> dict:
-        """Settings, timing and every bot's figures (infinite or undefined figures as None)."""
+    def __repr__(self) -> str:
+        s = self.settings
+        return (f"ArenaResult({len(self.bots)} bots, {s.get('games')} {s.get('mode')} games, {s.get('seats')} seats, "
+                f"seed {s.get('seed')}: {', '.join(b.name for b in self.bots)})")
+
+    def to_dict(self) -> dict:
+        """Settings, timing and every bot's figures as plain JSON types (infinite or undefined figures as None)."""
         return plain({"settings": self.settings, "seconds": self.seconds, "bots": [asdict(b) for b in self.bots]})
+
+    def to_json(self) -> str:
+        """:meth:`to_dict` as JSON text."""
+        return json.dumps(self.to_dict(), allow_nan=False)
+
+    def to_pandas(self) -> Any:
+        """One row per bot (the CSV's columns: each estimate with its 95 % interval), indexed by the bot (the ``notebook`` extra)."""
+        return require_pandas().DataFrame([b.row() for b in self.bots]).set_index("bot")
+
+    def _repr_html_(self) -> str:
+        return f"<pre>{html.escape(self.report())}</pre>"
 
     def save(self, path: str | os.PathLike) -> Path:
         """Write CSV (``.csv``) or JSON (``.json``)."""
@@ -198,7 +216,7 @@ class ArenaResult:
         if path.suffix == ".csv":
             path.write_text(self.to_csv())
         elif path.suffix == ".json":
-            path.write_text(json.dumps(self.to_json(), indent=1, allow_nan=False))
+            path.write_text(json.dumps(self.to_dict(), indent=1, allow_nan=False))
         else:
             raise ArenaError(f"The output file {str(path)!r} ends neither in .csv nor in .json.")
         return path
