@@ -53,6 +53,7 @@ __all__ = [
     "format_grid",
     "grid_colour",
     "grid_html",
+    "grid_text",
     "text_colour",
     "plain",
     "plural",
@@ -375,6 +376,31 @@ def text_colour(rgb) -> str:
     linear = [(c / 255) / 12.92 if c / 255 <= 0.04045 else ((c / 255 + 0.055) / 1.055) ** 2.4 for c in rgb]
     luminance = 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
     return "#000000" if (luminance + 0.05) / 0.05 >= 1.05 / (luminance + 0.05) else "#ffffff"
+
+
+def grid_text(grid: np.ndarray, title: str, center: float = 0.5, colour: bool = False) -> str:
+    """A 13 x 13 class grid for a terminal, values in % (one decimal), ``-`` where no hand is possible.
+
+    With ``colour`` each cell is painted as :func:`grid_colour` says (24-bit
+    ANSI colours: red below ``center``, green above, the text black or white).
+
+    >>> print(grid_text(db.equities("2c7dJh").grid(), "exact equity vs random on 2c7dJh").splitlines()[2])
+      A  87.7  56.6  55.7  85.6  54.5  52.8  51.9  74.0  48.5  49.0  48.6  48.4  60.7
+    """
+    lines = [f"{title}, in % (suited above the diagonal, offsuit below; neutral at {100 * center:.1f} %)",
+             "   " + "".join(f"{rank:>6}" for rank in _GRID_RANKS)]
+    for i, rank in enumerate(_GRID_RANKS):
+        cells = []
+        for j in range(13):
+            value = float(grid[i, j])
+            cell = "     -" if math.isnan(value) else f"{100 * value:6.1f}"
+            if colour:
+                background, ink = grid_colour(value, center)
+                rgb = ";".join(str(int(background[k:k + 2], 16)) for k in (1, 3, 5))
+                cell = f"\x1b[48;2;{rgb}m\x1b[{'30' if ink == '#000000' else '97'}m{cell}\x1b[0m"
+            cells.append(cell)
+        lines.append(f"{rank:>3}" + "".join(cells))
+    return "\n".join(lines)
 
 
 def grid_html(grid: np.ndarray, title: str, center: float = 0.5) -> str:
