@@ -106,7 +106,7 @@ function pick(card) {
   }
   field.value = cards.join("");
   markPicked();
-  if (target === "player") rangeChanged(active);
+  if (target === "player" && cards.length !== 1) rangeChanged(active); // one card is half a hand: nothing to draw yet
 }
 
 function markPicked() {
@@ -418,25 +418,29 @@ async function show(started = performance.now()) {
     const figures = playerQuestions(form.board, players, grid);
     const naive = isHand(hero) && count >= 3 ? api("/v1/win-rate", { hole: hero, board: form.board, players: players.length }) : null;
     const wantsDistribution = isHand(hero) && players.length === 2 && (count === 3 || count === 4);
-    const distribution = wantsDistribution
-      ? api("/v1/distribution", { hole: hero, board: form.board, villain: isRandom(players[1]) ? undefined : players[1] })
-      : null;
-    const range = rangeClasses(playerField(active).value.trim());
-    const answers = await Promise.allSettled([figures[0], naive, grid, distribution, range]);
+    const answers = await Promise.allSettled([figures[0], naive, grid]);
     const failed = answers.find((a) => a.status === "rejected");
     if (failed) throw failed.reason;
-    const [heroAnswer, naiveAnswer, hands, dist, drawn] = answers.map((a) => a.value);
-    drawnRange = new Map(Object.entries(drawn.classes));
-    $("range-summary").textContent = rangeSummary(active, drawn);
+    const [heroAnswer, naiveAnswer, hands] = answers.map((a) => a.value);
     drawPlayers(form, heroAnswer, naiveAnswer);
     figures.forEach((promise, i) => promise.then(
       (answer) => { if (asked === questions) fillPlayer(i, answer); },
       (failure) => { if (asked === questions) fillPlayer(i, null, failure.message); },
     ));
     drawGrid(hands, players, preflop);
+    document.body.dataset.took = String(Math.round(performance.now() - started)); // a click's grid and equities, drawn
+    // then, not to slow the answers above: the selected player's range on the grid, and the distribution
+    const range = rangeClasses(playerField(active).value.trim());
+    const distribution = wantsDistribution
+      ? api("/v1/distribution", { hole: hero, board: form.board, villain: isRandom(players[1]) ? undefined : players[1] })
+      : null;
+    const [drawn, dist] = await Promise.all([range, distribution]);
+    if (asked !== questions) return;
+    drawnRange = new Map(Object.entries(drawn.classes));
+    $("range-summary").textContent = rangeSummary(active, drawn);
+    paintRange();
     drawDistribution(dist, form, count);
     history.replaceState(null, "", `#${query(stateOf(form))}`);
-    document.body.dataset.took = String(Math.round(performance.now() - started));
     document.body.dataset.state = "done";
   } catch (failure) {
     for (const id of ["headline", "grid-section", "distribution"]) $(id).hidden = true;
