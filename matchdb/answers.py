@@ -40,6 +40,7 @@ import numpy as np
 from matchdb.core.cards import RANKS
 from matchdb.errors import MatchdbError
 from matchdb.core.hole_cards import hand_index
+from matchdb.plots import grid_colour
 
 __all__ = [
     "Answer",
@@ -51,10 +52,8 @@ __all__ = [
     "Multiway",
     "class_cell",
     "format_grid",
-    "grid_colour",
     "grid_html",
     "grid_text",
-    "text_colour",
     "plain",
     "plural",
     "require_pandas",
@@ -63,8 +62,6 @@ __all__ = [
 
 #: Row and column labels of a class grid: row and column 0 is the ace.
 _GRID_RANKS = "AKQJT98765432"
-#: The grid's colour scale (matplotlib's RdYlGn at 0, 0.5 and 1): red below the fair share, yellow at it, green above.
-_STOPS = ((215, 48, 39), (255, 255, 191), (26, 152, 80))
 
 
 def plain(value):
@@ -351,31 +348,6 @@ def _class_of(hand: str) -> str:
     if hand[0] == hand[2]:
         return hand[0] + hand[2]
     return hand[0] + hand[2] + ("s" if hand[1] == hand[3] else "o")
-
-
-def grid_colour(value: float, center: float = 0.5) -> tuple[str, str]:
-    """Background and text colour of a grid cell: red below ``center``, yellow at it, green above; grey for NaN.
-
-    The text is black or white, whichever contrasts more with the background
-    (WCAG relative luminance), so a cell reads on every colour.
-
-    >>> grid_colour(0.5), grid_colour(0.0), grid_colour(1.0), grid_colour(float("nan"))
-    (('#ffffbf', '#000000'), ('#d73027', '#ffffff'), ('#1a9850', '#000000'), ('#d0d0d0', '#000000'))
-    """
-    if math.isnan(value):
-        return "#d0d0d0", "#000000"
-    t = 0.5 * value / center if value < center else 0.5 + 0.5 * (value - center) / (1 - center)
-    t = min(max(t, 0.0), 1.0)
-    a, b, s = (_STOPS[0], _STOPS[1], t / 0.5) if t < 0.5 else (_STOPS[1], _STOPS[2], (t - 0.5) / 0.5)
-    rgb = [round(x + (y - x) * s) for x, y in zip(a, b)]
-    return "#" + "".join(f"{c:02x}" for c in rgb), text_colour(rgb)
-
-
-def text_colour(rgb) -> str:
-    """Black or white, whichever has the higher contrast ratio with the colour ``rgb`` (0..255 each)."""
-    linear = [(c / 255) / 12.92 if c / 255 <= 0.04045 else ((c / 255 + 0.055) / 1.055) ** 2.4 for c in rgb]
-    luminance = 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
-    return "#000000" if (luminance + 0.05) / 0.05 >= 1.05 / (luminance + 0.05) else "#ffffff"
 
 
 def grid_text(grid: np.ndarray, title: str, center: float = 0.5, colour: bool = False) -> str:

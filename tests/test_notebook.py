@@ -16,18 +16,11 @@ import re
 import numpy as np
 import pytest
 
-from matchdb.answers import (
-    class_cell,
-    grid_colour,
-    grid_html,
-    plural,
-    require_pandas,
-    text_colour,
-)
+from matchdb.answers import class_cell, grid_html, plural, require_pandas
 from matchdb.core.hole_cards import CLASSES, hand_index
 from matchdb.equity.preflop import PreflopTable
 from matchdb.errors import MatchdbError
-from matchdb.plots import class_name
+from matchdb.plots import class_name, grid_colour, text_colour
 
 pandas = pytest.importorskip("pandas", reason="pandas is not installed; pip install 'matchdb[notebook]' installs it.")
 

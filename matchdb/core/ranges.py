@@ -278,12 +278,12 @@ def range_weights(spec: object) -> np.ndarray:
 
 
 def _canonical_token(token: str) -> str:
-    """One token written the usual way (``kas`` -> ``AKs``, ``ahkh`` -> ``AhKh``); anything else unchanged."""
+    """One token written the usual way (``kas`` -> ``AKs``, ``ahkh`` -> ``AhKh``, a hand's cards kept in order); anything else unchanged."""
     match = _TOKEN.fullmatch(token)
     if match is None:
         return token
     if match["hand"]:
-        return format_cards(_high_first(*parse_cards(token, count=2))) if token[:2].upper() != token[2:].upper() else token
+        return token[0].upper() + token[1].lower() + token[2].upper() + token[3].lower()
     parts = [match["low"]] + ([match["high"]] if match["high"] else [])
     written = []
     for part in parts:
@@ -293,13 +293,13 @@ def _canonical_token(token: str) -> str:
 
 
 def canonical_range_text(text: str) -> str:
-    """Range text as answers echo it: ranks upper case, suits and ``s``/``o`` lower case, high rank first, no spaces.
+    """Range text as answers echo it: ranks upper case, suits and ``s``/``o`` lower case, a class's high rank first, no spaces.
 
-    Only the case, the order of a token's two ranks and the spaces change;
+    Only the case, the order of a class's two ranks and the spaces change;
     every token and weight stays as written.
 
-    >>> canonical_range_text("qq+, kas, 0.5(t9S,99-jj), ahkh")
-    'QQ+,AKs,0.5(T9s,99-JJ),AhKh'
+    >>> canonical_range_text("qq+, kas, 0.5(t9S,99-jj), khah")
+    'QQ+,AKs,0.5(T9s,99-JJ),KhAh'
     """
     pieces = re.split(r"([,()])", text)
     return "".join(piece if piece in ",()" else _canonical_token(piece.strip()) for piece in pieces)

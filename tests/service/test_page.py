@@ -27,7 +27,7 @@ import httpx
 import numpy as np
 import pytest
 
-from matchdb.answers import grid_colour
+from matchdb.plots import grid_colour
 from matchdb.core.hole_cards import CLASS_OF_HAND, CLASSES, hand_index
 from matchdb.core.ranges import range_weights
 from matchdb.errors import MatchdbError

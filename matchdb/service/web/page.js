@@ -7,7 +7,7 @@ const RANKS = "AKQJT98765432"; // grid rows and columns: row and column 0 is the
 const SUITS = [["s", "\u2660"], ["h", "\u2665"], ["d", "\u2666"], ["c", "\u2663"]];
 const CARD = /^[2-9TJQKA][cdhs]$/i;
 const MAX_PLAYERS = 10;
-const STOPS = [[215, 48, 39], [255, 255, 191], [26, 152, 80]]; // matplotlib's RdYlGn, as matchdb.answers.grid_colour
+const STOPS = [[215, 48, 39], [255, 255, 191], [26, 152, 80]]; // matplotlib's RdYlGn, as matchdb.plots.grid_colour
 
 const $ = (id) => document.getElementById(id);
 
@@ -522,7 +522,7 @@ function className(i, j) {
   return i < j ? `${RANKS[i]}${RANKS[j]}s` : `${RANKS[j]}${RANKS[i]}o`;
 }
 
-// Red below the fair share, yellow at it, green above (matplotlib's RdYlGn, as matchdb.answers.grid_colour).
+// Red below the fair share, yellow at it, green above (matplotlib's RdYlGn, as matchdb.plots.grid_colour).
 function colour(value, center) {
   if (value === null) return [208, 208, 208];
   let t = value < center ? 0.5 * value / center : 0.5 + 0.5 * (value - center) / (1 - center);
