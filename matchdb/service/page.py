@@ -131,7 +131,7 @@ def add_routes(app: FastAPI, db: MatchDB) -> None:
         summary="A range's weight on each of the 169 starting-hand classes (what the page draws on its grid)",
     )
     async def get_range(
-        range: str = Query(description="a range like 'QQ+,AKs,0.5(KQo)' (write '+' as %2B), a hand, or 'random'"),  # noqa: A002 - the parameter's public name
+        range: str = Query(description="a range like 'QQ+,AKs,0.5(KQo)' (write '+' as %2B), a hand, or 'random'"),
     ) -> dict:
         return await compute(range_answer, range)
 
