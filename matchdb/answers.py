@@ -1,10 +1,17 @@
 """Answers: what :class:`matchdb.MatchDB` returns, each knowing its fields, its JSON and its text.
 
 Every answer is a frozen dataclass. ``to_dict()`` gives the JSON the HTTP
-service sends and ``matchdb ... --json`` prints; ``to_text()`` the lines the
-terminal shows. The command line and the service only render answers, so a
-new kind of answer is written once, here. An answer never holds NaN: a value
-that would be NaN is an error before it is built.
+service sends and ``matchdb ... --json`` prints (plain JSON types only, so
+``json.dumps(answer.to_dict())`` always works), ``to_json()`` the same as a
+str, and ``to_text()`` the lines the terminal shows. The command line and the
+service only render answers, so a new kind of answer is written once, here.
+An answer never holds NaN: a value that would be NaN is an error before it is
+built.
+
+In a notebook an answer shows itself: a short ``repr`` (numbers as plain
+floats, arrays summarised), ``_repr_html_`` (a :class:`HandTable` draws its
+coloured 13 x 13 grid) and ``to_pandas()``, a DataFrame (pandas is the
+``notebook`` extra: ``pip install 'matchdb[notebook]'``).
 
 >>> answer = Outcome.of("AhKh", "2c7dJh", "random", 0.5, 0.25, 0.25)
 >>> answer.equity, answer.to_dict()["villain"]
@@ -13,20 +20,48 @@ that would be NaN is an error before it is built.
 AhKh on 2c7dJh
   exact heads-up equity vs random: 0.625000
   win 0.500000  tie 0.250000  loss 0.250000
+>>> answer.to_json()
+'{"hole": "AhKh", "board": "2c7dJh", "villain": "random", "equity": 0.625, "win": 0.5, "tie": 0.25, "loss": 0.25}'
 """
 
 from __future__ import annotations
 
+import html
+import json
 import math
+import os
+import re
 from dataclasses import dataclass, fields
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from matchdb.core.cards import RANKS
 from matchdb.errors import MatchdbError
 from matchdb.core.hole_cards import hand_index
+from matchdb.plots import grid_colour
 
-__all__ = ["Answer", "WinRate", "Outcome", "HandReport", "RangeEquity", "HandTable", "Multiway", "format_grid", "plain"]
+__all__ = [
+    "Answer",
+    "WinRate",
+    "Outcome",
+    "HandReport",
+    "RangeEquity",
+    "HandTable",
+    "Multiway",
+    "class_cell",
+    "format_grid",
+    "grid_html",
+    "grid_text",
+    "plain",
+    "plural",
+    "require_pandas",
+    "write_json",
+]
+
+#: Row and column labels of a class grid: row and column 0 is the ace.
+_GRID_RANKS = "AKQJT98765432"
 
 
 def plain(value):
@@ -50,24 +85,69 @@ def _plain(value):
     return value
 
 
+def require_pandas() -> Any:
+    """The pandas module, or a one-sentence :class:`MatchdbError` when it (the ``notebook`` extra) is not installed."""
+    try:
+        import pandas
+    except ImportError:
+        raise MatchdbError("to_pandas() needs pandas (the notebook extra); install it with: pip install 'matchdb[notebook]'.") from None
+    return pandas
+
+
+def write_json(data: Any, path: str | os.PathLike | None = None) -> str:
+    """``data`` as JSON text (:func:`plain` first: NaN becomes null), also written to ``path`` when given.
+
+    >>> write_json({"equity": np.float64(0.5), "values": np.array([1.0, np.nan])})
+    '{"equity": 0.5, "values": [1.0, null]}'
+    """
+    text = json.dumps(_plain(data), allow_nan=False)
+    if path is not None:
+        Path(path).write_text(text)
+    return text
+
+
 @dataclass(frozen=True)
 class Answer:
-    """Base of every answer: JSON and text renderings, and no NaN in scalar fields."""
+    """Base of every answer: JSON and text renderings, notebook displays, and no NaN in scalar fields.
+
+    Numpy scalars given to an answer are kept as plain Python numbers, so its
+    ``repr`` reads ``0.5``, never ``np.float64(0.5)``.
+    """
 
     def __post_init__(self) -> None:
         for item in fields(self):
             values = getattr(self, item.name)
+            if isinstance(values, (np.floating, np.integer, np.bool_)):
+                values = values.item()
+                object.__setattr__(self, item.name, values)
             for value in values if isinstance(values, tuple) else (values,):
                 if isinstance(value, (float, np.floating)) and not math.isfinite(value):
                     raise MatchdbError(f"The answer's {item.name} would be {value}; no finite answer exists for this question.")
 
     def to_dict(self) -> dict:
-        """The answer as plain JSON types (lists for arrays, None where an array holds NaN)."""
+        """The answer as plain JSON types (lists for arrays, None where an array holds NaN): ``json.dumps`` takes it."""
         return {item.name: _plain(getattr(self, item.name)) for item in fields(self)}
+
+    def to_json(self, path: str | os.PathLike | None = None) -> str:
+        """:meth:`to_dict` as JSON text, always a str; also written to ``path`` when given."""
+        return write_json(self.to_dict(), path)
 
     def to_text(self) -> str:
         """The answer as the command line prints it."""
         return "\n".join(f"{key}: {value}" for key, value in self.to_dict().items())
+
+    def to_pandas(self) -> Any:
+        """The answer as a pandas DataFrame (the ``notebook`` extra): one row of its fields, for a plain answer.
+
+        Answers with many rows (a :class:`HandTable`, a report, a preflop
+        table) give one row per hand, flop or class instead.
+        """
+        pandas = require_pandas()
+        return pandas.DataFrame([self.to_dict()])
+
+    def _repr_html_(self) -> str:
+        """What a notebook shows: the answer's text."""
+        return f"<pre>{html.escape(self.to_text())}</pre>"
 
 
 @dataclass(frozen=True)
@@ -163,6 +243,10 @@ class HandTable(Answer):
     hands: tuple[str, ...]
     values: np.ndarray
 
+    def __repr__(self) -> str:
+        possible = int(np.isfinite(self.values).sum())
+        return f"HandTable({self.figure} on {self.board}: {possible} of {len(self.hands)} hands possible)"
+
     def value(self, hand) -> float:
         """The figure of one hand (text like ``'AhKh'`` or two cards); NaN when it touches the board."""
         return float(self.values[hand_index(hand)])
@@ -199,16 +283,118 @@ class HandTable(Answer):
         >>> ax.get_title(), bool((ax.images[0].get_array() == db.equities("2c7dJh").grid()).all())
         ('exact equity vs random on 2c7dJh', True)
         """
-        import re
-
         from matchdb.plots import plot_grid
 
+        return plot_grid(self.grid(), title=f"{self.figure} on {self.board}", center=self.center(), ax=ax, out=out,
+                         label=self.figure)
+
+    def center(self) -> float:
+        """The fair share, drawn neutral: 0.5 for a heads-up equity, 1 / players for a naive win rate."""
         players = re.search(r"(\d+) players", self.figure)
-        center = 1 / int(players.group(1)) if players else 0.5
-        return plot_grid(self.grid(), title=f"{self.figure} on {self.board}", center=center, ax=ax, out=out)
+        return 1 / int(players.group(1)) if players else 0.5
 
     def to_text(self) -> str:
         return format_grid(f"{self.figure} of every hand on {self.board}", self.grid())
+
+    def to_pandas(self, grid: bool = False) -> Any:
+        """One row per hand (hand, class, value; NaN where it touches the board), or with ``grid`` the 13 x 13 class grid.
+
+        >>> frame = db.equities("2c7dJh").to_pandas()
+        >>> frame.loc["AhKh", "class"], round(float(frame.loc["AhKh", "value"]), 6), len(frame)
+        ('AKs', 0.572571, 1326)
+        >>> db.equities("2c7dJh").to_pandas(grid=True).loc["A", "K"] == db.equities("2c7dJh").grid()[0, 1]
+        np.True_
+        """
+        pandas = require_pandas()
+        if grid:
+            labels = list(_GRID_RANKS)
+            return pandas.DataFrame(self.grid(), index=pandas.Index(labels, name="row"), columns=labels)
+        frame = pandas.DataFrame({"class": [_class_of(hand) for hand in self.hands], "value": np.asarray(self.values)},
+                                 index=pandas.Index(self.hands, name="hand"))
+        return frame
+
+    def _repr_html_(self) -> str:
+        """The coloured 13 x 13 grid, as on the page."""
+        return grid_html(self.grid(), f"{self.figure} of every hand on {self.board}", self.center())
+
+
+def class_cell(name: str) -> tuple[int, int]:
+    """The grid cell (row, column) of a starting-hand class: pairs on the diagonal, suited above it, offsuit below.
+
+    >>> class_cell("AA"), class_cell("AKs"), class_cell("AKo"), class_cell("32o")
+    ((0, 0), (0, 1), (1, 0), (12, 11))
+    """
+    if not isinstance(name, str) or len(name) not in (2, 3) or any(r not in _GRID_RANKS for r in name[:2]):
+        raise MatchdbError(f"The starting hand {name!r} is not a class like 'AA', 'AKs' or 'AKo'.")
+    i, j = sorted((_GRID_RANKS.index(name[0]), _GRID_RANKS.index(name[1])))
+    if i == j and len(name) == 2:
+        return i, i
+    if i == j or name[2:] not in ("s", "o"):
+        raise MatchdbError(f"The starting hand {name!r} is not a class like 'AA', 'AKs' or 'AKo'.")
+    return (i, j) if name[2:] == "s" else (j, i)
+
+
+def plural(count: int, word: str, many: str | None = None) -> str:
+    """``count`` and ``word``, in the plural unless ``count`` is 1: ``plural(1, "runout")`` is '1 runout'.
+
+    >>> plural(1, "opponent"), plural(2, "opponent"), plural(1755, "table"), plural(0, "class", "classes")
+    ('1 opponent', '2 opponents', '1755 tables', '0 classes')
+    """
+    return f"{count} {word if count == 1 else many or word + 's'}"
+
+
+def _class_of(hand: str) -> str:
+    """The starting-hand class of a hand written high rank first: AhKh -> AKs."""
+    if hand[0] == hand[2]:
+        return hand[0] + hand[2]
+    return hand[0] + hand[2] + ("s" if hand[1] == hand[3] else "o")
+
+
+def grid_text(grid: np.ndarray, title: str, center: float = 0.5, colour: bool = False) -> str:
+    """A 13 x 13 class grid for a terminal, values in % (one decimal), ``-`` where no hand is possible.
+
+    With ``colour`` each cell is painted as :func:`grid_colour` says (24-bit
+    ANSI colours: red below ``center``, green above, the text black or white).
+
+    >>> print(grid_text(db.equities("2c7dJh").grid(), "exact equity vs random on 2c7dJh").splitlines()[2])
+      A  87.7  56.6  55.7  85.6  54.5  52.8  51.9  74.0  48.5  49.0  48.6  48.4  60.7
+    """
+    lines = [f"{title}, in % (suited above the diagonal, offsuit below; neutral at {100 * center:.1f} %)",
+             "   " + "".join(f"{rank:>6}" for rank in _GRID_RANKS)]
+    for i, rank in enumerate(_GRID_RANKS):
+        cells = []
+        for j in range(13):
+            value = float(grid[i, j])
+            cell = "     -" if math.isnan(value) else f"{100 * value:6.1f}"
+            if colour:
+                background, ink = grid_colour(value, center)
+                rgb = ";".join(str(int(background[k:k + 2], 16)) for k in (1, 3, 5))
+                cell = f"\x1b[48;2;{rgb}m\x1b[{'30' if ink == '#000000' else '97'}m{cell}\x1b[0m"
+            cells.append(cell)
+        lines.append(f"{rank:>3}" + "".join(cells))
+    return "\n".join(lines)
+
+
+def grid_html(grid: np.ndarray, title: str, center: float = 0.5) -> str:
+    """A 13 x 13 class grid as an HTML table: each cell its class and value in %, coloured as :func:`grid_colour` says.
+
+    >>> page = grid_html(db.equities("2c7dJh").grid(), "equity")
+    >>> page.count("<td"), "AKs<br>56.6" in page
+    (169, True)
+    """
+    rows = [(f"<caption>{html.escape(title)} (in %; suited above the diagonal, offsuit below; "
+             f"neutral at {100 * center:.1f} %)</caption>"),
+            "<tr><th></th>" + "".join(f"<th>{r}</th>" for r in _GRID_RANKS) + "</tr>"]
+    for i, rank in enumerate(_GRID_RANKS):
+        cells = []
+        for j in range(13):
+            value = float(grid[i, j])
+            background, ink = grid_colour(value, center)
+            shown = "-" if math.isnan(value) else f"{100 * value:.1f}"
+            name = rank * 2 if i == j else _GRID_RANKS[min(i, j)] + _GRID_RANKS[max(i, j)] + ("s" if i < j else "o")
+            cells.append(f'<td style="background:{background};color:{ink};text-align:center;padding:2px 4px">{name}<br>{shown}</td>')
+        rows.append(f"<tr><th>{rank}</th>{''.join(cells)}</tr>")
+    return '<table style="border-collapse:collapse;font-size:11px">' + "".join(rows) + "</table>"
 
 
 def format_grid(title: str, grid: np.ndarray) -> str:
@@ -257,12 +443,18 @@ class Multiway(Answer):
             None if result.players is None else tuple(float(p) for p in result.players),
         )
 
+    def __repr__(self) -> str:
+        how = "exact=True" if self.exact else f"exact=False, method={self.method!r}"
+        if self.standard_error is not None:
+            how += f", standard_error={self.standard_error!r}, samples={self.samples}, seed={self.seed}"
+        return f"Multiway({self.hole} on {self.board} against {', '.join(self.opponents)}: equity={self.equity!r}, {how})"
+
     def to_text(self) -> str:
         how = "exact" if self.exact else f"{self.method}, an approximation" if self.method != "sample" else "sampled"
         if not self.exact and self.samples:
             how += f", standard error {self.standard_error:.6f} from {self.samples} sampled deals, seed {self.seed}"
         lines = [
-            f"{self.hole} on {self.board} against {len(self.opponents)} opponents ({', '.join(self.opponents)})",
+            f"{self.hole} on {self.board} against {plural(len(self.opponents), 'opponent')} ({', '.join(self.opponents)})",
             f"  equity {self.equity:.6f} ({how})",
             f"  win {self.win:.6f}  tie {self.tie:.6f}  loss {self.loss:.6f}",
         ]

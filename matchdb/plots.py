@@ -24,6 +24,7 @@ matchdb.errors.MatchdbError: The naive win rate is against random hands; the vil
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Sequence
 from typing import NamedTuple
@@ -31,14 +32,16 @@ from typing import NamedTuple
 import numpy as np
 
 from matchdb.core.cards import format_cards, parse_cards
-from matchdb.errors import MatchdbError, RangeError
 from matchdb.core.hole_cards import check_players
+from matchdb.errors import MatchdbError, RangeError
 
 __all__ = [
     "FIGURES",
     "GRID_RANKS",
     "class_name",
+    "grid_colour",
     "grid_table",
+    "text_colour",
     "TurnEquities",
     "turn_equities",
     "require_matplotlib",
@@ -51,6 +54,8 @@ __all__ = [
 FIGURES = ("equity", "win-rate")
 #: Row and column labels of a grid: row and column 0 is the ace.
 GRID_RANKS = "AKQJT98765432"
+#: The grid's colour scale (matplotlib's RdYlGn at 0, 0.5 and 1): red below the fair share, yellow at it, green above.
+_STOPS = ((215, 48, 39), (255, 255, 191), (26, 152, 80))
 #: Bar colours of the four suits (a four-colour deck).
 _SUIT_COLOURS = {"s": "#222222", "h": "#c62828", "d": "#1565c0", "c": "#2e7d32"}
 
@@ -61,6 +66,31 @@ def class_name(i: int, j: int) -> str:
         return GRID_RANKS[i] * 2
     high, low = min(i, j), max(i, j)
     return GRID_RANKS[high] + GRID_RANKS[low] + ("s" if i < j else "o")
+
+
+def grid_colour(value: float, center: float = 0.5) -> tuple[str, str]:
+    """Background and text colour of a grid cell: red below ``center``, yellow at it, green above; grey for NaN.
+
+    The text is black or white, whichever contrasts more with the background
+    (WCAG relative luminance), so a cell reads on every colour.
+
+    >>> grid_colour(0.5), grid_colour(0.0), grid_colour(1.0), grid_colour(float("nan"))
+    (('#ffffbf', '#000000'), ('#d73027', '#ffffff'), ('#1a9850', '#000000'), ('#d0d0d0', '#000000'))
+    """
+    if math.isnan(value):
+        return "#d0d0d0", "#000000"
+    t = 0.5 * value / center if value < center else 0.5 + 0.5 * (value - center) / (1 - center)
+    t = min(max(t, 0.0), 1.0)
+    a, b, s = (_STOPS[0], _STOPS[1], t / 0.5) if t < 0.5 else (_STOPS[1], _STOPS[2], (t - 0.5) / 0.5)
+    rgb = [round(x + (y - x) * s) for x, y in zip(a, b)]
+    return "#" + "".join(f"{c:02x}" for c in rgb), text_colour(rgb)
+
+
+def text_colour(rgb) -> str:
+    """Black or white, whichever has the higher contrast ratio with the colour ``rgb`` (0..255 each)."""
+    linear = [(c / 255) / 12.92 if c / 255 <= 0.04045 else ((c / 255 + 0.055) / 1.055) ** 2.4 for c in rgb]
+    luminance = 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+    return "#000000" if (luminance + 0.05) / 0.05 >= 1.05 / (luminance + 0.05) else "#ffffff"
 
 
 def grid_table(db, board, figure: str = "equity", villain=None, players: int = 2):
@@ -149,11 +179,21 @@ def _save(ax, out) -> None:
         ax.figure.savefig(os.fspath(out), dpi=110)
 
 
-def plot_grid(grid, title: str | None = None, center: float = 0.5, ax=None, out: str | os.PathLike | None = None):
+def plot_grid(
+    grid,
+    title: str | None = None,
+    center: float = 0.5,
+    ax=None,
+    out: str | os.PathLike | None = None,
+    label: str = "value",
+):
     """Draw a 13 x 13 grid of values in 0..1 as a heat map with each class's name and value (in %); return the Axes.
 
     ``center`` is the value drawn neutral (0.5 for heads-up equity, 1 / players
     for a naive win rate); NaN cells (no hand of the class is possible) are grey.
+    The colour bar is in % like the cells, labelled ``label`` and marked at
+    ``center``; each cell's text is black or white, whichever reads better on
+    its colour (:func:`text_colour`).
 
     >>> ax = plot_grid(db.equities("2c7dJh").grid(), title="equity", out="grid.png")
     >>> ax.images[0].get_array().shape, ax.texts[1].get_text()
@@ -167,20 +207,26 @@ def plot_grid(grid, title: str | None = None, center: float = 0.5, ax=None, out:
     ax = _new_axes(ax, out, (9.0, 8.2))
     from matplotlib import colormaps
     from matplotlib.colors import TwoSlopeNorm
+    from matplotlib.ticker import PercentFormatter
 
     cmap = colormaps["RdYlGn"].with_extremes(bad="#d0d0d0")
-    image = ax.imshow(np.ma.masked_invalid(grid), cmap=cmap, norm=TwoSlopeNorm(vmin=0.0, vcenter=center, vmax=1.0))
+    norm = TwoSlopeNorm(vmin=0.0, vcenter=center, vmax=1.0)
+    image = ax.imshow(np.ma.masked_invalid(grid), cmap=cmap, norm=norm)
     for i in range(13):
         for j in range(13):
             value = grid[i, j]
             shown = "-" if np.isnan(value) else f"{100 * value:.1f}"
-            ax.text(j, i, f"{class_name(i, j)}\n{shown}", ha="center", va="center", fontsize=6.5)
+            rgba = cmap.get_bad() if np.isnan(value) else cmap(norm(value))
+            ink = text_colour([round(255 * c) for c in rgba[:3]])
+            ax.text(j, i, f"{class_name(i, j)}\n{shown}", ha="center", va="center", fontsize=6.5, color=ink)
     ax.set_xticks(range(13), list(GRID_RANKS))
     ax.set_yticks(range(13), list(GRID_RANKS))
     ax.xaxis.tick_top()
     ax.tick_params(length=0)
     ax.set_xlabel("values in %; suited above the diagonal, offsuit below; grey: no hand possible")
-    ax.figure.colorbar(image, ax=ax, shrink=0.8)
+    bar = ax.figure.colorbar(image, ax=ax, shrink=0.8, format=PercentFormatter(xmax=1.0, decimals=0))
+    bar.set_ticks(sorted({0.0, 0.25, 0.5, 0.75, 1.0, center}))
+    bar.set_label(f"{label} in % (neutral at {100 * center:.1f} %)")
     if title:
         ax.set_title(title)
     _save(ax, out)

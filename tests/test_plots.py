@@ -158,3 +158,37 @@ def test_cli_plot_says_in_one_sentence_when_matplotlib_is_missing(small_store, t
     assert main(["plot", "grid", "2c7dJh", "--db", str(small_store), "--out", str(tmp_path / "g.png")]) == 2
     assert capsys.readouterr().err == "matchdb: Plotting needs matplotlib (the plot extra); install it with: pip install 'matchdb[plot]'.\n"
     assert not (tmp_path / "g.png").exists()
+
+
+def _contrast(a, b) -> float:
+    """WCAG contrast ratio of two RGB colours (0..1 each)."""
+
+    def luminance(rgb) -> float:
+        linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in rgb[:3]]
+        return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+    high, low = sorted((luminance(a), luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+@pytest.mark.parametrize("board, players", [("2c7dJh", 2), ("7c7d2s7h", 6)])
+def test_the_colour_bar_is_in_percent_and_every_cell_reads(db, tmp_path, board, players):
+    """Issue 21: the bar ran 0-1 unlabelled while the cells show %, and black text on dark red was hard to read."""
+    from matplotlib.colors import to_rgba
+
+    table = db.equities(board) if players == 2 else db.win_rates(board, players=players)
+    ax = table.plot(out=tmp_path / "grid.png")
+    bar = ax.figure.axes[-1]
+    center = 0.5 if players == 2 else 1 / players
+    assert bar.get_ylabel() == f"{table.figure} in % (neutral at {100 * center:.1f} %)"
+    ax.figure.canvas.draw()
+    labels = [t.get_text() for t in bar.get_yticklabels()]
+    assert labels[0] == "0%" and labels[-1] == "100%" and f"{100 * center:.0f}%" in labels, labels
+    image = ax.images[0]
+    grid = table.grid()
+    worst = 21.0
+    for text in ax.texts:
+        j, i = (round(v) for v in text.get_position())
+        cell = to_rgba(image.cmap.get_bad()) if np.isnan(grid[i, j]) else image.cmap(image.norm(grid[i, j]))
+        worst = min(worst, _contrast(cell, to_rgba(text.get_color())))
+    assert worst >= 4.5, worst  # WCAG AA for normal text, on every cell

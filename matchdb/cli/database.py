@@ -26,7 +26,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("path", nargs="?", help="database path (same as --db)")
     p.add_argument("--db", help=DB_HELP)
     p.add_argument("--sample", type=int, default=100, help="entries to recompute with the pure-Python twin")
-    p.add_argument("--seed", type=int, help="seed for the sampled entries")
+    p.add_argument("--seed", type=int, help="seed for the sampled entries (default: a fresh one each run)")
     p.add_argument("--flops", help="tables that must be present (same forms as build --flops)")
     p.add_argument("--complete", action="store_true", help="fail unless all 1,755 tables are present")
     p.add_argument("--quiet", action="store_true", help="no progress")

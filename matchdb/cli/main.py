@@ -19,13 +19,20 @@ AhKh on 2c7dJh
 0
 >>> main(["query", "AhKh", "2c7dJh2c"])  # bad input: one line on stderr, exit status 2
 2
+
+A mistyped command or option is refused by argparse (exit status 2) with a
+suggestion: ``matchdb qurey`` says "did you mean 'query'?", ``matchdb query
+AhKh 2c7dJh --villian QQ+`` shows the usage of ``query`` and "did you mean
+'--villain'?". Every option's help names its default.
 """
 
 from __future__ import annotations
 
 import argparse
+import difflib
 import logging
 import os
+import re
 import sys
 
 from matchdb.cli import database, play, plots, questions, serve
@@ -35,6 +42,73 @@ __all__ = ["main", "parser"]
 
 #: The command groups, in the order ``matchdb --help`` lists their commands.
 _GROUPS = (database, questions, plots, play, serve)
+
+
+class _HelpFormatter(argparse.HelpFormatter):
+    """Every option's help names its default: " (default X)" is added where the help does not already say it."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        help_text = action.help or ""
+        default = action.default
+        if (
+            "default" in help_text
+            or default in (None, False, argparse.SUPPRESS)
+            or not action.option_strings
+            or action.nargs == 0
+        ):
+            return action.help
+        shown = ",".join(map(str, default)) if isinstance(default, (list, tuple)) else str(default)
+        return f"{help_text} (default {shown.replace('%', '%%')})"
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with suggestions: a mistyped command, choice or option gets "did you mean ...?" (difflib)."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        kwargs.setdefault("formatter_class", _HelpFormatter)
+        super().__init__(*args, **kwargs)
+
+    def add_argument(self, *args, **kwargs) -> argparse.Action:  # type: ignore[override]
+        """argparse's, but an option with a default and no help gets one (its choices), so its default is shown."""
+        if kwargs.get("help") is None and kwargs.get("default") not in (None, False) and args and args[0].startswith("-"):
+            choices = kwargs.get("choices")
+            kwargs["help"] = f"one of {', '.join(map(str, choices))}" if choices else "the value"
+        return super().add_argument(*args, **kwargs)
+
+    def error(self, message: str):  # type: ignore[override]  # argparse's error never returns
+        choice = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)", message)
+        if choice:
+            known = re.findall(r"'([^']*)'", choice.group(2)) or [c.strip() for c in choice.group(2).split(",")]
+            message += _suggestion(choice.group(1), known)
+        super().error(message)
+
+    def parse_args(self, args=None, namespace=None):  # type: ignore[override]
+        """Like argparse's, but an unknown option is refused by the (sub)command it was given to, with a suggestion."""
+        parsed, extras = self.parse_known_args(args, namespace)
+        if extras:
+            command = _innermost(self, parsed)
+            unknown = next((e for e in extras if e.startswith("-")), extras[0])
+            options = [o for action in command._actions for o in action.option_strings if o.startswith("--")]
+            command.error(f"unrecognized arguments: {' '.join(extras)}" + _suggestion(unknown.split("=")[0], options))
+        return parsed
+
+
+def _suggestion(wrong: str, known: list[str]) -> str:
+    """'; did you mean X?' for the closest of ``known`` to ``wrong`` (empty when none is close)."""
+    close = difflib.get_close_matches(wrong, known, n=1, cutoff=0.6)
+    return f"; did you mean {close[0]!r}?" if close else ""
+
+
+def _innermost(parser: argparse.ArgumentParser, parsed: argparse.Namespace) -> argparse.ArgumentParser:
+    """The (sub)command parser that ``parsed`` reached: ``matchdb plot grid`` is the ``grid`` parser."""
+    while True:
+        chosen = None
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                chosen = action.choices.get(getattr(parsed, action.dest, None) or "")
+        if chosen is None:
+            return parser
+        parser = chosen
 
 
 class _Version(argparse.Action):
@@ -55,7 +129,7 @@ def parser() -> argparse.ArgumentParser:
     >>> parser().parse_args(["query", "AhKh", "2c7dJh", "--players", "3"]).players
     3
     """
-    top = argparse.ArgumentParser(prog="matchdb", description="The Texas Hold'em match-table database.")
+    top = _Parser(prog="matchdb", description="The Texas Hold'em match-table database.")
     top.add_argument("--version", action=_Version)
     sub = top.add_subparsers(dest="command", required=True)
     for group in _GROUPS:

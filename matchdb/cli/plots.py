@@ -77,11 +77,12 @@ def _turns(args: argparse.Namespace) -> int:
 
 
 def _distribution(args: argparse.Namespace) -> int:
+    from matchdb.answers import plural
     from matchdb.plots import plot_distribution
 
     out = _image(args.out)
     d = open_db(args).distribution(args.hole, args.board, villain=args.villain, bins=args.bins)
-    title = f"{args.hole} on {args.board} against {d.villain}: exact equity over {len(d.river_equities)} runouts"
+    title = f"{args.hole} on {args.board} against {d.villain}: exact equity over {plural(len(d.river_equities), 'runout')}"
     plot_distribution(d.river_histogram, ehs=d.ehs, title=title, out=out)
     print(f"drew the equity distribution of {args.hole} on {args.board} ({d.bins} bins) into {out}")
     return 0

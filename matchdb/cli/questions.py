@@ -1,4 +1,4 @@
-"""Commands that ask the database a question: ``query``, ``distribution``, ``report`` and ``preflop``.
+"""Commands that ask the database a question: ``query``, ``grid``, ``distribution``, ``report`` and ``preflop``.
 
 Heavy modules are imported inside the handlers: ``matchdb query`` answers one
 question through numpy before numba would have loaded.
@@ -16,21 +16,32 @@ __all__ = ["register"]
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add ``query``, ``distribution``, ``report`` and ``preflop`` to the subcommands ``sub``."""
+    """Add ``query``, ``grid``, ``distribution``, ``report`` and ``preflop`` to the subcommands ``sub``."""
     p = sub.add_parser("query", help="win rate and exact equity of a hand on a board")
     p.add_argument("hole", help="two hole cards, like AhKh")
     p.add_argument("board", help="three to five board cards, like 2c7dJh")
     p.add_argument("--players", type=int, default=2, help="players for the naive win rate, 2..23 (default 2)")
     p.add_argument("--villain", action="append", help="an opponent's range, hand or 'random', like 'QQ+,AKs' "
                    "(default: one random opponent); repeat it for more opponents")
-    p.add_argument("--opponents", type=int, help="this many random opponents (beside any --villain): a multiway answer")
+    p.add_argument("--opponents", type=int, help="this many random opponents (beside any --villain): a multiway answer "
+                   "(default none beside the villains)")
     p.add_argument("--method", choices=("auto", "exact", "sample", "independent"), default="auto",
                    help="multiway: exact when affordable (auto), exact, sampled, or the article's independent formula")
     p.add_argument("--samples", type=int, help="multiway: sampled partial deals (default 2,352)")
-    p.add_argument("--seed", type=int, help="multiway: seed of a sampled answer")
+    p.add_argument("--seed", type=int, help="multiway: seed of a sampled answer (default: a fresh one, printed with the answer)")
     p.add_argument("--db", help=DB_HELP)
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=_query)
+
+    p = sub.add_parser("grid", help="every starting hand's exact equity (or naive win rate) on a board, as a 13 x 13 grid")
+    p.add_argument("board", help="three to five board cards, like 2c7dJh")
+    p.add_argument("--villain", help="opponent range for the exact equity, like 'QQ+,AKs' (default: any hand)")
+    p.add_argument("--players", type=int, help="players for the naive win rate, 2..23 (default: the exact heads-up equity)")
+    p.add_argument("--colour", choices=("auto", "always", "never"), default="auto",
+                   help="colour the cells, red below the fair share and green above (auto: on a terminal, unless NO_COLOR is set)")
+    p.add_argument("--db", help=DB_HELP)
+    p.add_argument("--json", action="store_true", help="print one JSON object: board, figure and the grid (null where no hand is possible)")
+    p.set_defaults(func=_grid)
 
     p = sub.add_parser("distribution", help="how a hand's equity moves on the turn and river: EHS, EHS^2, potential")
     p.add_argument("hole", help="two hole cards, like AhKh")
@@ -78,6 +89,24 @@ def _query(args: argparse.Namespace) -> int:
     return 0
 
 
+def _grid(args: argparse.Namespace) -> int:
+    import os
+    import sys
+
+    from matchdb.answers import grid_text, plain
+    from matchdb.plots import grid_table
+
+    figure = "equity" if args.players is None else "win-rate"
+    table = grid_table(open_db(args), args.board, figure=figure, villain=args.villain,
+                       players=2 if args.players is None else args.players)
+    if args.json:
+        print(json.dumps({"board": table.board, "figure": table.figure, "grid": plain(table.grid())}))
+        return 0
+    colour = args.colour == "always" or (args.colour == "auto" and sys.stdout.isatty() and not os.environ.get("NO_COLOR"))
+    print(grid_text(table.grid(), f"{table.figure} of every hand on {table.board}", table.center(), colour=colour))
+    return 0
+
+
 def _distribution(args: argparse.Namespace) -> int:
     render(open_db(args).distribution(args.hole, args.board, villain=args.villain, bins=args.bins), args.json)
     return 0
@@ -91,6 +120,7 @@ def _report(args: argparse.Namespace) -> int:
 
         check_suffix("--out", args.out, (".csv", ".json"))
         check_output_file(args.out, ".csv")
+    _check_sort(args.sort)
     result = report(open_db(args), args.hero, args.villain, quiet=args.quiet)
     if args.out:
         result.to_json(args.out) if args.out.endswith(".json") else result.to_csv(args.out, sort=args.sort)
@@ -99,6 +129,19 @@ def _report(args: argparse.Namespace) -> int:
         return 0
     render(result, args.json)
     return 0
+
+
+def _check_sort(column: str) -> None:
+    """Refuse a ``report --sort`` column that the flops' rows do not have, before the report's work starts."""
+    import difflib
+
+    from matchdb.equity.reports import HITS, TEXTURES
+
+    columns = ("flop", "index", "count", "equity", "frequency", *HITS, *TEXTURES)
+    if column not in columns:
+        close = difflib.get_close_matches(column, columns, n=1)
+        hint = f"did you mean {close[0]!r}? " if close else ""
+        raise MatchdbError(f"--sort is {column!r}; {hint}expected one of {', '.join(columns)}.")
 
 
 def _parse_players(text: str) -> list[int]:

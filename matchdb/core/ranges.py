@@ -43,7 +43,7 @@ from matchdb.core.cards import Card, format_cards, parse_cards
 from matchdb.errors import CardError, RangeError
 from matchdb.core.hole_cards import HAND_HIGH, HAND_LOW, N_HANDS, hand_order, hand_position
 
-__all__ = ["MAX_RANGE_TEXT", "MAX_VECTOR_WEIGHT", "parse_range", "range_weights", "describe_range"]
+__all__ = ["MAX_RANGE_TEXT", "MAX_VECTOR_WEIGHT", "canonical_range_text", "parse_range", "range_weights", "describe_range"]
 
 #: Longest range text accepted (every one of the 1,326 hands written out takes about 6,600).
 MAX_RANGE_TEXT = 10_000
@@ -277,16 +277,47 @@ def range_weights(spec: object) -> np.ndarray:
     return weights
 
 
-def describe_range(spec: object) -> str:
-    """How an answer names a range: its text, ``'random'``, the hands of a list, or ``'1326 weights'``.
+def _canonical_token(token: str) -> str:
+    """One token written the usual way (``kas`` -> ``AKs``, ``ahkh`` -> ``AhKh``, a hand's cards kept in order); anything else unchanged."""
+    match = _TOKEN.fullmatch(token)
+    if match is None:
+        return token
+    if match["hand"]:
+        return token[0].upper() + token[1].lower() + token[2].upper() + token[3].lower()
+    parts = [match["low"]] + ([match["high"]] if match["high"] else [])
+    written = []
+    for part in parts:
+        high, low, suitedness = _handtype(part)
+        written.append(_RANK[high] + _RANK[low] + suitedness)
+    return written[0] + ("+" if match["plus"] else "") + ("-" + written[1] if match["high"] else "")
 
-    >>> describe_range(None), describe_range("QQ+,AKs"), describe_range(["AhKh", "QsQd"])
+
+def canonical_range_text(text: str) -> str:
+    """Range text as answers echo it: ranks upper case, suits and ``s``/``o`` lower case, a class's high rank first, no spaces.
+
+    Only the case, the order of a class's two ranks and the spaces change;
+    every token and weight stays as written.
+
+    >>> canonical_range_text("qq+, kas, 0.5(t9S,99-jj), khah")
+    'QQ+,AKs,0.5(T9s,99-JJ),KhAh'
+    """
+    pieces = re.split(r"([,()])", text)
+    return "".join(piece if piece in ",()" else _canonical_token(piece.strip()) for piece in pieces)
+
+
+def describe_range(spec: object) -> str:
+    """How an answer names a range: its text in canonical form, ``'random'``, the hands of a list, or ``'1326 weights'``.
+
+    Range text is echoed as it is usually written (:func:`canonical_range_text`),
+    whatever the case and spacing it was typed in.
+
+    >>> describe_range(None), describe_range("qq+, aks"), describe_range(["AhKh", "QsQd"])
     ('random', 'QQ+,AKs', 'AhKh,QsQd')
     """
     if spec is None:
         return "random"
     if isinstance(spec, str):
-        return spec.strip() if spec.strip().lower() != "random" else "random"
+        return canonical_range_text(spec) if spec.strip().lower() != "random" else "random"
     items = list(spec)
     if items and all(isinstance(w, (int, float, np.integer, np.floating)) and not isinstance(w, bool) for w in items):
         return f"{len(items)} weights"

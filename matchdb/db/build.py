@@ -25,6 +25,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from matchdb.answers import plural
 from matchdb.cluster import local_cluster
 from matchdb.core.canonical import CANONICAL_FLOPS, N_FLOPS, flop_index
 from matchdb.errors import DatabaseError, MatchdbError
@@ -133,7 +134,7 @@ class BuildReport:
     def summary(self) -> str:
         per_table = self.cpu_seconds / len(self.built) if self.built else 0.0
         return (
-            f"built {len(self.built)} tables, skipped {self.skipped} already done, "
+            f"built {plural(len(self.built), 'table')}, skipped {self.skipped} already done, "
             f"of {self.requested} requested into {self.root} in {self.wall_seconds:.1f} s wall "
             f"({per_table * 1000:.1f} ms CPU per table, {self.shard_bytes / 1e6:.1f} MB written)"
         )

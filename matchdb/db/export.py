@@ -38,6 +38,7 @@ from matchdb.progress import progress
 from matchdb.db.query import MatchDB
 from matchdb.storage import CHUNK_ROWS
 from matchdb.storage.files import check_output_file, fsync_path
+from matchdb.answers import plural
 
 __all__ = ["export_hdf5", "ExportReport", "GZIP_LEVEL"]
 
@@ -52,7 +53,7 @@ class ExportReport:
     seconds: float
 
     def summary(self) -> str:
-        return f"exported {self.tables} tables to {self.path}: {self.bytes / 1e6:.2f} MB in {self.seconds:.1f} s"
+        return f"exported {plural(self.tables, 'table')} to {self.path}: {self.bytes / 1e6:.2f} MB in {self.seconds:.1f} s"
 
 
 def export_hdf5(db: MatchDB | str | Path, out: str | Path, show_progress: bool = False) -> ExportReport:

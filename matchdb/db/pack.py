@@ -32,6 +32,7 @@ from matchdb.storage.derived import derived_member
 from matchdb.storage.digests import sha256_file
 from matchdb.storage.files import PARTIAL_SUFFIX, check_output_file, fsync_path
 from matchdb.storage.packed import SUMS_MEMBER
+from matchdb.answers import plural
 
 __all__ = ["pack", "PackReport"]
 
@@ -53,7 +54,7 @@ class PackReport:
     def summary(self) -> str:
         first = f"computed the preflop table in {self.preflop_seconds:.1f} s; " if self.preflop_seconds else ""
         return (
-            f"{first}packed {self.tables} tables ({self.members} files) into {self.path}: "
+            f"{first}packed {plural(self.tables, 'table')} ({plural(self.members, 'file')}) into {self.path}: "
             f"{self.bytes / 1e6:.2f} MB in {self.seconds:.1f} s; sha256 {self.sha256}\n"
             f"check it with: (cd {shlex.quote(str(self.path.parent))} && sha256sum -c {shlex.quote(self.path.name)}.sha256)"
         )

@@ -487,9 +487,9 @@ class MatchDB:
         fingerprint = _preflop_fingerprint(self.store)
         stored = load_derived(self.store, "preflop_multiway", PREFLOP_MULTIWAY_VERSION, fingerprint)
         if stored is not None:
-            return PreflopMultiway.from_json(stored)
+            return PreflopMultiway.from_stored(stored)
         table = compute_preflop_multiway(self.tables(range(N_FLOPS), show_progress=show_progress))
-        save_derived(self.store, "preflop_multiway", PREFLOP_MULTIWAY_VERSION, fingerprint, table.to_json())
+        save_derived(self.store, "preflop_multiway", PREFLOP_MULTIWAY_VERSION, fingerprint, table.to_stored())
         return table
 
     def preflop(self, players: int | Iterable[int] | None = None, show_progress: bool = False) -> PreflopTable:
@@ -517,10 +517,10 @@ class MatchDB:
             fingerprint = _preflop_fingerprint(self.store)
             stored = load_derived(self.store, PREFLOP_KIND, PREFLOP_VERSION, fingerprint)
             if stored is not None:
-                cached = PreflopTable.from_json(stored)
+                cached = PreflopTable.from_stored(stored)
             else:
                 cached = compute_preflop(self.tables(range(N_FLOPS), show_progress=show_progress))
-                save_derived(self.store, PREFLOP_KIND, PREFLOP_VERSION, fingerprint, cached.to_json())
+                save_derived(self.store, PREFLOP_KIND, PREFLOP_VERSION, fingerprint, cached.to_stored())
             with self._lock:
                 self._preflop = cached
         return cached.with_players(wanted)

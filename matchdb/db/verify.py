@@ -29,6 +29,7 @@ from matchdb.storage.derived import DERIVED_FOLDER, decode_derived, tables_finge
 from matchdb.storage.digests import sha256_bytes, table_digest
 from matchdb.storage.layout import SHARD_INDEX_BYTES
 from matchdb.storage.shards import parse_shard_index
+from matchdb.answers import plural
 
 __all__ = ["verify", "VerifyReport", "compact_ranges"]
 
@@ -78,11 +79,11 @@ class VerifyReport:
         intact = self.tables_checked - len(self.bad)
         out = [
             f"{self.path}: {self.present} of {N_FLOPS} tables present, {intact} intact, "
-            f"{len(self.derived_checked)} derived files checked, {self.sampled} entries recomputed"
+            f"{plural(len(self.derived_checked), 'derived file')} checked, {plural(self.sampled, 'entry', 'entries')} recomputed"
         ]
         out += [f"problem: {p}" for p in self.problems]
         if self.missing:
-            out.append(f"missing {len(self.missing)} required tables: {compact_ranges(self.missing)}")
+            out.append(f"missing {plural(len(self.missing), 'required table')}: {compact_ranges(self.missing)}")
         out += [f"bad table {i}: {why}" for i, why in sorted(self.bad.items())]
         out.append("OK" if self.ok else "FAILED")
         return out

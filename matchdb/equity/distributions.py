@@ -85,12 +85,13 @@ import threading
 from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
 from matchdb.equity._kernels.heads_up import _row_counts
 from matchdb.jit import jit
-from matchdb.answers import Answer, format_grid, plain
+from matchdb.answers import Answer, format_grid, plain, plural, require_pandas
 from matchdb.core.canonical import unrename_array
 from matchdb.core.cards import RANKS, format_card, format_cards, parse_cards
 from matchdb.errors import BoardError, CardError, MatchdbError, RangeError
@@ -428,7 +429,7 @@ class HandDistribution(Answer):
     def to_text(self) -> str:
         lines = [
             f"{format_cards(self.hole)} on {format_cards(self.board)} against {self.villain}: "
-            f"{len(self.river_equities)} runouts, {self.bins} bins",
+            f"{plural(len(self.river_equities), 'runout')}, {plural(self.bins, 'bin')}",
             f"  equity (EHS) {self.ehs:.6f}  EHS^2 {self.ehs2:.6f}  now (HS) {self.hs:.6f}  "
             f"PPot {self.ppot:.6f}  NPot {self.npot:.6f}",
             "  river equity histogram, runouts per tenth: "
@@ -450,8 +451,12 @@ class HandDistribution(Answer):
         return (
             f"HandDistribution({format_cards(self.hole)} on {format_cards(self.board)}: ehs={self.ehs:.4f}, "
             f"ehs2={self.ehs2:.4f}, hs={self.hs:.4f}, ppot={self.ppot:.4f}, npot={self.npot:.4f}, "
-            f"{len(self.river_equities)} runouts)"
+            f"{plural(len(self.river_equities), 'runout')})"
         )
+
+    def to_pandas(self) -> Any:
+        """The figures (:meth:`summary`) as a one-row DataFrame (the ``notebook`` extra)."""
+        return require_pandas().DataFrame([self.summary()])
 
     def summary(self) -> dict:
         """The figures as a plain dict (JSON-ready)."""
@@ -1019,6 +1024,12 @@ class BoardDistributions(Answer):
 
     def __repr__(self) -> str:
         return f"BoardDistributions({format_cards(self.board)}: {int(self.valid.sum())} hands, {self.bins} bins)"
+
+    def to_pandas(self) -> Any:
+        """One row per hand: ehs, ehs2, hs, ppot, npot (NaN where it touches the board), indexed by the hand."""
+        pandas = require_pandas()
+        columns = {name: np.asarray(getattr(self, name)) for name in ("ehs", "ehs2", "hs", "ppot", "npot")}
+        return pandas.DataFrame(columns, index=pandas.Index(self.hands, name="hand"))
 
     def grid(self, figure: str = "ehs") -> np.ndarray:
         """13 x 13 mean of a per-hand figure by starting-hand class, laid out like :meth:`matchdb.HandTable.grid`.

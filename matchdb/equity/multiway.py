@@ -47,11 +47,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
 from matchdb.equity._kernels import multiway as _k
-from matchdb.answers import Answer
+from matchdb.answers import Answer, require_pandas
 from matchdb.errors import BoardError, CardError, MatchdbError, RangeError
 from matchdb.core.hole_cards import CLASS_OF_HAND, CLASSES, combos, hand_class, hand_positions
 from matchdb.core.pairs import (
@@ -854,6 +855,14 @@ class PreflopMultiway(Answer):
     def to_dict(self) -> dict:
         return {"rows": self.rows(), "exact": list(self.exact), "provenance": self.provenance}
 
+    def __repr__(self) -> str:
+        return (f"PreflopMultiway({len(self.classes)} classes against {self.opponents[0]}..{self.opponents[-1]} random "
+                f"opponents, standard errors at most {float(self.standard_error.max()):.5f})")
+
+    def to_pandas(self) -> Any:
+        """One row per class (equity_K and standard_error_K for K opponents), indexed by the class."""
+        return require_pandas().DataFrame(self.rows()).set_index("hand")
+
     def to_text(self) -> str:
         header = ["hand"] + [f"vs{k}" for k in self.opponents]
         lines = ["  ".join(f"{h:>7}" for h in header)]
@@ -863,7 +872,8 @@ class PreflopMultiway(Answer):
         lines.append(f"(against 1 opponent exact; against 2-9 sampled, standard errors at most {worst:.5f})")
         return "\n".join(lines)
 
-    def to_json(self) -> dict:
+    def to_stored(self) -> dict:
+        """What the store keeps (see :mod:`matchdb.storage.derived`); :meth:`from_stored` reads it back."""
         return {
             "version": PREFLOP_MULTIWAY_VERSION,
             "classes": list(self.classes),
@@ -876,7 +886,8 @@ class PreflopMultiway(Answer):
         }
 
     @classmethod
-    def from_json(cls, data: dict) -> PreflopMultiway:
+    def from_stored(cls, data: dict) -> PreflopMultiway:
+        """The table :meth:`to_stored` wrote."""
         if data.get("version") != PREFLOP_MULTIWAY_VERSION:
             raise MatchdbError(
                 f"The multiway preflop table has version {data.get('version')!r}; expected {PREFLOP_MULTIWAY_VERSION}."

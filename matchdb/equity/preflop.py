@@ -14,9 +14,11 @@ win and tie counts give the exact average.
 (reading each once, about half a minute) and keeps it in the store as
 derived data bound to the tables (:mod:`matchdb.storage.derived`).
 
->>> table = PreflopTable.from_json({"classes": ["AA"], "equity": [0.852], "win_rate": {"2": [0.856]}})
+>>> table = PreflopTable.from_stored({"classes": ["AA"], "equity": [0.852], "win_rate": {"2": [0.856]}})
 >>> table.row("AA")
 {'hand': 'AA', 'combos': 6, 'equity': 0.852, 'win_rate_2': 0.856}
+>>> table
+PreflopTable(1 classes: heads-up equity, naive win rates for 2 players)
 """
 
 from __future__ import annotations
@@ -24,11 +26,12 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
 from matchdb.jit import jit
-from matchdb.answers import Answer
+from matchdb.answers import Answer, class_cell, grid_html, require_pandas
 from matchdb.errors import MatchdbError
 from matchdb.equity.heads_up import all_hands_scores
 from matchdb.core.hole_cards import CLASS_OF_HAND, CLASSES, class_index, combos, hand_positions
@@ -69,6 +72,35 @@ class PreflopTable(Answer):
     def to_dict(self) -> dict:
         return {"rows": self.rows(), "provenance": self.provenance}
 
+    def __repr__(self) -> str:
+        players = list(self.win_rate)
+        shown = f"{players[0]}..{players[-1]}" if len(players) > 1 else str(players[0]) if players else "no"
+        return f"PreflopTable({len(self.classes)} classes: heads-up equity, naive win rates for {shown} players)"
+
+    def to_pandas(self) -> Any:
+        """One row per class (hand, combos, equity, win_rate_N), indexed by the class.
+
+        >>> frame = PreflopTable.from_stored({"classes": ["AA"], "equity": [0.852], "win_rate": {"3": [0.735]}}).to_pandas()
+        >>> list(frame.columns), frame.loc["AA"].tolist()
+        (['combos', 'equity', 'win_rate_3'], [6.0, 0.852, 0.735])
+        """
+        return require_pandas().DataFrame(self.rows()).set_index("hand")
+
+    def grid(self, figure: str = "equity") -> np.ndarray:
+        """13 x 13 grid of ``figure`` (``'equity'`` or ``'win_rate_N'``), laid out like :meth:`matchdb.HandTable.grid`."""
+        values = self.equity if figure == "equity" else self.win_rate.get(int(figure.removeprefix("win_rate_"))) \
+            if figure.removeprefix("win_rate_").isdigit() else None
+        if values is None:
+            names = ", ".join(["equity"] + [f"win_rate_{n}" for n in self.win_rate])
+            raise MatchdbError(f"The figure {figure!r} is not in this table; expected one of {names}.")
+        grid = np.full((13, 13), np.nan)
+        for name, value in zip(self.classes, values):
+            grid[class_cell(name)] = value
+        return grid
+
+    def _repr_html_(self) -> str:
+        return grid_html(self.grid(), "exact heads-up equity of each starting hand against a random hand, preflop")
+
     def to_text(self) -> str:
         players = list(self.win_rate)
         header = ["hand", "equity"] + [f"win{n}" for n in players]
@@ -78,8 +110,8 @@ class PreflopTable(Answer):
             lines.append("  ".join([f"{row['hand']:>7}"] + [f"{v:7.4f}" for v in values]))
         return "\n".join(lines)
 
-    def to_json(self) -> dict:
-        """What the store keeps (see :mod:`matchdb.storage.derived`)."""
+    def to_stored(self) -> dict:
+        """What the store keeps (see :mod:`matchdb.storage.derived`); :meth:`from_stored` reads it back."""
         return {
             "classes": list(self.classes),
             "equity": self.equity.tolist(),
@@ -88,7 +120,8 @@ class PreflopTable(Answer):
         }
 
     @classmethod
-    def from_json(cls, data: dict) -> PreflopTable:
+    def from_stored(cls, data: dict) -> PreflopTable:
+        """The table :meth:`to_stored` wrote."""
         return cls(
             classes=tuple(data["classes"]),
             equity=np.array(data["equity"]),

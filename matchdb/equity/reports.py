@@ -75,11 +75,12 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import combinations
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from matchdb.jit import jit
-from matchdb.answers import Answer, plain
+from matchdb.answers import Answer, plain, require_pandas
 from matchdb.core.canonical import CANONICAL_FLOPS, CARD_MAP, N_FLOPS, canonical_index
 from matchdb.core.cards import RANKS, format_cards
 from matchdb.errors import MatchdbError, RangeError
@@ -720,6 +721,12 @@ class FlopReport(Answer):
 
     def to_dict(self) -> dict:
         return json.loads(self.to_json())
+
+    def to_pandas(self, by: str | tuple[str, ...] | None = None, sort: str | None = None, descending: bool = True,
+                  expand: bool = False) -> Any:
+        """:meth:`rows` (one per flop entry) or, with ``by``, :meth:`by_texture` as a DataFrame (the ``notebook`` extra)."""
+        rows = self.rows(sort, descending, expand) if by is None else self.by_texture(by, sort, descending)
+        return require_pandas().DataFrame(rows)
 
     def to_text(self) -> str:
         lines = [self.summary(), "", f"{'suits':<10} {'pairing':<9} {'frequency':>9} {'equity':>8}"]

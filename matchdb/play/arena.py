@@ -60,6 +60,7 @@ the database (:mod:`matchdb.answers` holds those): it renders the same way,
 from __future__ import annotations
 
 import csv
+import html
 import io
 import json
 import math
@@ -69,10 +70,11 @@ import time
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
-from matchdb.answers import plain
+from matchdb.answers import plain, require_pandas
 from matchdb.play.bots import Bot, make_bot
 from matchdb.errors import MatchdbError
 from matchdb.play.games import (
@@ -273,7 +275,7 @@ class ArenaResult:
         s = self.settings
         mode = s["mode"]
         seeds = s["seeds"]
-        seed_text = f"seed {seeds[0]}" if len(seeds) == 1 else f"seeds {_seed_span(seeds)} pooled"
+        seed_text = _seeds_text(seeds)
         sets = ""
         if s["duplicate"]:
             sets = f", duplicate ({s['units']} sets of {s['set_games']} seatings)"
@@ -299,10 +301,6 @@ class ArenaResult:
         """What the command line prints (:meth:`report`)."""
         return self.report()
 
-    def to_dict(self) -> dict:
-        """Settings, timing and every figure as plain JSON types (:meth:`to_json`)."""
-        return self.to_json()
-
     def to_csv(self) -> str:
         """One row per bot."""
         return _csv([b.row() for b in self.bots])
@@ -319,12 +317,28 @@ class ArenaResult:
                 rows.append({"seed": seed, "unit": unit, "bot": name} | {key: float(values[key][k]) for key in values})
         return _csv(rows)
 
-    def to_json(self) -> dict:
+    def __repr__(self) -> str:
+        s = self.settings
+        return (f"ArenaResult({len(self.bots)} bots, {s.get('games')} {s.get('mode')} games, {s.get('seats')} seats, "
+                f"{_seeds_text(s['seeds'])}: {', '.join(b.name for b in self.bots)})")
+
+    def to_dict(self) -> dict:
         """Settings, timing, every bot's figures, every pair's differences and the per-unit figures (None for inf/NaN)."""
         return plain({"settings": self.settings, "seconds": self.seconds, "bots": [asdict(b) for b in self.bots],
                       "pairs": [_pair_row(pair) for figure in _FIGURES for pair in self.pairs(figure)],
                       "units": {"seed": [u[0] for u in self.units], "unit": [u[1] for u in self.units],
                                 "values": self.unit_values}})
+
+    def to_json(self) -> str:
+        """:meth:`to_dict` as JSON text."""
+        return json.dumps(self.to_dict(), allow_nan=False)
+
+    def to_pandas(self) -> Any:
+        """One row per bot (the CSV's columns: each estimate with its 95 % interval), indexed by the bot (the ``notebook`` extra)."""
+        return require_pandas().DataFrame([b.row() for b in self.bots]).set_index("bot")
+
+    def _repr_html_(self) -> str:
+        return f"<pre>{html.escape(self.report())}</pre>"
 
     def save(self, path: str | os.PathLike) -> Path:
         """Write JSON (``.json``: everything) or CSV (``.csv`` per bot, with ``.pairs.csv`` and ``.units.csv`` beside it)."""
@@ -334,7 +348,7 @@ class ArenaResult:
             path.with_suffix(".pairs.csv").write_text(self.pairs_csv())
             path.with_suffix(".units.csv").write_text(self.units_csv())
         elif path.suffix == ".json":
-            path.write_text(json.dumps(self.to_json(), indent=1, allow_nan=False))
+            path.write_text(json.dumps(self.to_dict(), indent=1, allow_nan=False))
         else:
             raise ArenaError(f"The output file {str(path)!r} ends neither in .csv nor in .json.")
         return path
@@ -385,6 +399,11 @@ def _csv(rows: list[dict]) -> str:
     writer.writeheader()
     writer.writerows(rows)
     return buffer.getvalue()
+
+
+def _seeds_text(seeds: Sequence[int]) -> str:
+    """``seed 1`` or ``seeds 1-5 pooled``."""
+    return f"seed {seeds[0]}" if len(seeds) == 1 else f"seeds {_seed_span(seeds)} pooled"
 
 
 def _seed_span(seeds: Sequence[int]) -> str:

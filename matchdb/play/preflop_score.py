@@ -181,13 +181,22 @@ class PreflopScore:
         order = np.argsort(-self.scores(), kind="stable")
         return tuple(CLASSES[i] for i in order)
 
-    def to_json(self) -> dict:
-        """``{"kind": "preflop-score", "parameters": {...}}``."""
+    def to_dict(self) -> dict:
+        """``{"kind": "preflop-score", "version": 1, "parameters": {...}}``."""
         return {"kind": "preflop-score", "version": 1, "parameters": self.parameters()}
 
+    def to_json(self) -> str:
+        """:meth:`to_dict` as JSON text; :meth:`from_json` reads it back."""
+        return json.dumps(self.to_dict(), allow_nan=False)
+
     @classmethod
-    def from_json(cls, data: Mapping) -> PreflopScore:
-        """The score :meth:`to_json` describes."""
+    def from_json(cls, data: Mapping | str) -> PreflopScore:
+        """The score that :meth:`to_json`'s text (or :meth:`to_dict`'s dict) describes."""
+        if isinstance(data, str):
+            try:
+                data = json.loads(data)
+            except ValueError as error:
+                raise ScoreError(f"The text {data[:60]!r} is not JSON ({error}); expected a preflop score.") from None
         if not isinstance(data, Mapping) or data.get("kind") != "preflop-score" or not isinstance(data.get("parameters"), Mapping):
             raise ScoreError(f"The data {str(data)[:60]!r} is not a preflop score; expected kind 'preflop-score' and parameters.")
         return cls(**data["parameters"])
@@ -195,7 +204,7 @@ class PreflopScore:
     def save(self, path: str | os.PathLike, extra: Mapping | None = None) -> Path:
         """Write :meth:`to_json` (plus ``extra`` keys, like the fit's figures) to a JSON file."""
         path = Path(path)
-        path.write_text(json.dumps(self.to_json() | dict(extra or {}), indent=1, allow_nan=False) + "\n")
+        path.write_text(json.dumps(self.to_dict() | dict(extra or {}), indent=1, allow_nan=False) + "\n")
         return path
 
     @classmethod

@@ -51,6 +51,7 @@ matchdb.play.tuning.TuningError: The objective 'target' needs a target rate (big
 from __future__ import annotations
 
 import contextlib
+import json
 import math
 import os
 import time
@@ -421,13 +422,13 @@ class TuningResult:
         """What the command line prints (:meth:`summary`)."""
         return self.summary()
 
-    def to_dict(self) -> dict:
-        """The run's figures as plain JSON types (:meth:`to_json`)."""
-        return plain(self.to_json())
+    def to_json(self) -> str:
+        """:meth:`to_dict` as JSON text."""
+        return json.dumps(self.to_dict(), allow_nan=False)
 
-    def to_json(self) -> dict:
-        """The run's figures (kept in the saved bot file under ``"tuning"``)."""
-        return {
+    def to_dict(self) -> dict:
+        """The run's figures as plain JSON types (kept in the saved bot file under ``"tuning"``)."""
+        return plain({
             "method": self.method, "objective": self.objective.kind, "target": self.objective.target,
             "settings": self.settings, "start": dict(zip(self.search.names, self.search.start.tolist())),
             "noise": {"seeds": self.noise.seeds, "values": self.noise.values.tolist(), "mean": self.noise.mean,
@@ -438,11 +439,11 @@ class TuningResult:
             "improvement": {"mean": self.improvement.mean, "low": self.improvement.low, "high": self.improvement.high,
                             "sessions": self.improvement.units},
             "beyond_noise": self.beyond_noise, "seconds": self.seconds,
-        }
+        })
 
     def save(self, path: str | os.PathLike) -> Path:
         """Write the tuned bot as a file :func:`matchdb.play.bots.load_bot` (and ``--bots FILE.json``) reads."""
-        return save_bot(self.bot, path, {"tuning": plain(self.to_json())})
+        return save_bot(self.bot, path, {"tuning": self.to_dict()})
 
     def plot(self, path: str | os.PathLike) -> str:
         """The best value over the candidates, the noise band and the held-out check (needs matplotlib)."""

@@ -9,13 +9,14 @@ or unreadable database, or an answer that takes over 30 s, 503.
 
 The routes, by group: :mod:`~matchdb.service.questions` (win rate, equity,
 multiway, distribution, report), :mod:`~matchdb.service.batch`,
-:mod:`~matchdb.service.page` (the equity explorer at ``/`` and ``/v1/hands``,
-the grid it draws) and :mod:`~matchdb.service.info` (health, info). What every
+:mod:`~matchdb.service.page` (the equity explorer at ``/``, ``/v1/hands``,
+the grid it draws, and ``/v1/range``), :mod:`~matchdb.service.info` (health, info) and
+:mod:`~matchdb.service.docs` (``/docs`` and ``/redoc``, working offline). What every
 request passes (a bounded body, known parameters, a deadline) is in
 :mod:`~matchdb.service.guards`.
 
 >>> sorted(route.path for route in create_app(db).routes if route.path.startswith("/v1/"))
-['/v1/batch', '/v1/distribution', '/v1/equity', '/v1/hands', '/v1/health', '/v1/info', '/v1/multiway', '/v1/report', '/v1/win-rate']
+['/v1/batch', '/v1/distribution', '/v1/equity', '/v1/hands', '/v1/health', '/v1/info', '/v1/multiway', '/v1/range', '/v1/report', '/v1/win-rate']
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from fastapi.responses import JSONResponse
 
 from matchdb.db.query import MatchDB
 from matchdb.errors import MatchdbError
-from matchdb.service import batch, info, page, questions
+from matchdb.service import batch, docs, info, page, questions
 from matchdb.service.guards import BodyLimit, status_of, strict_parameters
 
 __all__ = ["create_app"]
@@ -39,12 +40,14 @@ def create_app(db: MatchDB) -> FastAPI:
         version=db.attrs.get("provenance", {}).get("matchdb", "unknown"),
         description="Texas Hold'em win rates and exact equities from the precomputed match-table database.",
         dependencies=[Depends(strict_parameters)],
+        docs_url=None,  # served by matchdb.service.docs, its scripts from this server rather than a CDN
+        redoc_url=None,
     )
     app.add_middleware(BodyLimit)
     # Starlette types a handler as taking any Exception; each of these takes the class it is registered for.
     app.add_exception_handler(MatchdbError, _matchdb_error)  # type: ignore[arg-type]
     app.add_exception_handler(RequestValidationError, _validation_error)  # type: ignore[arg-type]
-    for group in (questions, batch, info, page):
+    for group in (questions, batch, info, page, docs):
         group.add_routes(app, db)
     return app
 

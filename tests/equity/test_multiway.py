@@ -735,7 +735,7 @@ def preflop():
 
     from matchdb.equity.multiway import PreflopMultiway
 
-    return PreflopMultiway.from_json(json.loads(PREFLOP_JSON.read_text()))
+    return PreflopMultiway.from_stored(json.loads(PREFLOP_JSON.read_text()))
 
 
 def test_preflop_published(preflop):
@@ -781,10 +781,10 @@ def test_preflop_against_eval7_simulation(preflop, name, opponents):
 def test_preflop_json_round_trip(preflop):
     from matchdb.equity.multiway import PreflopMultiway
 
-    again = PreflopMultiway.from_json(preflop.to_json())
+    again = PreflopMultiway.from_stored(preflop.to_stored())
     assert np.array_equal(again.equity, preflop.equity) and again.exact == preflop.exact
     with pytest.raises(MatchdbError, match="version"):
-        PreflopMultiway.from_json({**preflop.to_json(), "version": 99})
+        PreflopMultiway.from_stored({**preflop.to_stored(), "version": 99})
 
 
 def test_preflop_multiway_on_a_few_tables(db, preflop):
@@ -855,7 +855,7 @@ def test_the_multiway_preflop_table_is_kept_in_the_store_and_printed(db, preflop
 
     member = db.store.root / derived_member("preflop_multiway")
     try:
-        save_derived(db.store, "preflop_multiway", PREFLOP_MULTIWAY_VERSION, tables_fingerprint(db.store, range(1755)), preflop.to_json())
+        save_derived(db.store, "preflop_multiway", PREFLOP_MULTIWAY_VERSION, tables_fingerprint(db.store, range(1755)), preflop.to_stored())
         again = db.preflop_multiway()
         assert np.array_equal(again.equity, preflop.equity)
         assert main(["preflop", "--multiway", "--db", str(db.path), "--quiet"]) == 0

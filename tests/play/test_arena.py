@@ -38,10 +38,10 @@ def test_west_beats_wests_simple_opponents(source, opponent, games):
 def test_the_same_seed_gives_the_same_results(source):
     runs = [run_arena(["west", "income", "tomlinson", "allin"], games=24, seed=3, duplicate=True, source=source,
                       progress=False) for _ in range(2)]
-    assert runs[0].to_json()["bots"] == runs[1].to_json()["bots"]
+    assert runs[0].to_dict()["bots"] == runs[1].to_dict()["bots"]
     other = run_arena(["west", "income", "tomlinson", "allin"], games=24, seed=4, duplicate=True, source=source,
                       progress=False)
-    assert other.to_json()["bots"] != runs[0].to_json()["bots"]
+    assert other.to_dict()["bots"] != runs[0].to_dict()["bots"]
 
 
 @pytest.mark.parametrize("mode, figure, ratio", [("cash", "bb_per_100", 0.9), ("tournament", "place", 0.95)])
@@ -120,7 +120,7 @@ def test_the_default_field_is_the_articles(source):
 def test_dask_workers_give_the_same_results():
     one = run_arena(NO_DATABASE, games=30, seed=4, duplicate=True, workers=1, progress=False)
     two = run_arena(NO_DATABASE, games=30, seed=4, duplicate=True, workers=2, progress=False)
-    assert one.to_json()["bots"] == two.to_json()["bots"]
+    assert one.to_dict()["bots"] == two.to_dict()["bots"]
 
 
 def test_intervals_are_student_t():

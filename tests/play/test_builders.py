@@ -271,7 +271,7 @@ def test_paired_differences_speak_only_where_the_interval_supports_it(tmp_path):
     units = path.with_suffix(".units.csv").read_text().splitlines()
     assert units[0].startswith("seed,unit,bot,wins,place") and len(units) == 1 + 3 * result.settings["units"]
     assert "fives beats station" in path.with_suffix(".pairs.csv").read_text()
-    data = result.to_json()
+    data = result.to_dict()
     assert len(data["units"]["values"]["fives"]["wins"]) == result.settings["units"] and data["pairs"]
 
 

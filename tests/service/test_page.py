@@ -1,12 +1,16 @@
-"""The equity explorer page: /v1/hands and the page's files over HTTP, then the page itself in a real browser.
+"""The equity explorer page: /v1/hands, /v1/range, /docs and the page's files over HTTP, then the page itself in a real browser.
 
-The browser test drives Debian's Chromium through chromedriver (selenium),
-headless, against ``matchdb serve`` on 127.0.0.1 over the small store: it picks
-a board and a hero hand, reads the numbers the page shows and compares them
-with the Python API's answers, shows the API's one-sentence errors, and saves
-a screenshot that must not be blank (copied to ``$MATCHDB_PAGE_SCREENSHOT``
-when that is set). It skips, saying why, when Chromium, chromedriver or
-selenium is missing; CI installs them (``.ci/run``).
+The browser tests drive Debian's Chromium through chromedriver (selenium),
+headless, against ``matchdb serve`` on 127.0.0.1 over the small store: they
+pick a board and hands, build ranges by clicking and dragging the grid, ask
+for up to ten players, and compare every number the page shows with the
+Python API's answer (the floats the page keeps in ``data-value``, and the six
+decimals it prints); they check the grid's colours and legend, the one-sentence
+errors, ``hashchange``, and that ``/docs`` draws with the network closed. The
+time from a click on the grid to its answers on a flop is measured in the
+browser and printed. A screenshot must not be blank (copied to
+``$MATCHDB_PAGE_SCREENSHOT`` when that is set). They skip, saying why, when
+Chromium, chromedriver or selenium is missing; CI installs them (``.ci/run``).
 """
 
 from __future__ import annotations
@@ -15,13 +19,18 @@ import json
 import os
 import re
 import shutil
+import statistics
+
+from pathlib import Path
 
 import httpx
 import numpy as np
 import pytest
 
+from matchdb.plots import grid_colour
+from matchdb.core.hole_cards import CLASS_OF_HAND, CLASSES, hand_index
+from matchdb.core.ranges import range_weights
 from matchdb.errors import MatchdbError
-from matchdb.core.hole_cards import hand_index
 from matchdb.plots import class_name
 from tests.helpers import running_server
 
@@ -100,7 +109,53 @@ def test_the_page_and_its_files_come_from_the_package(server):
     assert missing.json()["detail"] == "The page has no file 'query.py'; expected one of index.html, page.js, page.css."
     assert httpx.get(f"{server}/web/..%2Fquery.py").status_code == 404  # only the page's files, by name
     paths = httpx.get(f"{server}/openapi.json").json()["paths"]
-    assert "/v1/hands" in paths and "/" not in paths
+    assert "/v1/hands" in paths and "/v1/range" in paths and "/" not in paths and "/docs" not in paths
+
+
+def _class_weights(text) -> dict[str, float]:
+    """Each class's mean weight in a range, from the Python API's weights (an independent grouping)."""
+    weights = range_weights(text)
+    totals: dict[str, float] = {}
+    for position in np.flatnonzero(weights):
+        name = CLASSES[CLASS_OF_HAND[position]]
+        totals[name] = totals.get(name, 0.0) + float(weights[position])
+    return {name: total / (6 if len(name) == 2 else 4 if name.endswith("s") else 12) for name, total in totals.items()}
+
+
+def test_range_answers_each_classes_weight(server):
+    for text in ("QQ+,AKs", "qq+, 0.5(aks),AhQh", "random", "JJ-99,0.25(KTo-K8o),AsQs"):
+        body = httpx.get(f"{server}/v1/range", params={"range": text}, timeout=60).json()
+        expected = _class_weights(text)
+        assert {name: entry["weight"] for name, entry in body["classes"].items()} == pytest.approx(expected, abs=1e-12)
+        assert body["combos"] == float(range_weights(text).sum()) and body["fraction"] == body["combos"] / 1326
+        for name, entry in body["classes"].items():
+            assert entry["combos"] == (6 if len(name) == 2 else 4 if name.endswith("s") else 12)
+    body = httpx.get(f"{server}/v1/range", params={"range": "qq+, 0.5(aks),AhQh"}, timeout=60).json()
+    assert body["range"] == "QQ+,0.5(AKs),AhQh"
+    with pytest.raises(MatchdbError) as caught:
+        range_weights("0.5(AKs),AhKh")
+    answer = httpx.get(f"{server}/v1/range", params={"range": "0.5(AKs),AhKh"}, timeout=60)
+    assert answer.status_code == 400 and answer.json()["detail"] == str(caught.value)  # the same hand twice, whatever its weight
+    answer = httpx.get(f"{server}/v1/range", params={"range": "AK,XX"}, timeout=60)
+    assert answer.status_code == 400 and "cannot be parsed at 'XX'" in answer.json()["detail"]
+
+
+def test_the_api_documentation_loads_nothing_from_elsewhere(server):
+    from fastapi_offline import __file__ as offline
+
+    for path in ("/docs", "/redoc"):
+        page = httpx.get(f"{server}{path}", timeout=60)
+        assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
+        linked = re.findall(r'(?:src|href)="([^"]*)"', page.text)
+        assert linked and all(link.startswith("/docs/assets/") for link in linked), linked
+        assert "cdn." not in page.text and "fonts.googleapis" not in page.text
+    for name, media in (("swagger-ui-bundle.js", "text/javascript"), ("swagger-ui.css", "text/css"),
+                        ("redoc.standalone.js", "text/javascript"), ("favicon.png", "image/png")):
+        answer = httpx.get(f"{server}/docs/assets/{name}", timeout=60)
+        assert answer.status_code == 200 and answer.headers["content-type"].startswith(media)
+        assert answer.content == (Path(offline).parent / "static" / name).read_bytes()
+    missing = httpx.get(f"{server}/docs/assets/swagger.js", timeout=60)
+    assert missing.status_code == 404 and missing.json()["detail"].startswith("The documentation has no file 'swagger.js'")
 
 
 # -- in a real browser ---------------------------------------------------------------------------------------
@@ -109,7 +164,7 @@ _CHROMIUM_FLAGS = (
     # headless on a machine with a closed network: without the background-networking flags
     # Chromium's own connections are refused and slow everything down
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync", "--no-first-run", "--window-size=1200,1300",
+    "--disable-component-update", "--disable-sync", "--no-first-run", "--window-size=1200,1600",
 )
 
 
@@ -147,18 +202,18 @@ class Page:
         self.driver, self.url = driver, url
 
     def open(self, fragment: str = "") -> None:
+        self.driver.get_log("browser")  # reading the log empties it: what an earlier test did on purpose is gone
         self.driver.get(f"{self.url}/{fragment}")
-        if fragment:
-            self.driver.refresh()  # going to another fragment of the same page does not load it again
+        self.driver.refresh()  # going to another fragment of the same page does not load it again
         self.wait(lambda: self.body("state") in ("ready", "done", "error"))
 
     def body(self, name: str) -> str:
         return self.driver.find_element("tag name", "body").get_attribute(f"data-{name}")
 
-    def wait(self, condition, seconds: float = 60) -> None:
+    def wait(self, condition, seconds: float = 90) -> None:
         from selenium.webdriver.support.ui import WebDriverWait
 
-        WebDriverWait(self.driver, seconds, poll_frequency=0.05).until(lambda _: condition())
+        WebDriverWait(self.driver, seconds, poll_frequency=0.02).until(lambda _: condition())
 
     def element(self, id_: str):
         return self.driver.find_element("id", id_)
@@ -174,31 +229,66 @@ class Page:
         field.clear()
         field.send_keys(text)
 
+    def players(self, *texts: str) -> None:
+        """Exactly these players (empty text: random), through the add and remove buttons."""
+        while len(self.driver.find_elements("css selector", "#players .player")) > max(len(texts), 2):
+            self.driver.find_elements("css selector", "#players .remove")[-1].click()
+        while len(self.driver.find_elements("css selector", "#players .player")) < len(texts):
+            self.element("add-player").click()
+        for k, text in enumerate(texts, start=1):
+            self.type(f"player-{k}", text)
+
+    def select(self, player: int) -> None:
+        self.driver.find_element("css selector", f'#players input[name="active"][value="{player - 1}"]').click()
+
     def pick(self, card: str) -> None:
         self.driver.find_element("css selector", f'#picker button[data-card="{card}"]').click()
 
-    def show(self) -> str:
-        """Press Show, wait for the answers; the page's state afterwards (done or error)."""
+    def after(self, action) -> str:
+        """Do ``action`` (which asks the page a question), wait for the answers; the page's state afterwards."""
         before = int(self.body("shown"))
-        self.element("go").click()
+        action()
         self.wait(lambda: int(self.body("shown")) > before)
         return self.body("state")
 
-    def cells(self) -> list[tuple[str, str, str]]:
-        """(class, full value, value shown) of every grid cell, row by row."""
+    def show(self) -> str:
+        return self.after(self.element("go").click)
+
+    def rows_done(self, count: int) -> None:
+        self.wait(lambda: int(self.body("rows") or 0) >= count)
+
+    def cell(self, name: str):
+        return self.driver.find_element("css selector", f'#grid td[data-class="{name}"]')
+
+    def cells(self) -> list[tuple[str, str, str, str, str, str]]:
+        """(class, full value, value shown, weight, background, text colour) of every grid cell, row by row."""
         return self.driver.execute_script(
-            "return [...document.querySelectorAll('#grid td.cell')]"
-            ".map(td => [td.dataset.class, td.dataset.value, td.querySelector('.value').textContent]);"
+            "return [...document.querySelectorAll('#grid td.cell')].map(td => [td.dataset.class, td.dataset.value,"
+            " td.querySelector('.value').textContent, td.dataset.weight, getComputedStyle(td).backgroundColor,"
+            " getComputedStyle(td).color]);"
+        )
+
+    def player_rows(self) -> list[dict]:
+        """Every row of the players' table: the figures the page keeps (floats, None where not given) and its note."""
+        return self.driver.execute_script(
+            "return [...document.querySelectorAll('#players-result tbody tr')].map(tr => ({"
+            " text: tr.cells[1].textContent, how: tr.cells[5].textContent,"
+            " equity: tr.querySelector('.equity').dataset.value, win: tr.querySelector('.win').dataset.value,"
+            " tie: tr.querySelector('.tie').dataset.value, shown: tr.querySelector('.equity').textContent}));"
         )
 
     def severe_logs(self) -> list[str]:
         return [entry["message"] for entry in self.driver.get_log("browser") if entry["level"] == "SEVERE"]
 
 
-def _assert_grid(page: Page, grid: np.ndarray) -> None:
+def _rgb(hex_colour: str) -> str:
+    return "rgb({}, {}, {})".format(*(int(hex_colour[k:k + 2], 16) for k in (1, 3, 5)))
+
+
+def _assert_grid(page: Page, grid: np.ndarray, center: float = 0.5) -> None:
     cells = page.cells()
     assert len(cells) == 169
-    for k, (name, value, shown) in enumerate(cells):
+    for k, (name, value, shown, _, background, ink) in enumerate(cells):
         i, j = divmod(k, 13)
         assert name == class_name(i, j)
         if np.isnan(grid[i, j]):
@@ -206,6 +296,24 @@ def _assert_grid(page: Page, grid: np.ndarray) -> None:
         else:
             assert float(value) == grid[i, j], (name, value, grid[i, j])  # the API's float, exactly
             assert abs(float(shown) - 100 * grid[i, j]) <= 0.05 + 1e-9, (name, shown)
+        expected_background, expected_ink = grid_colour(grid[i, j], center)  # the notebook's and the plot's colours
+        assert (background, ink) == (_rgb(expected_background), _rgb(expected_ink)), (name, background, ink)
+
+
+def _assert_range_drawn(page: Page, text: str | None) -> None:
+    """The grid draws exactly the range ``text`` (None: none) as each class's mean weight."""
+    expected = _class_weights(text) if text else {}
+    drawn = {name: float(weight) for name, _, _, weight, _, _ in page.cells() if float(weight) > 0}
+    assert drawn == pytest.approx(expected, abs=1e-12), (text, drawn)
+
+
+def _assert_outcome(row: dict, outcome) -> None:
+    assert (float(row["equity"]), float(row["win"]), float(row["tie"])) == (outcome.equity, outcome.win, outcome.tie)
+    assert row["shown"] == f"{outcome.equity:.6f}"
+
+
+def _assert_mirror(row: dict, outcome) -> None:
+    assert float(row["equity"]) == 1 - outcome.equity and float(row["win"]) == outcome.loss and float(row["tie"]) == outcome.tie
 
 
 def _assert_not_blank(path) -> None:
@@ -220,118 +328,308 @@ def _assert_not_blank(path) -> None:
     assert ((red > green + 0.2) & (red > blue + 0.2)).sum() > 1000  # ... and red ones were drawn
 
 
-def test_the_page_in_a_real_browser(browser, db, server, tmp_path):
-    page = Page(browser, server)
+@pytest.fixture(scope="module")
+def page(browser, server):
+    return Page(browser, server)
+
+
+def test_a_hand_against_a_range_heads_up(page, db):
     page.open()
     info = db.info()
     assert page.text("db-info") == f"format {info['format_version']}, {info['tables_built']} of {info['tables']} tables"
-    assert not page.shown("multiway") and not page.shown("distribution")  # nothing asked yet
+    assert not page.shown("headline") and not page.shown("grid-section")  # nothing asked yet
 
-    # a board from the card picker, a hero hand picked too, against any hand
+    # a board from the card picker, player 1's hand picked too, against a random hand
     for card in ("2c", "7d", "Jh"):
         page.pick(card)
-    browser.find_element("css selector", 'input[name="pick"][value="hero"]').click()
+    page.select(1)
+    page.driver.find_element("css selector", 'input[name="pick"][value="player"]').click()
     for card in ("Ah", "Kh"):
         page.pick(card)
     assert page.element("board").get_attribute("value") == "2c7dJh"
-    assert page.element("hero").get_attribute("value") == "AhKh"
+    assert page.element("player-1").get_attribute("value") == "AhKh"
     assert page.show() == "done"
     outcome = db.outcome("AhKh", "2c7dJh")
-    assert page.text("hero-equity") == f"{outcome.equity:.6f}" == "0.572571"
-    assert (page.text("hero-win"), page.text("hero-tie"), page.text("hero-loss")) == tuple(
-        f"{v:.6f}" for v in (outcome.win, outcome.tie, outcome.loss)
-    )
-    assert not page.shown("stat-win-rate") and page.text("hero-title") == "AhKh on 2c7dJh against random"
-    assert not page.shown("multiway")  # heads-up against a villain: the multiway view waits for opponents
-    distribution = db.distribution("AhKh", "2c7dJh")  # the hand's distribution over runouts, from /v1/distribution
-    page.wait(lambda: page.shown("distribution") and page.text("dist-ehs") != "")
-    assert [page.text(f"dist-{name}") for name in ("ehs", "ehs2", "hs", "ppot", "npot")] == [
-        f"{getattr(distribution, name):.6f}" for name in ("ehs", "ehs2", "hs", "ppot", "npot")
-    ]
-    bars = browser.find_elements("css selector", "#dist-histogram .bar")
-    assert [float(bar.get_attribute("data-probability")) for bar in bars] == distribution.river_histogram.tolist()
+    assert page.text("headline-equity") == f"{outcome.equity:.6f}" == "0.572571"
+    assert float(page.element("headline-equity").get_attribute("data-value")) == outcome.equity
+    assert page.text("headline-how") == "(exact)" and page.text("headline-title") == "AhKh on 2c7dJh against random"
+    naive = db.win_rate("AhKh", "2c7dJh", players=2)  # beside it, labelled: the article's formula
+    assert page.text("naive-label") == "naive win rate, 2 players" and float(page.element("naive-value").get_attribute("data-value")) == naive
+    assert "random opponents, no card removal" in page.text("naive")
+    page.rows_done(2)
+    first, second = page.player_rows()
+    _assert_outcome(first, outcome)
+    _assert_mirror(second, outcome)
+    assert (first["text"], second["text"]) == ("AhKh", "random")
+
+    # the grid: every hand's exact equity against player 2 (random), its colours the notebook's, a legend with its scale
     table = db.equities("2c7dJh")
     _assert_grid(page, table.grid())
     assert page.text("grid-title") == "exact equity vs random of every hand on 2c7dJh"
-    hero_cell = browser.find_element("css selector", "#grid td.hero")
+    ticks = [t.text for t in page.driver.find_elements("css selector", "#legend-ticks .tick")]
+    assert ticks == ["0 %", "50.0 % (fair share)", "100 %"] and page.element("legend-bar").get_attribute("data-center") == "0.5"
+    gradient = page.element("legend-bar").value_of_css_property("background-image")
+    assert gradient == "linear-gradient(to right, rgb(215, 48, 39) 0%, rgb(255, 255, 191) 50%, rgb(26, 152, 80) 100%)"
+    _assert_range_drawn(page, "AhKh")  # player 1 is selected: its hand is a quarter of AKs
+    page.select(2)
+    page.wait(lambda: page.text("range-summary") == "Player 2: random, 1326 combos, 100.0 % of all hands")
+    _assert_range_drawn(page, "random")  # a random hand is every hand
+    hero_cell = page.driver.find_element("css selector", "#grid td.hero")
     assert hero_cell.get_attribute("data-class") == "AKs"
 
     # hovering a class shows its value and each of its hands' values
     from selenium.webdriver import ActionChains
 
-    ActionChains(browser).move_to_element(hero_cell).perform()
+    ActionChains(page.driver).move_to_element(hero_cell).perform()
     page.wait(lambda: page.shown("tip"))
     tip = page.text("tip")
     assert tip.startswith(f"AKs: {table.grid()[0, 1]:.6f}")
     for hand in ("AhKh", "AsKs", "AdKd"):
         assert f"{hand} {table.value(hand):.6f}" in tip
     assert "AcKc" in tip  # 2c is on the board: listed, with no number
+
+    # one hand heads-up on a flop: its distribution over the runouts
+    distribution = db.distribution("AhKh", "2c7dJh")
+    assert page.shown("distribution") and not page.shown("dist-note")
+    assert [page.text(f"dist-{name}") for name in ("ehs", "ehs2", "hs", "ppot", "npot")] == [
+        f"{getattr(distribution, name):.6f}" for name in ("ehs", "ehs2", "hs", "ppot", "npot")
+    ]
+    bars = page.driver.find_elements("css selector", "#dist-histogram .bar")
+    assert [float(bar.get_attribute("data-probability")) for bar in bars] == distribution.river_histogram.tolist()
+    assert page.text("dist-title") == "AhKh on 2c7dJh against random: 1081 runouts"
     assert page.severe_logs() == []  # no script error, nothing refused by the content security policy
 
-    # a villain range with '+': the page must encode it (an unencoded '+' is refused by the server)
-    page.type("villain", "QQ+,AKs")
+    # a villain range with '+', typed: drawn on the grid, sent encoded (an unencoded '+' is refused by the server)
+    page.type("player-2", "qq+, aks")
+    page.element("player-1").click()  # the change event: the range is read and drawn
+    page.select(2)
+    page.wait(lambda: page.text("range-summary") == "Player 2: QQ+,AKs, 22 combos, 1.7 % of all hands")
     assert page.show() == "done"
-    assert page.text("hero-equity") == f"{db.equity('AhKh', '2c7dJh', villain='QQ+,AKs'):.6f}" == "0.266566"
-    assert page.text("hero-title") == "AhKh on 2c7dJh against QQ+,AKs"
+    _assert_range_drawn(page, "QQ+,AKs")
+    outcome = db.outcome("AhKh", "2c7dJh", villain="QQ+,AKs")
+    assert page.text("headline-equity") == f"{outcome.equity:.6f}" == "0.266566"
+    assert page.text("headline-title") == "AhKh on 2c7dJh against qq+, aks"
+    page.rows_done(2)
+    first, second = page.player_rows()
+    _assert_outcome(first, outcome)
+    _assert_mirror(second, outcome)
     _assert_grid(page, db.equities("2c7dJh", villain="QQ+,AKs").grid())
 
-    # a hero range: its exact equity against the villain range, from /v1/hands
-    page.type("hero", "JJ-99")
+    # a range for player 1: its exact equity (win and tie are not split for range against range), no distribution
+    page.type("player-1", "JJ-99")
     assert page.show() == "done"
-    assert page.text("hero-equity") == f"{db.range_equity('JJ-99', 'QQ+,AKs', '2c7dJh'):.6f}"
-    assert not page.shown("stat-win") and page.text("hero-title") == "JJ-99 against QQ+,AKs on 2c7dJh"
+    equity = db.range_equity("JJ-99", "QQ+,AKs", "2c7dJh")
+    assert float(page.element("headline-equity").get_attribute("data-value")) == equity
+    assert not page.shown("naive")
+    page.rows_done(2)
+    first, second = page.player_rows()
+    assert float(first["equity"]) == equity and float(second["equity"]) == 1 - equity
+    assert first["win"] == first["tie"] == "" and first["how"] == "exact (win and tie not split for a range against a range)"
+    assert page.shown("dist-note") and not page.shown("dist-body")
+    assert page.text("dist-note") == (
+        "The distribution over runouts is drawn for one hand against one opponent on a flop or turn; here the hero is the range JJ-99."
+    )
 
     # errors are the API's one sentence, and no stale numbers stay on the page
-    page.type("hero", "AhKh")
+    page.type("player-1", "AhKh")
     page.type("board", "2c7dJhAh")
     assert page.show() == "error"
     with pytest.raises(MatchdbError) as caught:
         db.outcome("AhKh", "2c7dJhAh", "QQ+,AKs")
     assert page.text("error") == str(caught.value) == "The hole cards 'AhKh' and the board '2c7dJhAh' share 'Ah'; expected distinct cards."
-    assert not page.shown("grid-section") and not page.shown("hero-summary")
+    assert not page.shown("grid-section") and not page.shown("headline")
     page.type("board", "2c7dJh")
-    page.type("villain", "QQ+,AKx")
+    page.type("player-2", "QQ+,AKx")
     assert page.show() == "error"
     with pytest.raises(MatchdbError) as caught:
         db.equities("2c7dJh", villain="QQ+,AKx")
     assert page.text("error") == str(caught.value)
 
-    # random opponents: the naive win rate for opponents + 1 players
-    page.type("villain", "")
-    browser.find_element("id", "against-opponents").click()
-    page.type("opponents", "2")
-    assert page.show() == "done" and not page.shown("error")
-    assert page.text("hero-win-rate") == f"{db.win_rate('AhKh', '2c7dJh', players=3):.6f}" == "0.386583"
-    assert not page.shown("stat-equity") and page.text("hero-title") == "AhKh on 2c7dJh, 3 players"
-    _assert_grid(page, db.win_rates("2c7dJh", players=3).grid())
-    multiway = db.multiway("AhKh", "2c7dJh", 2)  # beside it, /v1/multiway's exact equity against both opponents
-    assert page.shown("multiway") and page.text("mw-title") == "AhKh on 2c7dJh against random, random"
-    assert [page.text(f"mw-{name}") for name in ("equity", "win", "tie", "loss")] == [
-        f"{getattr(multiway, name):.6f}" for name in ("equity", "win", "tie", "loss")
-    ]
-    assert multiway.exact and page.text("mw-how") == "exact: every deal counted" and page.text("mw-equity") == "0.375861"
-    page.type("opponents", "12")  # the naive win rate takes 13 players, the multiway equity at most 9 opponents
-    assert page.show() == "done" and page.text("hero-win-rate") == f"{db.win_rate('AhKh', '2c7dJh', players=13):.6f}"
-    refused = httpx.get(f"{server}/v1/multiway", params={"hole": "AhKh", "board": "2c7dJh", "opponents": 12}, timeout=60)
-    assert refused.status_code == 400 and page.shown("mw-error") and page.text("mw-error") == refused.json()["detail"]
-    page.type("opponents", "30")
-    assert page.show() == "error" and page.text("error") == 'The number of opponents "30" is out of range; expected a whole number 1..22.'
-    assert not page.shown("multiway")
 
-    # a question in the address opens with its answers: the published AcAd on AhTcTh, 99.4682 %
+def test_building_a_range_on_the_grid(page, db):
+    """Click and drag add classes at the weight chosen, a click on a class at that weight removes it; the answers
+    follow each click, and the time from a click to its answers on a flop is measured."""
+    from selenium.webdriver import ActionChains
+
+    page.open("#board=2c7dJh&hero=AhKh&villain=AA")
+    page.wait(lambda: page.body("state") == "done")
+    page.select(2)
+    page.wait(lambda: page.text("range-summary").startswith("Player 2: AA, 6 combos"))
+    _assert_range_drawn(page, "AA")
+
+    # drag along the first row: AKs to AJs, all at weight 100 %
+    drag = ActionChains(page.driver).click_and_hold(page.cell("AKs")).move_to_element(page.cell("AQs"))
+    assert page.after(drag.move_to_element(page.cell("AJs")).release().perform) == "done"
+    assert page.element("player-2").get_attribute("value") == "AA,AKs,AQs,AJs"
+    _assert_range_drawn(page, "AA,AKs,AQs,AJs")
+    page.rows_done(2)
+    _assert_outcome(page.player_rows()[0], db.outcome("AhKh", "2c7dJh", "AA,AKs,AQs,AJs"))
+    _assert_grid(page, db.equities("2c7dJh", "AA,AKs,AQs,AJs").grid())
+
+    # a weight: KK at 50 %, then AA at 50 % (a class at another weight takes the new one), then AA removed
+    page.type("weight", "50")
+    assert page.after(page.cell("KK").click) == "done"
+    assert page.element("player-2").get_attribute("value") == "AA,AKs,AQs,AJs,0.5(KK)"
+    assert page.after(page.cell("AA").click) == "done"
+    assert page.after(page.cell("AA").click) == "done"
+    text = page.element("player-2").get_attribute("value")
+    assert text == "AKs,AQs,AJs,0.5(KK)"
+    _assert_range_drawn(page, text)
+    bar = page.cell("KK").find_element("css selector", ".weight")
+    assert bar.get_attribute("style") == "width: 50%;" and bar.size["width"] == pytest.approx(page.cell("KK").size["width"] / 2, abs=1.5)
+    page.rows_done(2)
+    outcome = db.outcome("AhKh", "2c7dJh", text)
+    _assert_outcome(page.player_rows()[0], outcome)
+    assert page.text("headline-equity") == f"{outcome.equity:.6f}"
+    _assert_grid(page, db.equities("2c7dJh", text).grid())
+
+    # how long from a click on the grid to the grid and the equities redrawn, on a flop (target: 100 ms)
+    took = []
+    for name in ("QQ", "JJ", "QQ", "JJ", "T9s", "T9s", "QQ", "QQ", "JJ", "JJ"):
+        assert page.after(page.cell(name).click) == "done"
+        took.append(int(page.body("took")))
+    print(f"page: click to answers on a flop, ms: {took}; median {statistics.median(took)} ms")
+    print(page.driver.execute_script(
+        "return performance.getEntriesByType('resource').slice(-5).map(e => [e.name.split('?')[0].split('/').pop(), Math.round(e.duration)]);"
+    ))
+    assert statistics.median(took) < 300, took  # target 100 ms (met here: median 78-90 ms with the machine loaded; docs/performance.md)
+    assert page.severe_logs() == []
+
+
+def test_several_players_each_with_its_own_figures(page, db):
+    """Up to ten players: every player's equity, win and tie is the Python API's answer with that player as the hero."""
+    page.open()
+    page.type("board", "2c7dJh")
+    page.players("AhKh", "QsQd", "JcTc")
+    assert page.show() == "done"
+    page.rows_done(3)
+    players = ["AhKh", "QsQd", "JcTc"]
+    for k, row in enumerate(page.player_rows()):
+        answer = db.multiway(players[k], "2c7dJh", players[:k] + players[k + 1:])
+        assert answer.exact and row["how"] == "exact"
+        assert (float(row["equity"]), float(row["win"]), float(row["tie"])) == (answer.equity, answer.win, answer.tie)
+    assert sum(float(row["equity"]) for row in page.player_rows()) == pytest.approx(1, abs=1e-12)
+    assert page.text("naive-label") == "naive win rate, 3 players"
+    assert float(page.element("naive-value").get_attribute("data-value")) == db.win_rate("AhKh", "2c7dJh", players=3)
+    assert page.text("grid-title") == "naive win rate, 3 players of every hand on 2c7dJh"
+    _assert_grid(page, db.win_rates("2c7dJh", players=3).grid(), center=1 / 3)
+    assert page.text("dist-note").endswith("here there are 3 players.")
+
+    # a range and a random hand among them; the exact equity is the headline, the naive rate beside it
+    page.players("AhKh", "QQ+,AKs", "", "AsQs")
+    assert page.show() == "done"
+    hero = db.multiway("AhKh", "2c7dJh", ["QQ+,AKs", "random", "AsQs"])
+    assert float(page.element("headline-equity").get_attribute("data-value")) == hero.equity
+    assert page.text("headline-title") == "AhKh on 2c7dJh against QQ+,AKs, random, AsQs"
+    page.rows_done(4)
+    rows = page.player_rows()
+    players = ["AhKh", "QQ+,AKs", "random", "AsQs"]
+    for k, row in enumerate(rows):
+        answer = db.multiway(players[k], "2c7dJh", players[:k] + players[k + 1:])
+        assert row["how"] == ("exact" if answer.exact else row["how"])
+        assert (float(row["equity"]), float(row["win"]), float(row["tie"])) == (answer.equity, answer.win, answer.tie), k
+
+    # ten players at most: the add button stops there
+    page.players(*(["AhKh"] + [""] * 9))
+    assert not page.element("add-player").is_enabled()
+    assert len(page.driver.find_elements("css selector", "#players .player")) == 10
+
+
+def test_many_random_opponents_headline_the_exact_equity(page, db):
+    """Issue 21: against N random opponents the page headlined the naive rate (0.288560) and put the exact
+    equity (0.279227) lower down; now the exact (or sampled) equity is the headline and the naive rate is labelled."""
+    page.open("#board=2c7dJh&hero=AhKh&opponents=3")
+    page.wait(lambda: page.body("state") == "done")
+    hero = db.multiway("AhKh", "2c7dJh", 3)
+    assert page.text("headline-equity") == f"{hero.equity:.6f}" and hero.exact
+    assert page.text("naive-label") == "naive win rate, 4 players" and page.text("naive-value") == "0.288560"
+    assert page.text("headline-how") == "(exact)"
+
+
+def test_the_address_is_read_again_when_it_changes(page, db):
     page.open("#board=AhTcTh&hero=AcAd")
     page.wait(lambda: page.body("state") == "done")
-    assert page.text("hero-equity") == f"{db.equity('AcAd', 'AhTcTh'):.6f}" == "0.994682"
+    assert page.text("headline-equity") == f"{db.equity('AcAd', 'AhTcTh'):.6f}" == "0.994682"  # the published figure
     _assert_grid(page, db.equities("AhTcTh").grid())
-    requested = browser.execute_script("return performance.getEntriesByType('resource').map(e => e.name);")
-    assert requested and all(name.startswith(server + "/") for name in requested), requested
+    # changing the fragment in the open tab, as a user editing the address does: no reload, a new question
+    assert page.after(lambda: page.driver.execute_script("location.hash = '#board=AsTs9h&hero=KdKc&villain=QQ%2B'")) == "done"
+    assert page.element("board").get_attribute("value") == "AsTs9h"
+    assert page.text("headline-equity") == f"{db.equity('KdKc', 'AsTs9h', 'QQ+'):.6f}"
+    assert page.element("player-2").get_attribute("value") == "QQ+"
+    requested = page.driver.execute_script("return performance.getEntriesByType('resource').map(e => e.name);")
+    assert requested and all(name.startswith(page.url + "/") for name in requested), requested
 
-    ActionChains(browser).move_to_element(browser.find_element("css selector", "#grid td.hero")).perform()
-    page.wait(lambda: page.text("tip").startswith(f"AA: {db.equities('AhTcTh').grid()[0, 0]:.6f}"))
+
+def test_a_screenshot_is_not_blank(page, tmp_path):
+    page.open("#board=2c7dJh&hero=AhKh&villain=QQ%2B,AKs")
+    page.wait(lambda: page.body("state") == "done")
     screenshot = tmp_path / "page.png"
-    assert browser.save_screenshot(str(screenshot))
+    assert page.driver.save_screenshot(str(screenshot))
     _assert_not_blank(screenshot)
     if os.environ.get("MATCHDB_PAGE_SCREENSHOT"):
         shutil.copyfile(screenshot, os.environ["MATCHDB_PAGE_SCREENSHOT"])
-    refused = [m for m in page.severe_logs() if "status of 400" not in m]  # the refused questions above
+    refused = [m for m in page.severe_logs() if "status of 400" not in m]  # the refused questions asked on purpose
     assert refused == [], json.dumps(refused)
+
+
+def test_the_api_documentation_draws_offline(page):
+    """/docs drew a blank page without a network (Swagger UI came from a CDN); the browser here has no network."""
+    page.driver.get(f"{page.url}/docs")
+    page.wait(lambda: len(page.driver.find_elements("css selector", ".swagger-ui .opblock")) >= 9, seconds=60)
+    summaries = [e.text for e in page.driver.find_elements("css selector", ".opblock-summary-path")]
+    assert "/v1/range" in summaries and "/v1/hands" in summaries
+    requested = page.driver.execute_script("return performance.getEntriesByType('resource').map(e => e.name);")
+    assert all(name.startswith(page.url + "/") for name in requested), requested
+
+
+# -- what needs the equity branch (preflop and percent ranges in the Python API) ------------------------------
+
+_EQUITY_BRANCH = pytest.mark.xfail(strict=False, reason="needs the equity branch")
+
+
+@_EQUITY_BRANCH
+def test_the_percentage_slider_draws_the_top_percent(page, db):
+    page.open("#board=2c7dJh&hero=AhKh")
+    page.wait(lambda: page.body("state") == "done")
+    page.select(2)
+    slider = page.element("percent")
+    page.driver.execute_script("arguments[0].value = '15'; arguments[0].dispatchEvent(new Event('input'));"
+                               "arguments[0].dispatchEvent(new Event('change'));", slider)
+    page.wait(lambda: int(page.body("shown")) >= 2 and page.body("state") in ("done", "error"))
+    assert page.body("state") == "done", page.text("error")
+    assert page.element("player-2").get_attribute("value") == "15%" and page.text("percent-value") == "15 %"
+    _assert_range_drawn(page, "15%")
+    page.rows_done(2)
+    _assert_outcome(page.player_rows()[0], db.outcome("AhKh", "2c7dJh", "15%"))
+
+
+@pytest.fixture(scope="module")
+def full_server(full_store, tmp_path_factory):
+    with running_server(full_store, tmp_path_factory.mktemp("page-full") / "serve.log") as url:
+        yield url
+
+
+@_EQUITY_BRANCH
+def test_preflop_on_an_empty_board(browser, full_server, full_store):
+    """OMPEval's published exact figures: AhKh vs QsQd 0.4621445724590958; AhKh vs QsQd vs JcTc 0.4020918414245004."""
+    import matchdb
+
+    db = matchdb.open(full_store)
+    page = Page(browser, full_server)
+    page.open("#board=&hero=AhKh&villain=QsQd")
+    page.wait(lambda: page.body("state") in ("done", "error"), seconds=300)
+    assert page.body("state") == "done", page.text("error")
+    assert float(page.element("headline-equity").get_attribute("data-value")) == pytest.approx(0.4621445724590958, abs=1e-12)
+    page.rows_done(2)
+    _assert_outcome(page.player_rows()[0], db.outcome("AhKh", "", "QsQd"))
+    assert page.text("headline-title") == "AhKh preflop against QsQd" and not page.shown("naive")
+    assert page.text("grid-title") == "starting hands, preflop"
+    assert page.text("dist-note").endswith("here it is preflop.")
+    page.players("AhKh", "QsQd", "JcTc")
+    assert page.show() == "done"
+    assert float(page.element("headline-equity").get_attribute("data-value")) == pytest.approx(0.4020918414245004, abs=1e-12)
+    page.rows_done(3)
+    players = ["AhKh", "QsQd", "JcTc"]
+    for k, row in enumerate(page.player_rows()):
+        answer = db.multiway(players[k], "", players[:k] + players[k + 1:])
+        assert (float(row["equity"]), float(row["win"]), float(row["tie"])) == (answer.equity, answer.win, answer.tie)

@@ -1,21 +1,27 @@
 // matchdb's equity explorer. Plain JavaScript over the HTTP API: every number shown is an answer of
-// /v1/hands, /v1/equity, /v1/win-rate, /v1/multiway or /v1/info, never computed here. Errors show the API's one-sentence
-// `detail`. Parameters are URL-encoded (a range's '+' must travel as %2B).
+// /v1/equity, /v1/multiway, /v1/win-rate, /v1/hands, /v1/distribution, /v1/range or /v1/info, never computed
+// here. Errors show the API's one-sentence `detail`. Parameters are URL-encoded (a range's '+' travels as %2B).
 "use strict";
 
 const RANKS = "AKQJT98765432"; // grid rows and columns: row and column 0 is the ace (as HandTable.grid())
 const SUITS = [["s", "\u2660"], ["h", "\u2665"], ["d", "\u2666"], ["c", "\u2663"]];
 const CARD = /^[2-9TJQKA][cdhs]$/i;
+const MAX_PLAYERS = 10;
+const STOPS = [[215, 48, 39], [255, 255, 191], [26, 152, 80]]; // matplotlib's RdYlGn, as matchdb.plots.grid_colour
 
 const $ = (id) => document.getElementById(id);
 
 // -- talking to the API --------------------------------------------------------------------------
 
 function query(params) {
-  return Object.entries(params)
-    .filter(([, value]) => value !== undefined && value !== null)
-    .map(([key, value]) => `${encodeURIComponent(key)}=${encodeURIComponent(String(value))}`)
-    .join("&");
+  const parts = [];
+  for (const [key, value] of Object.entries(params)) {
+    if (value === undefined || value === null) continue;
+    for (const one of Array.isArray(value) ? value : [value]) {
+      parts.push(`${encodeURIComponent(key)}=${encodeURIComponent(String(one))}`);
+    }
+  }
+  return parts.join("&");
 }
 
 async function api(path, params = {}) {
@@ -63,6 +69,10 @@ function isHand(text) {
   return cards !== null && cards.length === 2;
 }
 
+function isRandom(text) {
+  return !text || text.trim().toLowerCase() === "random";
+}
+
 function buildPicker() {
   const picker = $("picker");
   for (const [suit, symbol] of SUITS) {
@@ -84,47 +94,254 @@ function buildPicker() {
 
 function pick(card) {
   const target = document.querySelector('input[name="pick"]:checked').value;
-  const field = $(target);
+  const field = target === "board" ? $("board") : playerField(active);
   const most = target === "board" ? 5 : 2;
   const cards = cardsOf(field.value) || [];
   const at = cards.indexOf(card);
   if (at >= 0) cards.splice(at, 1);
   else if (cards.length < most) cards.push(card);
   else {
-    showError(`The ${target === "board" ? "board" : "hero's hand"} has ${most} cards already; click one of them to take it back.`);
+    showError(`The ${target === "board" ? "board" : `hand of player ${active + 1}`} has ${most} cards already; click one of them to take it back.`);
     return;
   }
   field.value = cards.join("");
   markPicked();
+  if (target === "player" && cards.length !== 1) rangeChanged(active); // one card is half a hand: nothing to draw yet
 }
 
 function markPicked() {
   const board = cardsOf($("board").value) || [];
-  const hero = cardsOf($("hero").value) || [];
+  const held = playerTexts().flatMap((text) => (isHand(text) ? cardsOf(text) : []));
   for (const button of document.querySelectorAll("#picker .card")) {
     button.classList.toggle("on-board", board.includes(button.dataset.card));
-    button.classList.toggle("in-hero", hero.includes(button.dataset.card));
+    button.classList.toggle("in-hand", held.includes(button.dataset.card));
   }
+}
+
+// -- the players ------------------------------------------------------------------------------------
+
+let active = 1; // the player whose range the grid draws and edits (0 is the hero)
+
+function playerField(index) {
+  return $(`player-${index + 1}`);
+}
+
+function playerTexts() {
+  return [...document.querySelectorAll("#players input.player-text")].map((field) => field.value.trim());
+}
+
+function setPlayers(texts) {
+  const list = $("players");
+  list.replaceChildren();
+  texts.forEach((text) => addPlayerRow(text));
+  selectPlayer(Math.min(active, texts.length - 1));
+}
+
+function addPlayerRow(text = "") {
+  const list = $("players");
+  const index = list.children.length;
+  const item = document.createElement("li");
+  item.className = "player";
+  const choose = document.createElement("input");
+  choose.type = "radio";
+  choose.name = "active";
+  choose.value = String(index);
+  choose.setAttribute("aria-label", `draw player ${index + 1}'s range on the grid`);
+  choose.addEventListener("change", () => selectPlayer(index));
+  const label = document.createElement("label");
+  label.htmlFor = `player-${index + 1}`;
+  label.textContent = index === 0 ? "Player 1 (hero)" : `Player ${index + 1}`;
+  const field = document.createElement("input");
+  field.className = "player-text";
+  field.id = `player-${index + 1}`;
+  field.placeholder = index === 0 ? "a hand like AhKh, or a range" : "random, a hand or a range like QQ+,AKs";
+  field.value = text;
+  field.setAttribute("aria-label", `player ${index + 1}: hand or range`);
+  field.addEventListener("focus", () => selectPlayer(index));
+  field.addEventListener("change", () => { markPicked(); rangeChanged(index); });
+  const remove = document.createElement("button");
+  remove.type = "button";
+  remove.className = "remove";
+  remove.textContent = "\u00d7";
+  remove.setAttribute("aria-label", `remove player ${index + 1}`);
+  remove.addEventListener("click", () => removePlayer(index));
+  item.append(choose, label, field, remove);
+  list.appendChild(item);
+  updatePlayerButtons();
+}
+
+function removePlayer(index) {
+  const texts = playerTexts();
+  if (texts.length <= 2) return;
+  texts.splice(index, 1);
+  if (active >= index && active > 0) active -= 1;
+  setPlayers(texts);
+  markPicked();
+}
+
+function updatePlayerButtons() {
+  const count = $("players").children.length;
+  $("add-player").disabled = count >= MAX_PLAYERS;
+  for (const button of document.querySelectorAll("#players .remove")) button.hidden = count <= 2;
+}
+
+function selectPlayer(index) {
+  active = index;
+  const radio = document.querySelector(`#players input[name="active"][value="${index}"]`);
+  if (radio) radio.checked = true;
+  for (const item of document.querySelectorAll("#players .player")) item.classList.toggle("active", item === radio?.parentElement);
+  $("legend-player").textContent = `player ${index + 1}'s`;
+  drawRange();
+}
+
+// -- ranges: the selected player's range on the grid ---------------------------------------------------
+
+const rangeCache = new Map(); // range text -> /v1/range's answer (classes and their weights)
+
+// A range's classes ({class: {weight, combos, hands}}), from the server, or null for none.
+async function rangeClasses(text) {
+  if (isRandom(text)) text = "random";
+  if (!rangeCache.has(text)) rangeCache.set(text, await api("/v1/range", { range: text }));
+  return rangeCache.get(text);
+}
+
+let drawnRange = new Map(); // class -> {weight, hands}: the selected player's range as drawn
+
+async function rangeChanged(index) {
+  if (index !== active) return;
+  const text = playerField(index).value.trim();
+  try {
+    const answer = await rangeClasses(text);
+    drawnRange = new Map(Object.entries(answer.classes));
+    $("range-summary").textContent = rangeSummary(index, answer);
+    showError(null);
+  } catch (failure) {
+    drawnRange = new Map();
+    $("range-summary").textContent = "";
+    showError(failure.message);
+  }
+  paintRange();
+}
+
+function drawRange() {
+  rangeChanged(active);
+}
+
+function rangeSummary(index, answer) {
+  const combos = Number.isInteger(answer.combos) ? String(answer.combos) : answer.combos.toFixed(2);
+  return `Player ${index + 1}: ${answer.range}, ${combos} combos, ${(100 * answer.fraction).toFixed(1)} % of all hands`;
+}
+
+function weightText(weight) {
+  return String(Number(weight.toFixed(4)));
+}
+
+// The text of a range drawn as class weights: weight-1 entries first, then one group per other weight.
+function rangeText(classes) {
+  const groups = new Map();
+  const add = (weight, name) => {
+    if (!(weight > 0)) return;
+    const key = weightText(weight);
+    if (!groups.has(key)) groups.set(key, []);
+    groups.get(key).push(name);
+  };
+  for (const [name, entry] of orderedClasses(classes)) {
+    if (entry.hands) for (const [hand, weight] of Object.entries(entry.hands)) add(weight, hand);
+    else add(entry.weight, name);
+  }
+  const parts = [];
+  if (groups.has("1")) parts.push(groups.get("1").join(","));
+  for (const [key, names] of groups) if (key !== "1") parts.push(`${key}(${names.join(",")})`);
+  return parts.join(",");
+}
+
+function orderedClasses(classes) {
+  const order = [];
+  for (let i = 0; i < 13; i += 1) for (let j = 0; j < 13; j += 1) order.push(className(i, j));
+  return order.filter((name) => classes.has(name)).map((name) => [name, classes.get(name)]);
+}
+
+// Click and drag: the first cell decides whether the drag adds (at the weight chosen) or removes.
+let dragging = null;
+
+function currentWeight() {
+  const percent = Number($("weight").value);
+  if (!Number.isFinite(percent) || percent < 1 || percent > 100) {
+    throw new Error(`The weight ${JSON.stringify($("weight").value)} is out of range; expected a whole number 1..100 (%).`);
+  }
+  return percent / 100;
+}
+
+function applyDrag(cell) {
+  const name = cell.dataset.class;
+  if (!name || dragging.seen.has(name)) return;
+  dragging.seen.add(name);
+  if (dragging.adding) drawnRange.set(name, { weight: dragging.weight, combos: combosOf(name), hands: null });
+  else drawnRange.delete(name);
+  paintCell(cell);
+}
+
+function combosOf(name) {
+  return name.length === 2 ? 6 : name.endsWith("s") ? 4 : 12;
+}
+
+function wireGridEditing() {
+  const grid = $("grid");
+  grid.addEventListener("pointerdown", (event) => {
+    const cell = event.target.closest("td.cell");
+    if (!cell) return;
+    event.preventDefault();
+    let weight;
+    try {
+      weight = currentWeight();
+    } catch (failure) {
+      showError(failure.message);
+      return;
+    }
+    const entry = drawnRange.get(cell.dataset.class);
+    const adding = !(entry && !entry.hands && entry.weight === weight);
+    dragging = { adding, weight, seen: new Set(), started: performance.now() };
+    applyDrag(cell);
+  });
+  grid.addEventListener("pointerover", (event) => {
+    const cell = event.target.closest("td.cell");
+    if (dragging && cell) applyDrag(cell);
+  });
+  document.addEventListener("pointerup", () => {
+    if (!dragging) return;
+    const started = dragging.started;
+    dragging = null;
+    const text = rangeText(drawnRange);
+    playerField(active).value = text;
+    markPicked();
+    $("percent").value = "0";
+    $("percent-value").textContent = "0 %";
+    show(started);
+  });
 }
 
 // -- the question and its answers ---------------------------------------------------------------------
 
 function readForm() {
-  return {
-    board: $("board").value.trim(),
-    hero: $("hero").value.trim(),
-    villain: $("villain").value.trim(),
-    against: $("against-opponents").checked ? "opponents" : "villain",
-    opponents: $("opponents").value.trim(),
-  };
+  return { board: $("board").value.trim(), players: playerTexts() };
 }
 
-function fillForm(state) {
-  for (const name of ["board", "hero", "villain", "opponents"]) {
-    if (state.has(name)) $(name).value = state.get(name);
-  }
-  if (state.get("against") === "opponents") $("against-opponents").checked = true;
+function stateOf(form) {
+  return { board: form.board, hero: form.players[0], villain: form.players.slice(1) };
+}
+
+function fillFromAddress() {
+  const state = new URLSearchParams(location.hash.slice(1));
+  if (!state.has("board") && !state.has("hero")) return false;
+  $("board").value = state.get("board") || "";
+  const villains = state.getAll("villain");
+  const random = Number(state.get("opponents") || 0);
+  for (let k = 0; k < random; k += 1) villains.push("");
+  if (!villains.length) villains.push("");
+  if (state.has("active")) active = Number(state.get("active")) || 0;
+  setPlayers([state.get("hero") || "", ...villains].slice(0, MAX_PLAYERS));
   markPicked();
+  return true;
 }
 
 function showError(message) {
@@ -137,49 +354,96 @@ function fixed(value) {
   return value === null || value === undefined ? "-" : value.toFixed(6);
 }
 
-function setStat(name, value) {
-  $(`stat-${name}`).hidden = value === undefined;
-  $(`hero-${name}`).textContent = value === undefined ? "" : fixed(value);
+function named(text) {
+  return isRandom(text) ? "random" : text;
 }
 
-async function show() {
+// Every player's figures, one promise each. Heads-up: /v1/equity when a hand is involved, else the range's
+// exact equity from /v1/hands (win and tie are not split there); the other player's figures are the mirror.
+// Three or more players: /v1/multiway with each distinct player as the hero against all the others.
+function playerQuestions(board, players, grid) {
+  const mirror = (answer) => ({
+    ...answer, equity: 1 - answer.equity, win: answer.loss ?? null, loss: answer.win ?? null, mirrored: true,
+  });
+  if (players.length === 2) {
+    const [a, b] = players;
+    let first;
+    if (isHand(a) || isHand(b)) {
+      const [hand, other] = isHand(a) ? [a, b] : [b, a];
+      const outcome = api("/v1/equity", { hole: hand, board, villain: isRandom(other) ? undefined : other })
+        .then((r) => ({ ...r, exact: true, method: "exact" }));
+      first = isHand(a) ? outcome : outcome.then(mirror);
+    } else if (grid) {
+      first = grid.then((hands) => ({ equity: hands.hero.equity, win: null, tie: null, loss: null, exact: true, method: "exact" }));
+    } else {
+      first = api("/v1/multiway", { hole: named(a), board, villain: [named(b)] });
+    }
+    return [first, first.then(mirror)];
+  }
+  const asked = new Map(); // player text -> promise of its figures: players written alike have the same figures
+  return players.map((text, i) => {
+    const key = named(text);
+    if (!asked.has(key)) {
+      const others = players.filter((_, k) => k !== i).map(named);
+      asked.set(key, api("/v1/multiway", { hole: key, board, villain: others }));
+    }
+    return asked.get(key);
+  });
+}
+
+function boardCards(board) {
+  const cards = cardsOf(board);
+  return cards === null ? -1 : cards.length;
+}
+
+async function show(started = performance.now()) {
   const form = readForm();
+  const players = form.players;
+  const asked = ++questions; // a later question makes the rows of this one stale
   showError(null);
   document.body.dataset.state = "busy";
+  document.body.dataset.rows = "0";
   $("go").disabled = true;
   try {
-    let players = 2;
-    if (form.against === "opponents") {
-      const opponents = Number(form.opponents);
-      if (!Number.isInteger(opponents) || opponents < 1 || opponents > 22) {
-        throw new Error(`The number of opponents ${JSON.stringify(form.opponents)} is out of range; expected a whole number 1..22.`);
-      }
-      players = opponents + 1;
+    const count = boardCards(form.board);
+    const preflop = form.board === "";
+    const hero = players[0];
+    let grid = null;
+    if (!preflop) {
+      const rangeHero = players.length === 2 && !isHand(hero) && !isHand(players[1]) ? named(hero) : undefined;
+      grid = players.length === 2
+        ? api("/v1/hands", { board: form.board, villain: isRandom(players[1]) ? undefined : players[1], hero: rangeHero })
+        : api("/v1/hands", { board: form.board, figure: "win-rate", players: players.length });
     }
-    const villain = form.villain || undefined;
-    const handsParams = { board: form.board, figure: form.against === "opponents" ? "win-rate" : "equity" };
-    if (form.against === "opponents") handsParams.players = players;
-    else handsParams.villain = villain;
-    const heroHand = isHand(form.hero);
-    if (form.hero && !heroHand) handsParams.hero = form.hero; // a range: its equity comes with the grid
-    const asked = [api("/v1/hands", handsParams)];
-    if (heroHand) {
-      asked.push(form.against === "opponents"
-        ? api("/v1/win-rate", { hole: form.hero, board: form.board, players })
-        : api("/v1/equity", { hole: form.hero, board: form.board, villain }));
-    }
-    const answers = await Promise.allSettled(asked);
+    const figures = playerQuestions(form.board, players, grid);
+    const naive = isHand(hero) && count >= 3 ? api("/v1/win-rate", { hole: hero, board: form.board, players: players.length }) : null;
+    const wantsDistribution = isHand(hero) && players.length === 2 && (count === 3 || count === 4);
+    const answers = await Promise.allSettled([figures[0], naive, grid]);
     const failed = answers.find((a) => a.status === "rejected");
     if (failed) throw failed.reason;
-    const [hands, hero] = answers.map((a) => a.value);
-    drawHero(form, hands, hero, players);
-    drawGrid(hands, players, heroHand ? cardsOf(form.hero) : null);
-    history.replaceState(null, "", `#${query(form)}`);
-    await Promise.all([showMultiway(form, players), showFutureViews(form, players)]);
+    const [heroAnswer, naiveAnswer, hands] = answers.map((a) => a.value);
+    drawPlayers(form, heroAnswer, naiveAnswer);
+    figures.forEach((promise, i) => promise.then(
+      (answer) => { if (asked === questions) fillPlayer(i, answer); },
+      (failure) => { if (asked === questions) fillPlayer(i, null, failure.message); },
+    ));
+    drawGrid(hands, players, preflop);
+    document.body.dataset.took = String(Math.round(performance.now() - started)); // a click's grid and equities, drawn
+    // then, not to slow the answers above: the selected player's range on the grid, and the distribution
+    const range = rangeClasses(playerField(active).value.trim());
+    const distribution = wantsDistribution
+      ? api("/v1/distribution", { hole: hero, board: form.board, villain: isRandom(players[1]) ? undefined : players[1] })
+      : null;
+    const [drawn, dist] = await Promise.all([range, distribution]);
+    if (asked !== questions) return;
+    drawnRange = new Map(Object.entries(drawn.classes));
+    $("range-summary").textContent = rangeSummary(active, drawn);
+    paintRange();
+    drawDistribution(dist, form, count);
+    history.replaceState(null, "", `#${query(stateOf(form))}`);
     document.body.dataset.state = "done";
   } catch (failure) {
-    for (const id of ["hero-summary", "grid-section", "multiway"]) $(id).hidden = true;
-    for (const section of document.querySelectorAll("section.future")) section.hidden = true;
+    for (const id of ["headline", "grid-section", "distribution"]) $(id).hidden = true;
     showError(failure.message);
     document.body.dataset.state = "error";
   } finally {
@@ -188,25 +452,64 @@ async function show() {
   }
 }
 
-function drawHero(form, hands, hero, players) {
-  const section = $("hero-summary");
-  if (!form.hero) {
-    section.hidden = true;
-    return;
+let questions = 0;
+
+function how(answer) {
+  if (answer.exact) return "exact";
+  if (answer.method === "sample") {
+    return `sampled: standard error ${fixed(answer.standard_error)} from ${answer.samples} deals, seed ${answer.seed}`;
   }
-  for (const name of ["equity", "win", "tie", "loss", "win-rate"]) setStat(name, undefined);
-  if (hero && "win_rate" in hero) {
-    $("hero-title").textContent = `${hero.hole} on ${hero.board}, ${hero.players} players`;
-    setStat("win-rate", hero.win_rate);
-  } else if (hero) {
-    $("hero-title").textContent = `${hero.hole} on ${hero.board} against ${hero.villain}`;
-    for (const name of ["equity", "win", "tie", "loss"]) setStat(name, hero[name]);
-  } else {
-    $("hero-title").textContent = `${hands.hero.hero} against ${hands.hero.villain} on ${hands.hero.board}`;
-    setStat("equity", hands.hero.equity);
-  }
-  section.hidden = false;
+  return `${answer.method}, an approximation`;
 }
+
+function drawPlayers(form, hero, naive) {
+  const others = form.players.slice(1).map(named);
+  $("headline-title").textContent = `${named(form.players[0])} ${form.board ? `on ${form.board}` : "preflop"} against ${others.join(", ")}`;
+  $("headline-equity").textContent = fixed(hero.equity);
+  $("headline-equity").dataset.value = String(hero.equity);
+  $("headline-how").textContent = `(${how(hero)})`;
+  $("naive").hidden = !naive;
+  if (naive) {
+    $("naive-label").textContent = `naive win rate, ${naive.players} players`;
+    $("naive-value").textContent = fixed(naive.win_rate);
+    $("naive-value").dataset.value = String(naive.win_rate);
+  }
+  const body = $("players-result").tBodies[0];
+  body.replaceChildren();
+  form.players.forEach((text, i) => {
+    const row = body.insertRow();
+    row.dataset.player = String(i + 1);
+    row.insertCell().textContent = i === 0 ? "1 (hero)" : String(i + 1);
+    row.insertCell().textContent = named(text);
+    for (const name of ["equity", "win", "tie"]) {
+      const cell = row.insertCell();
+      cell.className = name;
+      cell.dataset.value = "";
+    }
+    const note = row.insertCell();
+    note.className = "how";
+    note.textContent = "computing\u2026";
+  });
+  $("headline").hidden = false;
+}
+
+// One player's row: the figures of its own question (null win and tie: not split, shown as '-'), or why not.
+function fillPlayer(index, answer, failure) {
+  const row = $("players-result").tBodies[0].rows[index];
+  if (!row) return;
+  for (const name of ["equity", "win", "tie"]) {
+    const cell = row.querySelector(`td.${name}`);
+    const value = answer ? answer[name] : null;
+    cell.dataset.value = value === null || value === undefined ? "" : String(value);
+    cell.textContent = answer ? fixed(value) : "";
+  }
+  const note = row.querySelector("td.how");
+  note.textContent = answer ? how(answer) + (answer.win === null ? " (win and tie not split for a range against a range)" : "") : failure;
+  note.classList.toggle("section-error", !answer);
+  document.body.dataset.rows = String(Number(document.body.dataset.rows) + 1);
+}
+
+// -- the grid ------------------------------------------------------------------------------------------
 
 // The class of a hand written high rank first, as the API writes hands: AhKh -> AKs.
 function classOf(hand) {
@@ -219,29 +522,44 @@ function className(i, j) {
   return i < j ? `${RANKS[i]}${RANKS[j]}s` : `${RANKS[j]}${RANKS[i]}o`;
 }
 
-// Red below the fair share, yellow at it, green above (like matplotlib's RdYlGn in `matchdb plot grid`).
+// Red below the fair share, yellow at it, green above (matplotlib's RdYlGn, as matchdb.plots.grid_colour).
 function colour(value, center) {
-  if (value === null) return "#d0d0d0";
-  const t = value < center ? 0.5 * value / center : 0.5 + 0.5 * (value - center) / (1 - center);
-  const stops = [[215, 48, 39], [255, 255, 191], [26, 152, 80]];
-  const [a, b, s] = t < 0.5 ? [stops[0], stops[1], t / 0.5] : [stops[1], stops[2], (t - 0.5) / 0.5];
-  const mix = a.map((x, k) => Math.round(x + (b[k] - x) * Math.min(Math.max(s, 0), 1)));
-  return `rgb(${mix.join(",")})`;
+  if (value === null) return [208, 208, 208];
+  let t = value < center ? 0.5 * value / center : 0.5 + 0.5 * (value - center) / (1 - center);
+  t = Math.min(Math.max(t, 0), 1);
+  const [a, b, s] = t < 0.5 ? [STOPS[0], STOPS[1], t / 0.5] : [STOPS[1], STOPS[2], (t - 0.5) / 0.5];
+  return a.map((x, k) => Math.round(x + (b[k] - x) * s));
+}
+
+// Black or white, whichever contrasts more with the background (WCAG relative luminance).
+function ink(rgb) {
+  const linear = rgb.map((c) => (c / 255 <= 0.04045 ? c / 255 / 12.92 : ((c / 255 + 0.055) / 1.055) ** 2.4));
+  const luminance = 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2];
+  return (luminance + 0.05) / 0.05 >= 1.05 / (luminance + 0.05) ? "rgb(0, 0, 0)" : "rgb(255, 255, 255)";
 }
 
 let handsByClass = new Map();
+let center = 0.5;
 
-function drawGrid(hands, players, heroCards) {
+function drawGrid(hands, players, preflop) {
   handsByClass = new Map();
-  hands.hands.forEach((hand, k) => {
-    const name = classOf(hand);
-    if (!handsByClass.has(name)) handsByClass.set(name, []);
-    handsByClass.get(name).push([hand, hands.values[k]]);
-  });
+  const values = new Map();
+  if (hands) {
+    hands.hands.forEach((hand, k) => {
+      const name = classOf(hand);
+      if (!handsByClass.has(name)) handsByClass.set(name, []);
+      handsByClass.get(name).push([hand, hands.values[k]]);
+    });
+    hands.grid.forEach((row, i) => row.forEach((value, j) => values.set(className(i, j), value)));
+  }
+  const heroCards = isHand(players[0]) ? cardsOf(players[0]) : null;
   const heroClass = heroCards ? classOf(heroCards.sort((x, y) => RANKS.indexOf(x[0]) - RANKS.indexOf(y[0])).join("")) : null;
-  const center = hands.figure.startsWith("naive") ? 1 / players : 0.5;
-  $("fair-share").textContent = `${(100 * center).toFixed(1)} %`;
-  $("grid-title").textContent = `${hands.figure} of every hand on ${hands.board}`;
+  center = hands && hands.figure.startsWith("naive") ? 1 / players.length : 0.5;
+  $("grid-title").textContent = hands ? `${hands.figure} of every hand on ${hands.board}` : "starting hands, preflop";
+  $("grid-note").textContent = hands
+    ? "Each class's mean over its possible hands, in %; suited above the diagonal, offsuit below. Hover a cell for its hands."
+    : "Preflop the grid draws the selected player's range only; the equities above are over every board.";
+  drawLegend(Boolean(hands));
   const table = $("grid");
   table.replaceChildren();
   const head = table.createTHead().insertRow();
@@ -252,31 +570,69 @@ function drawGrid(hands, players, heroCards) {
     head.appendChild(th);
   }
   const body = table.createTBody();
-  hands.grid.forEach((row, i) => {
+  for (let i = 0; i < 13; i += 1) {
     const tr = body.insertRow();
     const th = document.createElement("th");
     th.textContent = RANKS[i];
     tr.appendChild(th);
-    row.forEach((value, j) => {
-      const td = tr.insertCell();
+    for (let j = 0; j < 13; j += 1) {
       const name = className(i, j);
+      const value = hands ? values.get(name) : undefined;
+      const td = tr.insertCell();
       td.className = `cell ${i === j ? "pair" : i < j ? "suited" : "offsuit"}`;
       if (name === heroClass) td.classList.add("hero");
       td.dataset.class = name;
-      td.dataset.value = value === null ? "" : String(value);
+      td.dataset.value = value === null || value === undefined ? "" : String(value);
       td.tabIndex = 0;
-      td.style.background = colour(value, center);
+      if (hands) {
+        const rgb = colour(value, center);
+        td.style.background = `rgb(${rgb.join(", ")})`;
+        td.style.color = ink(rgb);
+      }
       const label = document.createElement("span");
       label.className = "name";
       label.textContent = name;
       const number = document.createElement("span");
       number.className = "value";
-      number.textContent = value === null ? "-" : (100 * value).toFixed(1);
-      td.append(label, number);
-      td.setAttribute("aria-label", `${name}: ${fixed(value)}`);
-    });
-  });
+      number.textContent = !hands ? "" : value === null ? "-" : (100 * value).toFixed(1);
+      const bar = document.createElement("span");
+      bar.className = "weight";
+      td.append(label, number, bar);
+      td.setAttribute("aria-label", hands ? `${name}: ${fixed(value)}` : name);
+    }
+  }
+  paintRange();
   $("grid-section").hidden = false;
+}
+
+function drawLegend(withValues) {
+  const bar = $("legend-bar");
+  const ticks = $("legend-ticks");
+  $("legend").classList.toggle("no-values", !withValues);
+  bar.dataset.center = String(center);
+  const [low, middle, high] = STOPS.map((rgb) => `rgb(${rgb.join(", ")})`);
+  bar.style.background = `linear-gradient(to right, ${low} 0%, ${middle} ${100 * center}%, ${high} 100%)`;
+  ticks.replaceChildren();
+  for (const [at, text] of [[0, "0 %"], [center, `${(100 * center).toFixed(1)} % (fair share)`], [1, "100 %"]]) {
+    const tick = document.createElement("span");
+    tick.className = "tick";
+    tick.style.left = `${100 * at}%`;
+    tick.textContent = text;
+    ticks.appendChild(tick);
+  }
+}
+
+function paintCell(cell) {
+  const entry = drawnRange.get(cell.dataset.class);
+  const weight = entry ? entry.weight : 0;
+  cell.classList.toggle("in-range", weight > 0);
+  cell.dataset.weight = String(weight);
+  const bar = cell.querySelector(".weight");
+  if (bar) bar.style.width = `${100 * weight}%`;
+}
+
+function paintRange() {
+  for (const cell of document.querySelectorAll("#grid td.cell")) paintCell(cell);
 }
 
 function showTip(cell, x, y) {
@@ -290,7 +646,10 @@ function showTip(cell, x, y) {
     item.textContent = `${hand} ${handValue === null ? "touches the board" : fixed(handValue)}`;
     list.appendChild(item);
   }
-  tip.replaceChildren(title, list);
+  const weight = Number(cell.dataset.weight || 0);
+  const inRange = document.createElement("p");
+  inRange.textContent = weight > 0 ? `in player ${active + 1}'s range, weight ${(100 * weight).toFixed(1)} %` : "";
+  tip.replaceChildren(title, list, inRange);
   tip.hidden = false;
   tip.style.left = `${Math.min(x + 14, window.innerWidth - tip.offsetWidth - 8)}px`;
   tip.style.top = `${Math.min(y + 14, window.innerHeight - tip.offsetHeight - 8)}px`;
@@ -300,7 +659,7 @@ function wireTips() {
   const table = $("grid");
   table.addEventListener("mouseover", (event) => {
     const cell = event.target.closest("td.cell");
-    if (cell) showTip(cell, event.clientX, event.clientY);
+    if (cell && !dragging) showTip(cell, event.clientX, event.clientY);
   });
   table.addEventListener("mouseleave", () => { $("tip").hidden = true; });
   table.addEventListener("focusin", (event) => {
@@ -313,143 +672,75 @@ function wireTips() {
   table.addEventListener("focusout", () => { $("tip").hidden = true; });
 }
 
-// -- views of endpoints that land later -------------------------------------------------------------------
-// Each appears only when the server's /openapi.json lists its endpoint, so the page works with older servers.
+// -- the distribution over runouts: one hand against one opponent on a flop or turn ---------------------
 
-const offered = { multiway: false };
-
-// The multiway view (issue 11): against random opponents, the exact multiway equity beside the naive win rate.
-async function showMultiway(form, players) {
-  const section = $("multiway");
-  if (!offered.multiway || form.against !== "opponents" || !form.hero) {
-    section.hidden = true;
-    return;
-  }
-  $("mw-error").hidden = true;
-  try {
-    const answer = await api("/v1/multiway", { hole: form.hero, board: form.board, opponents: players - 1 });
-    $("mw-title").textContent = `${answer.hole} on ${answer.board} against ${answer.opponents.join(", ")}`;
-    for (const name of ["equity", "win", "tie", "loss"]) $(`mw-${name}`).textContent = fixed(answer[name]);
-    $("mw-how").textContent = answer.exact
-      ? "exact: every deal counted"
-      : `${answer.method}: standard error ${fixed(answer.standard_error)} from ${answer.samples} sampled deals, seed ${answer.seed}`;
-    section.querySelector("dl").hidden = false;
-  } catch (failure) {
-    $("mw-title").textContent = "";
-    $("mw-how").textContent = "";
-    section.querySelector("dl").hidden = true;
-    $("mw-error").textContent = failure.message;
-    $("mw-error").hidden = false;
-  }
+function drawDistribution(answer, form, count) {
+  const section = $("distribution");
   section.hidden = false;
-}
-
-// A section.future is shown when /openapi.json lists its data-endpoint: the endpoint is asked with the
-// parameters its OpenAPI entry names (filled from the form: hole, board, villain, players, opponents).
-// The hand's distribution over runouts (/v1/distribution) has its own view; any other answer's plain
-// fields are listed.
-
-const futureViews = []; // [section, path, parameter names]
-
-async function findOfferedViews() {
-  let paths = {};
-  try {
-    paths = (await api("/openapi.json")).paths || {};
-  } catch (failure) {
-    return;
-  }
-  offered.multiway = Boolean(paths["/v1/multiway"] && paths["/v1/multiway"].get);
-  for (const section of document.querySelectorAll("section.future")) {
-    const path = section.dataset.endpoint;
-    if (paths[path] && paths[path].get) {
-      futureViews.push([section, path, (paths[path].get.parameters || []).map((p) => p.name)]);
-    }
-  }
-}
-
-async function showFutureViews(form, players) {
-  const known = {
-    hole: form.hero || undefined,
-    board: form.board,
-    villain: form.against === "villain" ? form.villain || undefined : undefined,
-    players: form.against === "opponents" ? players : undefined,
-    opponents: form.against === "opponents" ? players - 1 : undefined,
-  };
-  for (const [section, path, names] of futureViews) {
-    const params = {};
-    for (const name of names) if (name in known) params[name] = known[name];
-    if (path === "/v1/distribution") {
-      await showDistribution(section, params);
-      continue;
-    }
-    try {
-      renderGeneric(section, await api(path, params));
-    } catch (failure) {
-      renderGeneric(section, { error: failure.message });
-    }
-    section.hidden = false;
-  }
-}
-
-async function showDistribution(section, params) {
-  // a hand on a flop or a turn (a river has nothing left to come)
-  if (!params.hole || !params.board || params.board.replace(/[^a-z0-9]/gi, "").length > 8) {
-    section.hidden = true;
-    return;
-  }
-  $("dist-error").hidden = true;
-  const bars = $("dist-histogram");
-  try {
-    const answer = await api("/v1/distribution", params);
-    $("dist-title").textContent = `${answer.hole} on ${answer.board} against ${answer.villain}: ${answer.runouts} runouts`;
-    for (const name of ["ehs", "ehs2", "hs", "ppot", "npot"]) $(`dist-${name}`).textContent = fixed(answer[name]);
-    const top = Math.max(...answer.river_histogram, 1e-12);
-    bars.replaceChildren(
-      ...answer.river_histogram.map((p, b) => {
-        const bar = document.createElement("div");
-        bar.className = "bar";
-        bar.style.height = `${(100 * p) / top}%`;
-        bar.title = `${(b / answer.bins).toFixed(2)}-${((b + 1) / answer.bins).toFixed(2)}: ${fixed(p)}`;
-        bar.dataset.probability = String(p);
-        return bar;
-      }),
-    );
-    section.querySelector("dl").hidden = false;
-    bars.hidden = false;
-  } catch (failure) {
-    section.querySelector("dl").hidden = true;
-    bars.hidden = true;
+  if (!answer) {
+    const hero = form.players[0];
+    let why;
+    if (!isHand(hero)) why = `the hero is ${isRandom(hero) ? "a random hand" : `the range ${hero}`}`;
+    else if (form.players.length > 2) why = `there are ${form.players.length} players`;
+    else if (count === 5) why = "the board is complete (a river)";
+    else why = "it is preflop";
     $("dist-title").textContent = "Distribution over runouts";
-    $("dist-error").textContent = failure.message;
-    $("dist-error").hidden = false;
+    $("dist-note").textContent = `The distribution over runouts is drawn for one hand against one opponent on a flop or turn; here ${why}.`;
+    $("dist-note").hidden = false;
+    $("dist-body").hidden = true;
+    return;
   }
-  section.hidden = false;
-}
-
-function renderGeneric(section, answer) {
-  const list = document.createElement("dl");
-  for (const [key, value] of Object.entries(answer)) {
-    if (value !== null && typeof value === "object") continue; // arrays and objects wait for a proper view
-    const term = document.createElement("dt");
-    term.textContent = key;
-    const description = document.createElement("dd");
-    description.textContent = typeof value === "number" && !Number.isInteger(value) ? fixed(value) : String(value);
-    list.append(term, description);
-  }
-  section.querySelector(".future-body").replaceChildren(list);
+  $("dist-note").hidden = true;
+  $("dist-body").hidden = false;
+  $("dist-title").textContent = `${answer.hole} on ${answer.board} against ${answer.villain}: ${answer.runouts} runout${answer.runouts === 1 ? "" : "s"}`;
+  for (const name of ["ehs", "ehs2", "hs", "ppot", "npot"]) $(`dist-${name}`).textContent = fixed(answer[name]);
+  const top = Math.max(...answer.river_histogram, 1e-12);
+  $("dist-histogram").replaceChildren(
+    ...answer.river_histogram.map((p, b) => {
+      const bar = document.createElement("div");
+      bar.className = "bar";
+      bar.style.height = `${(100 * p) / top}%`;
+      bar.title = `${(b / answer.bins).toFixed(2)}-${((b + 1) / answer.bins).toFixed(2)}: ${fixed(p)}`;
+      bar.dataset.probability = String(p);
+      return bar;
+    }),
+  );
 }
 
 // -- start ----------------------------------------------------------------------------------------------
 
+function wireRangeTools() {
+  $("add-player").addEventListener("click", () => {
+    if ($("players").children.length >= MAX_PLAYERS) return;
+    addPlayerRow("");
+    selectPlayer($("players").children.length - 1);
+  });
+  $("clear-range").addEventListener("click", () => {
+    playerField(active).value = "";
+    markPicked();
+    rangeChanged(active);
+  });
+  $("percent").addEventListener("input", () => { $("percent-value").textContent = `${$("percent").value} %`; });
+  $("percent").addEventListener("change", () => {
+    const percent = Number($("percent").value);
+    playerField(active).value = percent > 0 ? `${percent}%` : "";
+    show();
+  });
+}
+
 async function start() {
   buildPicker();
   wireTips();
-  for (const name of ["board", "hero"]) $(name).addEventListener("input", markPicked);
-  $("villain").addEventListener("focus", () => { $("against-villain").checked = true; });
-  $("opponents").addEventListener("focus", () => { $("against-opponents").checked = true; });
+  wireGridEditing();
+  wireRangeTools();
+  setPlayers(["", ""]);
+  $("board").addEventListener("input", markPicked);
   $("question").addEventListener("submit", (event) => {
     event.preventDefault();
     show();
+  });
+  window.addEventListener("hashchange", () => {
+    if (fillFromAddress()) show();
   });
   try {
     const info = await api("/v1/info");
@@ -457,13 +748,10 @@ async function start() {
   } catch (failure) {
     showError(failure.message);
   }
-  await findOfferedViews();
-  const state = new URLSearchParams(location.hash.slice(1));
+  const asked = fillFromAddress();
   document.body.dataset.state = "ready";
-  if (state.has("board")) {
-    fillForm(state);
-    await show();
-  }
+  if (asked) await show();
+  else drawRange();
 }
 
 start();
