@@ -590,6 +590,10 @@ def _parser() -> argparse.ArgumentParser:
     b.add_argument("--quiet", action="store_true", help="no progress")
     b.set_defaults(func=_cmd_tune_bot)
 
+    from matchdb.cli.hands import register as register_hands
+
+    register_hands(sub)
+
     p = sub.add_parser("info", help="format, provenance and completeness of a database")
     p.add_argument("--db", help=_DB_HELP)
     p.set_defaults(func=_cmd_info)

@@ -10,6 +10,57 @@ fits a bot that plays like a chosen player, and :func:`write` writes hands
 
 from __future__ import annotations
 
-from matchdb.hands.reader import HandsError, HandStream, Record, Refusal, read, read_text
+from matchdb.hands.analysis import (
+    Analysis,
+    Decision,
+    PlayerStats,
+    analyse,
+    plot_winnings,
+)
+from matchdb.hands.fitting import FitResult, fit
+from matchdb.hands.reader import (
+    SITES,
+    HandsError,
+    HandStream,
+    Record,
+    Refusal,
+    read,
+    read_text,
+)
+from matchdb.hands.replayer import (
+    Replayed,
+    ReplayError,
+    ReplayReport,
+    Step,
+    replay,
+    replay_files,
+    replay_hand,
+)
+from matchdb.hands.writer import history_of, play_hands, write
 
-__all__ = ["HandsError", "HandStream", "Record", "Refusal", "read", "read_text"]
+__all__ = [
+    "SITES",
+    "Analysis",
+    "Decision",
+    "FitResult",
+    "HandStream",
+    "HandsError",
+    "PlayerStats",
+    "Record",
+    "Refusal",
+    "ReplayError",
+    "ReplayReport",
+    "Replayed",
+    "Step",
+    "analyse",
+    "fit",
+    "history_of",
+    "play_hands",
+    "plot_winnings",
+    "read",
+    "read_text",
+    "replay",
+    "replay_files",
+    "replay_hand",
+    "write",
+]

@@ -98,7 +98,7 @@ def _shares(key) -> tuple[float, ...]:
     k = len(holes)
     hole_array = np.array(holes, dtype=np.int64).reshape(k, 2)
     board_array = np.array(board, dtype=np.int64)
-    used = set(c for h in holes for c in h) | set(board)
+    used = {c for h in holes for c in h} | set(board)
     rest = np.array([c for c in range(52) if c not in used], dtype=np.int64)
     amounts = np.array([a for a, _ in levels], dtype=np.float64)
     masks = np.zeros((len(levels), k), dtype=np.bool_)

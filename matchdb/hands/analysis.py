@@ -59,10 +59,11 @@ import json
 import math
 import os
 from collections.abc import Iterable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 
 import numpy as np
 
+from matchdb.answers import plain
 from matchdb.core.cards import format_cards
 from matchdb.core.hole_cards import hand_class
 from matchdb.hands.allin import expected_payments
@@ -71,15 +72,15 @@ from matchdb.hands.replayer import Replayed, ReplayReport, replay
 from matchdb.play import engine as E
 
 __all__ = [
-    "PlayerStats",
-    "Decision",
-    "Analysis",
-    "SeatFacts",
-    "hand_facts",
-    "position_of",
     "POSITIONS",
+    "Analysis",
+    "Decision",
+    "PlayerStats",
+    "SeatFacts",
     "analyse",
+    "hand_facts",
     "plot_winnings",
+    "position_of",
 ]
 
 #: Position classes used by statistics and fitting: the blinds, early seats, late seats (cutoff and button).
@@ -355,7 +356,7 @@ class Analysis:
 
     def to_dict(self, minimum_hands: int = 1) -> dict:
         """The replay counts, the player rows and the decisions, JSON-safe (NaN and infinities as None)."""
-        return _plain({"replay": self.report.to_dict(), "players": self.table(minimum_hands),
+        return plain({"replay": self.report.to_dict(), "players": self.table(minimum_hands),
                        "decisions": [asdict(d) for d in self.decisions]})
 
     def to_json(self, minimum_hands: int = 1) -> str:
@@ -363,7 +364,7 @@ class Analysis:
 
     def to_csv(self, minimum_hands: int = 1, decisions: bool = False) -> str:
         """The player table (or the decisions) as CSV text."""
-        rows = [_plain(asdict(d)) for d in self.decisions] if decisions else _plain(self.table(minimum_hands))
+        rows = [plain(asdict(d)) for d in self.decisions] if decisions else plain(self.table(minimum_hands))
         out = io.StringIO()
         if rows:
             writer = csv.DictWriter(out, fieldnames=list(rows[0]))
@@ -525,22 +526,12 @@ def _equity(db, hole, board, specs: list[str], opponent_range: str) -> tuple[flo
 
 
 def _pct(value: float) -> str:
-    return f"{'-':>6}" if value is None or value != value else f"{100 * value:>5.1f}%"
+    return f"{'-':>6}" if value is None or math.isnan(value) else f"{100 * value:>5.1f}%"
 
 
 def _num(value: float, width: int, digits: int) -> str:
-    if value is None or value != value:
+    if value is None or math.isnan(value):
         return f"{'-':>{width}}"
     if math.isinf(value):
         return f"{'inf':>{width}}"
     return f"{value:>{width}.{digits}f}"
-
-
-def _plain(value):
-    if isinstance(value, float):
-        return None if value != value or math.isinf(value) else value
-    if isinstance(value, dict):
-        return {k: _plain(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
-    return value

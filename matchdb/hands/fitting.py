@@ -45,7 +45,14 @@ from pathlib import Path
 
 import numpy as np
 
-from matchdb.core.hole_cards import HAND_HIGH, HAND_LOW, N_HANDS, hand_class, hand_positions
+from matchdb.answers import plain
+from matchdb.core.hole_cards import (
+    HAND_HIGH,
+    HAND_LOW,
+    N_HANDS,
+    hand_class,
+    hand_positions,
+)
 from matchdb.hands.analysis import POSITIONS, position_of
 from matchdb.hands.reader import HandsError
 from matchdb.hands.replayer import Replayed, replay
@@ -53,7 +60,7 @@ from matchdb.play import engine as E
 from matchdb.play.bots import WestBot, save_bot
 from matchdb.play.optimise import Search, random_walk
 
-__all__ = ["Spots", "collect_spots", "action_probabilities", "FitResult", "fit", "CELL_NAMES", "ACTIONS"]
+__all__ = ["ACTIONS", "CELL_NAMES", "FitResult", "Spots", "action_probabilities", "collect_spots", "fit"]
 
 #: The three action classes compared: fold, check or call, bet or raise.
 ACTIONS = ("fold", "call", "raise")
@@ -319,18 +326,19 @@ class FitResult:
                                                 "start_distance": self.start_distance})
 
     def to_dict(self) -> dict:
-        return {"player": self.player, "bot": self.bot.name, "parameters": {
+        """JSON-safe: the fitted parameters, the losses, the held-out cells (NaN as None)."""
+        return plain({"player": self.player, "bot": self.bot.name, "parameters": {
             n: float(v) for n, v in zip(self.bot.parameter_names(), self.bot.params)},
             "train_hands": self.train_hands, "test_hands": self.test_hands,
             "train_loss": [self.search.start_loss, self.search.best_loss],
             "held_out_distance": self.distance, "start_distance": self.start_distance,
-            "cells": self.cells}
+            "cells": self.cells})
 
     def to_text(self) -> str:
-        lines = [f"fitted {self.bot.name} to {self.player!r}: {self.train_hands} training hands, {self.test_hands} "
-                 f"held out; {self.search.summary()}",
-                 f"held-out mean absolute difference of fold/call/raise frequencies: {self.distance:.4f} "
-                 f"(West's start: {self.start_distance:.4f})",
+        lines = [(f"fitted {self.bot.name} to {self.player!r}: {self.train_hands} training hands, "
+                  f"{self.test_hands} held out; {self.search.summary()}"),
+                 (f"held-out mean absolute difference of fold/call/raise frequencies: {self.distance:.4f} "
+                  f"(West's start: {self.start_distance:.4f})"),
                  f"{'cell':26} {'spots':>6}  {'player f/c/r':>17}  {'fitted f/c/r':>17}  {'start f/c/r':>17}"]
         for row in self.cells:
             lines.append(f"{row['cell']:26} {row['spots']:>6}  {_triple(row['player'])}  {_triple(row['fitted'])}  "

@@ -57,21 +57,21 @@ from matchdb.core.cards import format_card
 from matchdb.errors import MatchdbError
 
 __all__ = [
+    "BET_RAISE",
+    "CHECK_CALL",
+    "DB",
+    "DH",
+    "FOLD",
+    "MAX_PLAYERS",
+    "SHOW",
+    "SITES",
+    "UNKNOWN",
+    "HandStream",
     "HandsError",
     "Record",
     "Refusal",
-    "HandStream",
     "read",
     "read_text",
-    "SITES",
-    "MAX_PLAYERS",
-    "UNKNOWN",
-    "DH",
-    "DB",
-    "FOLD",
-    "CHECK_CALL",
-    "BET_RAISE",
-    "SHOW",
 ]
 
 
@@ -567,7 +567,7 @@ def _unit(values: list) -> int | None:
     if not others:
         return 1
     for v in others:
-        if type(v) is not float and not isinstance(v, Decimal) or v != v:
+        if (type(v) is not float and not isinstance(v, Decimal)) or math.isnan(v):
             return None
     finite = [v for v in others if not math.isinf(v)]
     for scale in _SCALES:
@@ -587,7 +587,7 @@ def _chips_of(unit: int):
         return lambda v: int(v) if not isinstance(v, float | Decimal) or v == int(v) else _not_whole(v)
 
     def chips(v):
-        return int(v * unit) if isinstance(v, int | Decimal) else int(round(v * unit))
+        return int(v * unit) if isinstance(v, int | Decimal) else round(v * unit)
 
     return chips
 
@@ -645,7 +645,7 @@ def _detect_site(text: str) -> str | None:
 
 
 def _looks_like_phh(text: str) -> bool:
-    return bool(re.search(r"^\s*variant\s*=", text[:5000], re.M))
+    return bool(re.search(r"^\s*variant\s*=", text[:5000], re.MULTILINE))
 
 
 def _first_line(error: BaseException) -> str:

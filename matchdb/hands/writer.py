@@ -30,7 +30,7 @@ from matchdb.core.cards import format_cards
 from matchdb.hands.reader import HandsError, _pokerkit
 from matchdb.play import engine as E
 
-__all__ = ["history_of", "write", "play_hands", "phh_order"]
+__all__ = ["history_of", "phh_order", "play_hands", "write"]
 
 
 def phh_order(hand: E.HandRecord) -> list[int]:
