@@ -131,18 +131,23 @@ def write(histories: Iterable, path: str | os.PathLike) -> Path:
 
 
 def play_hands(bots: Sequence, hands: int, seed: int = 0, stack: int = 200, small_blind: int = 1,
-               big_blind: int = 2, ante: int = 0, source=None) -> Iterator[E.HandRecord]:
+               big_blind: int = 2, ante: int = 0, source=None, bot_seed: int | None = None) -> Iterator[E.HandRecord]:
     """Play ``hands`` hands of ``bots`` (one per seat) through the engine's Python loop; yield each finished hand.
 
     Every hand starts with every seat at ``stack`` chips (a cash game's
     independent hands); the button moves one seat per hand; ``source`` is
     the strength source bots with a database strength need
-    (:class:`matchdb.play.strength.StrengthSource`).
+    (:class:`matchdb.play.strength.StrengthSource`); ``bot_seed`` seeds the
+    bots' random draws (numba's generator; default ``seed``), so the same
+    seeds give the same hands.
     """
+    from matchdb.play.strength import seed_kernels
+
     n = len(bots)
     if not 2 <= n <= E.MAX_SEATS:
         raise HandsError(f"{n} bots do not make a table; expected 2 to {E.MAX_SEATS}.")
     rng = np.random.default_rng(seed)
+    seed_kernels(seed if bot_seed is None else bot_seed)
     for number in range(hands):
         table = E.Table([stack] * n, small_blind, big_blind, ante, rng=rng, button=number % n)
         hand = table.start_hand()

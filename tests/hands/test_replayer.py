@@ -6,7 +6,7 @@ from decimal import Decimal
 
 import pytest
 
-from matchdb.hands import ReplayError, read, read_text, replay, replay_hand
+from matchdb.hands import ReplayError, read_text, replay, replay_hand
 from matchdb.hands.replayer import replay_files
 from tests.hands.conftest import DATA, phh
 
@@ -84,8 +84,8 @@ def test_a_record_that_stops_early_is_incomplete():
 
 
 @pytest.mark.parametrize(("change", "words"), [
-    (dict(blinds=(1, 2, 4)), "posts blinds [1, 2, 4]: a straddle or third blind"),
-    (dict(antes=1, extra="antes = [1, 1, 2]"), None),
+    ({"blinds": (1, 2, 4)}, "posts blinds [1, 2, 4]: a straddle or third blind"),
+    ({"antes": 1, "extra": "antes = [1, 1, 2]"}, None),
 ])
 def test_set_ups_the_engine_does_not_play_are_refused(change, words):
     text = phh(["p3 f", "p1 f"], **{k: v for k, v in change.items() if k != "extra"})
