@@ -68,7 +68,7 @@ from matchdb.core.cards import format_cards
 from matchdb.core.hole_cards import hand_class
 from matchdb.hands.allin import expected_payments
 from matchdb.hands.reader import HandsError
-from matchdb.hands.replayer import Replayed, ReplayReport, replay
+from matchdb.hands.replayer import Replayed, ReplayReport, replay, replay_hand
 from matchdb.play import engine as E
 
 __all__ = [
@@ -155,6 +155,12 @@ class PlayerStats:
             "aggression": self.aggression, "wtsd": self.wtsd, "wsd": self.wsd, "bb_per_100": self.bb_per_100,
             "adjusted_bb_per_100": self.adjusted_bb_per_100,
         }
+
+
+#: PlayerStats counts in the order the compiled analysis adds them up.
+_TALLY = ("hands", "vpip", "pfr", "three_bets", "three_bet_chances", "postflop_aggressive", "postflop_calls", "flops",
+          "showdowns", "showdown_wins", "net", "adjusted", "net_bb", "adjusted_bb", "allins")
+_FLOAT_FIELDS = {"net", "adjusted", "net_bb", "adjusted_bb"}
 
 
 @dataclass(frozen=True)
@@ -314,7 +320,11 @@ class Analysis:
     """
 
     def __init__(self) -> None:
-        self.players: dict[str, PlayerStats] = {}
+        self._players: dict[str, PlayerStats] = {}
+        self._base: dict[str, PlayerStats] = {}  # counted by add() (the Python replay)
+        self._index: dict[str, int] = {}
+        self._tally = np.zeros((0, len(_TALLY)))
+        self._players_ready = True
         self.decisions: list[Decision] = []
         self.report = ReplayReport()
         self.series: dict[str, tuple[list[str], list[float], list[float]]] = {}
@@ -323,11 +333,13 @@ class Analysis:
         record = done.record
         bb = record.big_blind
         unit = record.unit
+        self._players_ready = False
         for facts in hand_facts(done, db):
             name = record.players[facts.seat]
-            stats = self.players.get(name)
+            self._index.setdefault(name, len(self._index))
+            stats = self._base.get(name)
             if stats is None:
-                stats = self.players[name] = PlayerStats(name)
+                stats = self._base[name] = PlayerStats(name)
             stats.hands += 1
             stats.vpip += facts.vpip
             stats.pfr += facts.pfr
@@ -348,6 +360,78 @@ class Analysis:
                 labels.append(record.label)
                 nets.append(facts.net / bb)
                 adjusted.append(facts.adjusted / bb)
+
+    def add_block(self, block, db=None, track: Iterable[str] = ()) -> None:
+        """Count a replayed :class:`~matchdb.hands.batch.Block` (what :func:`analyse` does without decisions)."""
+        from matchdb.hands.batch import FACT_NAMES, RAKED, REFUSED
+
+        ok = np.flatnonzero(block.status != REFUSED)
+        if not len(ok):
+            return
+        index = self._index
+        hands: list[int] = []
+        seats: list[int] = []
+        ids: list[int] = []
+        for k in ok.tolist():
+            players = block.records[k].players
+            for s, name in enumerate(players):
+                ids.append(index.setdefault(name, len(index)))
+            hands += [k] * len(players)
+            seats += range(len(players))
+        h = np.array(hands, dtype=np.int64)
+        s = np.array(seats, dtype=np.int64)
+        pid = np.array(ids, dtype=np.int64)
+        facts = block.facts[h, s]
+        paid = np.where((block.status == RAKED)[:, None], block.winnings, block.won)[h, s]
+        net = (paid - block.contributions[h, s]).astype(np.float64)
+        adjusted = net.copy()
+        allin = np.zeros(len(h), dtype=np.float64)
+        for k in np.flatnonzero(block.adjust[ok]).tolist():
+            hand = int(ok[k])
+            done = replay_hand(block.records[hand])
+            rows = np.flatnonzero(h == hand)
+            for row, facts_of_seat in zip(rows, hand_facts(done, db)):
+                adjusted[row] = facts_of_seat.adjusted
+                allin[row] = facts_of_seat.allin
+        big = block.meta[h, 2].astype(np.float64)
+        unit = np.array([block.records[k].unit for k in hands], dtype=np.float64)
+        columns = np.column_stack([
+            np.ones(len(h)), facts[:, FACT_NAMES.index("vpip")], facts[:, FACT_NAMES.index("pfr")],
+            facts[:, FACT_NAMES.index("three_bet")], facts[:, FACT_NAMES.index("three_bet_chance")],
+            facts[:, FACT_NAMES.index("postflop_aggressive")], facts[:, FACT_NAMES.index("postflop_calls")],
+            facts[:, FACT_NAMES.index("flop")], facts[:, FACT_NAMES.index("showdown")],
+            facts[:, FACT_NAMES.index("showdown_win")], net / unit, adjusted / unit, net / big, adjusted / big, allin,
+        ])
+        if len(index) > len(self._tally):
+            grown = np.zeros((max(len(index), 2 * len(self._tally)), len(_TALLY)))
+            grown[: len(self._tally)] = self._tally
+            self._tally = grown
+        np.add.at(self._tally, pid, columns)
+        self._players_ready = False
+        tracked = set(track)
+        if tracked:
+            for row in np.flatnonzero(np.isin(pid, [index[t] for t in tracked if t in index])).tolist():
+                name = block.records[hands[row]].players[seats[row]]
+                labels, nets, adjusted_series = self.series.setdefault(name, ([], [], []))
+                labels.append(block.records[hands[row]].label)
+                nets.append(net[row] / big[row])
+                adjusted_series.append(adjusted[row] / big[row])
+
+    @property
+    def players(self) -> dict[str, PlayerStats]:
+        """Per player name, the :class:`PlayerStats` of every hand counted."""
+        if not self._players_ready:
+            for name, i in self._index.items():
+                row = self._tally[i] if i < len(self._tally) else np.zeros(len(_TALLY))
+                stats = self._players.get(name)
+                if stats is None:
+                    stats = self._players[name] = PlayerStats(name)
+                base = self._base.get(name)
+                for column, field_name in enumerate(_TALLY):
+                    value = row[column] + (getattr(base, field_name) if base is not None else 0)
+                    setattr(stats, field_name, int(value) if field_name not in _FLOAT_FIELDS else float(value))
+            self._players_ready = True
+        return self._players
 
     def table(self, minimum_hands: int = 1) -> list[dict]:
         """Rows of :meth:`PlayerStats.row`, most hands first."""
@@ -465,11 +549,14 @@ def analyse(source, db=None, *, decisions: bool = False, opponent_range: str = "
     result = Analysis()
     tracked = set(track)
     cache: dict = {}
+    if not decisions:  # the compiled replay, block by block
+        result.report = replay(source, site=site, show_progress=show_progress,
+                               on_block=lambda block: result.add_block(block, db, tracked))
+        return result
 
     def on_hand(done: Replayed) -> None:
         result.add(done, db, tracked)
-        if decisions:
-            result.decisions.extend(decisions_of(done, db, opponent_range, cache))
+        result.decisions.extend(decisions_of(done, db, opponent_range, cache))
 
     result.report = replay(source, site=site, show_progress=show_progress, on_hand=on_hand)
     return result

@@ -81,6 +81,7 @@ __all__ = [
     "replay",
     "replay_files",
     "replay_hand",
+    "table_parameters",
     "table_setup",
 ]
 
@@ -224,19 +225,41 @@ class ReplayReport:
         return "\n".join(lines)
 
 
-def table_setup(record: Record) -> Setup:
-    """The engine's table for a record: seats, blinds, ante, button and a deck with every card the record shows.
+def table_parameters(record: Record) -> tuple[int, int, int, int, tuple[int, ...]]:
+    """(small blind, big blind, ante, button seat, stacks) of the engine's table for a record.
 
     Raises :class:`ReplayError` (reason ``table``) for set-ups the engine does
     not play: straddles or third blinds, unequal antes, no big blind, a
-    minimum bet other than the big blind, a player without chips.
+    minimum bet other than the big blind, a player without chips. An
+    unlimited (``inf``) stack gets enough chips to cover every bet.
     """
-    n = record.size
-    label = record.label
-    blinds = record.blinds
+    key = (record.blinds, record.antes, record.min_bet)
+    rules = _TABLE_RULES.get(key)
+    if rules is None:
+        rules = _TABLE_RULES[key] = _table_rules(*key)
+        if len(_TABLE_RULES) > 10_000:
+            _TABLE_RULES.clear()
+    if isinstance(rules, str):
+        raise ReplayError(f"Hand {record.label} {rules}", "table")
+    small, big, ante, button = rules
+    stacks = record.stacks
+    if 0 in stacks:
+        raise ReplayError(f"Hand {record.label} deals in a player without chips.", "table")
+    if None in stacks:
+        cover = sum(x for x in stacks if x is not None) + sum(v for k, _, v in record.ops if k == BET_RAISE)
+        cover += len(stacks) * (ante + big) + 1
+        stacks = tuple(cover if x is None else x for x in stacks)
+    return small, big, ante, button, stacks
+
+
+_TABLE_RULES: dict = {}
+
+
+def _table_rules(blinds: tuple[int, ...], antes: tuple[int, ...], min_bet: int) -> tuple[int, int, int, int] | str:
+    """(small blind, big blind, ante, button) for blinds, antes and minimum bet, or why the engine does not play them."""
+    n = len(blinds)
     if any(blinds[2:]):
-        raise ReplayError(f"Hand {label} posts blinds {list(blinds)}: a straddle or third blind, which the engine "
-                          "does not play.", "table")
+        return f"posts blinds {list(blinds)}: a straddle or third blind, which the engine does not play."
     if n == 2:
         # pokerkit seats heads-up players as p1 big blind, p2 small blind and button (posts reversed)
         posts = (blinds[1], blinds[0])
@@ -246,27 +269,21 @@ def table_setup(record: Record) -> Setup:
         small, big = blinds[0], blinds[1]
         button = n - 1
         if small > big:
-            raise ReplayError(f"Hand {label} has a small blind {small} larger than the big blind {big}.", "table")
+            return f"has a small blind {small} larger than the big blind {big}."
     if big < 1:
-        raise ReplayError(f"Hand {label} posts no big blind; the engine needs one.", "table")
-    if record.min_bet != big:
-        raise ReplayError(f"Hand {label} has a minimum bet {record.min_bet} other than the big blind {big} (in chips); "
-                          "the engine's minimum bet is the big blind.", "table")
-    antes = set(record.antes)
-    if len(antes) > 1:
-        raise ReplayError(f"Hand {label} has unequal antes {list(record.antes)}; the engine posts one ante for every "
-                          "player.", "table")
-    ante = antes.pop() if antes else 0
-    if any(x == 0 for x in record.stacks):
-        raise ReplayError(f"Hand {label} deals in a player without chips.", "table")
-    unlimited = tuple(x is None for x in record.stacks)
-    if any(unlimited):
-        cover = sum(x for x in record.stacks if x is not None) + sum(v for k, _, v in record.ops if k == BET_RAISE)
-        cover += n * (ante + big) + 1
-        stacks = tuple(cover if x is None else x for x in record.stacks)
-    else:
-        stacks = record.stacks
-    return Setup(stacks, small, big, ante, button, _deck(record), unlimited)
+        return "posts no big blind; the engine needs one."
+    if min_bet != big:
+        return (f"has a minimum bet {min_bet} other than the big blind {big} (in chips); the engine's minimum bet is "
+                "the big blind.")
+    if len(set(antes)) > 1:
+        return f"has unequal antes {list(antes)}; the engine posts one ante for every player."
+    return small, big, antes[0], button
+
+
+def table_setup(record: Record) -> Setup:
+    """The engine's table for a record (:func:`table_parameters`) and a deck with every card the record shows."""
+    small, big, ante, button, stacks = table_parameters(record)
+    return Setup(stacks, small, big, ante, button, _deck(record), tuple(x is None for x in record.stacks))
 
 
 def _deck(record: Record) -> tuple[int, ...]:
@@ -462,18 +479,24 @@ def _compare(record: Record, won: tuple[int, ...], returned: tuple[int, ...]) ->
                       f"{_amounts(record, won)}).", "disagreement")
 
 
-def replay(source, *, site: str | None = None, show_progress: bool | None = None, on_hand=None) -> ReplayReport:
+def replay(source, *, site: str | None = None, show_progress: bool | None = None, on_hand=None,
+           on_block=None) -> ReplayReport:
     """Replay every hand of ``source`` (paths, a folder, a :class:`HandStream` or records) and count the outcomes.
 
     ``on_hand(replayed)`` is called with each :class:`Replayed` hand (to
-    analyse it, say); refused hands are counted by reason with their
-    sentence in ``refusals``, and the run goes on.
+    analyse it, say: the Python replay, one hand at a time, with every
+    step). Without it the compiled replay (:mod:`matchdb.hands.batch`) plays
+    the hands in blocks, calling ``on_block(block)`` with each replayed
+    :class:`~matchdb.hands.batch.Block`; the counts are the same. Refused
+    hands are counted by reason with their sentence in ``refusals``, in the
+    order of the hands, and the run goes on.
     """
     import time
 
     started = time.perf_counter()
     stream = source if isinstance(source, HandStream) else None
     records: Iterable[Record]
+    total = 0
     if stream is None and isinstance(source, Record):
         records = [source]
     elif stream is None and isinstance(source, (list, tuple)) and source and isinstance(source[0], Record):
@@ -481,20 +504,29 @@ def replay(source, *, site: str | None = None, show_progress: bool | None = None
     else:
         stream = stream or read(source, site=site)
         records = stream
+        if show_progress:
+            total = _count_sections(stream.sources)
     report = ReplayReport()
-    bar = _progress(records, 0, "replaying", unit="hand", enabled=bool(show_progress))
-    for record in bar:
-        report.read += 1
-        try:
-            done = replay_hand(record, steps=on_hand is not None)
-        except ReplayError as error:
-            report.refused[error.reason] += 1
-            report.refusals.append(Refusal(record.file, record.number, record.index, error.reason, str(error)))
-            continue
-        setattr(report, done.status, getattr(report, done.status) + 1)
-        report.rake += float(record.amount(done.rake))
-        if on_hand is not None:
+    bar = _progress(records, total, "replaying", unit="hand", enabled=bool(show_progress))
+    numbered: list[tuple[int, Refusal]] = []
+    if on_hand is None:
+        from matchdb.hands.batch import replay_blocks
+
+        replay_blocks(bar, report, numbered, on_block)
+    else:
+        for record in bar:
+            report.read += 1
+            try:
+                done = replay_hand(record)
+            except ReplayError as error:
+                report.refused[error.reason] += 1
+                numbered.append((report.read, Refusal(record.file, record.number, record.index, error.reason,
+                                                      str(error))))
+                continue
+            setattr(report, done.status, getattr(report, done.status) + 1)
+            report.rake += float(record.amount(done.rake))
             on_hand(done)
+    report.refusals = [r for _, r in sorted(numbered, key=lambda pair: pair[0])]
     if stream is not None:
         report.read += len(stream.refused)
         for refusal in stream.refused:
@@ -502,6 +534,20 @@ def replay(source, *, site: str | None = None, show_progress: bool | None = None
         report.refusals = list(stream.refused) + report.refusals
     report.seconds = time.perf_counter() - started
     return report
+
+
+def _count_sections(sources) -> int:
+    """Hands in PHH files, counted by their section lines (for a progress bar's total; 0 when unknown)."""
+    total = 0
+    for source in sources:
+        if isinstance(source, tuple):
+            return 0
+        try:
+            with open(source, "rb") as handle:
+                total += sum(1 for line in handle if line.startswith(b"[") and not line.startswith(b"[["))
+        except OSError:
+            return 0
+    return total
 
 
 def _replay_one(path: str, site: str | None) -> ReplayReport:

@@ -15,7 +15,7 @@ Python loop and gives each finished hand, for a quick set of known-bot hands.
 >>> hands = list(play_hands([CallingStation(), AllIn(), CallingStation()], 2, seed=3))
 >>> history = history_of(hands[0], 1, 2, players=["station", "allin", "station-2"])
 >>> history.blinds_or_straddles, history.actions[:4]
-([1, 2, 0], ['d dh p1 Ac3h', 'd dh p2 5hKh', 'd dh p3 Tc9c', 'p3 cc'])
+([1, 2, 0], ['d dh p1 8cTh', 'd dh p2 9hJc', 'd dh p3 4sQd', 'p3 cc'])
 """
 
 from __future__ import annotations

@@ -92,6 +92,9 @@ __all__ = [
     "Hand",
     "Table",
     "shuffled_decks",
+    "start_hand_kernel",
+    "act_kernel",
+    "legal_kernel",
 ]
 
 
@@ -942,3 +945,10 @@ def _log_capacity(chips: int, big_blind: int, seats: int) -> int:
     """Enough history rows for any hand: each full raise adds a big blind, each short one empties a stack."""
     raises = chips // max(big_blind, 1) + seats
     return int((raises + 4) * (seats + 1) + 3 * seats + 8)
+
+
+#: The rule kernels under public names, for other packages' compiled loops over the state arrays (the hands
+#: package replays recorded hands with them): deal a hand, play an action, the legal actions of the player to act.
+start_hand_kernel = _start_hand
+act_kernel = _act
+legal_kernel = _legal
