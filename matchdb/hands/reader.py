@@ -458,6 +458,7 @@ def make_record(raw: dict, file: str = "<hand>", number: str = "1", index: int =
     ops: list[tuple[int, int, Any]] = []
     where: list[int] = []
     amounts: list = []
+    bet_at: list[int] = []
     for k, action in enumerate(actions):
         if not isinstance(action, str):
             raise _Refuse("malformed", f"has the action {action!r}; expected text like 'p1 cc'")
@@ -474,28 +475,39 @@ def make_record(raw: dict, file: str = "<hand>", number: str = "1", index: int =
             raise _Refuse("malformed", f"has the action {action!r} for a player beyond p{n}")
         if op[0] == BET_RAISE:
             amounts.append(op[2])
+            bet_at.append(len(ops))
         ops.append(op)
         where.append(k)
     numbers = [*antes, *blinds, raw["min_bet"], *stacks, *(winnings or ()), *(finishing or ()), *amounts]
     unit = _unit(numbers)
     if unit is None:
         raise _Refuse("malformed", "has an amount that is not a number with at most 6 decimals")
-    chips = _chips_of(unit)
     try:
-        ops = [(kind, who, chips(value)) if kind == BET_RAISE else (kind, who, value) for kind, who, value in ops]
-        record = Record(
-            file=file, number=str(number), index=index, unit=unit,
-            antes=tuple(map(chips, antes)), blinds=tuple(map(chips, blinds)), min_bet=chips(raw["min_bet"]),
-            stacks=tuple(None if _infinite(x) else chips(x) for x in stacks),
-            actions=tuple(actions), ops=tuple(ops), op_actions=tuple(where),
-            players=tuple(str(p) for p in players),
-            winnings=None if winnings is None else tuple(map(chips, winnings)),
-            finishing_stacks=None if finishing is None else tuple(None if _infinite(x) else chips(x)
-                                                                  for x in finishing),
-            fields={k: v for k, v in raw.items() if k not in _REQUIRED and k not in _OWN},
-        )
+        chips = _convert(numbers, unit)
     except (TypeError, ValueError, OverflowError):
         raise _Refuse("malformed", "has an amount that is not a number") from None
+    if any(c is None for c in chips[: 2 * n + 1]):
+        raise _Refuse("malformed", "has an unlimited ante, blind or minimum bet")
+    at = 3 * n + 1
+    paid = None
+    if winnings is not None:
+        paid = tuple(chips[at:at + n])
+        at += n
+    finished = None
+    if finishing is not None:
+        finished = tuple(chips[at:at + n])
+        at += n
+    for i, j in enumerate(bet_at):
+        ops[j] = (BET_RAISE, ops[j][1], chips[at + i])
+    record = Record(
+        file=file, number=str(number), index=index, unit=unit,
+        antes=tuple(chips[:n]), blinds=tuple(chips[n:2 * n]), min_bet=chips[2 * n],
+        stacks=tuple(chips[2 * n + 1:3 * n + 1]), actions=tuple(actions), ops=tuple(ops), op_actions=tuple(where),
+        players=tuple(map(str, players)), winnings=paid, finishing_stacks=finished,
+        fields={k: v for k, v in raw.items() if k not in _REQUIRED and k not in _OWN},
+    )
+    if (paid is not None and None in paid) or None in chips[at:]:
+        raise _Refuse("malformed", "has unlimited winnings or bets")
     if any(x is not None and x < 0 for x in record.stacks) or min(record.antes + record.blinds) < 0:
         raise _Refuse("malformed", "has a negative stack, ante or blind")
     return record
@@ -557,43 +569,45 @@ def _cards(text: str, action: str) -> tuple[int, ...]:
     return tuple(out)
 
 
-def _infinite(value) -> bool:
-    return isinstance(value, (float, Decimal)) and math.isinf(value)
-
-
 def _unit(values: list) -> int | None:
     """The smallest scale among 1, 100, 10, 1000, ... 10**6 that makes every amount a whole number, or None."""
     others = [v for v in values if type(v) is not int]
     if not others:
         return 1
+    finite = []
     for v in others:
-        if (type(v) is not float and not isinstance(v, Decimal)) or math.isnan(v):
+        if type(v) is float:
+            if math.isnan(v):
+                return None
+            if -1e300 < v < 1e300:
+                finite.append(v)
+        elif isinstance(v, Decimal):
+            if v.is_nan():
+                return None
+            if v.is_finite():
+                finite.append(v)
+        else:
             return None
-    finite = [v for v in others if not math.isinf(v)]
     for scale in _SCALES:
-        if all(_whole(v * scale) for v in finite):
+        for v in finite:
+            x = v * scale
+            r = round(x)
+            if type(x) is float:
+                if abs(x - r) > 1e-7 * (max(1.0, x)):
+                    break
+            elif x != r:
+                break
+        else:
             return scale
     return None
 
 
-def _whole(x) -> bool:
-    if type(x) is float:
-        return abs(x - round(x)) <= 1e-7 * max(1.0, abs(x))
-    return x == round(x)
-
-
-def _chips_of(unit: int):
+def _convert(values: list, unit: int) -> list[int | None]:
+    """Amounts as whole chips at ``unit`` per currency unit; None for an unlimited (``inf``) amount."""
     if unit == 1:
-        return lambda v: int(v) if not isinstance(v, float | Decimal) or v == int(v) else _not_whole(v)
-
-    def chips(v):
-        return int(v * unit) if isinstance(v, int | Decimal) else round(v * unit)
-
-    return chips
-
-
-def _not_whole(v):
-    raise ValueError(v)
+        return [v if type(v) is int else (int(v) if -1e300 < v < 1e300 else None) for v in values]
+    return [v * unit if type(v) is int else (round(v * unit) if -1e300 < v < 1e300 else None) if type(v) is float
+            else (int(v * unit) if v.is_finite() else None) for v in values]
 
 
 def _exponent(unit: int) -> int:

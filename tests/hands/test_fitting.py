@@ -124,3 +124,11 @@ def test_fitting_an_unknown_player_says_so(known_hands, full_db):
     _, path = known_hands
     with pytest.raises(HandsError, match="The player 'nobody' acts in none of the hands"):
         fit(path, "nobody", full_db, cycles=1)
+
+
+def test_the_compiled_replay_counts_known_bot_hands_as_the_python_replay(known_hands):
+    from matchdb.hands import analyse
+    from tests.hands.test_analysis import _python_path, _same_analysis
+
+    _, path = known_hands
+    _same_analysis(analyse(path), _python_path(path))
