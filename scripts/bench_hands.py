@@ -23,7 +23,6 @@ import time
 import tracemalloc
 import warnings
 from pathlib import Path
-
 from unittest.mock import patch
 
 from matchdb.hands import analyse, read, replay
@@ -77,7 +76,7 @@ def main() -> None:
         analyse(files)
 
     def analyse_no_allins() -> None:
-        with patch("matchdb.hands.analysis._adjusted", lambda done, net, db: None):
+        with patch("matchdb.hands.analysis.allin_adjusted", lambda *args: [float(x) for x in args[5]]):
             analyse(files)
 
     figures = {

@@ -67,8 +67,8 @@ from matchdb.answers import plain
 from matchdb.core.cards import format_cards
 from matchdb.core.hole_cards import hand_class
 from matchdb.hands.allin import expected_payments
-from matchdb.hands.reader import HandsError
-from matchdb.hands.replayer import Replayed, ReplayReport, replay, replay_hand
+from matchdb.hands.reader import DB, HandsError
+from matchdb.hands.replayer import Replayed, ReplayReport, replay, shown_holes
 from matchdb.play import engine as E
 
 __all__ = [
@@ -77,6 +77,7 @@ __all__ = [
     "Decision",
     "PlayerStats",
     "SeatFacts",
+    "allin_adjusted",
     "analyse",
     "hand_facts",
     "plot_winnings",
@@ -286,13 +287,22 @@ def _adjusted(done: Replayed, net: Sequence[int], db) -> list[float] | None:
     alive = [a and s not in folded for s, a in enumerate(alive)]
     if any(alive[s] and done.holes[s] is None for s in range(n)):
         return None
-    contributions = done.contributions
-    board = done.board[:dealt]
-    holes = [done.holes[s] if alive[s] else None for s in range(n)]
+    return allin_adjusted(done.holes, done.board[:dealt], done.contributions, alive, engine.won, net, done.rake, db)
+
+
+def allin_adjusted(holes, board, contributions, alive, won, net, rake: int, db=None) -> list[float]:
+    """Each seat's result with the all-in counted at its exact expectation (see the module notes).
+
+    ``holes`` are the shown hands (live seats), ``board`` the cards dealt
+    when the betting ended, ``won`` the engine's payments, ``net`` the
+    results as recorded and ``rake`` what the record kept from the pot.
+    """
+    n = len(contributions)
+    holes = [holes[s] if alive[s] else None for s in range(n)]
     live = [s for s in range(n) if alive[s]]
-    pot = sum(engine.won)
+    pot = sum(won)
     expected: list[float]
-    if db is not None and len(live) == 2 and dealt >= 3 and _single_pot(contributions, alive):
+    if db is not None and len(live) == 2 and len(board) >= 3 and _single_pot(contributions, alive):
         a, b = live
         outcome = db.outcome(holes[a], board, villain=[format_cards(holes[b])])
         share = outcome.win + outcome.tie / 2
@@ -301,8 +311,8 @@ def _adjusted(done: Replayed, net: Sequence[int], db) -> list[float] | None:
         expected[b] = pot * (1 - share)
     else:
         expected = expected_payments([h if h is not None else (0, 0) for h in holes], board, contributions, alive)
-    kept = 1 - done.rake / pot if pot else 1.0
-    return [net[s] + (expected[s] - engine.won[s]) * kept for s in range(n)]
+    kept = 1 - rake / pot if pot else 1.0
+    return [net[s] + (expected[s] - won[s]) * kept for s in range(n)]
 
 
 def _single_pot(contributions: Sequence[int], alive: Sequence[bool]) -> bool:
@@ -386,13 +396,16 @@ class Analysis:
         net = (paid - block.contributions[h, s]).astype(np.float64)
         adjusted = net.copy()
         allin = np.zeros(len(h), dtype=np.float64)
-        for k in np.flatnonzero(block.adjust[ok]).tolist():
-            hand = int(ok[k])
-            done = replay_hand(block.records[hand])
+        for hand in ok[block.adjust[ok] >= 0].tolist():
+            record = block.records[hand]
+            n = record.size
             rows = np.flatnonzero(h == hand)
-            for row, facts_of_seat in zip(rows, hand_facts(done, db)):
-                adjusted[row] = facts_of_seat.adjusted
-                allin[row] = facts_of_seat.allin
+            alive = block.facts[hand, :n, FACT_NAMES.index("alive")].astype(bool)
+            board = [c for kind, _, value in record.ops if kind == DB for c in value][: int(block.adjust[hand])]
+            values = allin_adjusted(shown_holes(record), board, block.contributions[hand, :n].tolist(), alive,
+                                    block.won[hand, :n].tolist(), net[rows].tolist(), int(block.rake[hand]), db)
+            adjusted[rows] = values
+            allin[rows] = alive
         big = block.meta[h, 2].astype(np.float64)
         unit = np.array([block.records[k].unit for k in hands], dtype=np.float64)
         columns = np.column_stack([

@@ -94,7 +94,7 @@ class Block:
     final: np.ndarray
     contributions: np.ndarray
     rake: np.ndarray
-    adjust: np.ndarray
+    adjust: np.ndarray  # board cards dealt when the betting ended, where the all-in is adjusted; else -1
     facts: np.ndarray
 
     @classmethod
@@ -140,7 +140,7 @@ class Block:
         ops = np.array(flat, dtype=np.int64).reshape(-1, _OP_COLUMNS)
         return cls(list(records), meta, stacks, winnings, finishing_array, ops, np.zeros(h, dtype=np.int64),
                    np.zeros((h, MAX), dtype=np.int64), np.zeros((h, MAX), dtype=np.int64),
-                   np.zeros((h, MAX), dtype=np.int64), np.zeros(h, dtype=np.int64), np.zeros(h, dtype=np.bool_),
+                   np.zeros((h, MAX), dtype=np.int64), np.zeros(h, dtype=np.int64), np.full(h, -1, dtype=np.int64),
                    np.zeros((h, MAX, len(FACT_NAMES)), dtype=np.int64))
 
     def run(self) -> None:
@@ -474,7 +474,8 @@ def _replay_block(meta, stacks, winnings, finishing, ops, log, status, won, fina
             facts[h, s, 9] = 1 if alive else 0
             if alive and shown[s] == 0:
                 all_shown = False
-        adjust[h] = showdown and (0, 3, 4, 5)[last_street] < 5 and all_shown
+        dealt = (0, 3, 4, 5)[last_street]
+        adjust[h] = dealt if showdown and dealt < 5 and all_shown else -1
 
 
 @jit

@@ -81,6 +81,7 @@ __all__ = [
     "replay",
     "replay_files",
     "replay_hand",
+    "shown_holes",
     "table_parameters",
     "table_setup",
 ]
@@ -424,11 +425,12 @@ def replay_hand(record: Record, steps: bool = True) -> Replayed:
         if any(e is not None and f is not None and e != f for e, f in zip(expected, final)):
             raise ReplayError(f"Hand {label} ends with stacks {_amounts(record, expected)} in the record but "
                               f"{_amounts(record, final)} in the engine.", "disagreement")
-    holes = _shown_holes(record)
+    holes = shown_holes(record)
     return Replayed(record, status, won, final, rake, engine.showdown, holes, tuple(shown_board), tuple(log), engine)
 
 
-def _shown_holes(record: Record) -> tuple[tuple[int, int] | None, ...]:
+def shown_holes(record: Record) -> tuple[tuple[int, int] | None, ...]:
+    """Each player's two cards where the record shows both (dealt face up or shown), else None."""
     holes: list[tuple[int, int] | None] = [None] * record.size
     for kind, who, value in record.ops:
         if (kind == DH or kind == SHOW) and len(value) == 2 and UNKNOWN not in value:
