@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import shutil
+from pathlib import Path
 
 import pytest
 
@@ -65,6 +66,9 @@ def _doctest_setup(request, doctest_namespace, tmp_path, monkeypatch):
     small_store = request.getfixturevalue("small_store")
     doctest_namespace.update(db=request.getfixturevalue("small_db"), path=str(small_store), matchdb=matchdb, np=np)
     monkeypatch.setenv("MATCHDB_PATH", str(small_store))
+    samples = tmp_path / "tests" / "data"  # the sample hand histories where the docs name them (from the repo's root)
+    samples.mkdir(parents=True)
+    (samples / "hands").symlink_to(Path(__file__).resolve().parent / "tests" / "data" / "hands")
     monkeypatch.chdir(tmp_path)
 
 

@@ -35,13 +35,13 @@ import os
 import re
 import sys
 
-from matchdb.cli import database, play, plots, questions, serve
+from matchdb.cli import database, hands, play, plots, questions, serve
 from matchdb.errors import MatchdbError
 
 __all__ = ["main", "parser"]
 
 #: The command groups, in the order ``matchdb --help`` lists their commands.
-_GROUPS = (database, questions, plots, play, serve)
+_GROUPS = (database, questions, plots, play, hands, serve)
 
 
 class _HelpFormatter(argparse.HelpFormatter):

@@ -1,0 +1,532 @@
+"""The compiled replay: many records at once through the engine's rule kernels, for counts and statistics.
+
+:func:`matchdb.hands.replay` and :func:`matchdb.hands.analyse` send records
+here in blocks when they need no per-action log: one numba function builds
+each hand's deck (the same stand-ins for hidden cards as
+:func:`matchdb.hands.replayer.table_setup`), deals it with
+:data:`matchdb.play.engine.start_hand_kernel`, checks and plays every action
+with :data:`~matchdb.play.engine.legal_kernel` and
+:data:`~matchdb.play.engine.act_kernel` (the engine's own rules, as the
+Python :class:`~matchdb.play.engine.Hand` plays them), compares the payments
+with the record and counts each seat's statistics. A hand it refuses, or
+whose all-in is adjusted, is replayed again by
+:func:`~matchdb.hands.replayer.replay_hand` for its sentence or its exact
+expectation, so both paths give the same answers (the tests compare them
+hand by hand).
+
+>>> from matchdb.hands.reader import read_text
+>>> text = '''
+... variant = 'NT'
+... antes = [0, 0, 0]
+... blinds_or_straddles = [1, 2, 0]
+... min_bet = 2
+... starting_stacks = [100, 100, 100]
+... actions = ['d dh p1 ????', 'd dh p2 ????', 'd dh p3 ????', 'p3 cbr 6', 'p1 f', 'p2 f']
+... winnings = [0, 0, 5]
+... '''
+>>> block = Block.of(list(read_text(text, "b.phh")))
+>>> block.run()
+>>> STATUS_NAMES[int(block.status[0])], block.won[0, :3].tolist()
+('identical', [0, 0, 5])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from matchdb.core.evaluator import FLUSH_VALUE, STRAIGHT_TOP, evaluate_with
+from matchdb.hands.reader import (
+    CHECK_CALL,
+    DB,
+    DH,
+    FOLD,
+    SHOW,
+    Record,
+    Refusal,
+)
+from matchdb.hands.replayer import ReplayError, ReplayReport, table_parameters
+from matchdb.jit import jit
+from matchdb.play import engine as E
+
+__all__ = ["BLOCK", "FACT_NAMES", "STATUS_NAMES", "Block", "replay_blocks"]
+
+#: Hands per compiled block.
+BLOCK = 1024
+
+MAX = E.MAX_SEATS
+IDENTICAL, RAKED, UNRECORDED = 0, 1, 2
+REFUSED = 10  # any refusal: the Python replay gives its reason and sentence
+#: Status codes of :attr:`Block.status`.
+STATUS_NAMES = {IDENTICAL: "identical", RAKED: "raked", UNRECORDED: "unrecorded", REFUSED: "refused"}
+#: Columns of :attr:`Block.facts`, per seat.
+FACT_NAMES = ("vpip", "pfr", "three_bet", "three_bet_chance", "postflop_aggressive", "postflop_calls", "flop",
+              "showdown", "showdown_win", "alive")
+_OP_COLUMNS = 7  # kind, player, amount, card count, three cards
+_META = ("seats", "small_blind", "big_blind", "ante", "button", "first", "end", "paid", "finishing")
+
+
+def _op_row(op) -> tuple[int, ...]:
+    kind, who, value = op
+    if kind in (DH, DB, SHOW):
+        cards = tuple(value[:3])
+        return (kind, who, 0, len(value), *cards, *(-1,) * (3 - len(cards)))
+    return (kind, who, int(value), 0, -1, -1, -1)
+
+
+_ROWS: dict = {}
+
+
+@dataclass
+class Block:
+    """Records as arrays for :meth:`run`, and after it, per hand: status, payments, final stacks and facts."""
+
+    records: list[Record]
+    meta: np.ndarray
+    stacks: np.ndarray
+    winnings: np.ndarray
+    finishing: np.ndarray
+    ops: np.ndarray
+    status: np.ndarray
+    won: np.ndarray
+    final: np.ndarray
+    contributions: np.ndarray
+    rake: np.ndarray
+    adjust: np.ndarray  # board cards dealt when the betting ended, where the all-in is adjusted; else -1
+    facts: np.ndarray
+
+    @classmethod
+    def of(cls, records: Sequence[Record]) -> Block:
+        """Encode records whose table the engine plays (others are refused: check with ``table_parameters`` first)."""
+        h = len(records)
+        meta_rows: list[tuple] = []
+        stack_rows: list[int] = []
+        paid_rows: list[int] = []
+        finish_rows: list[int] = []
+        flat: list[int] = []
+        rows = _ROWS
+        pad = [0] * MAX
+        position = 0
+        for record in records:
+            small, big, ante, button, table_stacks = table_parameters(record)
+            n = len(table_stacks)
+            for op in record.ops:
+                row = rows.get(op)
+                if row is None:
+                    row = rows[op] = _op_row(op)
+                    if len(rows) > 200_000:
+                        rows.clear()
+                flat += row
+            end = position + len(record.ops)
+            paid = record.winnings
+            finishing = record.finishing_stacks
+            meta_rows.append((n, small, big, ante, button, position, end, paid is not None, finishing is not None))
+            position = end
+            stack_rows += table_stacks
+            stack_rows += pad[n:]
+            paid_rows += paid if paid is not None else pad[:n]
+            paid_rows += pad[n:]
+            if finishing is not None:
+                finish_rows += [-1 if x is None or s is None else x for x, s in zip(finishing, record.stacks)]
+            else:
+                finish_rows += pad[:n]
+            finish_rows += pad[n:]
+        meta = np.array(meta_rows, dtype=np.int64).reshape(h, len(_META))
+        stacks = np.array(stack_rows, dtype=np.int64).reshape(h, MAX)
+        winnings = np.array(paid_rows, dtype=np.int64).reshape(h, MAX)
+        finishing_array = np.array(finish_rows, dtype=np.int64).reshape(h, MAX)
+        ops = np.array(flat, dtype=np.int64).reshape(-1, _OP_COLUMNS)
+        return cls(list(records), meta, stacks, winnings, finishing_array, ops, np.zeros(h, dtype=np.int64),
+                   np.zeros((h, MAX), dtype=np.int64), np.zeros((h, MAX), dtype=np.int64),
+                   np.zeros((h, MAX), dtype=np.int64), np.zeros(h, dtype=np.int64), np.full(h, -1, dtype=np.int64),
+                   np.zeros((h, MAX, len(FACT_NAMES)), dtype=np.int64))
+
+    def run(self) -> None:
+        """Replay every hand of the block (fills the result arrays)."""
+        longest = int((self.meta[:, 6] - self.meta[:, 5]).max()) if len(self.meta) else 0
+        log = np.zeros((longest + 3 * MAX + 8, 4), dtype=np.int64)
+        _replay_block(self.meta, self.stacks, self.winnings, self.finishing, self.ops, log, self.status, self.won,
+                      self.final, self.contributions, self.rake, self.adjust, self.facts, STRAIGHT_TOP, FLUSH_VALUE)
+
+    def refusal(self, k: int) -> ReplayError:
+        """The refusal of hand ``k`` (status REFUSED), as the Python replay words it."""
+        from matchdb.hands.replayer import replay_hand
+
+        try:
+            replay_hand(self.records[k], steps=False)
+        except ReplayError as error:
+            return error
+        return ReplayError(f"Hand {self.records[k].label} was refused by the compiled replay but not by the "
+                           "Python one; please report it.", "disagreement")
+
+
+@jit
+def _extreme(hole0, hole1, board, left, nleft, strongest, cards, counts, straight_top, flush_value):
+    """The weakest (or strongest) completion of a hidden hand from ``left[:nleft]``, as the Python replay picks."""
+    for j in range(5):
+        cards[2 + j] = board[j]
+    best_value = -1
+    best_a = -1
+    best_b = -1
+    if hole0 >= 0 or hole1 >= 0:
+        known = hole0 if hole0 >= 0 else hole1
+        for i in range(nleft):
+            cards[0] = known
+            cards[1] = left[i]
+            v = evaluate_with(cards, counts, straight_top, flush_value)
+            if best_a < 0 or (strongest and v > best_value) or (not strongest and v < best_value):
+                best_value, best_a, best_b = v, known, left[i]
+        return best_a, best_b
+    for i in range(nleft):
+        for j in range(i + 1, nleft):
+            cards[0] = left[i]
+            cards[1] = left[j]
+            v = evaluate_with(cards, counts, straight_top, flush_value)
+            if best_a < 0 or (strongest and v > best_value) or (not strongest and v < best_value):
+                best_value, best_a, best_b = v, left[i], left[j]
+    return best_a, best_b
+
+
+@jit
+def _remove(left, nleft, card):
+    for i in range(nleft):
+        if left[i] == card:
+            for j in range(i, nleft - 1):
+                left[j] = left[j + 1]
+            return nleft - 1
+    return nleft
+
+
+@jit
+def _replay_block(meta, stacks, winnings, finishing, ops, log, status, won, final, contributions, rake, adjust,
+                  facts, straight_top, flush_value):
+    g = np.zeros(E.G_FIELDS, dtype=np.int64)
+    p = np.zeros((E.P_FIELDS, MAX), dtype=np.int64)
+    holes = np.full((MAX, 2), -1, dtype=np.int64)
+    shown = np.zeros(MAX, dtype=np.int64)
+    folded = np.zeros(MAX, dtype=np.int64)
+    board = np.full(5, -1, dtype=np.int64)
+    used = np.zeros(52, dtype=np.int64)
+    left = np.zeros(52, dtype=np.int64)
+    deck = np.zeros(52, dtype=np.int64)
+    dealt_board = np.zeros(5, dtype=np.int64)
+    cards = np.zeros(7, dtype=np.int64)
+    counts = np.zeros(13, dtype=np.int32)
+    put = np.zeros(MAX, dtype=np.int64)
+    bet = np.zeros(MAX, dtype=np.int64)
+    folded_at = np.zeros(MAX, dtype=np.int64)
+    for h in range(meta.shape[0]):
+        n = meta[h, 0]
+        first = meta[h, 5]
+        end = meta[h, 6]
+        status[h] = IDENTICAL
+        # -- the deck: shown cards in place, hidden showdown hands the weakest (strongest if paid) left
+        holes[:] = -1
+        shown[:] = 0
+        folded[:] = 0
+        board[:] = -1
+        used[:] = 0
+        nb = 0
+        for o in range(first, end):
+            kind = ops[o, 0]
+            who = ops[o, 1]
+            if kind == DH or kind == SHOW:
+                for j in range(min(ops[o, 3], 2)):
+                    if ops[o, 4 + j] >= 0:
+                        holes[who, j] = ops[o, 4 + j]
+                if ops[o, 3] == 2 and ops[o, 4] >= 0 and ops[o, 5] >= 0:
+                    shown[who] = 1
+            elif kind == DB:
+                for j in range(ops[o, 3]):
+                    if nb < 5:
+                        board[nb] = ops[o, 4 + j]
+                    nb += 1
+            elif kind == FOLD:
+                folded[who] = 1
+        if nb > 5:
+            status[h] = REFUSED
+            continue
+        duplicate = False
+        for s in range(n):
+            for j in range(2):
+                if holes[s, j] >= 0:
+                    used[holes[s, j]] += 1
+        for j in range(min(nb, 5)):
+            if board[j] >= 0:
+                used[board[j]] += 1
+        nleft = 0
+        for c in range(52):
+            if used[c] > 1:
+                duplicate = True
+            if used[c] == 0:
+                left[nleft] = c
+                nleft += 1
+        if duplicate:
+            status[h] = REFUSED
+            continue
+        board_known = nb == 5
+        for j in range(5):
+            if board[j] < 0:
+                board_known = False
+        live = 0
+        for s in range(n):
+            if folded[s] == 0:
+                live += 1
+        if board_known and live >= 2:
+            for rounds in range(2):  # paid hidden hands first (the strongest), then the others (the weakest)
+                for s in range(n):
+                    if folded[s] != 0 or (holes[s, 0] >= 0 and holes[s, 1] >= 0):
+                        continue
+                    strong = meta[h, 7] != 0 and winnings[h, s] > 0
+                    if (rounds == 0) != strong:
+                        continue
+                    a, b = _extreme(holes[s, 0], holes[s, 1], board, left, nleft, strong, cards, counts,
+                                    straight_top, flush_value)
+                    holes[s, 0] = a
+                    holes[s, 1] = b
+                    nleft = _remove(left, nleft, a)
+                    nleft = _remove(left, nleft, b)
+        fill = 0
+        for s in range(n):
+            for j in range(2):
+                if holes[s, j] < 0 and fill < nleft:
+                    holes[s, j] = left[fill]
+                    fill += 1
+                deck[2 * s + j] = holes[s, j]
+        for j in range(5):
+            if board[j] < 0:
+                board[j] = left[fill]
+                fill += 1
+            deck[2 * n + j] = board[j]
+        position = 2 * n + 5
+        while fill < nleft:
+            deck[position] = left[fill]
+            position += 1
+            fill += 1
+        for j in range(5):
+            dealt_board[j] = board[j]
+        # -- the engine: deal, then every recorded action checked and played
+        g[:] = 0
+        p[:] = 0
+        for s in range(n):
+            p[E.P_STACK, s] = stacks[h, s]
+        g[E.G_SEATS] = n
+        g[E.G_SB] = meta[h, 1]
+        g[E.G_BB] = meta[h, 2]
+        g[E.G_ANTE] = meta[h, 3]
+        g[E.G_STREET] = 4
+        E.start_hand_kernel(g, p, log, deck, meta[h, 4])
+        seen = 0
+        last_street = 0
+        for o in range(first, end):
+            kind = ops[o, 0]
+            who = ops[o, 1]
+            if kind == DH or kind == SHOW:
+                continue
+            if kind == DB:
+                seen += ops[o, 3]
+                shown_now = (0, 3, 4, 5)[g[E.G_REACHED]] if g[E.G_REACHED] <= 3 else 5
+                if g[E.G_STREET] != 4 and g[E.G_ACTOR] >= 0 and shown_now < seen:
+                    status[h] = REFUSED
+                    break
+                continue
+            if g[E.G_STREET] == 4 or who != g[E.G_ACTOR]:
+                status[h] = REFUSED
+                break
+            to_call, can_raise, min_to, max_to = E.legal_kernel(g, p)
+            amount = 0
+            if kind == FOLD:
+                if to_call <= 0:
+                    status[h] = REFUSED
+                    break
+                engine_kind = E.FOLD
+            elif kind == CHECK_CALL:
+                engine_kind = E.CALL if to_call > 0 else E.CHECK
+            else:
+                amount = ops[o, 2]
+                if not can_raise or amount < min_to or amount > max_to:
+                    status[h] = REFUSED
+                    break
+                engine_kind = E.RAISE
+            last_street = g[E.G_STREET]
+            played = E.act_kernel(g, p, log, dealt_board, engine_kind, amount)
+            if played != engine_kind:
+                status[h] = REFUSED
+                break
+        if status[h] == REFUSED:
+            continue
+        if g[E.G_STREET] != 4:
+            status[h] = REFUSED
+            continue
+        showdown = g[E.G_SHOWDOWN] != 0
+        if showdown and not _board_known_record(ops, first, end):
+            status[h] = REFUSED
+            continue
+        # -- payments against the record
+        pot = 0
+        for s in range(n):
+            won[h, s] = p[E.P_WON, s]
+            final[h, s] = p[E.P_STACK, s]
+            contributions[h, s] = p[E.P_START, s] - p[E.P_STACK, s] + p[E.P_WON, s]
+            pot += p[E.P_WON, s]
+        used_log = min(g[E.G_NLOG], log.shape[0])
+        put[:] = 0
+        bet[:] = 0
+        street = 0
+        for i in range(used_log):
+            st = log[i, E.LOG_STREET]
+            seat = log[i, E.LOG_SEAT]
+            kind = log[i, E.LOG_KIND]
+            amount = log[i, E.LOG_AMOUNT]
+            if st != street:
+                street = st
+                bet[:] = 0
+            if kind == E.RAISE:
+                put[seat] += amount - bet[seat]
+                bet[seat] = amount
+            elif kind != E.ANTE:
+                put[seat] += amount
+                bet[seat] += amount
+            else:
+                put[seat] += amount
+        paid_any = False
+        total_paid = 0
+        for s in range(n):
+            if winnings[h, s] != 0:
+                paid_any = True
+            total_paid += winnings[h, s]
+        rake[h] = 0
+        if meta[h, 7] == 0 or (not paid_any and pot > 0):
+            status[h] = UNRECORDED
+        else:
+            same = True
+            for s in range(n):
+                if winnings[h, s] != won[h, s]:
+                    same = False
+            returned_ok = True
+            for s in range(n):
+                r = put[s] - contributions[h, s]
+                if not (winnings[h, s] == won[h, s] or (r > 0 and winnings[h, s] == won[h, s] + r)):
+                    returned_ok = False
+            if same or returned_ok:
+                status[h] = IDENTICAL
+            else:
+                ok = total_paid < pot
+                for s in range(n):
+                    w = won[h, s]
+                    q = winnings[h, s]
+                    if not (0 <= q <= w and (w > 0 or q == 0)):
+                        ok = False
+                if ok:
+                    status[h] = RAKED
+                    rake[h] = pot - total_paid
+                else:
+                    status[h] = REFUSED
+                    continue
+        if meta[h, 8] != 0:
+            for s in range(n):
+                expected = finishing[h, s]
+                if expected < 0:
+                    continue
+                mine = final[h, s]
+                if status[h] == RAKED:
+                    mine -= won[h, s] - winnings[h, s]
+                if expected != mine:
+                    status[h] = REFUSED
+            if status[h] == REFUSED:
+                continue
+        # -- what each seat did
+        for s in range(n):
+            for j in range(facts.shape[2]):
+                facts[h, s, j] = 0
+            folded_at[s] = 5
+        raises = 0
+        for i in range(used_log):
+            st = log[i, E.LOG_STREET]
+            seat = log[i, E.LOG_SEAT]
+            kind = log[i, E.LOG_KIND]
+            if kind == E.SMALL_BLIND or kind == E.BIG_BLIND or kind == E.ANTE:
+                continue
+            if st == 0:
+                if raises == 1:
+                    facts[h, seat, 3] = 1
+                    if kind == E.RAISE:
+                        facts[h, seat, 2] = 1
+                if kind == E.CALL or kind == E.RAISE:
+                    facts[h, seat, 0] = 1
+                if kind == E.RAISE:
+                    facts[h, seat, 1] = 1
+                    raises += 1
+            elif kind == E.RAISE:
+                facts[h, seat, 4] += 1
+            elif kind == E.CALL:
+                facts[h, seat, 5] += 1
+            if kind == E.FOLD:
+                folded_at[seat] = st
+        all_shown = True
+        for s in range(n):
+            alive = folded_at[s] == 5
+            facts[h, s, 6] = 1 if nb >= 3 and folded_at[s] > 0 else 0
+            facts[h, s, 7] = 1 if showdown and alive else 0
+            facts[h, s, 8] = 1 if showdown and alive and won[h, s] > 0 else 0
+            facts[h, s, 9] = 1 if alive else 0
+            if alive and shown[s] == 0:
+                all_shown = False
+        dealt = (0, 3, 4, 5)[last_street]
+        adjust[h] = dealt if showdown and dealt < 5 and all_shown else -1
+
+
+@jit
+def _board_known_record(ops, first, end):
+    """The record deals five board cards, all known (a showdown needs them)."""
+    count = 0
+    for o in range(first, end):
+        if ops[o, 0] == DB:
+            for j in range(ops[o, 3]):
+                if ops[o, 4 + j] < 0:
+                    return False
+                count += 1
+    return count >= 5
+
+
+def replay_blocks(records, report: ReplayReport, numbered: list, on_block=None, size: int = BLOCK) -> None:
+    """Replay ``records`` block by block into ``report`` (refusals into ``numbered`` as (hand number, Refusal))."""
+    pending: list[Record] = []
+    places: list[int] = []
+    for record in records:
+        report.read += 1
+        try:
+            table_parameters(record)
+        except ReplayError as error:
+            report.refused[error.reason] += 1
+            numbered.append((report.read, Refusal(record.file, record.number, record.index, error.reason,
+                                                  str(error))))
+            continue
+        pending.append(record)
+        places.append(report.read)
+        if len(pending) >= size:
+            _flush(pending, places, report, numbered, on_block)
+            pending, places = [], []
+    if pending:
+        _flush(pending, places, report, numbered, on_block)
+
+
+def _flush(records: list[Record], places: list[int], report: ReplayReport, numbered: list, on_block) -> None:
+    block = Block.of(records)
+    block.run()
+    counts = np.bincount(block.status, minlength=REFUSED + 1)
+    report.identical += int(counts[IDENTICAL])
+    report.raked += int(counts[RAKED])
+    report.unrecorded += int(counts[UNRECORDED])
+    raked = np.flatnonzero(block.status == RAKED)
+    if len(raked):
+        report.rake += float(sum(block.rake[k] / records[k].unit for k in raked))
+    for k in np.flatnonzero(block.status == REFUSED):
+        error = block.refusal(int(k))
+        record = records[k]
+        report.refused[error.reason] += 1
+        numbered.append((places[k], Refusal(record.file, record.number, record.index, error.reason, str(error))))
+    if on_block is not None:
+        on_block(block)
