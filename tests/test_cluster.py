@@ -42,4 +42,4 @@ def test_build_quiet_prints_nothing_of_dasks_logging(tmp_path):
     done = subprocess.run(command, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     assert done.stderr == "", done.stderr
-    assert done.stdout.startswith("built 1 tables"), done.stdout
+    assert done.stdout.startswith("built 1 table,"), done.stdout
