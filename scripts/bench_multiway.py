@@ -22,7 +22,8 @@ import numpy as np
 import matchdb
 from matchdb.core.canonical import CANONICAL_FLOPS, CARD_MAP, canonicalize
 from matchdb.equity.heads_up import all_hands_scores
-from matchdb.equity.multiway import multiway_outcome, range_vs_range
+from matchdb.equity.heads_up import range_vs_range
+from matchdb.equity.multiway import multiway_outcome
 from matchdb.core.pairs import (
     PAIR_HIGH,
     PAIR_INDEX,

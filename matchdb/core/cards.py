@@ -40,12 +40,19 @@ __all__ = [
     "format_card",
     "format_cards",
     "MAX_CARD_TEXT",
+    "read_only",
 ]
 
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
 
 _SEPARATORS = re.compile(r"[\s,;]+")
+
+
+def read_only(array: np.ndarray) -> np.ndarray:
+    """``array`` made read-only and returned: the module-level tables of core are shared, never written."""
+    array.flags.writeable = False
+    return array
 
 
 def card_id(rank: int, suit: int) -> int:

@@ -39,7 +39,7 @@ from matchdb.errors import (
     IncompleteDatabaseError,
     MatchdbError,
 )
-from matchdb.db.query import MatchDB
+from matchdb.db.query import MatchDB, opponent_list
 from matchdb.db.query import open as open_database
 
 __all__ = ["create_app", "serve", "MAX_BATCH", "MAX_BODY_BYTES", "ANSWER_SECONDS", "IDLE_SECONDS"]
@@ -193,7 +193,7 @@ def create_app(db: MatchDB):
         "win_rate": lambda item: db.naive(item.hole, item.board, item.players),
         "equity": lambda item: db.outcome(item.hole, item.board, item.villain),
         "multiway": lambda item: db.multiway(
-            item.hole, item.board, _opponents(item.villains, item.opponents), item.method, item.samples, item.seed
+            item.hole, item.board, opponent_list(item.villains, item.opponents), item.method, item.samples, item.seed
         ),
     }
 
@@ -223,7 +223,7 @@ def create_app(db: MatchDB):
         samples: int | None = Query(None, description="sampled partial deals (default 2,352)"),
         seed: int | None = Query(None, description="seed of a sampled answer"),
     ) -> Multiway:
-        return await answer(db.multiway, hole, board, _opponents(villain or [], opponents), method, samples, seed)
+        return await answer(db.multiway, hole, board, opponent_list(villain, opponents), method, samples, seed)
 
     @app.get("/v1/distribution", summary="How a hand's exact equity moves on the turn and river: EHS, EHS^2, HS, PPot, NPot")
     async def get_distribution(
@@ -274,14 +274,6 @@ def create_app(db: MatchDB):
 def _is_list(annotation) -> bool:
     """True for ``list[...]``, also inside an optional (``list[str] | None``)."""
     return get_origin(annotation) is list or any(get_origin(arg) is list for arg in get_args(annotation))
-
-
-def _opponents(villains: list[str], random: int | None) -> list[str]:
-    """One entry per opponent: the villains' ranges, then ``random`` random hands (one when neither is given)."""
-    if random is not None and (isinstance(random, bool) or not 0 <= random <= 9):
-        raise MatchdbError(f"The number of opponents {random!r} is out of range; expected 0..9.")
-    opponents = list(villains) + ["random"] * (random or 0)
-    return opponents or ["random"]
 
 
 # -- the equity explorer page (issue 15): the page at /, its files, and every hand's figure on a board ------------

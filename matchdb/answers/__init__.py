@@ -1,5 +1,9 @@
 """Answers: what :class:`matchdb.MatchDB` returns, each knowing its fields, its JSON and its text.
 
+Every answer lives in this package: the one-hand and heads-up answers and
+:class:`Multiway` here, :mod:`matchdb.answers.distributions` (a hand's or
+every hand's distribution), :mod:`matchdb.answers.reports` (a range over
+every flop) and :mod:`matchdb.answers.preflop` (the 169 classes' tables).
 Every answer is a frozen dataclass. ``to_dict()`` gives the JSON the HTTP
 service sends and ``matchdb ... --json`` prints; ``to_text()`` the lines the
 terminal shows. The command line and the service only render answers, so a
@@ -26,7 +30,18 @@ from matchdb.core.cards import RANKS
 from matchdb.errors import MatchdbError
 from matchdb.core.hole_cards import hand_index
 
-__all__ = ["Answer", "WinRate", "Outcome", "HandReport", "RangeEquity", "HandTable", "Multiway", "format_grid", "plain"]
+__all__ = [
+    "Answer",
+    "WinRate",
+    "Outcome",
+    "HandReport",
+    "RangeEquity",
+    "HandTable",
+    "Multiway",
+    "class_grid",
+    "format_grid",
+    "plain",
+]
 
 
 def plain(value):
@@ -174,19 +189,7 @@ class HandTable(Answer):
         i > j the offsuit one, and the diagonal holds the pairs. NaN where no
         hand of a class is possible on the board.
         """
-        totals = np.zeros((13, 13))
-        counts = np.zeros((13, 13))
-        for hand, value in zip(self.hands, self.values):
-            if np.isnan(value):
-                continue
-            high, low = sorted((RANKS.index(hand[0]), RANKS.index(hand[2])), reverse=True)
-            i, j = 12 - high, 12 - low
-            if hand[1] != hand[3] and high != low:
-                i, j = j, i  # offsuit below the diagonal
-            totals[i, j] += value
-            counts[i, j] += 1
-        with np.errstate(invalid="ignore"):
-            return totals / counts
+        return class_grid(self.hands, self.values, ~np.isnan(self.values))
 
     def plot(self, ax=None, out=None):
         """Draw :meth:`grid` as a heat map with each class's value (needs matplotlib, the ``plot`` extra); return the Axes.
@@ -209,6 +212,33 @@ class HandTable(Answer):
 
     def to_text(self) -> str:
         return format_grid(f"{self.figure} of every hand on {self.board}", self.grid())
+
+
+def class_grid(hands, values, valid) -> np.ndarray:
+    """13 x 13 mean of per-hand ``values`` by starting-hand class, over the hands where ``valid``.
+
+    ``hands`` are hands written high rank first (``'AhKh'``). Row/column 0 is
+    the ace; ``grid[i, j]`` with i < j is the suited class of ranks
+    (12 - i, 12 - j), with i > j the offsuit one, pairs on the diagonal. NaN
+    where no valid hand of a class is given.
+
+    >>> grid = class_grid(["AhKh", "AsKh", "AdAc"], [0.5, 0.25, 1.0], [True, True, True])
+    >>> float(grid[0, 1]), float(grid[1, 0]), float(grid[0, 0])
+    (0.5, 0.25, 1.0)
+    """
+    totals = np.zeros((13, 13))
+    counts = np.zeros((13, 13))
+    for hand, value, ok in zip(hands, values, valid):
+        if not ok:
+            continue
+        high, low = sorted((RANKS.index(hand[0]), RANKS.index(hand[2])), reverse=True)
+        i, j = 12 - high, 12 - low
+        if hand[1] != hand[3] and high != low:
+            i, j = j, i  # offsuit below the diagonal
+        totals[i, j] += value
+        counts[i, j] += 1
+    with np.errstate(invalid="ignore"):
+        return totals / counts
 
 
 def format_grid(title: str, grid: np.ndarray) -> str:
@@ -249,7 +279,7 @@ class Multiway(Answer):
 
     @classmethod
     def of(cls, hole: str, board: str, opponents, result) -> Multiway:
-        """The answer of a :class:`matchdb.equity.multiway.MultiwayResult`."""
+        """The answer of a multiway result (:class:`matchdb.equity.multiway.MultiwayResult`)."""
         se = result.standard_error
         return cls(
             hole, board, tuple(opponents), result.equity, result.win, result.tie, result.loss, result.exact,
@@ -270,3 +300,11 @@ class Multiway(Answer):
             names = (self.hole, *self.opponents)
             lines.append("  every player: " + "  ".join(f"{n} {e:.6f}" for n, e in zip(names, self.player_equities)))
         return "\n".join(lines)
+
+
+# The answers of the other modules, importable from here too (they import the base above).
+from matchdb.answers.distributions import BoardDistributions, HandDistribution  # noqa: E402
+from matchdb.answers.preflop import PreflopMultiway, PreflopTable  # noqa: E402
+from matchdb.answers.reports import FlopReport  # noqa: E402
+
+__all__ += ["BoardDistributions", "FlopReport", "HandDistribution", "PreflopMultiway", "PreflopTable"]
