@@ -44,6 +44,11 @@ __all__ = [
 ]
 
 
+def _where(board: str) -> str:
+    """``'on 2c7dJh'``, or ``'preflop'`` for an empty board."""
+    return f"on {board}" if board else "preflop"
+
+
 def plain(value):
     """``value`` as plain JSON types: lists for arrays, None for NaN and infinities, dicts of answers."""
     return _plain(value)
@@ -95,7 +100,7 @@ class WinRate(Answer):
     win_rate: float
 
     def to_text(self) -> str:
-        return f"{self.hole} on {self.board}\n  naive win rate, {self.players} players: {self.win_rate:.6f}"
+        return f"{self.hole} {_where(self.board)}\n  naive win rate, {self.players} players: {self.win_rate:.6f}"
 
 
 @dataclass(frozen=True)
@@ -117,7 +122,7 @@ class Outcome(Answer):
 
     def to_text(self) -> str:
         return (
-            f"{self.hole} on {self.board}\n"
+            f"{self.hole} {_where(self.board)}\n"
             f"  exact heads-up equity vs {self.villain}: {self.equity:.6f}\n"
             f"  win {self.win:.6f}  tie {self.tie:.6f}  loss {self.loss:.6f}"
         )
@@ -144,7 +149,7 @@ class HandReport(Answer):
 
     def to_text(self) -> str:
         return (
-            f"{self.hole} on {self.board}\n"
+            f"{self.hole} {_where(self.board)}\n"
             f"  naive win rate, {self.players} players: {self.win_rate:.6f}\n"
             f"  exact heads-up equity vs {self.villain}: {self.equity:.6f}\n"
             f"  win {self.win:.6f}  tie {self.tie:.6f}  loss {self.loss:.6f}"
@@ -161,7 +166,7 @@ class RangeEquity(Answer):
     equity: float
 
     def to_text(self) -> str:
-        return f"{self.hero} vs {self.villain} on {self.board}\n  exact equity of the hero range: {self.equity:.6f}"
+        return f"{self.hero} vs {self.villain} {_where(self.board)}\n  exact equity of the hero range: {self.equity:.6f}"
 
 
 @dataclass(frozen=True)
@@ -211,7 +216,7 @@ class HandTable(Answer):
         return plot_grid(self.grid(), title=f"{self.figure} on {self.board}", center=center, ax=ax, out=out)
 
     def to_text(self) -> str:
-        return format_grid(f"{self.figure} of every hand on {self.board}", self.grid())
+        return format_grid(f"{self.figure} of every hand {_where(self.board)}", self.grid())
 
 
 def class_grid(hands, values, valid) -> np.ndarray:
@@ -292,7 +297,7 @@ class Multiway(Answer):
         if not self.exact and self.samples:
             how += f", standard error {self.standard_error:.6f} from {self.samples} sampled deals, seed {self.seed}"
         lines = [
-            f"{self.hole} on {self.board} against {len(self.opponents)} opponents ({', '.join(self.opponents)})",
+            f"{self.hole} {_where(self.board)} against {len(self.opponents)} opponents ({', '.join(self.opponents)})",
             f"  equity {self.equity:.6f} ({how})",
             f"  win {self.win:.6f}  tie {self.tie:.6f}  loss {self.loss:.6f}",
         ]

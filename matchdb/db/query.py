@@ -200,7 +200,7 @@ class MatchDB:
     # -- answers -------------------------------------------------------------------
 
     def naive(self, hole: CardsLike, board: CardsLike, players: int = 2) -> WinRate:
-        """The naive win rate mean((1 - S) ** (players - 1)) of ``hole`` on a 3 to 5 card board, as an answer."""
+        """The naive win rate mean((1 - S) ** (players - 1)) of ``hole`` on a 3 to 5 card board (or preflop: ``""``), as an answer."""
         value = self.win_rate(hole, board, players)
         return WinRate(_text(hole), _text(board), int(players), value)
 
@@ -208,6 +208,10 @@ class MatchDB:
         """The naive win rate as a float: ``db.naive(...).win_rate``."""
         from matchdb.equity.heads_up import naive_win_rate
 
+        if _is_preflop(board):
+            from matchdb.db import preflop
+
+            return preflop.naive_win_rate(self, hole, check_players(players, high=10))
         canon, columns, row = self._hand_frame(hole, board)
         block = self._tables.chunk(canon.index, row // CHUNK_ROWS)
         value = naive_win_rate(block, row % CHUNK_ROWS, columns, players, jit=self._jit)
@@ -219,9 +223,18 @@ class MatchDB:
         """Exact heads-up win, tie and loss probabilities against a random hand or a range, card removal exact.
 
         ``villain`` is range text (``'QQ+,AKs'``), a list of hands, 1,326
-        weights in :func:`matchdb.hand_order`, or None for any hand.
+        weights in :func:`matchdb.hand_order`, or None for any hand. An empty
+        ``board`` asks before the flop (:mod:`matchdb.db.preflop`).
+
+        >>> db.outcome("AcAd", "", "KhKs").equity
+        0.8125548967940273
         """
         from matchdb.equity.heads_up import hand_vs_weights
+
+        if _is_preflop(board):
+            from matchdb.db import preflop
+
+            return preflop.outcome(self, hole, villain)
 
         canon, columns, row = self._hand_frame(hole, board)
         weights = check_possible(self._weights(canon, villain), f"range {describe_range(villain)!r}", _text(board))
@@ -254,6 +267,10 @@ class MatchDB:
         """
         from matchdb.equity.heads_up import range_vs_range
 
+        if _is_preflop(board):
+            from matchdb.db import preflop
+
+            return preflop.range_outcome(self, hero_range, villain_range)
         canon, columns, _ = self._frame(None, board)
         hero = check_possible(self._weights(canon, hero_range), f"hero range {describe_range(hero_range)!r}", _text(board))
         villain = check_possible(self._weights(canon, villain_range), f"villain range {describe_range(villain_range)!r}", _text(board))
@@ -272,12 +289,13 @@ class MatchDB:
 
         ``opponents`` is a number of random opponents, or one entry per opponent:
         ``"random"``, a hand (``"QsQd"``), a range (text, a list of hands, 1,326
-        weights, or :class:`matchdb.equity.multiway.ClassWeights`). ``method``: ``"auto"``
+        weights, or :class:`matchdb.equity.opponents.ClassWeights`). ``method``: ``"auto"``
         (exact when affordable: up to three opponents that are not known hands on
         every street, four on the river, any number of known hands; else sampled),
         ``"exact"``, ``"sample"`` (``samples`` partial deals, ``seed`` reproduces
         them), or ``"independent"`` (the match-table article's formula: each
-        opponent's beliefs combined as if independent, an approximation).
+        opponent's beliefs combined as if independent, an approximation). An
+        empty ``board`` asks before the flop (:mod:`matchdb.db.preflop`).
 
         >>> answer = db.multiway("AhKh", "2c7dJh", 2)
         >>> round(answer.equity, 12), answer.exact
@@ -288,6 +306,10 @@ class MatchDB:
         from matchdb.equity.multiway import multiway_outcome
         from matchdb.equity.opponents import independent_outcome
 
+        if _is_preflop(board):
+            from matchdb.db import preflop
+
+            return preflop.multiway(self, hole, opponents, method, samples, seed)
         if method not in ("auto", "exact", "sample", "independent"):
             raise MatchdbError(f"The method {method!r} is unknown; expected 'auto', 'exact', 'sample' or 'independent'.")
         specs = _opponent_specs(opponents)
@@ -447,8 +469,13 @@ class MatchDB:
         return self._per_hand(board, f"naive win rate, {players} players", per_row, canon)
 
     def equities(self, board: CardsLike, villain=None) -> HandTable:
-        """Exact heads-up equity of every private hand on a board against a random hand or a range."""
+        """Exact heads-up equity of every private hand on a board (or preflop: ``""``) against a random hand or a range."""
         from matchdb.equity.heads_up import all_hands_scores
+
+        if _is_preflop(board):
+            from matchdb.db import preflop
+
+            return preflop.equities(self, villain)
 
         canon, columns, _ = self._frame(None, board)
         weights = check_possible(self._weights(canon, villain), f"range {describe_range(villain)!r}", _text(board))
@@ -473,6 +500,20 @@ class MatchDB:
             return compute_preflop_multiway(self.tables(range(N_FLOPS), show_progress=show_progress))
 
         return self._derived(PREFLOP_MULTIWAY_KIND, PREFLOP_MULTIWAY_VERSION, PreflopMultiway.from_json, compute)
+
+    def preflop_matchups(self, show_progress: bool = False):
+        """Every heads-up preflop matchup's wins and ties (:class:`matchdb.equity.matchups.PreflopMatchups`).
+
+        Computed once from every table (about a minute on 2 cores; ``show_progress``
+        shows the tables read) and kept in the store as derived data, so ``matchdb
+        pack`` ships it; what preflop range questions use (:mod:`matchdb.db.preflop`).
+        """
+        from matchdb.equity.matchups import MATCHUPS_KIND, MATCHUPS_VERSION, PreflopMatchups, compute_matchups
+
+        def compute():
+            return compute_matchups(self.tables(range(N_FLOPS), show_progress=show_progress))
+
+        return self._derived(MATCHUPS_KIND, MATCHUPS_VERSION, PreflopMatchups.from_json, compute)
 
     def _derived(self, kind: str, version: int, read, compute):
         """Derived data ``kind``: kept from an earlier call, else read from the store, else computed and saved.
@@ -516,6 +557,13 @@ class MatchDB:
 
         cached = self._derived(PREFLOP_KIND, PREFLOP_VERSION, PreflopTable.from_json, compute)
         return cached.with_players(wanted)
+
+
+def _is_preflop(board) -> bool:
+    """True when ``board`` holds no card (``""``, blanks, an empty list): a question before the flop."""
+    if isinstance(board, str):
+        return not board.strip()
+    return isinstance(board, (list, tuple)) and len(board) == 0
 
 
 def _preflop_fingerprint(store) -> str:
