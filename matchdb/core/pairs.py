@@ -12,6 +12,7 @@ This module is the one place that knows the frame; it needs numpy only, so
 the per-query path can use it without loading numba.
 
 >>> from matchdb.core.cards import format_cards, parse_cards
+>>> from matchdb.core.pairs import COLLISION  # made on first use
 >>> flop = parse_cards("2c7dJh")
 >>> pair_row(flop, parse_cards("AhKh")), len(board_columns(())), int(COLLISION[0].sum())
 (768, 1176, 95)

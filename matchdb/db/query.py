@@ -590,7 +590,7 @@ def _as_range(spec):
 def _describe(spec) -> str:
     """How an answer names an opponent or a hero range."""
     if hasattr(spec, "hand_weights"):
-        return "class weights"
+        return describe_range(spec)
     hand = _one_hand(spec)
     return hand_order()[hand_index(hand)] if hand is not None else describe_range(spec)
 

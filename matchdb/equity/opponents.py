@@ -82,11 +82,13 @@ def independent_outcome(table: np.ndarray, columns, hero: int, opponents: Sequen
 class ClassWeights:
     """A range as a weight per starting-hand class (169 of them, :data:`matchdb.core.hole_cards.CLASSES`).
 
-    Usable wherever a range is (:meth:`matchdb.MatchDB.multiway` takes it as an opponent or hero), and
+    Usable wherever a range is (:meth:`matchdb.MatchDB.equity`, :meth:`~matchdb.MatchDB.multiway` and the
+    rest take it as a villain, an opponent or a hero), ``name`` is how answers call it, and
     :meth:`to_range` writes it in the usual notation ('1(AA),0.5(KK)').
     """
 
     weights: tuple[float, ...]
+    name: str = ""
 
     def hand_weights(self) -> np.ndarray:
         """The weight of every hand in :func:`matchdb.hand_order` (its class's weight): a range as 1,326 weights."""
@@ -166,7 +168,7 @@ def top_percent(percent: float, strength) -> ClassWeights:
         size = combos(CLASSES[i])
         weights[i] = min(1.0, (target - held) / size)
         held += weights[i] * size
-    return ClassWeights(tuple(float(w) for w in weights))
+    return ClassWeights(tuple(float(w) for w in weights), f"top_percent({percent:g})")
 
 
 def at_least(threshold: str, strength) -> ClassWeights:
@@ -182,7 +184,7 @@ def at_least(threshold: str, strength) -> ClassWeights:
     if threshold not in CLASSES:
         raise MatchdbError(f"The threshold {threshold!r} is not a class like 'AA', 'AKs' or '66'.")
     bar = values[CLASSES.index(threshold)]
-    return ClassWeights(tuple(float(v >= bar) for v in values))
+    return ClassWeights(tuple(float(v >= bar) for v in values), f"at_least({threshold!r})")
 
 
 def steered(strength, top: float = 0.15, softness: float = 0.05) -> ClassWeights:
@@ -204,4 +206,4 @@ def steered(strength, top: float = 0.15, softness: float = 0.05) -> ClassWeights
     q = _percentiles(values)
     with np.errstate(over="ignore"):
         weights = 1.0 / (1.0 + np.exp((q - top) / softness))
-    return ClassWeights(tuple(float(w) for w in weights))
+    return ClassWeights(tuple(float(w) for w in weights), f"steered(top={top:g}, softness={softness:g})")
