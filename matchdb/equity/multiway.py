@@ -418,11 +418,21 @@ def _all_known(q: _Question, hero: int) -> MultiwayResult:
 
 
 def _sampled(q: _Question, hero_w: np.ndarray, forced: bool, samples, seed) -> MultiwayResult:
-    """Stratified estimate: every column, a few partial deals each, the last (up to) three opponents exact."""
+    """Stratified estimate: every column, a few partial deals each, the last (up to) three opponents exact.
+
+    Each column draws from its own stream (the question's seed, the hero row, the phase, the
+    column), and the columns are split between threads, so the answer depends on the seed only.
+    With ``samples`` given, every column gets the same share. By default a hand gets
+    :data:`PILOT_SAMPLES` per column first; when their standard error is above
+    :data:`TARGET_STANDARD_ERROR`, a second phase adds samples where the first found the
+    numerator most variable (Neyman's allocation), as many as that target asks (at most
+    :data:`MAX_EXTRA_SAMPLES` per column on average).
+    """
     k = len(q.unknown)
     k_exact = min(MAX_EXACT_UNKNOWN, k - 1) if forced else min(_EXACT_WHEN_SAMPLING, k)
-    exact_w, exact_random, drawn_w, drawn_random, all_random = _split(q, k_exact)
+    parts = _split(q, k_exact)
     n_cols = len(q.columns)
+    adaptive = samples is None and np.count_nonzero(hero_w) == 1
     if samples is None:
         samples = DEFAULT_SAMPLES
     if isinstance(samples, bool) or not isinstance(samples, (int, np.integer)) or samples < 1:
@@ -432,39 +442,25 @@ def _sampled(q: _Question, hero_w: np.ndarray, forced: bool, samples, seed) -> M
         seed = int(np.random.SeedSequence().generate_state(1)[0] >> 1)
     elif isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
         raise MatchdbError(f"The seed {seed!r} is not a non-negative whole number.")
-    seeds = np.random.SeedSequence(int(seed)).generate_state(N_PAIRS)
     out = np.zeros(8)
-    used_rows = 0
+    used = 0
     for row in np.flatnonzero(hero_w):
         free = q.hero_free(int(row))
         if free is None:
             continue
-        part = np.zeros(8)
-        _k._sample_hero(
-            q.cols,
-            q.col_masks,
-            int(row),
-            q.known_rows,
-            free,
-            q.n_free,
-            drawn_w,
-            drawn_random,
-            k_exact,
-            exact_random,
-            exact_w,
-            all_random,
-            per_column,
-            int(seeds[row] >> 1),
-            PAIR_LOW,
-            PAIR_HIGH,
-            _PAIR_INDEX,
-            _ROW_MASKS,
-            BITS,
-            part,
-        )
-        out[:4] += hero_w[row] * part[:4]
-        out[4:] += hero_w[row] ** 2 * part[4:]
-        used_rows += 1
+        counts = np.full(n_cols, per_column, dtype=np.int64)
+        sums = _sample_phase(q, int(row), free, k_exact, parts, counts, _stream_seed(seed, row, 0))
+        if adaptive:
+            extra = _neyman_extra(sums, counts)
+            if extra.any():
+                sums += _sample_phase(q, int(row), free, k_exact, parts, extra, _stream_seed(seed, row, 1))
+                counts += extra
+        n = np.maximum(counts, 1)[:, None]
+        means = sums[:, :4] / n
+        variances = np.maximum(sums[:, 4:] - n * means**2, 0.0) / np.maximum(n - 1, 1) / n
+        out[:4] += hero_w[row] * means.sum(axis=0)
+        out[4:] += hero_w[row] ** 2 * variances.sum(axis=0)
+        used += int(counts.sum())
     deals = out[3]
     if deals <= 0:
         raise RangeError(
@@ -480,7 +476,62 @@ def _sampled(q: _Question, hero_w: np.ndarray, forced: bool, samples, seed) -> M
         players=None,
         exact=False,
         standard_error=float(np.sqrt(max(var, 0.0))),
-        samples=int(per_column * n_cols * used_rows),
+        samples=used,
         seed=int(seed),
         method="sample",
     )
+
+
+#: Samples per column of a sampled answer's first phase, and the standard error its second phase aims at.
+PILOT_SAMPLES = 2
+TARGET_STANDARD_ERROR = 0.0005
+#: The second phase adds at most this many samples per column on average.
+MAX_EXTRA_SAMPLES = 8
+
+
+def _stream_seed(seed: int, row, phase: int) -> int:
+    """The seed of one hero row's streams in one phase (each column then has its own stream)."""
+    return int(np.random.SeedSequence([int(seed), int(row), phase]).generate_state(1)[0])
+
+
+def _neyman_extra(sums: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """Extra samples per column, in proportion to the first phase's standard deviation of the equity numerator,
+    enough to bring the standard error to :data:`TARGET_STANDARD_ERROR` if the first phase's deviations hold."""
+    live = sums[:, 3] > 0
+    n = np.maximum(counts, 2)
+    deals = (sums[:, 3] / np.maximum(counts, 1)).sum()
+    spread = np.sqrt(np.maximum(sums[:, 6] - sums[:, 2] ** 2 / n, 0.0) / (n - 1)) * live
+    target = (TARGET_STANDARD_ERROR * deals) ** 2
+    if (spread**2 / n).sum() <= target or spread.sum() == 0:
+        return np.zeros_like(counts)
+    low, high = 0.0, float(MAX_EXTRA_SAMPLES * len(counts))
+    for _ in range(40):  # the smallest total whose Neyman split reaches the target
+        middle = (low + high) / 2
+        if (spread**2 / (n + middle * spread / spread.sum())).sum() <= target:
+            high = middle
+        else:
+            low = middle
+    return np.ceil(high * spread / spread.sum()).astype(np.int64)
+
+
+def _sample_phase(q: _Question, row: int, free, k_exact: int, parts, counts: np.ndarray, seed: int) -> np.ndarray:
+    """Per column sums (win, tie, equity, deals and their squares) of ``counts[c]`` samples, on threads by columns."""
+    from matchdb.equity.enumeration import THREADS, _pool
+
+    exact_w, exact_random, drawn_w, drawn_random, all_random = parts
+    n_cols = len(q.columns)
+    sums = np.zeros((n_cols, 8))
+
+    def work(lo: int, hi: int) -> None:
+        _k._sample_columns(
+            q.cols, q.col_masks, row, q.known_rows, free, q.n_free, drawn_w, drawn_random, k_exact, exact_random,
+            exact_w, all_random, counts, seed, lo, hi, PAIR_LOW, PAIR_HIGH, _PAIR_INDEX, _ROW_MASKS, BITS, sums,
+        )
+
+    threads = min(THREADS, n_cols) if _k._sample_columns.signatures else 1  # the first call compiles: one thread
+    bounds = [n_cols * t // threads for t in range(threads + 1)]
+    futures = [_pool().submit(work, bounds[t], bounds[t + 1]) for t in range(1, threads)]
+    work(bounds[0], bounds[1])
+    for future in futures:
+        future.result()
+    return sums

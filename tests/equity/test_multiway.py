@@ -528,6 +528,33 @@ def test_same_seed_same_answer():
     assert c.equity != a.equity
 
 
+def test_the_same_seed_gives_the_same_answer_whatever_the_threads(monkeypatch):
+    """Every column draws from its own stream: splitting the columns between 1, 2 or 3 threads changes nothing."""
+    from matchdb.equity import enumeration
+
+    answers = []
+    for threads in (1, 2, 3):
+        monkeypatch.setattr(enumeration, "THREADS", threads)
+        answers.append(multiway("9s8s", "2c7dJh", 5, seed=11))
+    assert answers[0] == answers[1] == answers[2]
+    assert answers[0].samples > 2 * 1176  # a second phase ran for this hand
+
+
+@pytest.mark.parametrize("hand", ["AhKh", "7c7s", "9s8s", "3d4d"])
+def test_six_players_reach_the_target_standard_error(hand):
+    """The benchmark's four hands against five random opponents: by default the standard error is at most 0.0005."""
+    answer = multiway(hand, "2c7dJh", 5, seed=1)
+    assert answer.standard_error <= 0.0005
+
+
+def test_the_standard_error_is_honest():
+    """Over 24 seeds the estimates spread as much as the standard errors say (9s8s, which needs a second phase)."""
+    answers = [multiway("9s8s", "2c7dJh", 5, seed=s) for s in range(24)]
+    spread = np.std([a.equity for a in answers], ddof=1)
+    said = np.mean([a.standard_error for a in answers])
+    assert 0.6 < spread / said < 1.5
+
+
 def test_many_players_sampled_agrees_with_plain_monte_carlo():
     """Six players on the river: the stratified, partly exact estimate against a plain simulation with eval7."""
     eval7 = _eval7()

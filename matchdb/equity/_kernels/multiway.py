@@ -30,7 +30,7 @@ from __future__ import annotations
 import numpy as np
 
 from matchdb.core.pairs import SENTINEL
-from matchdb.equity._kernels.bits import popcount
+from matchdb.equity._kernels.bits import MIX1, MIX2, popcount, splitmix
 from matchdb.jit import jit
 
 
@@ -512,11 +512,18 @@ def _known_all(cols, rows, result):
 
 
 @jit
-def _draw(levels, level, hero, free, weights, cand, n_cand, restrict, row_masks, bits):
+def _uniform(state):
+    """(next state, a uniform float in [0, 1)) from the splitmix stream ``state``."""
+    state, z = splitmix(state)
+    return state, np.float64(z >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+@jit
+def _draw(levels, level, hero, free, weights, cand, n_cand, restrict, row_masks, bits, state):
     """Draw one hand from ``cand[:n_cand]`` with both cards in ``free`` in proportion to ``weights``.
 
     ``restrict``: only hands that do not beat the hero (level <= ``level``).
-    Returns (row, mass drawn from); row -1 when the mass is zero.
+    Returns (row, mass drawn from, next state); row -1 when the mass is zero.
     """
     mass = 0.0
     for i in range(n_cand):
@@ -525,8 +532,9 @@ def _draw(levels, level, hero, free, weights, cand, n_cand, restrict, row_masks,
             continue
         mass += weights[r]
     if mass <= 0.0:
-        return -1, 0.0
-    target = np.random.random() * mass
+        return -1, 0.0, state
+    state, u = _uniform(state)
+    target = u * mass
     last = -1
     for i in range(n_cand):
         r = cand[i]
@@ -538,17 +546,17 @@ def _draw(levels, level, hero, free, weights, cand, n_cand, restrict, row_masks,
         last = r
         target -= w
         if target < 0.0:
-            return r, mass
-    return last, mass
+            return r, mass, state
+    return last, mass, state
 
 
 @jit
 def _draw_uniform(
-    ba, bb, n_na, na_deg, levels, level, blocked, removed, removed_cards, n_removed, pair_index, row_masks
+    ba, bb, n_na, na_deg, levels, level, blocked, removed, removed_cards, n_removed, pair_index, row_masks, state
 ):
     """Draw uniformly one of the hands ``(ba[i], bb[i])``, i < ``n_na``, touching no card of ``removed``, by rejection.
 
-    Returns (row, how many such hands there are). ``na_deg[c]`` counts the listed hands
+    Returns (row, how many such hands there are, next state). ``na_deg[c]`` counts the listed hands
     holding card c; a hand made of two removed cards is listed when it is valid, not
     blocked and does not beat the hero, so the count is the list less the hands touching
     a removed card (inclusion-exclusion over those cards).
@@ -562,12 +570,13 @@ def _draw_uniform(
                 touching -= 1
     mass = n_na - touching
     if mass <= 0:
-        return -1, 0.0
+        return -1, 0.0, state
     while True:
-        i = int(np.random.random() * n_na)
+        state, u = _uniform(state)
+        i = int(u * n_na)
         r = pair_index[ba[i], bb[i]]
         if (row_masks[r] & removed) == 0:
-            return r, float(mass)
+            return r, float(mass), state
 
 
 @jit
@@ -653,24 +662,25 @@ def _column_lists(levels, level, blocked, need_cand, exact_random, plow, phigh, 
 def _sample_numerator(
     levels, level, hero, free0, tied0, n_rest, drawn_w, drawn_random, k_exact, exact_random, exact_w,
     cand, n_cand, ba, bb, bt, n_na, na_deg, ea, eb, et, ne, blocked, removed_cards,
-    plow, phigh, pair_index, row_masks, bits, u_dense, coef, total, share,
+    plow, phigh, pair_index, row_masks, bits, u_dense, coef, total, share, state,
 ):
     """One sample of the numerator: the drawn opponents from the hands that do not beat the hero (each
     weighted by the mass it came from), then the last ``k_exact`` counted exactly; (win, tie, equity)
-    weights in ``share[0..2]`` (zeros when a draw finds no hand)."""
+    weights in ``share[0..2]`` (zeros when a draw finds no hand). Returns the stream's next state."""
     share[:] = 0.0
     weight = 1.0
     free = free0
     tied = tied0
     for i in range(drawn_w.shape[0]):
         if drawn_random[i]:
-            row, mass = _draw_uniform(
-                ba, bb, n_na, na_deg, levels, level, blocked, ~free & free0, removed_cards, 2 * i, pair_index, row_masks
+            row, mass, state = _draw_uniform(
+                ba, bb, n_na, na_deg, levels, level, blocked, ~free & free0, removed_cards, 2 * i, pair_index, row_masks,
+                state,
             )
         else:
-            row, mass = _draw(levels, level, hero, free, drawn_w[i], cand, n_cand, True, row_masks, bits)
+            row, mass, state = _draw(levels, level, hero, free, drawn_w[i], cand, n_cand, True, row_masks, bits, state)
         if row < 0:
-            return
+            return state
         weight *= mass
         free &= ~row_masks[row]
         removed_cards[2 * i] = plow[row]
@@ -684,32 +694,33 @@ def _sample_numerator(
     _add_shares(coef, k_exact, tied, share)
     for j in range(3):
         share[j] *= weight
+    return state
 
 
 @jit
 def _sample_deals(
     levels, level, hero, free0, n_rest, drawn_w, k_exact, exact_random, exact_w,
-    cand, n_cand, ea, eb, et, ba, bb, bt, plow, phigh, row_masks, bits, u_dense, coef, total,
+    cand, n_cand, ea, eb, et, ba, bb, bt, plow, phigh, row_masks, bits, u_dense, coef, total, state,
 ):
     """One sample of a column's number of deals when some opponent has his own weights: unrestricted draws
-    of the drawn opponents, then the exact count of the rest's deals."""
+    of the drawn opponents, then the exact count of the rest's deals. Returns (deals, next state)."""
     weight = 1.0
     free = free0
     for i in range(drawn_w.shape[0]):
-        row, mass = _draw(levels, level, hero, free, drawn_w[i], cand, n_cand, False, row_masks, bits)
+        row, mass, state = _draw(levels, level, hero, free, drawn_w[i], cand, n_cand, False, row_masks, bits, state)
         if row < 0:
-            return 0.0
+            return 0.0, state
         weight *= mass
         free &= ~row_masks[row]
     _rest_counts(
         levels, level, hero, free, n_rest, k_exact, exact_random, exact_w, ea, eb, et, 0, ba, bb, bt, 1,
         plow, phigh, bits, u_dense, coef, total,
     )
-    return weight * total[0]
+    return weight * total[0], state
 
 
 @jit
-def _sample_hero(
+def _sample_columns(
     cols,
     col_masks,
     hero,
@@ -724,24 +735,26 @@ def _sample_hero(
     all_random,
     per_column,
     seed,
+    lo,
+    hi,
     plow,
     phigh,
     pair_index,
     row_masks,
     bits,
-    out,
+    sums,
 ):
-    """Stratified, partly exact estimate for one hero row, added to ``out``.
+    """Stratified, partly exact samples for one hero row on columns ``lo`` to ``hi``, ``per_column[c]`` in column c.
 
-    Every column is a stratum with ``per_column`` samples. A sample draws the opponents of
-    ``drawn_w`` one by one from the hands that do not beat the hero (weighted by the mass
-    drawn from), then counts the last ``k_exact`` opponents exactly on the cards left
-    (:func:`_sample_numerator`). When not every unknown opponent is random, the column's
-    number of deals is estimated the same way with unrestricted draws (:func:`_sample_deals`).
-    ``out``: sums over columns of the column means of (win, tie, equity, deals) in 0..3 and
-    of their variances in 4..7.
+    Every column is a stratum. A sample draws the opponents of ``drawn_w`` one by one from the
+    hands that do not beat the hero (weighted by the mass drawn from), then counts the last
+    ``k_exact`` opponents exactly on the cards left (:func:`_sample_numerator`). When not every
+    unknown opponent is random, the column's number of deals is estimated the same way with
+    unrestricted draws (:func:`_sample_deals`). Each column draws from its own splitmix stream,
+    seeded by ``seed`` (which the caller makes from the question's seed, the row and the phase)
+    and the column, so the samples do not depend on how the columns are split between threads.
+    ``sums[c]`` gets the sums of (win, tie, equity, deals) in 0..3 and of their squares in 4..7.
     """
-    np.random.seed(seed)
     n_drawn = drawn_w.shape[0]
     k_all = n_drawn + k_exact
     ordered_all = 1.0
@@ -768,9 +781,9 @@ def _sample_hero(
     coef = np.zeros(4)
     total = np.zeros(1)
     share = np.zeros(4)
-    acc = np.zeros(4)
-    acc2 = np.zeros(4)
-    for c in range(cols.shape[0]):
+    for c in range(lo, hi):
+        if per_column[c] == 0:
+            continue
         levels = cols[c]
         level = levels[hero]
         if level == SENTINEL:
@@ -778,38 +791,32 @@ def _sample_hero(
         state = _known_state(levels, level, known_rows)
         if state < 0:
             continue
+        stream = np.uint64(seed) * MIX2 + np.uint64(c + 1) * MIX1
         free0 = base_free & ~col_masks[c]
         n_rest = n_free - 2 - 2 * n_drawn
         n_cand, n_na, ne = _column_lists(
             levels, level, blocked, need_cand, exact_random, plow, phigh, cand, ba, bb, bt, na_deg, ea, eb, et
         )
-        acc[:] = 0.0
-        acc2[:] = 0.0
-        for rep in range(per_column):
+        out = sums[c]
+        for rep in range(per_column[c]):
             if state > 0:
-                _sample_numerator(
+                stream = _sample_numerator(
                     levels, level, hero, free0, state - 1, n_rest, drawn_w, drawn_random, k_exact, exact_random,
                     exact_w, cand, n_cand, ba, bb, bt, n_na, na_deg, ea, eb, et, ne, blocked, removed_cards,
-                    plow, phigh, pair_index, row_masks, bits, u_dense, coef, total, share,
+                    plow, phigh, pair_index, row_masks, bits, u_dense, coef, total, share, stream,
                 )
                 for j in range(3):
-                    acc[j] += share[j]
-                    acc2[j] += share[j] ** 2
+                    out[j] += share[j]
+                    out[4 + j] += share[j] ** 2
             if all_random:
                 d = _matchings(n_free - 2, k_all) * ordered_all
             else:
-                d = _sample_deals(
+                d, stream = _sample_deals(
                     levels, level, hero, free0, n_rest, drawn_w, k_exact, exact_random, exact_w,
-                    cand, n_cand, ea, eb, et, ba, bb, bt, plow, phigh, row_masks, bits, u_dense, coef, total,
+                    cand, n_cand, ea, eb, et, ba, bb, bt, plow, phigh, row_masks, bits, u_dense, coef, total, stream,
                 )
-            acc[3] += d
-            acc2[3] += d * d
-        for j in range(4):
-            mean = acc[j] / per_column
-            out[j] += mean
-            if per_column > 1:
-                var = (acc2[j] - per_column * mean * mean) / (per_column - 1)
-                out[4 + j] += max(var, 0.0) / per_column
+            out[3] += d
+            out[7] += d * d
 
 
 @jit
