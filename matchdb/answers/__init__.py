@@ -27,8 +27,8 @@ from dataclasses import dataclass, fields
 import numpy as np
 
 from matchdb.core.cards import RANKS
-from matchdb.errors import MatchdbError
 from matchdb.core.hole_cards import hand_index
+from matchdb.errors import MatchdbError
 
 __all__ = [
     "Answer",

@@ -34,9 +34,16 @@ import numpy as np
 from matchdb.answers import HandTable, Multiway, Outcome, RangeEquity
 from matchdb.core.canonical import N_FLOPS
 from matchdb.core.cards import format_cards, parse_cards
-from matchdb.core.hole_cards import CLASS_OF_HAND, CLASSES, hand_index, hand_order
+from matchdb.core.hole_cards import (
+    CLASS_OF_HAND,
+    CLASSES,
+    hand_index,
+    hand_order,
+    hand_position,
+)
 from matchdb.core.ranges import describe_range, range_weights
 from matchdb.db.query import _as_range, _describe, _one_hand, _opponent_specs, _text
+from matchdb.equity.matchups import BOARDS
 from matchdb.errors import CardError, MatchdbError, RangeError
 
 __all__ = ["is_preflop", "matchups", "outcome", "range_outcome", "multiway", "equities", "naive_win_rate"]
@@ -57,14 +64,22 @@ def is_preflop(board) -> bool:
 def matchups(db, build: bool):
     """The heads-up matchups of ``db``: stored ones when present; computed and stored when ``build`` and the
     database is complete; else matchups counted by enumeration as they are asked for."""
-    from matchdb.equity.matchups import MATCHUPS_KIND, MATCHUPS_VERSION, EnumeratedMatchups, PreflopMatchups
+    from matchdb.equity.matchups import (
+        MATCHUPS_KIND,
+        MATCHUPS_VERSION,
+        EnumeratedMatchups,
+        PreflopMatchups,
+    )
     from matchdb.storage.derived import load_derived
 
     with db._lock:
         kept = db._kept.get(MATCHUPS_KIND)
-        enumerated = db._kept.setdefault("enumerated matchups", EnumeratedMatchups())
     if kept is not None:
         return kept
+    with db._lock:
+        enumerated = db._kept.get("enumerated matchups")
+        if enumerated is None:
+            enumerated = db._kept["enumerated matchups"] = EnumeratedMatchups()
     if len(db.built()) < N_FLOPS:
         return enumerated
     if build:
@@ -100,11 +115,17 @@ def _hero(hole) -> tuple[tuple[int, int] | None, np.ndarray, str]:
 
 def outcome(db, hole, villain=None) -> Outcome:
     """Exact heads-up win, tie and loss of a hand against a hand, a range or a random hand, before the flop."""
-    from matchdb.equity.matchups import heads_up_counts
+    from matchdb.equity.matchups import hand_vs_hand, heads_up_counts
 
     if hole is None:
         raise CardError("The hole cards are missing; expected two cards like 'AhKh'.")
     hand = parse_cards(hole, count=2)
+    known = _one_hand(villain)
+    if known is not None and not set(known) & set(hand):  # one hand against one hand: a lookup
+        villain_at = hand_position(*known)
+        win, tie, loss = hand_vs_hand(matchups(db, build=False), hand_position(*hand), villain_at)
+        return Outcome(format_cards(hand), "", hand_order()[villain_at], (win + tie / 2) / BOARDS, win / BOARDS,
+                       tie / BOARDS, loss / BOARDS)
     spec = _as_range(villain)
     weights = range_weights(spec)
     source = matchups(db, build=np.count_nonzero(weights) > 1)

@@ -41,9 +41,16 @@ from math import comb
 
 import numpy as np
 
-from matchdb.core.canonical import CARD_MAP, CANONICAL_FLOPS
+from matchdb.core.canonical import CANONICAL_FLOPS, CARD_MAP
 from matchdb.core.hole_cards import HAND_HIGH, HAND_LOW, N_HANDS, hand_positions
-from matchdb.core.pairs import N_LOCAL, N_PAIRS, PAIR_HIGH, PAIR_LOW, PAIRS, remaining_cards
+from matchdb.core.pairs import (
+    N_LOCAL,
+    N_PAIRS,
+    PAIR_HIGH,
+    PAIR_LOW,
+    PAIRS,
+    remaining_cards,
+)
 from matchdb.errors import CorruptDatabaseError, MatchdbError
 
 __all__ = [
@@ -58,6 +65,7 @@ __all__ = [
     "disjoint_weight",
     "enumerate_classes",
     "hands_against",
+    "hand_vs_hand",
     "heads_up_counts",
     "heads_up_score",
     "matchup_classes",
@@ -331,23 +339,40 @@ def disjoint_weight(hero: np.ndarray, villain: np.ndarray) -> float:
 _DENSE_PAIRS = 20_000
 
 
+def hand_vs_hand(source, hero: int, villain: int) -> tuple[int, int, int]:
+    """(win, tie, loss) boards of one hand against another (positions in :func:`matchdb.hand_order`), a lookup.
+
+    >>> from matchdb.core.hole_cards import hand_index
+    >>> hand_vs_hand(EnumeratedMatchups(), hand_index("AhKh"), hand_index("QsQd"))
+    (787966, 6732, 917606)
+    """
+    k = int(matchup_classes().class_of[hero, villain])
+    if k < 0:
+        raise MatchdbError("The two hands share a card; expected card-disjoint hands.")
+    if isinstance(source, PreflopMatchups):
+        win, tie = int(source.win[k]), int(source.tie[k])
+    else:
+        wins, ties = source.counts(np.array([k]))
+        win, tie = int(wins[0]), int(ties[0])
+    return win, tie, BOARDS - win - tie
+
+
 def heads_up_score(source, hero: np.ndarray, villain: np.ndarray) -> tuple[float, float]:
     """(score, deals) of a hero range against a villain range preflop, both 1,326 weights: Σ weights x (wins + ties / 2)
     and Σ weights x boards, over every card-disjoint pair of hands and every board."""
     h = np.flatnonzero(hero)
     v = np.flatnonzero(villain)
-    deals = disjoint_weight(hero, villain) * BOARDS
     if isinstance(source, PreflopMatchups) and len(h) * len(v) > _DENSE_PAIRS:
-        return float(hero @ (source.twice_score @ villain)) / 2, deals
-    win, tie, _ = heads_up_counts(source, hero, villain)
-    return win + tie / 2, deals
+        return float(hero @ (source.twice_score @ villain)) / 2, disjoint_weight(hero, villain) * BOARDS
+    win, tie, loss = heads_up_counts(source, hero, villain)
+    return win + tie / 2, win + tie + loss
 
 
 def heads_up_counts(source, hero: np.ndarray, villain: np.ndarray) -> tuple[float, float, float]:
     """(win, tie, loss) weighted board counts of a hero range against a villain range preflop, pair by pair."""
     h = np.flatnonzero(hero)
     v = np.flatnonzero(villain)
-    classes = matchup_classes().class_of[np.ix_(h, v)]
+    classes = matchup_classes().class_of[h[:, None], v[None, :]]
     on = classes >= 0
     weight = (hero[h][:, None] * villain[v][None, :])[on]
     win, tie = _counts(source, classes[on])

@@ -102,7 +102,12 @@ def test_dead_cards_are_left_out():
 
 def test_the_evaluator_orders_hands_as_the_projects_evaluator():
     """The perfect-hash evaluator's strengths are an order-preserving map of the evaluator's values, on 50,000 random hands."""
-    from matchdb.equity._kernels.enumeration import CARD_KEY, CARD_MASK, EMPTY_KEY, strength
+    from matchdb.equity._kernels.enumeration import (
+        CARD_KEY,
+        CARD_MASK,
+        EMPTY_KEY,
+        strength,
+    )
 
     lookup, offsets, flush_rank = evaluator_tables()
     rng = np.random.default_rng(7)

@@ -7,10 +7,10 @@ from itertools import combinations
 import numpy as np
 import pytest
 
-from matchdb.core.canonical import canonical_index, CANONICAL_FLOPS, CARD_MAP
-from matchdb.core.cards import parse_cards
+from matchdb.core.canonical import CANONICAL_FLOPS, CARD_MAP, canonical_index
 from matchdb.core.hole_cards import HAND_HIGH, HAND_LOW, hand_index
 from matchdb.core.pairs import PAIR_INDEX, local_index
+from matchdb.core.ranges import range_weights
 from matchdb.equity.matchups import (
     BOARDS,
     EnumeratedMatchups,
@@ -21,7 +21,6 @@ from matchdb.equity.matchups import (
     heads_up_score,
     matchup_classes,
 )
-from matchdb.core.ranges import range_weights
 from tests.equity.test_enumeration import reference_counts
 
 

@@ -75,7 +75,7 @@ def test_preflop_naive_win_rate_against_eval7_sampling(preflop):
         assert preflop.win_rate[players][CLASSES.index("QJs")] == pytest.approx(values.mean(), abs=4 * sigma)
 
 
-def test_preflop_is_cached_in_the_store_and_shipped(full_store, preflop, tmp_path, capsys):
+def test_preflop_is_cached_in_the_store_and_shipped(full_store, preflop, full_matchups, tmp_path, capsys):
     assert (full_store / "derived" / "preflop.json").exists()
     again = matchdb.open(full_store).preflop(players=[3, 6])  # read from the cache
     assert np.array_equal(again.equity, preflop.equity) and sorted(again.win_rate) == [3, 6]
@@ -86,6 +86,8 @@ def test_preflop_is_cached_in_the_store_and_shipped(full_store, preflop, tmp_pat
         assert report.bytes <= 250e6 and report.preflop_seconds == 0.0 and "computed the preflop" not in report.summary()
         shipped = matchdb.open(shipped_path)
         assert np.array_equal(shipped.preflop().win_rate[6], preflop.win_rate[6])
+        assert np.array_equal(shipped.preflop_matchups().win, full_matchups.win)  # the matchups are shipped too
+        assert shipped.equity("AhKh", "", "QsQd") == pytest.approx(0.4621445724590958, abs=1e-15)
         assert main(["preflop", "--db", str(shipped_path), "--players", "2..3", "--out", str(tmp_path / "p.csv"), "--quiet"]) == 0
         with open(tmp_path / "p.csv", newline="") as handle:
             rows = list(csv.DictReader(handle))
@@ -114,6 +116,26 @@ def test_an_edited_preflop_file_is_refused_and_verify_names_it(full_store, prefl
     finally:
         path.write_bytes(original)
     assert matchdb.open(full_store).preflop().row("AA")["equity"] == pytest.approx(0.8520, abs=5e-5)
+
+
+def test_edited_preflop_matchups_are_refused_and_verify_names_them(full_store, full_matchups):
+    """The matchups are derived data bound to the tables: an edited count is refused, and verify says so."""
+    from matchdb.db.verify import verify
+
+    path = full_store / "derived" / "preflop_matchups.json"
+    original = path.read_bytes()
+    payload = json.loads(original)
+    payload["content"]["win"][0] += 1
+    try:
+        path.write_text(json.dumps(payload))
+        with pytest.raises(CorruptDatabaseError, match="derived/preflop_matchups.json.*altered or damaged"):
+            matchdb.open(full_store).range_equity("AA", "KK", "")
+        report = verify(full_store, sample=0)
+        assert not report.ok and any("preflop_matchups.json" in p and "altered" in p for p in report.problems)
+    finally:
+        path.write_bytes(original)
+    assert verify(full_store, sample=0).ok
+    assert "derived/preflop_matchups.json" in verify(full_store, sample=0).derived_checked
 
 
 def test_preflop_needs_every_table(small_store):
