@@ -422,6 +422,10 @@ def canonical_range(text: str) -> str:
     """
     if text.strip().lower() == "random":
         return "random"
+    listed = _listed_hands(text)
+    if listed is not None:  # hands written out (the longest ranges clients send): a lookup per hand
+        names = hand_order()
+        return ",".join(names[position] for position in listed)
     _parse(text)  # checks it
     parts: list[str] = []
     open_group = None
