@@ -363,7 +363,10 @@ def heads_up_score(source, hero: np.ndarray, villain: np.ndarray) -> tuple[float
     h = np.flatnonzero(hero)
     v = np.flatnonzero(villain)
     if isinstance(source, PreflopMatchups) and len(h) * len(v) > _DENSE_PAIRS:
-        return float(hero @ (source.twice_score @ villain)) / 2, disjoint_weight(hero, villain) * BOARDS
+        from matchdb.equity._kernels.matchups import _row_sums
+
+        twice = _row_sums(source.twice_score, h, np.ascontiguousarray(villain, dtype=np.float64))
+        return float(hero[h] @ twice) / 2, disjoint_weight(hero, villain) * BOARDS
     win, tie, loss = heads_up_counts(source, hero, villain)
     return win + tie / 2, win + tie + loss
 
@@ -384,7 +387,9 @@ def heads_up_counts(source, hero: np.ndarray, villain: np.ndarray) -> tuple[floa
 def hands_against(source, villain: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(score, deals) of every hand (1,326, :func:`matchdb.hand_order`) against a villain range preflop."""
     if isinstance(source, PreflopMatchups):
-        score = source.twice_score @ villain / 2
+        from matchdb.equity._kernels.matchups import _row_sums
+
+        score = _row_sums(source.twice_score, np.arange(N_HANDS), np.ascontiguousarray(villain, dtype=np.float64)) / 2
     else:
         score = np.array([heads_up_score(source, np.eye(1, N_HANDS, i)[0], villain)[0] for i in range(N_HANDS)])
     villain_cards = np.bincount(_CARDS_OF_HAND.ravel(), np.repeat(villain, 2), minlength=52)

@@ -511,6 +511,9 @@ def _neyman_extra(sums: np.ndarray, counts: np.ndarray) -> np.ndarray:
             high = middle
         else:
             low = middle
+    # every column with a spread gets at least one more sample: rounding shares below one down to none would
+    # leave the columns whose first samples happened to agree with their too-small variances (a standard error
+    # that says less than the estimates spread)
     return np.ceil(high * spread / spread.sum()).astype(np.int64)
 
 
@@ -529,7 +532,9 @@ def _sample_phase(q: _Question, row: int, free, k_exact: int, parts, counts: np.
         )
 
     threads = min(THREADS, n_cols) if _k._sample_columns.signatures else 1  # the first call compiles: one thread
-    bounds = [n_cols * t // threads for t in range(threads + 1)]
+    # each thread gets about the same work: its columns' samples, plus about two samples' worth a column to set up
+    work_done = np.cumsum(np.where(counts > 0, counts + 2, 0))
+    bounds = [0] + [int(np.searchsorted(work_done, work_done[-1] * t / threads)) for t in range(1, threads)] + [n_cols]
     futures = [_pool().submit(work, bounds[t], bounds[t + 1]) for t in range(1, threads)]
     work(bounds[0], bounds[1])
     for future in futures:

@@ -79,3 +79,16 @@ def _add_to_classes(win, tie, row_hand, row_cards, class_of, class_of_t, column_
             k = backward[row_hand[v]]
             class_win[k] += orbit * (both - w - t)
             class_tie[k] += orbit * t
+
+
+@jit
+def _row_sums(matrix, rows, weights):
+    """``matrix[rows] @ weights``: one thread, so a busy machine never keeps it waiting for BLAS's second thread."""
+    out = np.zeros(rows.shape[0])
+    for i in range(rows.shape[0]):
+        row = matrix[rows[i]]
+        total = 0.0
+        for j in range(weights.shape[0]):
+            total += row[j] * weights[j]
+        out[i] = total
+    return out
