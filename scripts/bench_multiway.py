@@ -22,7 +22,8 @@ import numpy as np
 import matchdb
 from matchdb.core.canonical import CANONICAL_FLOPS, CARD_MAP, canonicalize
 from matchdb.equity.heads_up import all_hands_scores
-from matchdb.equity.multiway import multiway_outcome, range_vs_range
+from matchdb.equity.heads_up import range_vs_range
+from matchdb.equity.multiway import multiway_outcome
 from matchdb.core.pairs import (
     PAIR_HIGH,
     PAIR_INDEX,
@@ -119,7 +120,7 @@ def main() -> None:
     parser.add_argument("--db", default=None)
     parser.add_argument("--ompeval", default=None, help="the omp_peer binary built from scripts/ompeval_peer.cpp")
     parser.add_argument("--runs", type=int, default=7)
-    parser.add_argument("--preflop-json", default=None, help="a saved preflop_multiway to_json() to quote its time")
+    parser.add_argument("--preflop-json", default=None, help="a saved preflop_multiway to_stored() to quote its time")
     args = parser.parse_args()
     db = matchdb.open(args.db)
     canon = canonicalize(BOARD, hole=HERO)

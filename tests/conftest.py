@@ -29,3 +29,11 @@ def source(db):
     from matchdb.play.strength import StrengthSource
 
     return StrengthSource(db, capacity=96)
+
+
+@pytest.fixture(scope="session")
+def full_matchups(full_store):
+    """The full database's heads-up preflop matchups, computed once a session (about a minute) and kept in its store."""
+    import matchdb
+
+    return matchdb.open(full_store).preflop_matchups()

@@ -75,15 +75,15 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def _query(args: argparse.Namespace) -> int:
     from matchdb.db.query import open as open_database
+    from matchdb.db.query import opponent_list
 
     villains = args.villain or []
     if args.opponents is None and len(villains) <= 1:
         db = open_database(args.db, jit=False)  # one question: numpy answers it before numba would have loaded
         render(db.report(args.hole, args.board, players=args.players, villain=villains[0] if villains else None), args.json)
         return 0
-    opponents = villains + ["random"] * (args.opponents or 0)
     answer = open_database(args.db).multiway(
-        args.hole, args.board, opponents, method=args.method, samples=args.samples, seed=args.seed
+        args.hole, args.board, opponent_list(villains, args.opponents), method=args.method, samples=args.samples, seed=args.seed
     )
     render(answer, args.json)
     return 0

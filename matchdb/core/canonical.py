@@ -34,6 +34,7 @@ __all__ = [
     "N_FLOPS",
     "flop_index",
     "canonical_index",
+    "flop_orbits",
     "rename",
     "unrename_array",
     "INVERSE_PERMUTATIONS",
@@ -124,6 +125,21 @@ def flop_index(flop: str | Iterable[str | int | Card]) -> int:
     if len(cards) != 3:
         raise BoardError(f"The flop {flop!r} has {len(cards)} cards; expected 3.")
     return canonical_index(cards)[0]
+
+
+@lru_cache(maxsize=1)
+def flop_orbits() -> tuple[tuple[tuple[tuple[int, int, int], int], ...], ...]:
+    """For each canonical index, the flops of its orbit (sorted card ids) and the renaming carrying each onto the canonical flop.
+
+    >>> orbits = flop_orbits()
+    >>> len(orbits[0]), orbits[0][0], sum(len(o) for o in orbits)
+    (4, ((0, 1, 2), 0), 22100)
+    """
+    members: list[list[tuple[tuple[int, int, int], int]]] = [[] for _ in range(N_FLOPS)]
+    for flop in combinations(range(52), 3):
+        index, perm = canonical_index(flop)
+        members[index].append((flop, perm))
+    return tuple(tuple(m) for m in members)
 
 
 #: ``INVERSE_PERMUTATIONS[p]`` undoes renaming ``p``: ``CARD_MAP[INVERSE_PERMUTATIONS[p], CARD_MAP[p, c]] == c``.

@@ -40,12 +40,19 @@ __all__ = [
     "format_card",
     "format_cards",
     "MAX_CARD_TEXT",
+    "read_only",
 ]
 
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
 
 _SEPARATORS = re.compile(r"[\s,;]+")
+
+
+def read_only(array: np.ndarray) -> np.ndarray:
+    """``array`` made read-only and returned: the module-level tables of core are shared, never written."""
+    array.flags.writeable = False
+    return array
 
 
 def card_id(rank: int, suit: int) -> int:
@@ -129,7 +136,7 @@ def parse_card(text: str, within: str | None = None) -> int:
     >>> parse_card("1h")
     Traceback (most recent call last):
     ...
-    matchdb.errors.CardError: The card '1h' has an unknown rank '1'; expected one of 23456789TJQKA.
+    matchdb.errors.CardError: The card '1h' has an unknown rank '1'; expected one of 23456789TJQKA (write T for ten).
 
     ``within`` names the larger text the card came from, for the message.
     """
@@ -139,7 +146,8 @@ def parse_card(text: str, within: str | None = None) -> int:
     rank = RANKS.find(text[0].upper())
     suit = SUITS.find(text[1].lower())
     if rank < 0:
-        raise CardError(f"The card {text!r}{where} has an unknown rank {text[0]!r}; expected one of {RANKS}.")
+        hint = " (write T for ten)" if text[0] == "1" else ""
+        raise CardError(f"The card {text!r}{where} has an unknown rank {text[0]!r}; expected one of {RANKS}{hint}.")
     if suit < 0:
         raise CardError(f"The card {text!r}{where} has an unknown suit {text[1]!r}; expected one of {SUITS}.")
     return card_id(rank, suit)
@@ -209,6 +217,8 @@ def _check_distinct(ids: tuple[int, ...], shown: str) -> None:
 @lru_cache(maxsize=8192)  # queries repeat the same few strings; parsing them again costs more than the lookup
 def _parse_text(cards: str) -> tuple[int, ...]:
     squeezed = _SEPARATORS.sub("", cards)
+    if "10" in squeezed:
+        raise CardError(f"The cards {cards!r} write a ten as '10'; expected a rank and a suit like 'Th' (write T for ten).")
     if len(squeezed) % 2:
         raise CardError(
             f"The cards {cards!r} have an odd number of characters; expected pairs of rank and suit like 'AhKh'."

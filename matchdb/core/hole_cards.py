@@ -20,7 +20,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from matchdb.core.cards import RANKS, Card, format_cards, parse_cards
+from matchdb.core.cards import RANKS, Card, format_cards, parse_cards, read_only
 from matchdb.errors import MatchdbError
 
 __all__ = [
@@ -43,21 +43,16 @@ __all__ = [
 N_HANDS = 1326
 
 
-def _read_only(array: np.ndarray) -> np.ndarray:
-    array.flags.writeable = False
-    return array
-
-
 _ALL_HANDS = [(high, low) for high in range(52) for low in range(high)]
 #: Higher and lower card id of each hand, in :func:`hand_order`.
-HAND_HIGH = _read_only(np.array([high for high, _ in _ALL_HANDS], dtype=np.int64))
-HAND_LOW = _read_only(np.array([low for _, low in _ALL_HANDS], dtype=np.int64))
+HAND_HIGH = read_only(np.array([high for high, _ in _ALL_HANDS], dtype=np.int64))
+HAND_LOW = read_only(np.array([low for _, low in _ALL_HANDS], dtype=np.int64))
 _NAMES = tuple(format_cards(sorted(hand, key=lambda c: (c % 13, c // 13), reverse=True)) for hand in _ALL_HANDS)
 #: ``_POSITION[a, b]``: position of the hand {a, b} in hand_order (-1 when a == b).
 _POSITION = np.full((52, 52), -1, dtype=np.int64)
 _POSITION[HAND_HIGH, HAND_LOW] = np.arange(N_HANDS)
 _POSITION[HAND_LOW, HAND_HIGH] = np.arange(N_HANDS)
-_read_only(_POSITION)
+read_only(_POSITION)
 
 
 def hand_order() -> tuple[str, ...]:
@@ -104,7 +99,7 @@ def hand_class(a: int, b: int) -> int:
 
 
 #: Class index of every hand, in :func:`hand_order`.
-CLASS_OF_HAND = _read_only(np.array([hand_class(high, low) for high, low in _ALL_HANDS], dtype=np.int64))
+CLASS_OF_HAND = read_only(np.array([hand_class(high, low) for high, low in _ALL_HANDS], dtype=np.int64))
 
 
 def class_index(name: str) -> int:

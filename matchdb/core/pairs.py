@@ -12,6 +12,7 @@ This module is the one place that knows the frame; it needs numpy only, so
 the per-query path can use it without loading numba.
 
 >>> from matchdb.core.cards import format_cards, parse_cards
+>>> from matchdb.core.pairs import COLLISION  # made on first use
 >>> flop = parse_cards("2c7dJh")
 >>> pair_row(flop, parse_cards("AhKh")), len(board_columns(())), int(COLLISION[0].sum())
 (768, 1176, 95)
@@ -26,7 +27,7 @@ from itertools import combinations
 
 import numpy as np
 
-from matchdb.core.cards import format_cards, rank_of, suit_of
+from matchdb.core.cards import format_cards, rank_of, read_only, suit_of
 from matchdb.errors import BoardError, CardError, MatchdbError
 
 __all__ = [
@@ -72,22 +73,17 @@ def _pair_order() -> np.ndarray:
     return pairs[np.lexsort((high, low, low // 4, high // 4))].astype(np.uint8)
 
 
-def _read_only(array: np.ndarray) -> np.ndarray:
-    array.flags.writeable = False
-    return array
-
-
 #: The 1,176 pairs of local card indices (0..48), in row/column order.
-PAIRS = _read_only(_pair_order())
+PAIRS = read_only(_pair_order())
 #: The lower and the higher local index of each pair, as int64 (what kernels index with).
-PAIR_LOW = _read_only(PAIRS[:, 0].astype(np.int64))
-PAIR_HIGH = _read_only(PAIRS[:, 1].astype(np.int64))
+PAIR_LOW = read_only(PAIRS[:, 0].astype(np.int64))
+PAIR_HIGH = read_only(PAIRS[:, 1].astype(np.int64))
 
 #: ``PAIR_INDEX[a, b]`` is the position of local pair {a, b} in :data:`PAIRS`; -1 when a == b.
 PAIR_INDEX = np.full((N_LOCAL, N_LOCAL), -1, dtype=np.int16)
 PAIR_INDEX[PAIRS[:, 0], PAIRS[:, 1]] = np.arange(N_PAIRS)
 PAIR_INDEX[PAIRS[:, 1], PAIRS[:, 0]] = np.arange(N_PAIRS)
-_read_only(PAIR_INDEX)
+read_only(PAIR_INDEX)
 
 
 def _collision_mask() -> np.ndarray:
@@ -98,7 +94,7 @@ def _collision_mask() -> np.ndarray:
 def __getattr__(name: str):
     # COLLISION (1.4 MB) is made on first use: a one-off query never needs it.
     if name == "COLLISION":
-        value = _read_only(_collision_mask())
+        value = read_only(_collision_mask())
         globals()[name] = value
         return value
     raise AttributeError(f"module 'matchdb.core.pairs' has no attribute {name!r}")
@@ -110,11 +106,11 @@ COLLISION: np.ndarray
 
 #: ``ROWS_OF_CARD[a]`` are the 48 pairs holding local card ``a``: the rows of
 #: the hands holding it, and the columns of the runouts whose turn it is.
-ROWS_OF_CARD = _read_only(
+ROWS_OF_CARD = read_only(
     np.array([[PAIR_INDEX[a, x] for x in range(N_LOCAL) if x != a] for a in range(N_LOCAL)], dtype=np.int64)
 )
-_ALL_COLUMNS = _read_only(np.arange(N_PAIRS, dtype=np.int64))
-_RIVER_COLUMNS = _read_only(PAIR_INDEX.astype(np.int64)[:, :, None])
+_ALL_COLUMNS = read_only(np.arange(N_PAIRS, dtype=np.int64))
+_RIVER_COLUMNS = read_only(PAIR_INDEX.astype(np.int64)[:, :, None])
 # the same as lists of views: indexing a list is cheaper than numpy, and this runs on every query
 _TURN_LIST = list(ROWS_OF_CARD)
 _RIVER_LISTS = [list(by_turn) for by_turn in _RIVER_COLUMNS]

@@ -3,12 +3,30 @@
 Notation (PokerStove's, as eval7 reads it): comma-separated tokens, each a
 hand (``AhKh``), a class (``QQ``, ``AKs``, ``AKo``, ``AK`` for both), a class
 and all above it with the same top card (``QQ+``, ``A9s+``), a span
-(``JJ-99``, ``KTo-K8o``), or a group with a weight, ``0.5(AA,KK)`` or
-``50%(AA,KK)``. A weight is a hand's frequency, between 0 and 1 (0 % and
-100 %); unweighted hands weigh 1. Ranks and suits may be upper or lower case;
-spaces may follow a comma or a parenthesis but not end a token (in a URL an
-unencoded ``+`` arrives as a space: write it ``%2B``). A hand named twice is
-an error, whatever the order, so no answer depends on how a range is written.
+(``JJ-99``, ``KTo-K8o``), a share of the strongest hands (``15%`` or
+``top 15%``), or a group with a weight, ``0.5(AA,KK)`` or ``50%(AA,KK)``. A
+weight is a hand's frequency, between 0 and 1 (0 % and 100 %); unweighted
+hands weigh 1. Ranks and suits may be upper or lower case; spaces may follow a
+comma or a parenthesis but not end a token (in a URL an unencoded ``+``
+arrives as a space: write it ``%2B``).
+
+Entries may overlap, as ranges pasted from other tools do (``AK,AKs``,
+``A5s+,AK``, ``15%,AA``): a hand named twice with the same weight is one hand.
+A hand given two different weights (``AA,0.5(AsAh)``) is an error that names
+both entries, whatever their order, so no answer depends on how a range is
+written (eval7 lets the later weight win; Equilab and PokerStove merge).
+
+A share ``p%`` takes the starting-hand classes strongest first by
+:data:`PREFLOP_ORDER` (matchdb's own exact heads-up equity against one random
+hand, from the preflop table: AA 85.20 %, KK, QQ, JJ, TT, 99, 88, AKs 67.04 %,
+...), a class when at least half of its hands fall within the first p % of the
+1,326 hands (whole classes, as Equilab's and PokerStove's sliders take; their
+orders differ from this one and from each other). ``10%`` is 134 hands,
+``20%`` 264.
+
+Answers echo a range in canonical form (:func:`canonical_range`): each entry
+written the usual way (``qq+, aks`` becomes ``QQ+,AKs``, ``50%(AA)``
+``0.5(AA)``, ``top 15%`` ``15%``), in the order given.
 
 We parse the notation ourselves rather than through eval7's ``HandRange``:
 that parser (pyparsing) takes about 0.2 ms per character, so a 57 kB range
@@ -21,10 +39,12 @@ check it against eval7's parser on generated ranges.
 (22, 'AcKc', 1.0)
 >>> float(range_weights("0.5(AA),KK").sum())
 9.0
->>> parse_range("AA,AsAh")
+>>> len(parse_range("AK,AKs")), len(parse_range("10%")), canonical_range("top 10%, qq+")
+(16, 134, '10%,QQ+')
+>>> parse_range("AA,0.5(AsAh)")
 Traceback (most recent call last):
 ...
-matchdb.errors.RangeError: The range 'AA,AsAh' names AsAh twice ('AA' and 'AsAh'); expected each hand once.
+matchdb.errors.RangeError: The range 'AA,0.5(AsAh)' gives AsAh two weights, 1 in 'AA' and 0.5 in 'AsAh'; expected one weight per hand.
 >>> parse_range("QQ ,AKs")
 Traceback (most recent call last):
 ...
@@ -43,12 +63,38 @@ from matchdb.core.cards import Card, format_cards, parse_cards
 from matchdb.errors import CardError, RangeError
 from matchdb.core.hole_cards import HAND_HIGH, HAND_LOW, N_HANDS, hand_order, hand_position
 
-__all__ = ["MAX_RANGE_TEXT", "MAX_VECTOR_WEIGHT", "canonical_range_text", "parse_range", "range_weights", "describe_range"]
+__all__ = [
+    "MAX_RANGE_TEXT",
+    "MAX_VECTOR_WEIGHT",
+    "PREFLOP_ORDER",
+    "canonical_range",
+    "describe_range",
+    "parse_range",
+    "percent_range",
+    "range_weights",
+]
 
 #: Longest range text accepted (every one of the 1,326 hands written out takes about 6,600).
 MAX_RANGE_TEXT = 10_000
 #: Largest entry of a weight vector (weights are relative; this keeps every sum exact in float64).
 MAX_VECTOR_WEIGHT = 1e6
+
+#: The 169 starting-hand classes strongest first by matchdb's exact heads-up equity against one random hand
+#: (:meth:`matchdb.MatchDB.preflop`; a test checks the order against the database's figures). Shares of
+#: hands (``15%``) are taken in this order.
+PREFLOP_ORDER = (
+    'AA', 'KK', 'QQ', 'JJ', 'TT', '99', '88', 'AKs', '77', 'AQs', 'AJs', 'AKo', 'ATs', 'AQo', 'AJo', 'KQs', '66', 'A9s',
+    'ATo', 'KJs', 'A8s', 'KTs', 'KQo', 'A7s', 'A9o', 'KJo', '55', 'QJs', 'K9s', 'A5s', 'A6s', 'A8o', 'KTo', 'QTs',
+    'A4s', 'A7o', 'K8s', 'A3s', 'QJo', 'K9o', 'A5o', 'A6o', 'Q9s', 'K7s', 'JTs', 'A2s', 'QTo', '44', 'A4o', 'K6s',
+    'K8o', 'Q8s', 'A3o', 'K5s', 'J9s', 'Q9o', 'JTo', 'K7o', 'A2o', 'K4s', 'Q7s', 'K6o', 'K3s', 'T9s', 'J8s', '33',
+    'Q6s', 'Q8o', 'K5o', 'J9o', 'K2s', 'Q5s', 'T8s', 'K4o', 'J7s', 'Q4s', 'Q7o', 'T9o', 'J8o', 'K3o', 'Q6o', 'Q3s',
+    '98s', 'T7s', 'J6s', 'K2o', '22', 'Q2s', 'Q5o', 'J5s', 'T8o', 'J7o', 'Q4o', '97s', 'J4s', 'T6s', 'J3s', 'Q3o',
+    '98o', '87s', 'T7o', 'J6o', '96s', 'J2s', 'Q2o', 'T5s', 'J5o', 'T4s', '97o', '86s', 'J4o', 'T6o', '95s', 'T3s',
+    '76s', 'J3o', '87o', 'T2s', '85s', '96o', 'J2o', 'T5o', '94s', '75s', 'T4o', '93s', '86o', '65s', '84s', '95o',
+    'T3o', '92s', '76o', '74s', 'T2o', '54s', '85o', '64s', '83s', '94o', '75o', '82s', '73s', '93o', '65o', '53s',
+    '63s', '84o', '92o', '43s', '74o', '72s', '54o', '64o', '52s', '62s', '83o', '42s', '82o', '73o', '53o', '63o',
+    '32s', '43o', '72o', '52o', '62o', '42o', '32o'
+)
 
 _RANK = "23456789TJQKA"
 _HANDTYPE = r"[2-9TJQKA]{2}[so]?"
@@ -57,8 +103,9 @@ _TOKEN = re.compile(
     re.IGNORECASE,
 )
 _WEIGHT = re.compile(r"(\d+(?:\.\d*)?|\.\d+)(%?)\(")
+_PERCENT = re.compile(r"(?:top ?)?(\d+(?:\.\d*)?|\.\d+)%", re.IGNORECASE)
 _DELIMITER = re.compile(r"[,()]")
-_EXPECTED = "expected notation like 'QQ+,AKs,KTo-K8o', a hand like 'AhKh' or a weight like '0.5(AA,KK)'"
+_EXPECTED = "expected notation like 'QQ+,AKs,KTo-K8o', a hand like 'AhKh', a share like '15%' or a weight like '0.5(AA,KK)'"
 
 
 def _fail(text: str, why: str) -> RangeError:
@@ -83,11 +130,40 @@ def _handtype(token: str) -> tuple[int, int, str]:
     return high, low, suitedness
 
 
+@lru_cache(maxsize=64)
+def percent_range(percent: float) -> tuple[tuple[int, int], ...]:
+    """The hands of the share ``percent`` % (0 < percent <= 100) of the strongest, by :data:`PREFLOP_ORDER`.
+
+    Whole classes, strongest first: a class is in when at least half of its hands fall within the share.
+
+    >>> len(percent_range(10)), len(percent_range(100))
+    (134, 1326)
+    """
+    if not 0 < percent <= 100:
+        raise RangeError(f"The share {percent:g}% is out of range; expected a percentage above 0 and at most 100.")
+    hands: list[tuple[int, int]] = []
+    above = 0
+    for name in PREFLOP_ORDER:
+        high, low, suitedness = _handtype(name)
+        members = _class_hands(high, low, suitedness)
+        if above + len(members) / 2 <= percent / 100 * N_HANDS:
+            hands += members
+        above += len(members)
+    return tuple(hands)
+
+
 def _expand(text: str, token: str) -> list[tuple[int, int]]:
     """The hands one token names, as card-id pairs."""
+    share = _PERCENT.fullmatch(token)
+    if share is not None:
+        percent = float(share[1])
+        if not 0 < percent <= 100:
+            raise _fail(text, f"asks for the share {token!r}; expected a percentage above 0 and at most 100")
+        return list(percent_range(percent))
     match = _TOKEN.fullmatch(token)
     if match is None:
-        raise _fail(text, f"cannot be parsed at {token!r}; {_EXPECTED}")
+        hint = " (write T for ten)" if "10" in token else ""
+        raise _fail(text, f"cannot be parsed at {token!r}{hint}; {_EXPECTED}")
     if match["hand"]:
         try:
             a, b = parse_cards(token, count=2)
@@ -111,15 +187,19 @@ def _expand(text: str, token: str) -> list[tuple[int, int]]:
 
 
 def _tokens(text: str):
-    """Yield (token, weight) pairs of a range text, in one pass."""
+    """Yield (token, weight, group) of a range text, in one pass; ``group`` numbers the weighted groups (None outside one)."""
     position, end = 0, len(text)
+    groups = 0
     while True:
         while position < end and text[position] == " ":
             position += 1
         weight = 1.0
         closing = None
+        group = None
         match = _WEIGHT.match(text, position)
         if match:
+            group = groups
+            groups += 1
             weight = float(match[1]) / (100.0 if match[2] else 1.0)
             if not weight <= 1.0:
                 raise _fail(text, f"gives the weight {match[1] + match[2]!r}; expected a weight between 0 and 1 (or 0% and 100%)")
@@ -137,9 +217,9 @@ def _tokens(text: str):
                     f"has a space after {token.strip(' ')!r}; a token ends at a comma "
                     "(in a URL, write '+' as %2B: an unencoded '+' arrives as a space)",
                 )
-            if not token or " " in token:
+            if not token or (" " in token and not _PERCENT.fullmatch(token)):
                 raise _fail(text, f"cannot be parsed at {text[position:stop + 1]!r}; {_EXPECTED}")
-            yield token, weight
+            yield token, weight, group
             position = stop
             if closing is None or position >= end or text[position] != ",":
                 break
@@ -170,12 +250,16 @@ def _parse(text: str) -> np.ndarray:
         weights.flags.writeable = False
         return weights
     named_by: dict[int, str] = {}
-    for token, weight in _tokens(text):
+    for token, weight, _ in _tokens(text):
         for a, b in _expand(text, token):
             position = hand_position(a, b)
             if position in named_by:
+                if weights[position] == weight:
+                    continue  # the same hand again with the same weight: one hand
+                first, second = sorted([(named_by[position], weights[position]), (token, weight)], key=lambda e: text.find(e[0]))
                 raise _fail(
-                    text, f"names {format_cards(_high_first(a, b))} twice ({named_by[position]!r} and {token!r}); expected each hand once"
+                    text, f"gives {format_cards(_high_first(a, b))} two weights, {first[1]:g} in {first[0]!r} and "
+                    f"{second[1]:g} in {second[0]!r}; expected one weight per hand"
                 )
             named_by[position] = token
             weights[position] = weight
@@ -229,10 +313,7 @@ def _from_hands(items: list) -> np.ndarray:
     weights = np.zeros(N_HANDS)
     for item in items:
         a, b = parse_cards(item, count=2)
-        position = hand_position(a, b)
-        if weights[position]:
-            raise RangeError(f"The list of hands names {format_cards(_high_first(a, b))} twice; expected each hand once.")
-        weights[position] = 1.0
+        weights[hand_position(a, b)] = 1.0  # a hand listed twice is one hand
     return weights
 
 
@@ -264,8 +345,14 @@ def range_weights(spec: object) -> np.ndarray:
         return _EVERY_HAND
     if isinstance(spec, str):
         return _parse(spec)
+    if hasattr(spec, "hand_weights"):  # an opponent model's class weights (matchdb.equity.opponents)
+        weights = _from_vector(np.asarray(spec.hand_weights(), dtype=np.float64))
+        weights.flags.writeable = False
+        return weights
     if isinstance(spec, (bytes, bytearray, dict, Card, int, float, np.generic)) or not isinstance(spec, Iterable):
-        raise RangeError(f"The range {spec!r} is neither text like 'QQ+,AKs', a list of hands nor 1,326 weights.")
+        raise RangeError(
+            f"The range {_shown(spec)} is neither text like 'QQ+,AKs', a list of hands, 1,326 weights nor an opponent model."
+        )
     items = list(spec)
     if not items:
         raise RangeError("The list of hands is empty; expected at least one hand like 'AhKh'.")
@@ -277,39 +364,15 @@ def range_weights(spec: object) -> np.ndarray:
     return weights
 
 
-def _canonical_token(token: str) -> str:
-    """One token written the usual way (``kas`` -> ``AKs``, ``ahkh`` -> ``AhKh``, a hand's cards kept in order); anything else unchanged."""
-    match = _TOKEN.fullmatch(token)
-    if match is None:
-        return token
-    if match["hand"]:
-        return token[0].upper() + token[1].lower() + token[2].upper() + token[3].lower()
-    parts = [match["low"]] + ([match["high"]] if match["high"] else [])
-    written = []
-    for part in parts:
-        high, low, suitedness = _handtype(part)
-        written.append(_RANK[high] + _RANK[low] + suitedness)
-    return written[0] + ("+" if match["plus"] else "") + ("-" + written[1] if match["high"] else "")
-
-
-def canonical_range_text(text: str) -> str:
-    """Range text as answers echo it: ranks upper case, suits and ``s``/``o`` lower case, a class's high rank first, no spaces.
-
-    Only the case, the order of a class's two ranks and the spaces change;
-    every token and weight stays as written.
-
-    >>> canonical_range_text("qq+, kas, 0.5(t9S,99-jj), khah")
-    'QQ+,AKs,0.5(T9s,99-JJ),KhAh'
-    """
-    pieces = re.split(r"([,()])", text)
-    return "".join(piece if piece in ",()" else _canonical_token(piece.strip()) for piece in pieces)
+def _shown(spec: object) -> str:
+    """``repr(spec)``, cut short: a message quotes what arrived, not all of it."""
+    text = repr(spec)
+    return text if len(text) <= 60 else f"{text[:57]}..."
 
 
 def describe_range(spec: object) -> str:
-    """How an answer names a range: its text in canonical form, ``'random'``, the hands of a list, or ``'1326 weights'``.
-
-    Range text is echoed as it is usually written (:func:`canonical_range_text`),
-    whatever the case and spacing it was typed in.
+    """How an answer names a range: its canonical text, ``'random'``, the hands of a list, an opponent model's name,
+    or ``'1326 weights'``.
 
     >>> describe_range(None), describe_range("qq+, aks"), describe_range(["AhKh", "QsQd"])
     ('random', 'QQ+,AKs', 'AhKh,QsQd')
@@ -317,9 +380,64 @@ def describe_range(spec: object) -> str:
     if spec is None:
         return "random"
     if isinstance(spec, str):
-        return canonical_range_text(spec) if spec.strip().lower() != "random" else "random"
+        return canonical_range(spec)
+    if hasattr(spec, "hand_weights"):
+        return getattr(spec, "name", "") or "class weights"
     items = list(spec)
     if items and all(isinstance(w, (int, float, np.integer, np.floating)) and not isinstance(w, bool) for w in items):
         return f"{len(items)} weights"
     return ",".join(hand_order()[hand_position(*parse_cards(item, count=2))] for item in items)
 
+
+
+def _canonical_token(token: str) -> str:
+    """One entry written the usual way: ranks upper case, suits and 's'/'o' lower, the higher card or class first."""
+    share = _PERCENT.fullmatch(token)
+    if share is not None:
+        return f"{float(share[1]):g}%"
+    match = _TOKEN.fullmatch(token)
+    if match["hand"]:
+        return format_cards(_high_first(*parse_cards(token, count=2)))
+
+    def handtype(part: str) -> str:
+        high, low, suitedness = _handtype(part)
+        return _RANK[high] + _RANK[low] + suitedness
+
+    low = handtype(match["low"])
+    if match["plus"]:
+        return low + "+"
+    if match["high"]:
+        high = handtype(match["high"])
+        first, second = sorted((low, high), key=lambda t: (_RANK.index(t[0]), _RANK.index(t[1])), reverse=True)
+        return f"{first}-{second}"
+    return low
+
+
+@lru_cache(maxsize=512)
+def canonical_range(text: str) -> str:
+    """A valid range text written the usual way, entry by entry, in the order given (see the module docstring).
+
+    >>> canonical_range(" ak, 99-jj, 50%(54s,5h4d), Top 3.5%")
+    'AK,JJ-99,0.5(54s,5h4d),3.5%'
+    """
+    if text.strip().lower() == "random":
+        return "random"
+    listed = _listed_hands(text)
+    if listed is not None:  # hands written out (the longest ranges clients send): a lookup per hand
+        names = hand_order()
+        return ",".join(names[position] for position in listed)
+    _parse(text)  # checks it
+    parts: list[str] = []
+    open_group = None
+    for token, weight, group in _tokens(text):
+        entry = _canonical_token(token)
+        if weight == 1.0:
+            group = None  # '1(AA,KK)' is 'AA,KK'
+        if group is not None and group == open_group:
+            parts[-1] = parts[-1][:-1] + "," + entry + ")"
+        elif group is not None and weight != 1.0:
+            parts.append(f"{weight:g}({entry})")
+        else:
+            parts.append(entry)
+        open_group = group
+    return ",".join(parts)

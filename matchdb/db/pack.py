@@ -25,6 +25,7 @@ from pathlib import Path
 
 from matchdb.core.canonical import N_FLOPS
 from matchdb.errors import DatabaseError
+from matchdb.equity.matchups import MATCHUPS_KIND
 from matchdb.equity.preflop import PREFLOP_KIND
 from matchdb.progress import progress
 from matchdb.db.query import MatchDB
@@ -49,10 +50,10 @@ class PackReport:
     bytes: int
     sha256: str
     seconds: float
-    preflop_seconds: float = 0.0  #: time spent computing the preflop table first; 0 when the store had it
+    preflop_seconds: float = 0.0  #: time spent computing the preflop tables first; 0 when the store had them
 
     def summary(self) -> str:
-        first = f"computed the preflop table in {self.preflop_seconds:.1f} s; " if self.preflop_seconds else ""
+        first = f"computed the preflop tables in {self.preflop_seconds:.1f} s; " if self.preflop_seconds else ""
         return (
             f"{first}packed {plural(self.tables, 'table')} ({plural(self.members, 'file')}) into {self.path}: "
             f"{self.bytes / 1e6:.2f} MB in {self.seconds:.1f} s; sha256 {self.sha256}\n"
@@ -73,8 +74,9 @@ def _store_files(root: Path) -> list[str]:
 def pack(db: str | Path, out: str | Path, show_progress: bool = False, preflop: bool = True) -> PackReport:
     """Pack the store folder ``db`` into the single file ``out`` (and ``out.sha256``).
 
-    With ``preflop`` (the default), a complete database's preflop table is
-    computed first if the store has none, so the shipped file carries it.
+    With ``preflop`` (the default), a complete database's preflop table and
+    heads-up preflop matchups are computed first if the store lacks them, so
+    the shipped file carries them.
     The file appears only when complete: it is written as ``out.partial``,
     synced and renamed, and the ``.sha256`` beside it follows.
     """
@@ -84,11 +86,12 @@ def pack(db: str | Path, out: str | Path, show_progress: bool = False, preflop: 
     out = check_output_file(out, ".zip")
     preflop_seconds = 0.0
     if preflop and len(source.built()) == N_FLOPS:
-        member = derived_member(PREFLOP_KIND)
-        before = source.store.read_member(member)
+        members = [derived_member(PREFLOP_KIND), derived_member(MATCHUPS_KIND)]
+        before = [source.store.read_member(member) for member in members]
         started = time.perf_counter()
-        source.preflop(show_progress=show_progress)  # computed and kept in the store unless it is there, intact
-        if source.store.read_member(member) != before:
+        source.preflop(show_progress=show_progress)  # computed and kept in the store unless they are there, intact
+        source.preflop_matchups(show_progress=show_progress)
+        if [source.store.read_member(member) for member in members] != before:
             preflop_seconds = time.perf_counter() - started
     started = time.perf_counter()
     root = Path(db)

@@ -61,15 +61,16 @@ from matchdb.core.hole_cards import HAND_HIGH, HAND_LOW, check_players, hand_ind
 from matchdb.core.pairs import N_PAIRS, PAIR_INDEX, PAIRS, board_columns
 from matchdb.progress import progress
 from matchdb.core.ranges import describe_range, range_weights
+from matchdb.equity.checks import check_possible
 from matchdb.storage import CHUNK_ROWS, ShardReader, default_path, open_database
 from matchdb.storage.derived import load_derived, save_derived, tables_fingerprint
 from matchdb.storage.files import is_url
 from matchdb.storage.layout import check_index
 
 if TYPE_CHECKING:
-    from matchdb.equity.preflop import PreflopTable
+    from matchdb.answers.preflop import PreflopMultiway, PreflopTable
 
-__all__ = ["open", "MatchDB", "FlopTable"]
+__all__ = ["open", "MatchDB", "FlopTable", "opponent_list"]
 
 CardsLike = str | Iterable[str | int | Card]
 
@@ -111,7 +112,7 @@ class MatchDB:
         self._reader = ShardReader(self.store)
         self._tables = TableCache(self._reader, cache_tables)
         self._lock = threading.Lock()
-        self._preflop = None
+        self._kept: dict[str, object] = {}  # derived data read or computed once: kind -> answer
         self._jit = bool(jit)
 
     def __repr__(self) -> str:
@@ -199,7 +200,7 @@ class MatchDB:
     # -- answers -------------------------------------------------------------------
 
     def naive(self, hole: CardsLike, board: CardsLike, players: int = 2) -> WinRate:
-        """The naive win rate mean((1 - S) ** (players - 1)) of ``hole`` on a 3 to 5 card board, as an answer."""
+        """The naive win rate mean((1 - S) ** (players - 1)) of ``hole`` on a 3 to 5 card board (or preflop: ``""``), as an answer."""
         value = self.win_rate(hole, board, players)
         return WinRate(_text(hole), _text(board), int(players), value)
 
@@ -207,6 +208,10 @@ class MatchDB:
         """The naive win rate as a float: ``db.naive(...).win_rate``."""
         from matchdb.equity.heads_up import naive_win_rate
 
+        if _is_preflop(board):
+            from matchdb.db import preflop
+
+            return preflop.naive_win_rate(self, hole, check_players(players, high=10))
         canon, columns, row = self._hand_frame(hole, board)
         block = self._tables.chunk(canon.index, row // CHUNK_ROWS)
         value = naive_win_rate(block, row % CHUNK_ROWS, columns, players, jit=self._jit)
@@ -218,14 +223,21 @@ class MatchDB:
         """Exact heads-up win, tie and loss probabilities against a random hand or a range, card removal exact.
 
         ``villain`` is range text (``'QQ+,AKs'``), a list of hands, 1,326
-        weights in :func:`matchdb.hand_order`, or None for any hand.
+        weights in :func:`matchdb.hand_order`, or None for any hand. An empty
+        ``board`` asks before the flop (:mod:`matchdb.db.preflop`).
+
+        >>> db.outcome("AcAd", "", "KhKs").equity
+        0.8125548967940273
         """
         from matchdb.equity.heads_up import hand_vs_weights
 
+        if _is_preflop(board):
+            from matchdb.db import preflop
+
+            return preflop.outcome(self, hole, villain)
+
         canon, columns, row = self._hand_frame(hole, board)
-        weights = self._weights(canon, villain)
-        if not weights.any():
-            raise RangeError(f"No hand of the range {describe_range(villain)!r} is possible on the board {_text(board)!r}.")
+        weights = check_possible(self._weights(canon, villain), f"range {describe_range(villain)!r}", _text(board))
         table = self.table(canon.index)  # outside the try: a damaged table must say so, not blame the range
         try:
             win, tie, loss = hand_vs_weights(table, row, columns, weights, jit=self._jit)
@@ -250,17 +262,18 @@ class MatchDB:
     def range_outcome(self, hero_range, villain_range, board: CardsLike) -> RangeEquity:
         """:meth:`range_equity` as an answer.
 
-        Only the ranges' rows are compared (:func:`matchdb.equity.multiway.range_vs_range`),
+        Only the ranges' rows are compared (:func:`matchdb.equity.heads_up.range_vs_range`),
         so narrow ranges cost a fraction of a millisecond.
         """
-        from matchdb.equity.multiway import range_vs_range
+        from matchdb.equity.heads_up import range_vs_range
 
+        if _is_preflop(board):
+            from matchdb.db import preflop
+
+            return preflop.range_outcome(self, hero_range, villain_range)
         canon, columns, _ = self._frame(None, board)
-        hero = self._weights(canon, hero_range)
-        villain = self._weights(canon, villain_range)
-        for name, spec, weights in (("hero", hero_range, hero), ("villain", villain_range, villain)):
-            if not weights.any():
-                raise RangeError(f"No hand of the {name} range {describe_range(spec)!r} is possible on this board.")
+        hero = check_possible(self._weights(canon, hero_range), f"hero range {describe_range(hero_range)!r}", _text(board))
+        villain = check_possible(self._weights(canon, villain_range), f"villain range {describe_range(villain_range)!r}", _text(board))
         try:
             result = range_vs_range(self.table(canon.index), columns, hero, villain)
         except MatchdbError as error:
@@ -276,12 +289,13 @@ class MatchDB:
 
         ``opponents`` is a number of random opponents, or one entry per opponent:
         ``"random"``, a hand (``"QsQd"``), a range (text, a list of hands, 1,326
-        weights, or :class:`matchdb.equity.multiway.ClassWeights`). ``method``: ``"auto"``
+        weights, or :class:`matchdb.equity.opponents.ClassWeights`). ``method``: ``"auto"``
         (exact when affordable: up to three opponents that are not known hands on
         every street, four on the river, any number of known hands; else sampled),
         ``"exact"``, ``"sample"`` (``samples`` partial deals, ``seed`` reproduces
         them), or ``"independent"`` (the match-table article's formula: each
-        opponent's beliefs combined as if independent, an approximation).
+        opponent's beliefs combined as if independent, an approximation). An
+        empty ``board`` asks before the flop (:mod:`matchdb.db.preflop`).
 
         >>> answer = db.multiway("AhKh", "2c7dJh", 2)
         >>> round(answer.equity, 12), answer.exact
@@ -289,17 +303,20 @@ class MatchDB:
         >>> [round(100 * e, 4) for e in db.multiway("KdQd", "AhKhQh", ["JcTc", "5h5s"]).player_equities]
         [18.9738, 47.3237, 33.7025]
         """
-        from matchdb.equity.multiway import independent_outcome, multiway_outcome
+        from matchdb.equity.multiway import multiway_outcome
+        from matchdb.equity.opponents import independent_outcome
 
+        if _is_preflop(board):
+            from matchdb.db import preflop
+
+            return preflop.multiway(self, hole, opponents, method, samples, seed)
         if method not in ("auto", "exact", "sample", "independent"):
             raise MatchdbError(f"The method {method!r} is unknown; expected 'auto', 'exact', 'sample' or 'independent'.")
         specs = _opponent_specs(opponents)
         hand = _one_hand(hole)
         canon, columns, row = self._frame(hand, board) if hand is not None else self._frame(None, board)
         if hand is None:
-            hero = self._weights(canon, _as_range(hole))
-            if not hero.any():
-                raise RangeError(f"No hand of the hero range {describe_range(_as_range(hole))!r} is possible on the board {_text(board)!r}.")
+            hero = check_possible(self._weights(canon, _as_range(hole)), f"hero range {_describe(hole)!r}", _text(board))
         else:
             hero = row
         taken = set(hand or ()) | set(parse_cards(board))
@@ -313,10 +330,8 @@ class MatchDB:
                         "or another opponent; expected a possible hand."
                     )
                 taken |= set(known)
-            w = self._weights(canon, _as_range(spec))
-            if not w.any():
-                raise RangeError(f"No hand of the range {_describe(spec)!r} of opponent {position} is possible on the board {_text(board)!r}.")
-            weights.append(w)
+            name = f"range {_describe(spec)!r} of opponent {position}"
+            weights.append(check_possible(self._weights(canon, _as_range(spec)), name, _text(board)))
             names.append(_describe(spec))
         table = self.table(canon.index)
         if method == "independent":
@@ -343,9 +358,7 @@ class MatchDB:
         canon, columns, row = self._hand_frame(hole, board)
         weights = None
         if villain is not None:
-            weights = self._weights(canon, villain)
-            if not weights.any():
-                raise RangeError(f"No hand of the range {describe_range(villain)!r} is possible on the board {_text(board)!r}.")
+            weights = check_possible(self._weights(canon, villain), f"range {describe_range(villain)!r}", _text(board))
         answer = hand_distribution(self.table(canon.index), canon.flop, row, columns, weights, bins)
         answer = answer.renamed(parse_cards(board), parse_cards(hole), canon.perm)
         return dataclasses.replace(answer, villain=describe_range(villain))
@@ -362,9 +375,7 @@ class MatchDB:
         canon, columns, _ = self._frame(None, board)
         weights = None
         if villain is not None:
-            weights = self._weights(canon, villain)
-            if not weights.any():
-                raise RangeError(f"No hand of the range {describe_range(villain)!r} is possible on the board {_text(board)!r}.")
+            weights = check_possible(self._weights(canon, villain), f"range {describe_range(villain)!r}", _text(board))
         frame = board_distributions(self.table(canon.index), canon.flop, columns, weights, bins)
         rows = _hand_rows(canon.index, canon.perm)
         on = rows >= 0
@@ -458,42 +469,76 @@ class MatchDB:
         return self._per_hand(board, f"naive win rate, {players} players", per_row, canon)
 
     def equities(self, board: CardsLike, villain=None) -> HandTable:
-        """Exact heads-up equity of every private hand on a board against a random hand or a range."""
+        """Exact heads-up equity of every private hand on a board (or preflop: ``""``) against a random hand or a range."""
         from matchdb.equity.heads_up import all_hands_scores
 
+        if _is_preflop(board):
+            from matchdb.db import preflop
+
+            return preflop.equities(self, villain)
+
         canon, columns, _ = self._frame(None, board)
-        weights = self._weights(canon, villain)
-        if not weights.any():
-            raise RangeError(f"No hand of the range {describe_range(villain)!r} is possible on the board {_text(board)!r}.")
+        weights = check_possible(self._weights(canon, villain), f"range {describe_range(villain)!r}", _text(board))
         score, deals = all_hands_scores(self.table(canon.index), columns, weights)
         per_row = np.full(len(deals), np.nan)
         np.divide(score, deals, out=per_row, where=deals > 0)
         return self._per_hand(board, f"exact equity vs {describe_range(villain)}", per_row, canon)
 
-    def preflop_multiway(self, show_progress: bool = False):
-        """Every starting-hand class's equity against 1 to 9 random opponents (:class:`matchdb.equity.multiway.PreflopMultiway`).
+    def preflop_multiway(self, show_progress: bool = False) -> PreflopMultiway:
+        """Every starting-hand class's equity against 1 to 9 random opponents (:class:`matchdb.answers.PreflopMultiway`).
 
         Exact against one opponent; against 2 to 9 sampled over every board and
         hero hand to a standard error of at most 0.0002. Computed once from every
         table (about 4 minutes on 2 cores; ``show_progress`` shows it) and kept
-        in the store as derived data, so ``matchdb pack`` ships it.
+        in the store as derived data, so ``matchdb pack`` ships it; read and
+        checked once per open database.
         """
-        from matchdb.equity.multiway import (
-            PREFLOP_MULTIWAY_VERSION,
-            PreflopMultiway,
-            compute_preflop_multiway,
-        )
+        from matchdb.answers.preflop import PREFLOP_MULTIWAY_VERSION, PreflopMultiway
+        from matchdb.equity.preflop import PREFLOP_MULTIWAY_KIND, compute_preflop_multiway
 
+        def compute():
+            return compute_preflop_multiway(self.tables(range(N_FLOPS), show_progress=show_progress))
+
+        return self._derived(PREFLOP_MULTIWAY_KIND, PREFLOP_MULTIWAY_VERSION, PreflopMultiway.from_stored, compute)
+
+    def preflop_matchups(self, show_progress: bool = False):
+        """Every heads-up preflop matchup's wins and ties (:class:`matchdb.equity.matchups.PreflopMatchups`).
+
+        Computed once from every table (about a minute on 2 cores; ``show_progress``
+        shows the tables read) and kept in the store as derived data, so ``matchdb
+        pack`` ships it; what preflop range questions use (:mod:`matchdb.db.preflop`).
+        """
+        from matchdb.equity.matchups import MATCHUPS_KIND, MATCHUPS_VERSION, PreflopMatchups, compute_matchups
+
+        def compute():
+            return compute_matchups(self.tables(range(N_FLOPS), show_progress=show_progress))
+
+        return self._derived(MATCHUPS_KIND, MATCHUPS_VERSION, PreflopMatchups.from_stored, compute)
+
+    def _derived(self, kind: str, version: int, read, compute):
+        """Derived data ``kind``: kept from an earlier call, else read from the store, else computed and saved.
+
+        ``read`` turns the stored JSON into the answer, ``compute`` computes it
+        from the tables. Each kind is read (and its digests checked) once per
+        open database.
+        """
+        with self._lock:
+            cached = self._kept.get(kind)
+        if cached is not None:
+            return cached
         fingerprint = _preflop_fingerprint(self.store)
-        stored = load_derived(self.store, "preflop_multiway", PREFLOP_MULTIWAY_VERSION, fingerprint)
+        stored = load_derived(self.store, kind, version, fingerprint)
         if stored is not None:
-            return PreflopMultiway.from_stored(stored)
-        table = compute_preflop_multiway(self.tables(range(N_FLOPS), show_progress=show_progress))
-        save_derived(self.store, "preflop_multiway", PREFLOP_MULTIWAY_VERSION, fingerprint, table.to_stored())
-        return table
+            value = read(stored)
+        else:
+            value = compute()
+            save_derived(self.store, kind, version, fingerprint, value.to_stored())
+        with self._lock:
+            self._kept[kind] = value
+        return value
 
     def preflop(self, players: int | Iterable[int] | None = None, show_progress: bool = False) -> PreflopTable:
-        """Preflop figures of the 169 starting-hand classes (:class:`matchdb.equity.preflop.PreflopTable`).
+        """Preflop figures of the 169 starting-hand classes (:class:`matchdb.answers.PreflopTable`).
 
         Computed once from every table (about half a minute; ``show_progress``
         shows it) and kept in the store as derived data bound to the tables;
@@ -501,29 +546,24 @@ class MatchDB:
         all) picks the naive win rates the returned table holds; the equity is
         always there.
         """
-        from matchdb.equity.preflop import (
-            PLAYERS,
-            PREFLOP_KIND,
-            PREFLOP_VERSION,
-            PreflopTable,
-            compute_preflop,
-        )
+        from matchdb.answers.preflop import PreflopTable
+        from matchdb.equity.preflop import PLAYERS, PREFLOP_KIND, PREFLOP_VERSION, compute_preflop
 
         wanted = [players] if isinstance(players, (int, np.integer)) and not isinstance(players, bool) else players
         wanted = [check_players(n, low=PLAYERS[0], high=PLAYERS[-1]) for n in (wanted or PLAYERS)]
-        with self._lock:
-            cached = self._preflop
-        if cached is None:
-            fingerprint = _preflop_fingerprint(self.store)
-            stored = load_derived(self.store, PREFLOP_KIND, PREFLOP_VERSION, fingerprint)
-            if stored is not None:
-                cached = PreflopTable.from_stored(stored)
-            else:
-                cached = compute_preflop(self.tables(range(N_FLOPS), show_progress=show_progress))
-                save_derived(self.store, PREFLOP_KIND, PREFLOP_VERSION, fingerprint, cached.to_stored())
-            with self._lock:
-                self._preflop = cached
+
+        def compute():
+            return compute_preflop(self.tables(range(N_FLOPS), show_progress=show_progress))
+
+        cached = self._derived(PREFLOP_KIND, PREFLOP_VERSION, PreflopTable.from_stored, compute)
         return cached.with_players(wanted)
+
+
+def _is_preflop(board) -> bool:
+    """True when ``board`` holds no card (``""``, blanks, an empty list): a question before the flop."""
+    if isinstance(board, str):
+        return not board.strip()
+    return isinstance(board, (list, tuple)) and len(board) == 0
 
 
 def _preflop_fingerprint(store) -> str:
@@ -550,9 +590,25 @@ def _as_range(spec):
 def _describe(spec) -> str:
     """How an answer names an opponent or a hero range."""
     if hasattr(spec, "hand_weights"):
-        return "class weights"
+        return describe_range(spec)
     hand = _one_hand(spec)
     return hand_order()[hand_index(hand)] if hand is not None else describe_range(spec)
+
+
+def opponent_list(villains: Iterable | None = (), random: int | None = None) -> list:
+    """The opponents of a multiway question as the command line and the service take them.
+
+    ``villains`` (ranges, hands or ``"random"``, one per opponent) then
+    ``random`` more random hands; one random opponent when neither is given.
+    What :meth:`MatchDB.multiway` takes as ``opponents``.
+
+    >>> opponent_list(["QQ+"], 2), opponent_list()
+    (['QQ+', 'random', 'random'], ['random'])
+    """
+    if random is not None and (isinstance(random, bool) or not isinstance(random, (int, np.integer)) or not 0 <= random <= 9):
+        raise MatchdbError(f"The number of opponents {random!r} is out of range; expected 0..9.")
+    opponents = list(villains or ()) + ["random"] * int(random or 0)
+    return opponents or ["random"]
 
 
 def _opponent_specs(opponents) -> list:

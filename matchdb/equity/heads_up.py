@@ -1,9 +1,9 @@
-"""Equity formulas over one decoded match table W (docs/contract.md).
+"""Heads-up equity over one decoded match table W (docs/contract.md): a hand, every hand, or a range against a range.
 
 Everything here works in the table's own frame: rows and columns are pair
 indices over the canonical flop's 49 remaining cards (:mod:`matchdb.core.pairs`). The
-query layer maps real cards into that frame; these functions only check shapes
-and ranges and call the numba kernels.
+query layer maps real cards into that frame; these functions only check their
+input (:mod:`matchdb.equity.checks`) and call the numba kernels.
 
 A *column set* is the list of (turn, river) columns consistent with the board:
 all 1,176 on the flop, the 48 holding the turn card on the turn, and the one
@@ -26,10 +26,10 @@ skipped for that hand automatically (their entries hold the sentinel).
 from __future__ import annotations
 
 import threading
+from dataclasses import dataclass
 
 import numpy as np
 
-from matchdb.errors import MatchdbError
 from matchdb.core.hole_cards import check_players
 from matchdb.core.pairs import (
     MAX_W,
@@ -41,19 +41,10 @@ from matchdb.core.pairs import (
     SENTINEL,
     check_columns,
 )
+from matchdb.equity.checks import check_row, check_table, check_weights, is_uniform
+from matchdb.errors import MatchdbError, RangeError
 
-__all__ = ["naive_win_rate", "naive_win_rates", "hand_vs_weights", "all_hands_scores"]
-
-
-def _check_table(table: np.ndarray) -> None:
-    if table.shape != (N_PAIRS, N_PAIRS) or table.dtype != np.uint16:
-        raise MatchdbError(f"A match table must be a ({N_PAIRS}, {N_PAIRS}) uint16 array; got {table.shape} {table.dtype}.")
-
-
-def _check_row(row: int, rows: int = N_PAIRS) -> int:
-    if isinstance(row, bool) or not hasattr(row, "__index__") or not 0 <= row.__index__() < rows:
-        raise MatchdbError(f"Row {row!r} is out of range; expected an integer 0..{rows - 1}.")
-    return row.__index__()
+__all__ = ["naive_win_rate", "naive_win_rates", "hand_vs_weights", "all_hands_scores", "RangeResult", "range_vs_range", "range_scores"]
 
 
 #: ``_LEVEL_POWERS[e, w]`` is (w / MAX_W) ** e for every level w, so the naive
@@ -61,8 +52,6 @@ def _check_row(row: int, rows: int = N_PAIRS) -> int:
 _LEVEL_POWERS = (np.arange(N_LEVELS) / MAX_W) ** np.arange(23)[:, None]
 _LEVEL_POWERS.flags.writeable = False
 _POWER_ROWS = list(_LEVEL_POWERS)  # one view per exponent: indexing a list is cheaper than numpy
-
-
 
 
 def _kernels():
@@ -83,7 +72,7 @@ def naive_win_rate(table: np.ndarray, row: int, columns: np.ndarray, players: in
     """
     if table.ndim != 2 or table.shape[1] != N_PAIRS or table.dtype != np.uint16:
         raise MatchdbError(f"Rows of a match table must be (k, {N_PAIRS}) uint16; got {table.shape} {table.dtype}.")
-    row, columns, powers = _check_row(row, table.shape[0]), check_columns(columns), _POWER_ROWS[check_players(players) - 1]
+    row, columns, powers = check_row(row, table.shape[0]), check_columns(columns), _POWER_ROWS[check_players(players) - 1]
     if jit:
         return float(_kernels()._naive(table, row, columns, powers))
     levels = table[row, columns]
@@ -91,23 +80,10 @@ def naive_win_rate(table: np.ndarray, row: int, columns: np.ndarray, players: in
     return float(np.cumsum(powers[levels])[-1] / len(levels)) if len(levels) else float("nan")
 
 
-
-
 def naive_win_rates(table: np.ndarray, columns: np.ndarray, players: int = 2) -> np.ndarray:
     """Naive win rate of every row at once (NaN for rows that share a card with the board)."""
-    _check_table(table)
+    check_table(table)
     return _kernels()._naive_all(table, check_columns(columns), _POWER_ROWS[check_players(players) - 1])
-
-
-
-
-def _check_weights(weights: np.ndarray) -> np.ndarray:
-    weights = np.asarray(weights, dtype=np.float64)
-    if weights.shape != (N_PAIRS,):
-        raise MatchdbError(f"Weights must be a vector of {N_PAIRS} entries; got shape {weights.shape}.")
-    if not np.isfinite(weights).all() or (weights < 0).any():
-        raise MatchdbError("Weights must be finite and non-negative.")
-    return weights
 
 
 def hand_vs_weights(
@@ -121,9 +97,9 @@ def hand_vs_weights(
     numpy alone; both ways add the same products in the same order, so they
     agree to the last bit.
     """
-    _check_table(table)
-    row = _check_row(row)
-    weights = _check_weights(weights).copy()
+    check_table(table)
+    row = check_row(row)
+    weights = check_weights(weights).copy()
     weights[ROWS_OF_CARD[PAIR_LOW[row]]] = 0.0  # opponent hands sharing a card with the hero, and the hero itself
     weights[ROWS_OF_CARD[PAIR_HIGH[row]]] = 0.0
     columns = check_columns(columns)
@@ -145,16 +121,6 @@ def hand_vs_weights(
 _PARALLEL = threading.Lock()  # one parallel kernel at a time: not every numba threading layer is thread-safe
 
 
-
-
-
-
-
-
-
-
-
-
 def all_hands_scores(table: np.ndarray, columns: np.ndarray, weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Weighted score (wins + ties / 2) and deals of every row against weighted opponents, card removal exact.
 
@@ -170,14 +136,13 @@ def all_hands_scores(table: np.ndarray, columns: np.ndarray, weights: np.ndarray
     >>> round(float(score[hero] / deals[hero]), 6)
     0.572571
     """
-    _check_table(table)
-    weights = _check_weights(weights)
+    check_table(table)
+    weights = check_weights(weights)
     columns = check_columns(columns)
-    # the kernels read every column of what they get: all of them on a flop, else a copy of the few
-    board = table if len(columns) == N_PAIRS else np.ascontiguousarray(table[:, columns])
+    board = _board(table, columns)
     kernels = _kernels()
     with _PARALLEL:
-        if weights.min() == weights.max():
+        if is_uniform(weights):
             score, deals = kernels._uniform_scores(board)
             score *= weights[0]
             deals *= weights[0]
@@ -186,3 +151,103 @@ def all_hands_scores(table: np.ndarray, columns: np.ndarray, weights: np.ndarray
         pair_scores = kernels._shared_card_scores(board, ROWS_OF_CARD)
     kernels._remove_shared_cards(pair_scores, ROWS_OF_CARD, columns, weights, PAIR_LOW, PAIR_HIGH, score, deals)
     return score, deals
+
+
+def _board(table: np.ndarray, columns: np.ndarray) -> np.ndarray:
+    """The table's board columns: the table itself on a flop, else a contiguous copy of the few (the kernels read every column)."""
+    return table if len(columns) == N_PAIRS else np.ascontiguousarray(table[:, columns])
+
+
+# -- range against range --------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RangeResult:
+    """A hero range against a villain range: the weighted score (wins + ties / 2) and number of deals.
+
+    ``equity = score / deals``. Both are sums over every (hero hand, villain
+    hand, runout) deal consistent with the board, weighted by the two hands'
+    weights, so results on several boards add up.
+    """
+
+    score: float
+    deals: float
+
+    @property
+    def equity(self) -> float:
+        """The hero range's equity."""
+        return self.score / self.deals
+
+    @property
+    def players(self) -> tuple[float, float]:
+        """Both players' equities, hero first."""
+        return (self.equity, 1.0 - self.equity)
+
+
+#: Pairs of hero and villain rows per row of either up to which comparing every pair beats walking every column.
+_PAIRS_PER_ROW = 20
+
+
+def range_scores(table: np.ndarray, columns: np.ndarray, hero: np.ndarray, villain: np.ndarray) -> tuple[float, float]:
+    """(score, deals) of a hero range against a villain range on the board of ``columns``, card removal exact.
+
+    ``hero`` and ``villain`` are weights on the table's 1,176 rows; either may
+    have no hand (then both figures are 0: a report over every flop meets such
+    flops). One way to count, chosen by the ranges' sizes: a uniform side (a
+    random hand) takes W's own counts, less the rows sharing a card with each
+    hand of the other side, each such pair compared once; two small ranges
+    compare every pair of their hands on every runout (16 runouts per vector
+    instruction); larger ones sum each runout's hero and villain weight per W
+    level (the levels present found through a bitmap) and take away the pairs
+    of hands that share a card.
+    """
+    table = check_table(table)
+    columns = check_columns(columns)
+    hero = check_weights(hero, "hero range", empty=True)
+    villain = check_weights(villain, "villain range", empty=True)
+    if not hero.any() or not villain.any():
+        return 0.0, 0.0
+    kernels = _kernels()
+    board = _board(table, columns)
+    if is_uniform(villain) or is_uniform(hero):
+        flip = not is_uniform(villain)
+        ranged, uniform = (villain, hero) if flip else (hero, villain)
+        score, deals = kernels._against_uniform(board, columns, ranged, ROWS_OF_CARD, PAIR_LOW, PAIR_HIGH)
+        score, deals = score * uniform[0], deals * uniform[0]
+        return (deals - score, deals) if flip else (score, deals)
+    h_rows = np.flatnonzero(hero)
+    v_rows = np.flatnonzero(villain)
+    rows = np.flatnonzero((hero > 0) | (villain > 0))
+    if len(h_rows) * len(v_rows) <= _PAIRS_PER_ROW * len(rows):  # measured crossover
+        return kernels._range_pairs(board, h_rows, hero[h_rows], v_rows, villain[v_rows], kernels.ROW_MASKS)
+    score, deals = kernels._level_walk(np.ascontiguousarray(board[rows].T), hero[rows], villain[rows])
+    shared_score, shared_deals = kernels._shared_pairs(board, columns, hero, villain, ROWS_OF_CARD, PAIR_LOW, PAIR_HIGH)
+    return score - shared_score, deals - shared_deals
+
+
+def range_vs_range(table: np.ndarray, columns: np.ndarray, hero: np.ndarray, villain: np.ndarray) -> RangeResult:
+    """Exact heads-up result of a hero range against a villain range (:func:`range_scores`); raises when no deal is possible.
+
+    Examples
+    --------
+    >>> from matchdb.core.cards import parse_cards
+    >>> from matchdb.core.table import match_table
+    >>> from matchdb.core.pairs import board_columns, pair_row
+    >>> from matchdb.core.ranges import parse_range
+    >>> flop = parse_cards("2c7dJh")
+    >>> def rows(text):  # a range's weights in this flop's frame
+    ...     w = np.zeros(1176)
+    ...     for a, b, x in parse_range(text):
+    ...         if not {a, b} & set(flop):
+    ...             w[pair_row(flop, (a, b))] = x
+    ...     return w
+    >>> r = range_vs_range(match_table(flop), board_columns(()), rows("QQ+,AKs"), rows("JJ,TT,99"))
+    >>> round(r.equity, 12), [round(p, 6) for p in r.players]
+    (0.645325987144, [0.645326, 0.354674])
+    """
+    hero = check_weights(hero, "hero range")
+    villain = check_weights(villain, "villain range")
+    score, deals = range_scores(table, columns, hero, villain)
+    if deals <= 0:
+        raise RangeError("No deal is possible: every hero hand collides with every villain hand on this board.")
+    return RangeResult(float(score), float(deals))

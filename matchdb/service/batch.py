@@ -11,7 +11,7 @@ from matchdb.answers import Multiway, Outcome, WinRate
 from matchdb.db.query import MatchDB
 from matchdb.errors import MatchdbError
 from matchdb.service.guards import compute
-from matchdb.service.questions import opponent_list
+from matchdb.db.query import opponent_list
 
 __all__ = ["MAX_BATCH", "Batch", "BatchAnswer", "BatchItem", "add_routes"]
 

@@ -1,11 +1,8 @@
 """The question routes: ``/v1/win-rate``, ``/v1/equity``, ``/v1/multiway``, ``/v1/distribution`` and ``/v1/report``.
 
-Each calls the Python API's method of the same name and sends its answer.
-
->>> opponent_list(["QQ+"], 2)
-['QQ+', 'random', 'random']
->>> opponent_list([], None)
-['random']
+Each calls the Python API's method of the same name and sends its answer; a
+multiway question's opponents are listed by :func:`matchdb.db.query.opponent_list`,
+as the command line lists them.
 """
 
 # No ``from __future__ import annotations`` in the route modules: FastAPI reads the
@@ -15,19 +12,10 @@ from typing import Literal
 from fastapi import FastAPI, Query
 
 from matchdb.answers import Multiway, Outcome, WinRate
-from matchdb.db.query import MatchDB
-from matchdb.errors import MatchdbError
+from matchdb.db.query import MatchDB, opponent_list
 from matchdb.service.guards import compute
 
-__all__ = ["add_routes", "opponent_list"]
-
-
-def opponent_list(villains: list[str], random: int | None) -> list[str]:
-    """One entry per opponent: the villains' ranges, then ``random`` random hands (one when neither is given)."""
-    if random is not None and (isinstance(random, bool) or not 0 <= random <= 9):
-        raise MatchdbError(f"The number of opponents {random!r} is out of range; expected 0..9.")
-    result = list(villains) + ["random"] * (random or 0)
-    return result or ["random"]
+__all__ = ["add_routes"]
 
 
 def add_routes(app: FastAPI, db: MatchDB) -> None:

@@ -275,7 +275,7 @@ def test_villain_forms_agree(db):
         ([1.0, 2.0], "must have 1,326 entries"),
         (np.full(1326, -1.0), "finite and non-negative"),
         (np.full(1326, np.nan), "finite and non-negative"),
-        (5, "neither text like 'QQ\\+,AKs', a list of hands nor 1,326 weights"),
+        (5, "neither text like 'QQ\\+,AKs', a list of hands, 1,326 weights nor an opponent model"),
         (np.zeros(1326), "No hand of the range"),
     ],
 )
@@ -309,5 +309,5 @@ def test_bad_arguments_in_the_api(db, small_store):
 
 def test_every_hand_against_an_impossible_range_is_an_error_not_nans(db):
     """equities() answered 1,326 NaNs where outcome() raised (issue 16)."""
-    with pytest.raises(matchdb.RangeError, match="No hand of the range '2c2d' is possible on the board"):
+    with pytest.raises(matchdb.RangeError, match="No hand of the range '2d2c' is possible on the board"):
         db.equities("2c7dJh", villain="2c2d")

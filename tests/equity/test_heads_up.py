@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from matchdb.core import reference
-from matchdb.core.cards import parse_cards
+from matchdb.core.cards import format_cards, parse_cards
 from matchdb.errors import MatchdbError
 from matchdb.equity.heads_up import (
     all_hands_scores,
@@ -69,9 +69,10 @@ def test_bad_arguments_are_refused(table_cache):
         (lambda: naive_win_rate(table, 3, columns, players=24), "players 24 is out of range"),
         (lambda: naive_win_rate(table, 3, [5000]), "not distinct column indices"),
         (lambda: hand_vs_weights(table, 3, [1, 1], np.ones(1176)), "not distinct column indices"),
-        (lambda: hand_vs_weights(table, 3, columns, np.ones(5)), "vector of 1176 entries"),
-        (lambda: hand_vs_weights(table, 3, columns, -np.ones(1176)), "finite and non-negative"),
-        (lambda: hand_vs_weights(table, 3, columns, np.zeros(1176)), "No opponent hand"),
+        (lambda: hand_vs_weights(table, 3, columns, np.ones(5)), "must be 1176 row weights; got shape \\(5,\\)"),
+        (lambda: hand_vs_weights(table, 3, columns, -np.ones(1176)), "finite, non-negative weights"),
+        (lambda: hand_vs_weights(table, 3, columns, np.zeros(1176)), "no hand with a positive weight"),
+        (lambda: hand_vs_weights(table, 3, columns, np.eye(1176)[3]), "No opponent hand"),
         (lambda: all_hands_scores(table[:5], columns, np.ones(1176)), "must be a \\(1176, 1176\\) uint16"),
         (lambda: naive_win_rates(table.astype(np.int32), columns), "must be a \\(1176, 1176\\) uint16"),
     ]:
@@ -101,3 +102,62 @@ def test_numpy_and_numba_paths_agree_to_the_last_bit(flop, table_cache):
                 hand_vs_weights(table, row, columns, weights, jit=False)
             continue
         assert hand_vs_weights(table, row, columns, weights, jit=False) == exact
+
+
+@pytest.mark.parametrize(
+    "hero, villain",
+    [
+        ("QQ+,AKs", None),  # a random villain: W's own counts
+        (None, "QQ+,AKs"),  # a random hero: one minus the villain's share
+        ("QQ+,AKs", "JJ,TT,99"),  # small ranges: every pair compared
+        ("22+,A2s+,K9s+,QTs+,JTs,T9s,98s,ATo+,KJo+", "22+,A2+,K2+,Q5+,J7+,T7+,97+,87,76,65s"),  # one walk per column
+        ("0.5(AA),KK,0.25(AKs),7h7s", "QQ,0.75(JJ),Td9d"),  # weights, and hands that hold a turn or river card
+    ],
+)
+@pytest.mark.parametrize("board", ["2c7dJh", "2c7dJh7s", "2c7dJh9d", "Kh8s3d2c9h", "AhTcTh7h"])
+def test_range_scores_against_all_hands_scores(table_cache, hero, villain, board):
+    """Every way range_scores counts, on the flop, turn and river, against the every-hand kernels weighted by the hero range."""
+    from matchdb.core.canonical import CANONICAL_FLOPS, canonicalize
+    from matchdb.core.pairs import local_index
+    from matchdb.equity.heads_up import range_scores
+    from tests.equity.test_multiway import frame_weights
+
+    canon = canonicalize(board)
+    flop = CANONICAL_FLOPS[canon.index]
+    table = table_cache(format_cards(flop))
+    columns = board_columns([int(local_index(flop)[c]) for c in canon.extra])
+    h = np.ones(1176) if hero is None else frame_weights(flop, canon.perm, hero)
+    v = np.ones(1176) if villain is None else frame_weights(flop, canon.perm, villain)
+    score, deals = range_scores(table, columns, h, v)
+    s, d = all_hands_scores(table, columns, v)
+    assert score / deals == pytest.approx((h @ s) / (h @ d), abs=1e-12)
+    assert deals == pytest.approx(h @ d, rel=1e-12)
+
+
+def test_range_vs_range_equals_range_equity(full_db):
+    db = full_db
+    from matchdb.core.canonical import CANONICAL_FLOPS, canonicalize
+    from matchdb.equity.heads_up import range_vs_range
+    from tests.equity.test_multiway import frame_weights
+    from matchdb.core.pairs import board_columns, local_index
+
+    full = "22+,A2+,K2+,Q2+,J2+,T2+,92+,82+,72+,62+,52+,42+,32"
+    for hero, villain, board in (
+        ("QQ+,AKs", "JJ,TT,99", "2c7dJh"),
+        ("QQ+,AKs", "JJ,TT,99", "2c7dJh4s"),
+        ("22+,AT+,KQ", "T9s,98s,87s,A5s", "Kh8s3d2c"),
+        ("AK,AQ", "22+", "9c9d4h5s6s"),
+        (full, full, "2c7dJh"),
+        ("0.5(AA),KK,0.25(QQ)", full, "Th9h2s"),
+        ("22+,AT+,KQ", full, "2c7dJh4s"),
+        ("AdKh", full, "Ah9c4d8s2s"),
+        (full, "0.3(22+),A2s+", "Qc8d5h"),
+    ):
+        canon = canonicalize(board)
+        flop = CANONICAL_FLOPS[canon.index]
+        columns = board_columns([int(local_index(flop)[c]) for c in canon.extra])
+        r = range_vs_range(
+            db.table(canon.index), columns, frame_weights(flop, canon.perm, hero), frame_weights(flop, canon.perm, villain)
+        )
+        assert r.equity == pytest.approx(db.range_equity(hero, villain, board), abs=1e-12), (hero, villain, board)
+        assert sum(r.players) == pytest.approx(1.0, abs=1e-12)

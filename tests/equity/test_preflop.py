@@ -5,15 +5,19 @@ from __future__ import annotations
 import csv
 import json
 import warnings
+import zlib
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 import matchdb
 from matchdb.cli.main import main
-from matchdb.errors import CorruptDatabaseError, IncompleteDatabaseError
+from matchdb.errors import CorruptDatabaseError, IncompleteDatabaseError, MatchdbError
 from matchdb.core.hole_cards import CLASSES
 from matchdb.db.pack import pack
+
+from tests.equity.test_multiway import _e7_cards, _eval7
 
 with warnings.catch_warnings():  # eval7 builds its range grammar with names pyparsing now deprecates
     warnings.simplefilter("ignore", DeprecationWarning)
@@ -71,7 +75,7 @@ def test_preflop_naive_win_rate_against_eval7_sampling(preflop):
         assert preflop.win_rate[players][CLASSES.index("QJs")] == pytest.approx(values.mean(), abs=4 * sigma)
 
 
-def test_preflop_is_cached_in_the_store_and_shipped(full_store, preflop, tmp_path, capsys):
+def test_preflop_is_cached_in_the_store_and_shipped(full_store, preflop, full_matchups, tmp_path, capsys):
     assert (full_store / "derived" / "preflop.json").exists()
     again = matchdb.open(full_store).preflop(players=[3, 6])  # read from the cache
     assert np.array_equal(again.equity, preflop.equity) and sorted(again.win_rate) == [3, 6]
@@ -82,6 +86,8 @@ def test_preflop_is_cached_in_the_store_and_shipped(full_store, preflop, tmp_pat
         assert report.bytes <= 250e6 and report.preflop_seconds == 0.0 and "computed the preflop" not in report.summary()
         shipped = matchdb.open(shipped_path)
         assert np.array_equal(shipped.preflop().win_rate[6], preflop.win_rate[6])
+        assert np.array_equal(shipped.preflop_matchups().win, full_matchups.win)  # the matchups are shipped too
+        assert shipped.equity("AhKh", "", "QsQd") == pytest.approx(0.4621445724590958, abs=1e-15)
         assert main(["preflop", "--db", str(shipped_path), "--players", "2..3", "--out", str(tmp_path / "p.csv"), "--quiet"]) == 0
         with open(tmp_path / "p.csv", newline="") as handle:
             rows = list(csv.DictReader(handle))
@@ -112,6 +118,128 @@ def test_an_edited_preflop_file_is_refused_and_verify_names_it(full_store, prefl
     assert matchdb.open(full_store).preflop().row("AA")["equity"] == pytest.approx(0.8520, abs=5e-5)
 
 
+def test_edited_preflop_matchups_are_refused_and_verify_names_them(full_store, full_matchups):
+    """The matchups are derived data bound to the tables: an edited count is refused, and verify says so."""
+    from matchdb.db.verify import verify
+
+    path = full_store / "derived" / "preflop_matchups.json"
+    original = path.read_bytes()
+    payload = json.loads(original)
+    payload["content"]["win"][0] += 1
+    try:
+        path.write_text(json.dumps(payload))
+        with pytest.raises(CorruptDatabaseError, match="derived/preflop_matchups.json.*altered or damaged"):
+            matchdb.open(full_store).range_equity("AA", "KK", "")
+        report = verify(full_store, sample=0)
+        assert not report.ok and any("preflop_matchups.json" in p and "altered" in p for p in report.problems)
+    finally:
+        path.write_bytes(original)
+    assert verify(full_store, sample=0).ok
+    assert "derived/preflop_matchups.json" in verify(full_store, sample=0).derived_checked
+
+
 def test_preflop_needs_every_table(small_store):
     with pytest.raises(IncompleteDatabaseError, match="lacks table 3; build it with"):
         matchdb.open(small_store).preflop()
+
+
+# -- preflop against 1 to 9 random hands ------------------------------------------------------
+
+PREFLOP_JSON = Path(__file__).parents[1] / "data" / "preflop_multiway.json"
+
+
+@pytest.fixture(scope="module")
+def multiway_table():
+    """The table computed from the full database by compute_preflop_multiway(db.tables(), draws=1, seed=0) (15 minutes here)."""
+    import json
+
+    from matchdb.answers import PreflopMultiway
+
+    return PreflopMultiway.from_stored(json.loads(PREFLOP_JSON.read_text()))
+
+
+def test_preflop_published(multiway_table):
+    aa = multiway_table.row("AA")
+    assert round(100 * aa["equity"][1], 2) == 85.20  # heads-up, exact
+    assert aa["standard_error"][1] == 0.0 and multiway_table.exact[0] and not multiway_table.exact[1]
+    # AA against 3 random hands: an independent 400 M-sample simulation gives 0.63836 +- 0.00002
+    assert abs(aa["equity"][3] - 0.63836) <= 4 * np.hypot(aa["standard_error"][3], 0.00002)
+    assert multiway_table.standard_error.max() <= 0.0002
+
+
+def test_preflop_sampler_against_exact_heads_up(multiway_table):
+    """The sampled heads-up figures (kept as a check) agree with the exact ones: no bias in the dealing."""
+    diff = multiway_table.sampled_heads_up - multiway_table.equity[:, 0]
+    # per class the sampled heads-up figure has s.e. about 0.00025 (no control variate for it)
+    assert np.abs(diff).max() < 0.0012
+    assert abs(diff.mean()) < 0.0001
+
+
+@pytest.mark.parametrize(("name", "opponents"), [("AA", 2), ("KQs", 3), ("76s", 5), ("22", 8)])
+def test_preflop_against_eval7_simulation(multiway_table, name, opponents):
+    eval7 = _eval7()
+    cards = _e7_cards()
+    rng = np.random.default_rng(zlib.crc32(f"{name}/{opponents}".encode()))
+    from matchdb.core.hole_cards import hand_class
+
+    hands = [(a, b) for b in range(52) for a in range(b) if multiway_table.classes[hand_class(a, b)] == name]
+    shares = []
+    for _ in range(30000):
+        a, b = hands[int(rng.integers(len(hands)))]
+        deck = np.array([c for c in range(52) if c not in (a, b)])
+        dealt = rng.choice(deck, size=5 + 2 * opponents, replace=False)
+        board = [cards[c] for c in dealt[:5]]
+        hero = eval7.evaluate([cards[a], cards[b], *board])
+        values = [eval7.evaluate([cards[dealt[5 + 2 * i]], cards[dealt[6 + 2 * i]], *board]) for i in range(opponents)]
+        best = max(values)
+        shares.append(0.0 if best > hero else 1.0 / (1 + values.count(hero)) if best == hero else 1.0)
+    mean, se = np.mean(shares), np.std(shares) / np.sqrt(len(shares))
+    row = multiway_table.row(name)
+    assert abs(row["equity"][opponents] - mean) <= 4 * np.hypot(se, row["standard_error"][opponents])
+
+
+def test_preflop_json_round_trip(multiway_table):
+    from matchdb.answers import PreflopMultiway
+
+    again = PreflopMultiway.from_stored(multiway_table.to_stored())
+    assert np.array_equal(again.equity, multiway_table.equity) and again.exact == multiway_table.exact
+    with pytest.raises(MatchdbError, match="version"):
+        PreflopMultiway.from_stored({**multiway_table.to_stored(), "version": 99})
+
+
+def test_preflop_multiway_on_a_few_tables(full_db, multiway_table):
+    """The computation itself, on 5 flops: every class seen, the sampled heads-up agrees with the exact one."""
+    from matchdb.equity.preflop import compute_preflop_multiway
+
+    part = compute_preflop_multiway(full_db.tables(range(0, 1755, 351)), seed=1)
+    assert part.provenance["tables"] == 5 and part.exact[0]
+    seen = np.isfinite(part.equity[:, 1])
+    assert seen.all()
+    # the sampled heads-up figures agree with the exact ones of the same flops
+    z = (part.sampled_heads_up - part.equity[:, 0]) / 0.006
+    assert np.abs(z).max() < 4
+    # more opponents, less equity, class by class
+    assert (np.diff(part.equity, axis=1) < 1e-3).all()
+
+
+
+def test_the_multiway_preflop_table_is_kept_in_the_store_and_printed(full_db, multiway_table, tmp_path, capsys):
+    """The table computed once (the fixture: 15 minutes) is stored as derived data bound to these tables, read back, shipped."""
+    from matchdb.cli.main import main
+    from matchdb.answers.preflop import PREFLOP_MULTIWAY_VERSION
+    from matchdb.storage.derived import derived_member, save_derived, tables_fingerprint
+
+    member = full_db.store.root / derived_member("preflop_multiway")
+    try:
+        save_derived(full_db.store, "preflop_multiway", PREFLOP_MULTIWAY_VERSION, tables_fingerprint(full_db.store, range(1755)), multiway_table.to_stored())
+        again = full_db.preflop_multiway()
+        assert np.array_equal(again.equity, multiway_table.equity)
+        assert main(["preflop", "--multiway", "--db", str(full_db.path), "--quiet"]) == 0
+        lines = capsys.readouterr().out.splitlines()
+        assert lines[0].split() == ["hand"] + [f"vs{k}" for k in range(1, 10)] and lines[1].split()[0] == "AA"
+        assert float(lines[1].split()[3]) == pytest.approx(multiway_table.equity[0, 2], abs=5e-5)  # AA against 3 opponents
+        # read and checked once per open database: a file damaged since is not read again (it was, on every call)
+        member.write_bytes(b"damaged")
+        assert full_db.preflop_multiway() is again
+    finally:
+        member.unlink(missing_ok=True)

@@ -14,15 +14,11 @@ import pytest
 from matchdb.core.canonical import CANONICAL_FLOPS, ORBIT_SIZES, canonical_index
 from matchdb.core.cards import format_cards, parse_cards
 from matchdb.errors import MatchdbError, RangeError
-from matchdb.equity.heads_up import all_hands_scores
 from matchdb.core.table import match_table
-from matchdb.core.pairs import board_columns
 from matchdb.core.ranges import parse_range, range_weights
 from matchdb.equity.reports import (
     HITS,
     TEXTURES,
-    _frame_weights,
-    _range_vs_range,
     flop_report,
     flop_texture,
     hand_hits,
@@ -127,26 +123,6 @@ def test_report_hits_against_brute_force(some_tables, hero):
 
 
 # -- equity on each flop -------------------------------------------------------------------
-
-
-@pytest.mark.parametrize(
-    "hero, villain",
-    [
-        ("QQ+,AKs", None),  # a random villain: W's own counts
-        (None, "QQ+,AKs"),  # a random hero: one minus the villain's share
-        ("QQ+,AKs", "JJ,TT,99"),  # small ranges: every pair compared
-        (TOP, "22+,A2+,K2+,Q5+,J7+,T7+,97+,87,76,65s"),  # large ranges: one walk per column
-        ("0.5(AA),KK,0.25(AKs)", "QQ,0.75(JJ)"),  # weights
-    ],
-)
-def test_equity_on_each_flop_against_all_hands_scores(some_tables, hero, villain):
-    for index, flop, _, table in some_tables:
-        h = np.ones(1176) if hero is None else _frame_weights(range_weights(hero), index, 0)
-        v = np.ones(1176) if villain is None else _frame_weights(range_weights(villain), index, 0)
-        score, deals = _range_vs_range(table, h, v)
-        s, d = all_hands_scores(table, board_columns(()), v)
-        assert score / deals == pytest.approx((h @ s) / (h @ d), abs=1e-12)
-        assert deals == pytest.approx(h @ d, rel=1e-12)
 
 
 def test_equity_on_one_flop_against_eval7():

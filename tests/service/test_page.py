@@ -584,10 +584,8 @@ def test_the_api_documentation_draws_offline(page):
 
 # -- what needs the equity branch (preflop and percent ranges in the Python API) ------------------------------
 
-_EQUITY_BRANCH = pytest.mark.xfail(strict=False, reason="needs the equity branch")
 
 
-@_EQUITY_BRANCH
 def test_the_percentage_slider_draws_the_top_percent(page, db):
     page.open("#board=2c7dJh&hero=AhKh")
     page.wait(lambda: page.body("state") == "done")
@@ -609,7 +607,6 @@ def full_server(full_store, tmp_path_factory):
         yield url
 
 
-@_EQUITY_BRANCH
 def test_preflop_on_an_empty_board(browser, full_server, full_store):
     """OMPEval's published exact figures: AhKh vs QsQd 0.4621445724590958; AhKh vs QsQd vs JcTc 0.4020918414245004."""
     import matchdb

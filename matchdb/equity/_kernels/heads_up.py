@@ -9,8 +9,13 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from matchdb.core.pairs import N_LEVELS, N_LOCAL, PAIR_HIGH, PAIR_LOW, SENTINEL
+from matchdb.equity._kernels.bits import BITS, bit_index, lowest_bit
 from matchdb.jit import jit, jit_parallel
-from matchdb.core.pairs import N_LEVELS, N_LOCAL, SENTINEL
+
+#: ROW_MASKS[r] is the mask of the two cards of row r (:data:`matchdb.equity._kernels.bits.BITS`).
+ROW_MASKS = (BITS[PAIR_LOW] | BITS[PAIR_HIGH]).astype(np.uint64)
+ROW_MASKS.flags.writeable = False
 
 
 @jit
@@ -202,3 +207,208 @@ def _remove_shared_cards(pair_scores, rows_of_card, columns, weights, pair_a, pa
                 score[r2] -= w1 * (both - first)
                 deals[r1] -= w2 * both
                 deals[r2] -= w1 * both
+
+
+# -- range against range ----------------------------------------------------------------------
+
+
+@jit
+def _columns_of_pairs(columns, pair_a, pair_b):
+    """(columns holding each card, columns equal to each pair of cards) among ``columns``."""
+    touching = np.zeros(N_LOCAL, dtype=np.int64)
+    exact = np.zeros((N_LOCAL, N_LOCAL), dtype=np.int64)
+    for c in range(columns.shape[0]):
+        x = pair_a[columns[c]]
+        y = pair_b[columns[c]]
+        touching[x] += 1
+        touching[y] += 1
+        exact[x, y] += 1
+        exact[y, x] += 1
+    return touching, exact
+
+
+@jit
+def _against_uniform(board, columns, hero_w, rows_of_card, plow, phigh):
+    """(score, deals) of a hero range against a uniformly random villain (weight 1 each), card removal exact.
+
+    Against every other valid row a row's doubled score is its W (docs/contract.md)
+    and every column has the same number of valid rows, so the sums over columns come
+    straight from the hero rows; the villain rows sharing one card with a hero row are
+    then taken out, each pair compared once (16 columns per vector instruction), the
+    columns valid for both counted from the cards.
+    """
+    n_rows, n_cols = board.shape
+    n_valid = 0
+    for k in range(n_rows):
+        n_valid += board[k, 0] != SENTINEL
+    touching, exact = _columns_of_pairs(columns, plow, phigh)
+    score = 0.0
+    deals = 0.0
+    for h in range(n_rows):
+        w = hero_w[h]
+        if w == 0.0:
+            continue
+        twice = 0
+        count = 0
+        for c in range(n_cols):
+            v = np.int64(board[h, c])
+            valid = v != SENTINEL
+            twice += v * valid
+            count += valid
+        score += w * twice / 2.0
+        deals += w * count * (n_valid - 1.0)
+    # villains sharing one card with a hero hand: compare each such pair once
+    for a in range(N_LOCAL):
+        for i in range(N_LOCAL - 1):
+            r1 = rows_of_card[a, i]
+            x = plow[r1] + phigh[r1] - a
+            w1 = hero_w[r1]
+            for j in range(i + 1, N_LOCAL - 1):
+                r2 = rows_of_card[a, j]
+                w2 = hero_w[r2]
+                if w1 == 0.0 and w2 == 0.0:
+                    continue
+                y = plow[r2] + phigh[r2] - a
+                both = n_cols - touching[a] - touching[x] - touching[y] + exact[a, x] + exact[a, y] + exact[x, y]
+                if both <= 0:
+                    continue
+                first = _pair_score(board[r1], board[r2]) / 2.0  # r1 against r2; r2 gets what is left
+                score -= w1 * first + w2 * (both - first)
+                deals -= (w1 + w2) * both
+    return score, deals
+
+
+@jit
+def _range_pairs(board, hero_rows, hero_w, villain_rows, villain_w, row_masks):
+    """(score, deals): every hero row against every card-disjoint villain row, weighted, over the board's columns.
+
+    Counts are 16-bit (at most 2 x 1,176), so the inner loop runs on 16 columns per vector instruction.
+    """
+    n_cols = board.shape[1]
+    score = 0.0
+    deals = 0.0
+    for i in range(hero_rows.shape[0]):
+        h = hero_rows[i]
+        hero = board[h]
+        twice = 0.0
+        count = 0.0
+        for m in range(villain_rows.shape[0]):
+            k = villain_rows[m]
+            if row_masks[h] & row_masks[k]:
+                continue
+            other = board[k]
+            t2 = np.uint16(0)
+            both = np.uint16(0)
+            for c in range(n_cols):
+                u = hero[c]
+                v = other[c]
+                valid = (u != SENTINEL) & (v != SENTINEL)
+                t2 = np.uint16(t2 + np.uint16(valid & (u > v)) + np.uint16(valid & (u >= v)))
+                both = np.uint16(both + np.uint16(valid))
+            twice += villain_w[m] * t2
+            count += villain_w[m] * both
+        score += hero_w[i] * twice / 2.0
+        deals += hero_w[i] * count
+    return score, deals
+
+
+@jit
+def _level_walk(tt, hero_w, villain_w):
+    """(Σ hero x villain weight x score, Σ of the weights) over every pair of rows valid on a column,
+    including pairs that share a card and each row with itself (``_shared_pairs`` takes those away).
+
+    ``tt[j, m]`` is W of row m on column j. Each column's hero and villain
+    weight is summed per W level, with a bitmap of the levels present; the
+    levels (about 75 of the 2,161) are then visited in order through the
+    bitmap: a level's hero weight scores the villain weight below it and
+    half the villain weight level with it.
+    """
+    n_cols, n = tt.shape
+    n_words = (N_LEVELS + 63) // 64
+    level_h = np.zeros(n_words * 64)
+    level_v = np.zeros(n_words * 64)
+    present = np.zeros(n_words, dtype=np.uint64)
+    s_sum = 0.0
+    d_sum = 0.0
+    for j in range(n_cols):
+        col = tt[j]
+        last = -1
+        acc_h = 0.0
+        acc_v = 0.0
+        for m in range(n):  # rows of one level often come together: sum them before touching memory
+            v = np.int64(col[m])
+            if v == SENTINEL:
+                continue
+            if v != last:
+                if last >= 0:
+                    level_h[last] += acc_h
+                    level_v[last] += acc_v
+                last = v
+                acc_h = 0.0
+                acc_v = 0.0
+                present[v >> 6] |= np.uint64(1) << np.uint64(v & 63)
+            acc_h += hero_w[m]
+            acc_v += villain_w[m]
+        if last >= 0:
+            level_h[last] += acc_h
+            level_v[last] += acc_v
+        below = 0.0
+        hero_total = 0.0
+        for word_index in range(n_words):
+            word = present[word_index]
+            present[word_index] = 0
+            while word:
+                low = lowest_bit(word)
+                word ^= low
+                v = word_index * 64 + bit_index(low)
+                h = level_h[v]
+                w = level_v[v]
+                s_sum += h * (below + 0.5 * w)
+                below += w
+                hero_total += h
+                level_h[v] = 0.0
+                level_v[v] = 0.0
+        d_sum += hero_total * below
+    return s_sum, d_sum
+
+
+@jit
+def _shared_pairs(board, columns, hero_w, villain_w, rows_of_card, plow, phigh):
+    """(Σ hero x villain weight x score, Σ weight x runouts) over the pairs of rows that share one card,
+    and of each row with itself, over the runouts where both are valid: what ``_level_walk`` counted
+    but no deal holds.
+
+    One comparison per unordered pair serves both orders (the second's score
+    is the runouts less the first's); 16-bit counters, so it vectorises.
+    """
+    n_cols = board.shape[1]
+    touching, exact = _columns_of_pairs(columns, plow, phigh)
+    score = 0.0
+    deals = 0.0
+    for a in range(N_LOCAL):
+        for i in range(N_LOCAL - 1):
+            h = rows_of_card[a, i]
+            x = plow[h] + phigh[h] - a
+            for q in range(i + 1, N_LOCAL - 1):
+                k = rows_of_card[a, q]
+                forward = hero_w[h] * villain_w[k]
+                backward = hero_w[k] * villain_w[h]
+                if forward == 0.0 and backward == 0.0:
+                    continue
+                y = plow[k] + phigh[k] - a
+                both = n_cols - touching[a] - touching[x] - touching[y] + exact[a, x] + exact[a, y] + exact[x, y]
+                if both <= 0:
+                    continue
+                first = _pair_score(board[h], board[k]) / 2.0  # h's wins and half ties against k
+                score += forward * first + backward * (both - first)
+                deals += (forward + backward) * both
+    for h in range(board.shape[0]):
+        same = hero_w[h] * villain_w[h]
+        if same == 0.0:
+            continue
+        valid = 0
+        for c in range(n_cols):
+            valid += board[h, c] != SENTINEL
+        score += same * valid / 2.0
+        deals += same * valid
+    return score, deals

@@ -4,8 +4,9 @@ All kernels work on one table's frame and on *transposed* columns: ``cols[c]``
 holds the W level of every row (1,176 of them) in board column ``columns[c]``.
 Cards are local indices 0..48 and a set of cards is a uint64 bit mask.
 
-Counting (docs/guide/multiway.md, "The counting identity"). On one column fix the hero (level ``L``) and
-give every opponent hand a factor g: 1 below the hero, x tied, 0 above. The
+Counting (the identity of :mod:`matchdb.equity.multiway`). On one column fix
+the hero (level ``L``) and give every opponent hand a factor g: 1 below the
+hero, x tied, 0 above. The
 weighted number of deals M(x) = sum over card-disjoint opponent tuples of the
 product of g is a polynomial of degree <= k in x whose coefficient of x^t is
 the weight of the deals where the hero is best, tied with t opponents. The
@@ -26,34 +27,11 @@ Two ways to count, both inclusion-exclusion over card conflicts:
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
-from matchdb.equity._kernels.heads_up import _pair_score
-from matchdb.jit import jit, jit_parallel
-from matchdb.core.pairs import N_LOCAL, SENTINEL
-
-_ONE = np.uint64(1)
-_M1 = np.uint64(0x5555555555555555)
-_M2 = np.uint64(0x3333333333333333)
-_M4 = np.uint64(0x0F0F0F0F0F0F0F0F)
-_H01 = np.uint64(0x0101010101010101)
-_S1 = np.uint64(1)
-_S2 = np.uint64(2)
-_S4 = np.uint64(4)
-_S56 = np.uint64(56)
-
-#: BITS[c] is the mask of local card c.
-BITS = np.array([1 << c for c in range(N_LOCAL)], dtype=np.uint64)
-BITS.flags.writeable = False
-
-
-@jit
-def _popcount(x):
-    x = x - ((x >> _S1) & _M1)
-    x = (x & _M2) + ((x >> _S2) & _M2)
-    x = (x + (x >> _S4)) & _M4
-    return np.int64((x * _H01) >> _S56)
+from matchdb.core.pairs import SENTINEL
+from matchdb.equity._kernels.bits import MIX1, MIX2, popcount, splitmix
+from matchdb.jit import jit
 
 
 @jit
@@ -82,25 +60,6 @@ def _coefficients(m, k, out):
     out[3] = d3 / 6.0
     for t in range(k + 1, 4):  # exact zeros beyond the degree (rounding would leave ~1e-16)
         out[t] = 0.0
-
-
-@jit
-def _collect_top(levels, level, hero, free, plow, phigh, bits, ea, eb, et):
-    """The hands at or above ``level`` with both cards in ``free``, the hero's own excluded; returns how many."""
-    ne = 0
-    for k in range(levels.shape[0]):
-        v = levels[k]
-        if v == SENTINEL or v < level or k == hero:
-            continue
-        a = plow[k]
-        b = phigh[k]
-        if (free & bits[a]) == 0 or (free & bits[b]) == 0:
-            continue
-        ea[ne] = a
-        eb[ne] = b
-        et[ne] = 0 if v == level else 1
-        ne += 1
-    return ne
 
 
 @jit
@@ -200,9 +159,9 @@ def _random_poly(ea, eb, et, ne, free, n, k, bits, out, direct=False):
             b = eb[e]
             if (free & bits[a]) == 0 or (free & bits[b]) == 0:
                 continue
-            c_tt = float(_popcount(tadj[a] & tadj[b]))
-            c_ta = float(_popcount(tadj[a] & aadj[b]) + _popcount(aadj[a] & tadj[b]))
-            c_aa = float(_popcount(aadj[a] & aadj[b]))
+            c_tt = float(popcount(tadj[a] & tadj[b]))
+            c_ta = float(popcount(tadj[a] & aadj[b]) + popcount(aadj[a] & tadj[b]))
+            c_aa = float(popcount(aadj[a] & aadj[b]))
             if et[e] == 0:
                 alpha = float(tdeg[a] + tdeg[b] - 1)
                 beta = float(adeg[a] + adeg[b])
@@ -553,11 +512,18 @@ def _known_all(cols, rows, result):
 
 
 @jit
-def _draw(levels, level, hero, free, weights, cand, n_cand, restrict, row_masks, bits):
+def _uniform(state):
+    """(next state, a uniform float in [0, 1)) from the splitmix stream ``state``."""
+    state, z = splitmix(state)
+    return state, np.float64(z >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+@jit
+def _draw(levels, level, hero, free, weights, cand, n_cand, restrict, row_masks, bits, state):
     """Draw one hand from ``cand[:n_cand]`` with both cards in ``free`` in proportion to ``weights``.
 
     ``restrict``: only hands that do not beat the hero (level <= ``level``).
-    Returns (row, mass drawn from); row -1 when the mass is zero.
+    Returns (row, mass drawn from, next state); row -1 when the mass is zero.
     """
     mass = 0.0
     for i in range(n_cand):
@@ -566,8 +532,9 @@ def _draw(levels, level, hero, free, weights, cand, n_cand, restrict, row_masks,
             continue
         mass += weights[r]
     if mass <= 0.0:
-        return -1, 0.0
-    target = np.random.random() * mass
+        return -1, 0.0, state
+    state, u = _uniform(state)
+    target = u * mass
     last = -1
     for i in range(n_cand):
         r = cand[i]
@@ -579,17 +546,17 @@ def _draw(levels, level, hero, free, weights, cand, n_cand, restrict, row_masks,
         last = r
         target -= w
         if target < 0.0:
-            return r, mass
-    return last, mass
+            return r, mass, state
+    return last, mass, state
 
 
 @jit
 def _draw_uniform(
-    ba, bb, n_na, na_deg, levels, level, blocked, removed, removed_cards, n_removed, pair_index, row_masks
+    ba, bb, n_na, na_deg, levels, level, blocked, removed, removed_cards, n_removed, pair_index, row_masks, state
 ):
     """Draw uniformly one of the hands ``(ba[i], bb[i])``, i < ``n_na``, touching no card of ``removed``, by rejection.
 
-    Returns (row, how many such hands there are). ``na_deg[c]`` counts the listed hands
+    Returns (row, how many such hands there are, next state). ``na_deg[c]`` counts the listed hands
     holding card c; a hand made of two removed cards is listed when it is valid, not
     blocked and does not beat the hero, so the count is the list less the hands touching
     a removed card (inclusion-exclusion over those cards).
@@ -603,12 +570,13 @@ def _draw_uniform(
                 touching -= 1
     mass = n_na - touching
     if mass <= 0:
-        return -1, 0.0
+        return -1, 0.0, state
     while True:
-        i = int(np.random.random() * n_na)
+        state, u = _uniform(state)
+        i = int(u * n_na)
         r = pair_index[ba[i], bb[i]]
         if (row_masks[r] & removed) == 0:
-            return r, float(mass)
+            return r, float(mass), state
 
 
 @jit
@@ -657,7 +625,102 @@ def _rest_counts(
 
 
 @jit
-def _sample_hero(
+def _column_lists(levels, level, blocked, need_cand, exact_random, plow, phigh, cand, ba, bb, bt, na_deg, ea, eb, et):
+    """The hands one column offers the sampler: every valid unblocked row (``cand``, when ``need_cand``), those
+    that do not beat the hero (``ba, bb, bt``: tied 0, below 1; ``na_deg`` per card) and, for a random exact
+    part, those that tie or beat it (``ea, eb, et``). Returns the three lengths."""
+    n_cand = 0
+    n_na = 0
+    ne = 0
+    for x in range(49):
+        na_deg[x] = 0
+    for r in range(levels.shape[0]):
+        v = levels[r]
+        if v == SENTINEL or blocked[r]:
+            continue
+        if need_cand:
+            cand[n_cand] = r
+            n_cand += 1
+        if v <= level:
+            a = plow[r]
+            b = phigh[r]
+            ba[n_na] = a
+            bb[n_na] = b
+            bt[n_na] = 0 if v == level else 1
+            na_deg[a] += 1
+            na_deg[b] += 1
+            n_na += 1
+        if v >= level and exact_random:
+            ea[ne] = plow[r]
+            eb[ne] = phigh[r]
+            et[ne] = 0 if v == level else 1
+            ne += 1
+    return n_cand, n_na, ne
+
+
+@jit
+def _sample_numerator(
+    levels, level, hero, free0, tied0, n_rest, drawn_w, drawn_random, k_exact, exact_random, exact_w,
+    cand, n_cand, ba, bb, bt, n_na, na_deg, ea, eb, et, ne, blocked, removed_cards,
+    plow, phigh, pair_index, row_masks, bits, u_dense, coef, total, share, state,
+):
+    """One sample of the numerator: the drawn opponents from the hands that do not beat the hero (each
+    weighted by the mass it came from), then the last ``k_exact`` counted exactly; (win, tie, equity)
+    weights in ``share[0..2]`` (zeros when a draw finds no hand). Returns the stream's next state."""
+    share[:] = 0.0
+    weight = 1.0
+    free = free0
+    tied = tied0
+    for i in range(drawn_w.shape[0]):
+        if drawn_random[i]:
+            row, mass, state = _draw_uniform(
+                ba, bb, n_na, na_deg, levels, level, blocked, ~free & free0, removed_cards, 2 * i, pair_index, row_masks,
+                state,
+            )
+        else:
+            row, mass, state = _draw(levels, level, hero, free, drawn_w[i], cand, n_cand, True, row_masks, bits, state)
+        if row < 0:
+            return state
+        weight *= mass
+        free &= ~row_masks[row]
+        removed_cards[2 * i] = plow[row]
+        removed_cards[2 * i + 1] = phigh[row]
+        if levels[row] == level:
+            tied += 1
+    _rest_counts(
+        levels, level, hero, free, n_rest, k_exact, exact_random, exact_w, ea, eb, et, ne, ba, bb, bt, n_na,
+        plow, phigh, bits, u_dense, coef, total,
+    )
+    _add_shares(coef, k_exact, tied, share)
+    for j in range(3):
+        share[j] *= weight
+    return state
+
+
+@jit
+def _sample_deals(
+    levels, level, hero, free0, n_rest, drawn_w, k_exact, exact_random, exact_w,
+    cand, n_cand, ea, eb, et, ba, bb, bt, plow, phigh, row_masks, bits, u_dense, coef, total, state,
+):
+    """One sample of a column's number of deals when some opponent has his own weights: unrestricted draws
+    of the drawn opponents, then the exact count of the rest's deals. Returns (deals, next state)."""
+    weight = 1.0
+    free = free0
+    for i in range(drawn_w.shape[0]):
+        row, mass, state = _draw(levels, level, hero, free, drawn_w[i], cand, n_cand, False, row_masks, bits, state)
+        if row < 0:
+            return 0.0, state
+        weight *= mass
+        free &= ~row_masks[row]
+    _rest_counts(
+        levels, level, hero, free, n_rest, k_exact, exact_random, exact_w, ea, eb, et, 0, ba, bb, bt, 1,
+        plow, phigh, bits, u_dense, coef, total,
+    )
+    return weight * total[0], state
+
+
+@jit
+def _sample_columns(
     cols,
     col_masks,
     hero,
@@ -672,23 +735,26 @@ def _sample_hero(
     all_random,
     per_column,
     seed,
+    lo,
+    hi,
     plow,
     phigh,
     pair_index,
     row_masks,
     bits,
-    out,
+    sums,
 ):
-    """Stratified, partly exact estimate for one hero row, added to ``out``.
+    """Stratified, partly exact samples for one hero row on columns ``lo`` to ``hi``, ``per_column[c]`` in column c.
 
-    Every column is a stratum with ``per_column`` samples. A sample draws the opponents of
-    ``drawn_w`` one by one from the hands that do not beat the hero (weighted by the mass
-    drawn from), then counts the last ``k_exact`` opponents exactly on the cards left. When
-    not every unknown opponent is random, the column's number of deals is estimated the same
-    way with unrestricted draws. ``out``: sums over columns of the column means of (win, tie,
-    equity, deals) in 0..3 and of their variances in 4..7.
+    Every column is a stratum. A sample draws the opponents of ``drawn_w`` one by one from the
+    hands that do not beat the hero (weighted by the mass drawn from), then counts the last
+    ``k_exact`` opponents exactly on the cards left (:func:`_sample_numerator`). When not every
+    unknown opponent is random, the column's number of deals is estimated the same way with
+    unrestricted draws (:func:`_sample_deals`). Each column draws from its own splitmix stream,
+    seeded by ``seed`` (which the caller makes from the question's seed, the row and the phase)
+    and the column, so the samples do not depend on how the columns are split between threads.
+    ``sums[c]`` gets the sums of (win, tie, equity, deals) in 0..3 and of their squares in 4..7.
     """
-    np.random.seed(seed)
     n_drawn = drawn_w.shape[0]
     k_all = n_drawn + k_exact
     ordered_all = 1.0
@@ -715,9 +781,9 @@ def _sample_hero(
     coef = np.zeros(4)
     total = np.zeros(1)
     share = np.zeros(4)
-    acc = np.zeros(4)
-    acc2 = np.zeros(4)
-    for c in range(cols.shape[0]):
+    for c in range(lo, hi):
+        if per_column[c] == 0:
+            continue
         levels = cols[c]
         level = levels[hero]
         if level == SENTINEL:
@@ -725,323 +791,32 @@ def _sample_hero(
         state = _known_state(levels, level, known_rows)
         if state < 0:
             continue
+        stream = np.uint64(seed) * MIX2 + np.uint64(c + 1) * MIX1
         free0 = base_free & ~col_masks[c]
-        n0 = n_free - 2
-        n_cand = 0
-        n_na = 0
-        ne = 0
-        for x in range(49):
-            na_deg[x] = 0
-        for r in range(n_rows):
-            v = levels[r]
-            if v == SENTINEL or blocked[r]:
-                continue
-            if need_cand:
-                cand[n_cand] = r
-                n_cand += 1
-            if v <= level:
-                a = plow[r]
-                b = phigh[r]
-                ba[n_na] = a
-                bb[n_na] = b
-                bt[n_na] = 0 if v == level else 1
-                na_deg[a] += 1
-                na_deg[b] += 1
-                n_na += 1
-            if v >= level and exact_random:
-                ea[ne] = plow[r]
-                eb[ne] = phigh[r]
-                et[ne] = 0 if v == level else 1
-                ne += 1
-        acc[:] = 0.0
-        acc2[:] = 0.0
-        for rep in range(per_column):
-            # the numerator: draws among the hands that do not beat the hero
+        n_rest = n_free - 2 - 2 * n_drawn
+        n_cand, n_na, ne = _column_lists(
+            levels, level, blocked, need_cand, exact_random, plow, phigh, cand, ba, bb, bt, na_deg, ea, eb, et
+        )
+        out = sums[c]
+        for rep in range(per_column[c]):
             if state > 0:
-                weight = 1.0
-                free = free0
-                tied = state - 1
-                for i in range(n_drawn):
-                    if drawn_random[i]:
-                        row, mass = _draw_uniform(
-                            ba,
-                            bb,
-                            n_na,
-                            na_deg,
-                            levels,
-                            level,
-                            blocked,
-                            ~free & free0,
-                            removed_cards,
-                            2 * i,
-                            pair_index,
-                            row_masks,
-                        )
-                    else:
-                        row, mass = _draw(levels, level, hero, free, drawn_w[i], cand, n_cand, True, row_masks, bits)
-                    if row < 0:
-                        weight = 0.0
-                        break
-                    weight *= mass
-                    free &= ~row_masks[row]
-                    removed_cards[2 * i] = plow[row]
-                    removed_cards[2 * i + 1] = phigh[row]
-                    if levels[row] == level:
-                        tied += 1
-                if weight > 0.0:
-                    _rest_counts(
-                        levels,
-                        level,
-                        hero,
-                        free,
-                        n0 - 2 * n_drawn,
-                        k_exact,
-                        exact_random,
-                        exact_w,
-                        ea,
-                        eb,
-                        et,
-                        ne,
-                        ba,
-                        bb,
-                        bt,
-                        n_na,
-                        plow,
-                        phigh,
-                        bits,
-                        u_dense,
-                        coef,
-                        total,
-                    )
-                    share[:] = 0.0
-                    _add_shares(coef, k_exact, tied, share)
-                    for j in range(3):
-                        acc[j] += weight * share[j]
-                        acc2[j] += (weight * share[j]) ** 2
-            # the deals: exact for random opponents, else unrestricted draws
+                stream = _sample_numerator(
+                    levels, level, hero, free0, state - 1, n_rest, drawn_w, drawn_random, k_exact, exact_random,
+                    exact_w, cand, n_cand, ba, bb, bt, n_na, na_deg, ea, eb, et, ne, blocked, removed_cards,
+                    plow, phigh, pair_index, row_masks, bits, u_dense, coef, total, share, stream,
+                )
+                for j in range(3):
+                    out[j] += share[j]
+                    out[4 + j] += share[j] ** 2
             if all_random:
-                d = _matchings(n0, k_all) * ordered_all
+                d = _matchings(n_free - 2, k_all) * ordered_all
             else:
-                weight = 1.0
-                free = free0
-                for i in range(n_drawn):
-                    row, mass = _draw(levels, level, hero, free, drawn_w[i], cand, n_cand, False, row_masks, bits)
-                    if row < 0:
-                        weight = 0.0
-                        break
-                    weight *= mass
-                    free &= ~row_masks[row]
-                d = 0.0
-                if weight > 0.0:
-                    _rest_counts(
-                        levels,
-                        level,
-                        hero,
-                        free,
-                        n0 - 2 * n_drawn,
-                        k_exact,
-                        exact_random,
-                        exact_w,
-                        ea,
-                        eb,
-                        et,
-                        0,
-                        ba,
-                        bb,
-                        bt,
-                        1,
-                        plow,
-                        phigh,
-                        bits,
-                        u_dense,
-                        coef,
-                        total,
-                    )
-                    d = weight * total[0]
-            acc[3] += d
-            acc2[3] += d * d
-        for j in range(4):
-            mean = acc[j] / per_column
-            out[j] += mean
-            if per_column > 1:
-                var = (acc2[j] - per_column * mean * mean) / (per_column - 1)
-                out[4 + j] += max(var, 0.0) / per_column
-
-
-@jit
-def _range_pairs(hero_block, hero_w, hero_masks, villain_block, villain_w, villain_masks):
-    """Weighted (win, tie, loss) deal counts of every hero row against every card-disjoint villain row.
-
-    ``*_block`` hold the rows' levels on the board's columns only. Counts are 16-bit
-    (at most 1,176 columns), so the inner loop runs on 16 columns per vector instruction.
-    """
-    n_cols = hero_block.shape[1]
-    win = 0.0
-    tie = 0.0
-    loss = 0.0
-    for i in range(hero_block.shape[0]):
-        hero = hero_block[i]
-        wins = 0.0
-        ties = 0.0
-        losses = 0.0
-        for k in range(villain_block.shape[0]):
-            if hero_masks[i] & villain_masks[k]:
-                continue
-            villain = villain_block[k]
-            n_win = np.uint16(0)
-            n_tie = np.uint16(0)
-            n_loss = np.uint16(0)
-            for c in range(n_cols):
-                h = hero[c]
-                v = villain[c]
-                valid = (h != SENTINEL) & (v != SENTINEL)
-                n_win = np.uint16(n_win + np.uint16(valid & (h > v)))
-                n_tie = np.uint16(n_tie + np.uint16(valid & (h == v)))
-                n_loss = np.uint16(n_loss + np.uint16(valid & (h < v)))
-            w = villain_w[k]
-            wins += w * n_win
-            ties += w * n_tie
-            losses += w * n_loss
-        win += hero_w[i] * wins
-        tie += hero_w[i] * ties
-        loss += hero_w[i] * losses
-    return win, tie, loss
-
-
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
-_MIX2 = np.uint64(0x94D049BB133111EB)
-_S30 = np.uint64(30)
-_S27 = np.uint64(27)
-_S31 = np.uint64(31)
-_S11 = np.uint64(11)
-
-
-@jit
-def _splitmix(state):
-    """(next state, 64 random bits): splitmix64, a counter-based generator any thread can run on its own."""
-    state = state + _GOLDEN
-    z = state
-    z = (z ^ (z >> _S30)) * _MIX1
-    z = (z ^ (z >> _S27)) * _MIX2
-    return state, z ^ (z >> _S31)
-
-
-_S32 = np.uint64(32)
-_LOW32 = np.uint64(0xFFFFFFFF)
-
-
-@jit_parallel
-def _preflop_sample(cols, col_a, col_b, row_class, n_classes, max_opp, draws, seed, plow, phigh, pair_index, n_blocks):
-    """Sampled showdowns of every hero row on every column against 1..``max_opp`` random hands.
-
-    For each (column, hero row) ``draws`` deals of ``max_opp`` card-disjoint hands from
-    the 45 free cards; the first k of them are the deal against k opponents. Returns
-    per block the sums of (share, share squared, share times the first opponent's share)
-    per (class, k) and the deal count per class. Each column has its own generator (splitmix64 seeded by ``seed`` and the column), so
-    the figures do not depend on the number of threads.
-    """
-    n_cols = cols.shape[0]
-    n_rows = cols.shape[1]
-    sums = np.zeros((n_blocks, n_classes, max_opp, 3))
-    counts = np.zeros((n_blocks, n_classes))
-    for block in numba.prange(n_blocks):
-        deck = np.empty(49, dtype=np.int64)
-        for c in range(block, n_cols, n_blocks):
-            levels = cols[c]
-            state = np.uint64(seed) * _MIX2 + np.uint64(c + 1) * _MIX1
-            # the 47 cards off the column; a partial shuffle from any order deals uniformly
-            n = 0
-            for x in range(49):
-                if x != col_a[c] and x != col_b[c]:
-                    deck[n] = x
-                    n += 1
-            for h in range(n_rows):
-                level = levels[h]
-                if level == SENTINEL:
-                    continue
-                a = plow[h]
-                b = phigh[h]
-                cls = row_class[h]
-                for rep in range(draws):
-                    best = -1
-                    tied = 0
-                    first = 0.0
-                    for k in range(max_opp):  # opponent k holds deck[2k], deck[2k + 1]
-                        i = 2 * k
-                        while i < 2 * k + 2:  # 32 random bits per card; a hero card is redrawn
-                            state, z = _splitmix(state)
-                            for half in range(2):
-                                if i == 2 * k + 2:
-                                    break
-                                bits32 = (z >> _S32) if half == 0 else (z & _LOW32)
-                                j = i + np.int64((bits32 * np.uint64(n - i)) >> _S32)
-                                card = deck[j]
-                                deck[j] = deck[i]
-                                deck[i] = card
-                                if card != a and card != b:
-                                    i += 1
-                        v = levels[pair_index[deck[2 * k], deck[2 * k + 1]]]
-                        best = max(best, v)
-                        if v == level:
-                            tied += 1
-                        share = 0.0
-                        if best < level:
-                            share = 1.0
-                        elif best == level:
-                            share = 1.0 / (1 + tied)
-                        if k == 0:
-                            first = share
-                        sums[block, cls, k, 0] += share
-                        sums[block, cls, k, 1] += share * share
-                        sums[block, cls, k, 2] += share * first
-                    counts[block, cls] += 1.0
-    return sums, counts
-
-
-@jit
-def _independent(cols, hero, weights, out):
-    """The article's formula with beliefs: per column each opponent's chance to be below or tied, multiplied.
-
-    For every column valid for the hero and every opponent i: below_i, tied_i and all_i,
-    the weight of his hands below, level with (the hero's own row excluded) and any level,
-    over the rows valid on the column (the hero's cards not removed, as in the article).
-    ``out`` gets the sums over columns of prod below/all, prod (below + tied)/all,
-    prod (below + tied/2)/all, and the number of columns.
-    """
-    k = weights.shape[0]
-    for c in range(cols.shape[0]):
-        levels = cols[c]
-        level = levels[hero]
-        if level == SENTINEL:
-            continue
-        p_win = 1.0
-        p_noloss = 1.0
-        p_share = 1.0
-        for i in range(k):
-            below = 0.0
-            tied = 0.0
-            total = 0.0
-            w = weights[i]
-            for r in range(levels.shape[0]):
-                v = levels[r]
-                if v == SENTINEL or r == hero:
-                    continue
-                total += w[r]
-                if v < level:
-                    below += w[r]
-                elif v == level:
-                    tied += w[r]
-            if total <= 0.0:
-                p_win = np.nan
-                break
-            p_win *= below / total
-            p_noloss *= (below + tied) / total
-            p_share *= (below + tied / 2.0) / total
-        out[0] += p_win
-        out[1] += p_noloss
-        out[2] += p_share
-        out[3] += 1.0
+                d, stream = _sample_deals(
+                    levels, level, hero, free0, n_rest, drawn_w, k_exact, exact_random, exact_w,
+                    cand, n_cand, ea, eb, et, ba, bb, bt, plow, phigh, row_masks, bits, u_dense, coef, total, stream,
+                )
+            out[3] += d
+            out[7] += d * d
 
 
 @jit
@@ -1268,62 +1043,3 @@ def _enumerate_hero(
                 share,
                 out,
             )
-
-
-@jit
-def _against_uniform(board, columns, hero_w, rows_of_card, plow, phigh):
-    """(score, deals) of a hero range against a uniformly random villain, card removal exact.
-
-    Against every other valid row a row's doubled score is its W (docs/contract.md)
-    and every column has the same number of valid rows, so the sums over columns come
-    straight from the hero rows; the villain rows sharing one card with a hero row are
-    then taken out, each pair compared once (16 columns per vector instruction), the
-    columns valid for both counted from the cards (as :mod:`matchdb.equity.heads_up` does).
-    """
-    n_rows, n_cols = board.shape
-    n_valid = 0
-    for k in range(n_rows):
-        n_valid += board[k, 0] != SENTINEL
-    touching = np.zeros(49, dtype=np.int64)
-    exact = np.zeros((49, 49), dtype=np.int64)
-    for c in range(n_cols):
-        x = plow[columns[c]]
-        y = phigh[columns[c]]
-        touching[x] += 1
-        touching[y] += 1
-        exact[x, y] += 1
-        exact[y, x] += 1
-    score = 0.0
-    deals = 0.0
-    for h in range(n_rows):
-        w = hero_w[h]
-        if w == 0.0:
-            continue
-        twice = 0
-        count = 0
-        for c in range(n_cols):
-            v = np.int64(board[h, c])
-            valid = v != SENTINEL
-            twice += v * valid
-            count += valid
-        score += w * twice / 2.0
-        deals += w * count * (n_valid - 1.0)
-    # villains sharing one card with a hero hand: compare each such pair once
-    for a in range(49):
-        for i in range(48):
-            r1 = rows_of_card[a, i]
-            x = plow[r1] + phigh[r1] - a
-            w1 = hero_w[r1]
-            for j in range(i + 1, 48):
-                r2 = rows_of_card[a, j]
-                w2 = hero_w[r2]
-                if w1 == 0.0 and w2 == 0.0:
-                    continue
-                y = plow[r2] + phigh[r2] - a
-                both = n_cols - touching[a] - touching[x] - touching[y] + exact[a, x] + exact[a, y] + exact[x, y]
-                if both <= 0:
-                    continue
-                first = _pair_score(board[r1], board[r2]) / 2.0  # r1 against r2; r2 gets what is left
-                score -= w1 * first + w2 * (both - first)
-                deals -= (w1 + w2) * both
-    return score, deals

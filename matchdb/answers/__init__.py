@@ -1,5 +1,9 @@
 """Answers: what :class:`matchdb.MatchDB` returns, each knowing its fields, its JSON and its text.
 
+Every answer lives in this package: the one-hand and heads-up answers and
+:class:`Multiway` here, :mod:`matchdb.answers.distributions` (a hand's or
+every hand's distribution), :mod:`matchdb.answers.reports` (a range over
+every flop) and :mod:`matchdb.answers.preflop` (the 169 classes' tables).
 Every answer is a frozen dataclass. ``to_dict()`` gives the JSON the HTTP
 service sends and ``matchdb ... --json`` prints (plain JSON types only, so
 ``json.dumps(answer.to_dict())`` always works), ``to_json()`` the same as a
@@ -38,8 +42,8 @@ from typing import Any
 import numpy as np
 
 from matchdb.core.cards import RANKS
-from matchdb.errors import MatchdbError
 from matchdb.core.hole_cards import hand_index
+from matchdb.errors import MatchdbError
 from matchdb.plots import grid_colour
 
 __all__ = [
@@ -51,6 +55,7 @@ __all__ = [
     "HandTable",
     "Multiway",
     "class_cell",
+    "class_grid",
     "format_grid",
     "grid_html",
     "grid_text",
@@ -62,6 +67,11 @@ __all__ = [
 
 #: Row and column labels of a class grid: row and column 0 is the ace.
 _GRID_RANKS = "AKQJT98765432"
+
+
+def _where(board: str) -> str:
+    """``'on 2c7dJh'``, or ``'preflop'`` for an empty board."""
+    return f"on {board}" if board else "preflop"
 
 
 def plain(value):
@@ -160,7 +170,7 @@ class WinRate(Answer):
     win_rate: float
 
     def to_text(self) -> str:
-        return f"{self.hole} on {self.board}\n  naive win rate, {self.players} players: {self.win_rate:.6f}"
+        return f"{self.hole} {_where(self.board)}\n  naive win rate, {self.players} players: {self.win_rate:.6f}"
 
 
 @dataclass(frozen=True)
@@ -182,7 +192,7 @@ class Outcome(Answer):
 
     def to_text(self) -> str:
         return (
-            f"{self.hole} on {self.board}\n"
+            f"{self.hole} {_where(self.board)}\n"
             f"  exact heads-up equity vs {self.villain}: {self.equity:.6f}\n"
             f"  win {self.win:.6f}  tie {self.tie:.6f}  loss {self.loss:.6f}"
         )
@@ -209,7 +219,7 @@ class HandReport(Answer):
 
     def to_text(self) -> str:
         return (
-            f"{self.hole} on {self.board}\n"
+            f"{self.hole} {_where(self.board)}\n"
             f"  naive win rate, {self.players} players: {self.win_rate:.6f}\n"
             f"  exact heads-up equity vs {self.villain}: {self.equity:.6f}\n"
             f"  win {self.win:.6f}  tie {self.tie:.6f}  loss {self.loss:.6f}"
@@ -226,7 +236,7 @@ class RangeEquity(Answer):
     equity: float
 
     def to_text(self) -> str:
-        return f"{self.hero} vs {self.villain} on {self.board}\n  exact equity of the hero range: {self.equity:.6f}"
+        return f"{self.hero} vs {self.villain} {_where(self.board)}\n  exact equity of the hero range: {self.equity:.6f}"
 
 
 @dataclass(frozen=True)
@@ -258,19 +268,7 @@ class HandTable(Answer):
         i > j the offsuit one, and the diagonal holds the pairs. NaN where no
         hand of a class is possible on the board.
         """
-        totals = np.zeros((13, 13))
-        counts = np.zeros((13, 13))
-        for hand, value in zip(self.hands, self.values):
-            if np.isnan(value):
-                continue
-            high, low = sorted((RANKS.index(hand[0]), RANKS.index(hand[2])), reverse=True)
-            i, j = 12 - high, 12 - low
-            if hand[1] != hand[3] and high != low:
-                i, j = j, i  # offsuit below the diagonal
-            totals[i, j] += value
-            counts[i, j] += 1
-        with np.errstate(invalid="ignore"):
-            return totals / counts
+        return class_grid(self.hands, self.values, ~np.isnan(self.values))
 
     def plot(self, ax=None, out=None):
         """Draw :meth:`grid` as a heat map with each class's value (needs matplotlib, the ``plot`` extra); return the Axes.
@@ -294,7 +292,8 @@ class HandTable(Answer):
         return 1 / int(players.group(1)) if players else 0.5
 
     def to_text(self) -> str:
-        return format_grid(f"{self.figure} of every hand on {self.board}", self.grid())
+        return format_grid(f"{self.figure} of every hand {_where(self.board)}", self.grid())
+
 
     def to_pandas(self, grid: bool = False) -> Any:
         """One row per hand (hand, class, value; NaN where it touches the board), or with ``grid`` the 13 x 13 class grid.
@@ -315,7 +314,34 @@ class HandTable(Answer):
 
     def _repr_html_(self) -> str:
         """The coloured 13 x 13 grid, as on the page."""
-        return grid_html(self.grid(), f"{self.figure} of every hand on {self.board}", self.center())
+        return grid_html(self.grid(), f"{self.figure} of every hand {_where(self.board)}", self.center())
+
+
+def class_grid(hands, values, valid) -> np.ndarray:
+    """13 x 13 mean of per-hand ``values`` by starting-hand class, over the hands where ``valid``.
+
+    ``hands`` are hands written high rank first (``'AhKh'``). Row/column 0 is
+    the ace; ``grid[i, j]`` with i < j is the suited class of ranks
+    (12 - i, 12 - j), with i > j the offsuit one, pairs on the diagonal. NaN
+    where no valid hand of a class is given.
+
+    >>> grid = class_grid(["AhKh", "AsKh", "AdAc"], [0.5, 0.25, 1.0], [True, True, True])
+    >>> float(grid[0, 1]), float(grid[1, 0]), float(grid[0, 0])
+    (0.5, 0.25, 1.0)
+    """
+    totals = np.zeros((13, 13))
+    counts = np.zeros((13, 13))
+    for hand, value, ok in zip(hands, values, valid):
+        if not ok:
+            continue
+        high, low = sorted((RANKS.index(hand[0]), RANKS.index(hand[2])), reverse=True)
+        i, j = 12 - high, 12 - low
+        if hand[1] != hand[3] and high != low:
+            i, j = j, i  # offsuit below the diagonal
+        totals[i, j] += value
+        counts[i, j] += 1
+    with np.errstate(invalid="ignore"):
+        return totals / counts
 
 
 def class_cell(name: str) -> tuple[int, int]:
@@ -435,7 +461,7 @@ class Multiway(Answer):
 
     @classmethod
     def of(cls, hole: str, board: str, opponents, result) -> Multiway:
-        """The answer of a :class:`matchdb.equity.multiway.MultiwayResult`."""
+        """The answer of a multiway result (:class:`matchdb.equity.multiway.MultiwayResult`)."""
         se = result.standard_error
         return cls(
             hole, board, tuple(opponents), result.equity, result.win, result.tie, result.loss, result.exact,
@@ -454,7 +480,7 @@ class Multiway(Answer):
         if not self.exact and self.samples:
             how += f", standard error {self.standard_error:.6f} from {self.samples} sampled deals, seed {self.seed}"
         lines = [
-            f"{self.hole} on {self.board} against {plural(len(self.opponents), 'opponent')} ({', '.join(self.opponents)})",
+            f"{self.hole} {_where(self.board)} against {plural(len(self.opponents), 'opponent')} ({', '.join(self.opponents)})",
             f"  equity {self.equity:.6f} ({how})",
             f"  win {self.win:.6f}  tie {self.tie:.6f}  loss {self.loss:.6f}",
         ]
@@ -462,3 +488,11 @@ class Multiway(Answer):
             names = (self.hole, *self.opponents)
             lines.append("  every player: " + "  ".join(f"{n} {e:.6f}" for n, e in zip(names, self.player_equities)))
         return "\n".join(lines)
+
+
+# The answers of the other modules, importable from here too (they import the base above).
+from matchdb.answers.distributions import BoardDistributions, HandDistribution  # noqa: E402
+from matchdb.answers.preflop import PreflopMultiway, PreflopTable  # noqa: E402
+from matchdb.answers.reports import FlopReport  # noqa: E402
+
+__all__ += ["BoardDistributions", "FlopReport", "HandDistribution", "PreflopMultiway", "PreflopTable"]

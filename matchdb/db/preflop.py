@@ -1,0 +1,199 @@
+"""Preflop questions through the database: an empty board asks about hands and ranges before the flop.
+
+:class:`matchdb.MatchDB`'s question methods (``outcome``, ``equity``,
+``range_outcome``, ``multiway``, ``equities``, ``naive``, ``report``) hand a
+question whose board is empty (``""`` or no cards) to the functions here,
+which answer it with the same answer objects, their board ``""``:
+
+- heads-up, a hand or range against a hand or range: the preflop matchups
+  (:mod:`matchdb.equity.matchups`), exact. A complete database computes them
+  once from its tables when a range question first needs them (about a
+  minute on 2 cores) and keeps them in the store as derived data bound to the
+  tables, which ``matchdb verify`` checks and ``matchdb pack`` ships; until
+  then, and on a database lacking tables, a matchup is counted by enumerating
+  every board (a few milliseconds each, kept for the next question);
+- several known hands: every board enumerated, exact, every player's equity;
+- ranges or random hands among three or more players: exact when affordable,
+  else sampled with its standard error (:mod:`matchdb.equity.preflop_hands`);
+- the naive win rate: the starting hand's class in the preflop table
+  (:meth:`matchdb.MatchDB.preflop`).
+
+>>> db.equity("AhKh", "", villain="QsQd")
+0.46214457245909607
+>>> print(db.multiway("AhKh", "", ["QsQd", "JcTc"]).to_text())
+AhKh preflop against 2 opponents (QsQd, JcTc)
+  equity 0.402092 (exact)
+  win 0.401330  tie 0.002285  loss 0.596385
+  every player: AhKh 0.402092  QsQd 0.410545  JcTc 0.187363
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from matchdb.answers import HandTable, Multiway, Outcome, RangeEquity
+from matchdb.core.canonical import N_FLOPS
+from matchdb.core.cards import format_cards, parse_cards
+from matchdb.core.hole_cards import (
+    CLASS_OF_HAND,
+    CLASSES,
+    hand_index,
+    hand_order,
+    hand_position,
+)
+from matchdb.core.ranges import describe_range, range_weights
+from matchdb.db.query import _as_range, _describe, _one_hand, _opponent_specs, _text
+from matchdb.equity.matchups import BOARDS
+from matchdb.errors import CardError, MatchdbError, RangeError
+
+__all__ = ["is_preflop", "matchups", "outcome", "range_outcome", "multiway", "equities", "naive_win_rate"]
+
+
+def is_preflop(board) -> bool:
+    """True when ``board`` holds no card: ``""``, blanks, or an empty list."""
+    if board is None:
+        return False
+    if isinstance(board, str):
+        return not board.strip()
+    try:
+        return len(board) == 0
+    except TypeError:
+        return False
+
+
+def matchups(db, build: bool):
+    """The heads-up matchups of ``db``: stored ones when present; computed and stored when ``build`` and the
+    database is complete; else matchups counted by enumeration as they are asked for."""
+    from matchdb.equity.matchups import (
+        MATCHUPS_KIND,
+        MATCHUPS_VERSION,
+        EnumeratedMatchups,
+        PreflopMatchups,
+    )
+    from matchdb.storage.derived import load_derived
+
+    with db._lock:
+        kept = db._kept.get(MATCHUPS_KIND)
+    if kept is not None:
+        return kept
+    with db._lock:
+        enumerated = db._kept.get("enumerated matchups")
+        if enumerated is None:
+            enumerated = db._kept["enumerated matchups"] = EnumeratedMatchups()
+    if len(db.built()) < N_FLOPS:
+        return enumerated
+    if build:
+        return db.preflop_matchups()
+    with db._lock:
+        looked = db._kept.get("matchups looked for")
+        db._kept["matchups looked for"] = True
+    if not looked:
+        from matchdb.db.query import _preflop_fingerprint
+
+        stored = load_derived(db.store, MATCHUPS_KIND, MATCHUPS_VERSION, _preflop_fingerprint(db.store))
+        if stored is not None:
+            value = PreflopMatchups.from_stored(stored)
+            with db._lock:
+                db._kept[MATCHUPS_KIND] = value
+            return value
+    return enumerated
+
+
+def _hand_weights(hand: tuple[int, int]) -> np.ndarray:
+    weights = np.zeros(1326)
+    weights[hand_index(hand)] = 1.0
+    return weights
+
+
+def _hero(hole) -> tuple[tuple[int, int] | None, np.ndarray, str]:
+    """(the hero's hand or None, its weights, its name) of a hand or a hero range."""
+    hand = _one_hand(hole)
+    if hand is not None:
+        return hand, _hand_weights(hand), hand_order()[hand_index(hand)]
+    return None, range_weights(_as_range(hole)), _describe(hole)
+
+
+def outcome(db, hole, villain=None) -> Outcome:
+    """Exact heads-up win, tie and loss of a hand against a hand, a range or a random hand, before the flop."""
+    from matchdb.equity.matchups import hand_vs_hand, heads_up_counts
+
+    if hole is None:
+        raise CardError("The hole cards are missing; expected two cards like 'AhKh'.")
+    hand = parse_cards(hole, count=2)
+    known = _one_hand(villain)
+    if known is not None and not set(known) & set(hand):  # one hand against one hand: a lookup
+        villain_at = hand_position(*known)
+        win, tie, loss = hand_vs_hand(matchups(db, build=False), hand_position(*hand), villain_at)
+        return Outcome(format_cards(hand), "", hand_order()[villain_at], (win + tie / 2) / BOARDS, win / BOARDS,
+                       tie / BOARDS, loss / BOARDS)
+    spec = _as_range(villain)
+    weights = range_weights(spec)
+    source = matchups(db, build=np.count_nonzero(weights) > 1)
+    win, tie, loss = heads_up_counts(source, _hand_weights(hand), weights)
+    total = win + tie + loss
+    if total <= 0:
+        raise RangeError(f"No hand of the range {describe_range(spec)!r} can be dealt beside the hole cards {_text(hole)!r}.")
+    # the equity from the counts, one division: the exact fraction correctly rounded
+    return Outcome(_text(hole), "", _describe(villain), (win + tie / 2) / total, win / total, tie / total, loss / total)
+
+
+def range_outcome(db, hero_range, villain_range) -> RangeEquity:
+    """Exact equity of a range against a range before the flop: every card-disjoint pair of hands, every board."""
+    from matchdb.equity.matchups import heads_up_score
+
+    hero = range_weights(_as_range(hero_range))
+    villain = range_weights(_as_range(villain_range))
+    score, deals = heads_up_score(matchups(db, build=True), hero, villain)
+    if deals <= 0:
+        raise RangeError("No deal is possible: every hero hand shares a card with every villain hand.")
+    return RangeEquity(_describe(hero_range), _describe(villain_range), "", score / deals)
+
+
+def multiway(db, hole, opponents=1, method: str = "auto", samples: int | None = None, seed: int | None = None) -> Multiway:
+    """A hand or hero range against 1 to 9 hands, ranges or random hands, before the flop."""
+    from matchdb.equity.preflop_hands import preflop_multiway
+
+    if method not in ("auto", "exact", "sample"):
+        raise MatchdbError(f"The method {method!r} is unknown preflop; expected 'auto', 'exact' or 'sample'.")
+    specs = _opponent_specs(opponents)
+    hand, hero, hero_name = _hero(hole)
+    taken = set(hand or ())
+    weights, names = [], []
+    for position, spec in enumerate(specs, start=1):
+        known = _one_hand(spec)
+        if known is not None:
+            if taken & set(known):
+                raise CardError(
+                    f"The hand {format_cards(known)!r} of opponent {position} shares a card with the hero or another "
+                    "opponent; expected a possible hand."
+                )
+            taken |= set(known)
+        weights.append(range_weights(_as_range(spec)))
+        names.append(_describe(spec))
+    source = matchups(db, build=len(specs) == 1 and np.count_nonzero(hero) * np.count_nonzero(weights[0]) > 1)
+    result = preflop_multiway(source, hero, weights, method=method, samples=samples, seed=seed)
+    return Multiway.of(hero_name, "", names, result)
+
+
+def equities(db, villain=None) -> HandTable:
+    """Exact heads-up equity of every hand before the flop against a random hand or a range."""
+    from matchdb.equity.matchups import hands_against
+
+    weights = range_weights(_as_range(villain))
+    score, deals = hands_against(matchups(db, build=True), weights)
+    values = np.full(len(deals), np.nan)
+    np.divide(score, deals, out=values, where=deals > 0)
+    values.flags.writeable = False
+    return HandTable(board="", figure=f"exact equity vs {_describe(villain)}", hands=hand_order(), values=values)
+
+
+def naive_win_rate(db, hole, players: int) -> float:
+    """The article's naive win rate before the flop: the hand's class in the preflop table (every board averaged)."""
+    hand = parse_cards(hole, count=2)
+    if len(db.built()) < N_FLOPS:
+        raise MatchdbError(
+            "The naive win rate before the flop averages over every flop; this database lacks tables "
+            f"({len(db.built())} of {N_FLOPS}): build them all (matchdb build)."
+        )
+    name = CLASSES[CLASS_OF_HAND[hand_index(hand)]]
+    return db.preflop(players).row(name)[f"win_rate_{players}"]

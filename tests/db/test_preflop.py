@@ -1,0 +1,115 @@
+"""Preflop questions through the database (an empty board): published figures, an independent enumeration, both ways of counting."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import matchdb
+from matchdb.core.cards import parse_cards
+from matchdb.core.hole_cards import CLASSES
+from matchdb.errors import CardError, MatchdbError, RangeError
+from tests.equity.test_enumeration import reference_counts
+
+AA_AGAINST_TWO = 0.7344  # AA against two random hands (OMPEval; the multiway preflop table: 0.7344, s.e. 0.0002)
+
+
+def _equities(counts: np.ndarray) -> np.ndarray:
+    return (counts / np.arange(1, counts.shape[1] + 1)).sum(axis=1) / (counts.sum(axis=0) / np.arange(1, counts.shape[1] + 1)).sum()
+
+
+def test_hand_against_hand_published(small_db):
+    """A database lacking tables answers by enumeration: OMPEval's exact figures."""
+    assert small_db.equity("AhKh", "", villain="QsQd") == pytest.approx(0.4621445724590958, abs=1e-15)
+    assert small_db.equity("AcAd", "", villain="KhKs") == pytest.approx(0.8125548967940268, abs=1e-15)
+    answer = small_db.outcome("ah kh", [], "QsQd")
+    assert answer.board == "" and answer.win + answer.tie + answer.loss == pytest.approx(1.0, abs=1e-15)
+    assert answer.to_text().startswith("AhKh preflop\n")
+
+
+def test_hand_against_a_range_equals_the_reference(small_db):
+    hero = parse_cards("AhKh")
+    wins = ties = boards = 0
+    for villain in ("QsQd", "QsQh", "QsQc", "QdQh", "QdQc", "QhQc"):
+        counts = reference_counts([hero, parse_cards(villain)])
+        wins += counts[0, 0]
+        ties += counts[0, 1]
+        boards += counts[0, 0] + counts[0, 1] + counts[1, 0]
+    answer = small_db.outcome("AhKh", "", "QQ")
+    assert answer.win == pytest.approx(wins / boards, abs=1e-12) and answer.tie == pytest.approx(ties / boards, abs=1e-12)
+
+
+def test_known_hands_every_player(small_db):
+    hands = ["AhKh", "QsQd", "JcTc", "9d9c"]
+    want = _equities(reference_counts([parse_cards(h) for h in hands]))
+    got = small_db.multiway(hands[0], "", hands[1:])
+    assert got.exact and got.player_equities == pytest.approx(want, abs=1e-12)
+    three = small_db.multiway("AhKh", "", ["QsQd", "JcTc"])
+    assert three.equity == pytest.approx(0.4020918414245004, abs=1e-15)
+
+
+def test_ranges_among_three_players_exact_over_every_deal(small_db):
+    """AhKh against QQ and JsJh: six deals, each counted over every board by the reference."""
+    total = np.zeros(3)
+    for queens in ("QsQd", "QsQh", "QsQc", "QdQh", "QdQc", "QhQc"):
+        total += _equities(reference_counts([parse_cards(h) for h in ("AhKh", queens, "JsJh")]))
+    got = small_db.multiway("AhKh", "", ["QQ", "JsJh"])
+    assert got.exact and got.player_equities == pytest.approx(total / 6, abs=1e-12)
+
+
+def test_random_opponents_are_sampled_with_their_standard_error(small_db, monkeypatch):
+    from matchdb.equity import preflop_hands
+
+    answer = small_db.multiway("AsAd", "", 2, seed=7)
+    assert not answer.exact and answer.method == "sample" and 0 < answer.standard_error < 0.002
+    assert abs(answer.equity - AA_AGAINST_TWO) <= 4 * answer.standard_error + 0.0002
+    assert small_db.multiway("AsAd", "", 2, seed=7) == answer  # the seed reproduces it
+    monkeypatch.setattr(preflop_hands, "THREADS", 1)
+    assert small_db.multiway("AsAd", "", 2, seed=7) == answer  # whatever the number of threads
+    exact = small_db.multiway("AhKh", "", ["QQ", "JsJh"])
+    sampled = small_db.multiway("AhKh", "", ["QQ", "JsJh"], method="sample", samples=400_000, seed=3)
+    assert abs(sampled.equity - exact.equity) <= 4 * sampled.standard_error
+
+
+def test_one_opponent_equals_heads_up(small_db):
+    assert small_db.multiway("AhKh", "", ["QsQd"]).equity == small_db.equity("AhKh", "", "QsQd")
+
+
+def test_the_tables_and_the_enumeration_agree_on_ranges(full_db, full_matchups, small_db):
+    """A complete database answers from its matchups (computed from the tables); one lacking tables enumerates."""
+    for hero, villain in (("QQ+,AKs", "JJ,TT,99"), ("AKs", "22"), ("0.5(KK),AQs", "QQ")):
+        assert full_db.range_equity(hero, villain, "") == pytest.approx(small_db.range_equity(hero, villain, ""), abs=1e-12)
+    full = "22+,A2+,K2+,Q2+,J2+,T2+,92+,82+,72+,62+,52+,42+,32"
+    assert full_db.range_equity(full, full, "") == pytest.approx(0.5, abs=1e-12)
+    assert full_db.range_equity("22+", "AKo", "") == pytest.approx(1 - full_db.range_equity("AKo", "22+", ""), abs=1e-12)
+
+
+def test_every_hand_against_random_is_the_preflop_table(db, full_matchups):
+    """Every hand's exact equity against a random hand, from the matchups, equals its class's figure of the preflop table."""
+    table = db.equities("")
+    preflop = db.preflop()
+    grid_classes = {"AA": (0, 0), "AKs": (0, 1), "AKo": (1, 0), "72s": (7, 12), "72o": (12, 7), "32o": (12, 11)}
+    for name, (i, j) in grid_classes.items():
+        assert table.grid()[i, j] == pytest.approx(preflop.equity[CLASSES.index(name)], abs=1e-12), name
+    assert table.value("AhAs") == pytest.approx(0.8520, abs=5e-5) and table.to_text().startswith("exact equity vs random of every hand preflop")
+
+
+def test_naive_win_rate_before_the_flop(db, small_db):
+    row = db.preflop().row("AKs")
+    assert db.win_rate("AhKh", "", players=3) == row["win_rate_3"]
+    report = db.report("AhKh", "", players=3, villain="QsQd")
+    assert report.win_rate == row["win_rate_3"] and report.equity == pytest.approx(0.4621445724590958, abs=1e-15)
+    with pytest.raises(MatchdbError, match="lacks tables"):
+        small_db.win_rate("AhKh", "", players=3)
+
+
+def test_bad_preflop_questions_are_refused(small_db):
+    with pytest.raises(CardError, match="shares a card with the hero"):
+        small_db.multiway("AhKh", "", ["AhQd", "random"])
+    with pytest.raises(RangeError, match="can be dealt beside the hole cards"):
+        small_db.equity("AhKh", "", "AhKh")
+    with pytest.raises(MatchdbError, match="matchups this database has not counted"):
+        small_db.range_equity("22+,A2+", "random", "")
+    with pytest.raises(MatchdbError, match="unknown preflop"):
+        small_db.multiway("AhKh", "", 2, method="independent")
+    assert isinstance(matchdb.MatchdbError("x"), ValueError)
