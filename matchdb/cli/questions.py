@@ -17,9 +17,10 @@ __all__ = ["register"]
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``query``, ``grid``, ``distribution``, ``report`` and ``preflop`` to the subcommands ``sub``."""
-    p = sub.add_parser("query", help="win rate and exact equity of a hand on a board")
+    p = sub.add_parser("query", help="win rate and exact equity of a hand on a board, or preflop")
     p.add_argument("hole", help="two hole cards, like AhKh")
-    p.add_argument("board", help="three to five board cards, like 2c7dJh")
+    p.add_argument("board", nargs="?", default="",
+                   help="three to five board cards, like 2c7dJh; none (or '') asks before the flop")
     p.add_argument("--players", type=int, default=2, help="players for the naive win rate, 2..23 (default 2)")
     p.add_argument("--villain", action="append", help="an opponent's range, hand or 'random', like 'QQ+,AKs' "
                    "(default: one random opponent); repeat it for more opponents")

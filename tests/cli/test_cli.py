@@ -229,3 +229,13 @@ def test_a_one_off_query_loads_no_compiler_and_no_server_stack(small_store):
     answer, loaded = done.stdout.splitlines()
     assert done.returncode == 0 and loaded == "", loaded
     assert round(json.loads(answer)["equity"], 6) == 0.266566
+
+
+def test_query_without_a_board_is_a_preflop_question(full_db, capsys):
+    """Issue 21: 'matchdb query AhKh --villain QsQd', PokerStove's first question, needed a board."""
+    from matchdb.cli.main import main
+
+    assert main(["query", "AhKh", "--villain", "QsQd", "--db", str(full_db.path), "--json"]) == 0
+    answer = json.loads(capsys.readouterr().out)
+    assert answer["board"] == "" and answer["equity"] == full_db.equity("AhKh", "", villain="QsQd")
+    assert abs(answer["equity"] - 0.4621445724590958) < 1e-12  # OMPEval's exact figure
