@@ -4,7 +4,9 @@ When the betting ends before the river with the hands still in shown, a
 player's *all-in adjusted* result replaces the chips the runout happened to
 pay by their expectation over every runout (the usual "all-in EV"). Here the
 remaining board cards are enumerated exhaustively (no sampling): 1,712,304
-boards preflop heads-up (about 0.4 s), 990 on the flop, 44 on the turn; each
+boards preflop heads-up (about 5 ms through :func:`matchdb.equity.enumeration.known_hands`
+when every pot is open to all the hands still in, else 0.4 s here), 990 on the
+flop, 44 on the turn; each
 runout pays the main pot and the side pots by contribution level to the best
 hands eligible for them, a tie splitting evenly (fractions of a chip, so the
 expectation carries no odd-chip rule). Folded players' chips are dead money
@@ -31,6 +33,7 @@ from functools import lru_cache
 import numpy as np
 
 from matchdb.core.evaluator import FLUSH_VALUE, STRAIGHT_TOP, evaluate_with
+from matchdb.equity.enumeration import known_hands
 from matchdb.hands.reader import HandsError
 from matchdb.jit import jit
 
@@ -96,6 +99,14 @@ def expected_payments(holes: Sequence, board: Sequence[int], contributions: Sequ
 def _shares(key) -> tuple[float, ...]:
     holes, board, levels = key
     k = len(holes)
+    everyone = tuple(range(k))
+    if not board and all(who == everyone or len(who) == 1 for _, who in levels):
+        # preflop with no side pot among a subset of the players (heads-up always): every pot goes to the best
+        # hand of all, so each player's exact equity over every board (matchdb.equity.enumeration, about 5 ms
+        # instead of 0.4 s here) pays it
+        equity = known_hands(holes).equity
+        return tuple(sum(amount * (equity[s] if who == everyone else float(who == (s,))) for amount, who in levels)
+                     for s in range(k))
     hole_array = np.array(holes, dtype=np.int64).reshape(k, 2)
     board_array = np.array(board, dtype=np.int64)
     used = {c for h in holes for c in h} | set(board)
