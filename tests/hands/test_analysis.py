@@ -93,6 +93,34 @@ def test_preflop_runouts_equal_the_published_equity():
     assert pays[0] / 2 == pytest.approx(AK_VS_QQ, abs=1e-15)
 
 
+@pytest.mark.parametrize(("holes", "contributions", "alive"), [
+    (["AhKh", "QsQd", "7c7d"], [100, 100, 100], [True, True, True]),  # one pot: every board through known_hands
+    (["AhKh", "QsQd", "7c7d", "2h3h"], [100, 100, 100, 40], [True, True, True, False]),  # dead money, one pot
+    (["AhKh", "QsQd", "7c7d"], [100, 60, 100], [True, True, True]),  # a side pot: the board-by-board enumeration
+])
+def test_preflop_all_ins_open_to_every_hand_equal_the_board_by_board_enumeration(holes, contributions, alive):
+    """A preflop all-in whose pots are open to every live hand is valued through equity.enumeration.known_hands
+    (checked against OMPEval's published figures in tests/equity); it equals this module's own enumeration of
+    every board (checked against eval7 above), which a side pot among some of the hands still takes."""
+    from matchdb.core.evaluator import FLUSH_VALUE, STRAIGHT_TOP
+    from matchdb.hands import allin
+
+    cards = [parse_cards(h) for h in holes]
+    ours = expected_payments(cards, (), contributions, alive)
+    live = [c for c, a in zip(cards, alive) if a]
+    levels = pot_levels(contributions, alive)
+    amounts = np.array([a for a, _ in levels], dtype=np.float64)
+    masks = np.zeros((len(levels), len(live)), dtype=np.bool_)
+    for i, (_, who) in enumerate(levels):
+        masks[i, list(who)] = True
+    used = {c for h in live for c in h}
+    rest = np.array([c for c in range(52) if c not in used], dtype=np.int64)
+    enumerated = allin._enumerate(np.array(live, dtype=np.int64), np.zeros(0, dtype=np.int64), rest, 5, amounts, masks,
+                                  STRAIGHT_TOP, FLUSH_VALUE)
+    assert np.allclose([x for x, a in zip(ours, alive) if a], enumerated, atol=1e-9)
+    assert sum(ours) == pytest.approx(sum(contributions))
+
+
 FLOP_ALLIN = phh(["d dh p1 QsQd", "d dh p2 AhKh", "p2 cbr 6", "p1 cc", "d db 2c7dJh", "p1 cbr 194", "p2 cc",
                   "d db 3s", "d db 9h"], stacks=(200, 200), players=["A", "B"], winnings=[400, 0])
 
