@@ -46,7 +46,7 @@ _EXPORTS = {
     "CorruptDatabaseError": "matchdb.errors",
 }
 
-__all__ = sorted(_EXPORTS) + ["__version__"]
+__all__ = [*sorted(_EXPORTS), "__version__"]  # noqa: PLE0604  (the keys of _EXPORTS are names)
 
 
 def __getattr__(name: str):

@@ -10,6 +10,7 @@ median of ``--repeats`` runs (the machine may be shared).
 from __future__ import annotations
 
 import argparse
+import itertools
 import resource
 import shutil
 import statistics
@@ -22,6 +23,8 @@ from matchdb.play.arena import DEFAULT_FIELD, run_arena
 from matchdb.play.bots import IncomeBot, PairOfFives, WestBot, make_bot
 from matchdb.play.games import GameSettings, play_game
 from matchdb.play.strength import StrengthSource, decode_tables, open_decoded
+
+_SEEDS = itertools.count(1)
 
 
 def median_of(repeats: int, run) -> tuple[float, list[float]]:
@@ -58,10 +61,10 @@ def main() -> None:
         settings = GameSettings(mode="cash", hands=20_000)
         play_game(bots, GameSettings(mode="cash", hands=50), source=source)  # compile or load kernels
 
-        def hands_per_second(seed=[0]):
-            seed[0] += 1
+        def hands_per_second():
+            seed = next(_SEEDS)  # each run deals new hands
             t = time.perf_counter()
-            result = play_game(bots, settings, deal_seed=seed[0], bot_seed=seed[0], source=source)
+            result = play_game(bots, settings, deal_seed=seed, bot_seed=seed, source=source)
             return result.hands / (time.perf_counter() - t)
 
         first = hands_per_second()
@@ -76,10 +79,10 @@ def main() -> None:
         print(f"  the same with lazily decoded tables (64 slots): {result.hands / (time.perf_counter() - t):,.0f} hands/s "
               f"({result.tables_decoded} table decodes)")
 
-        def python_loop(seed=[0]):
-            seed[0] += 1
+        def python_loop():
+            seed = next(_SEEDS)  # each run deals new hands
             t = time.perf_counter()
-            r = play_game(bots, GameSettings(mode="cash", hands=2000), deal_seed=seed[0], bot_seed=seed[0], source=source,
+            r = play_game(bots, GameSettings(mode="cash", hands=2000), deal_seed=seed, bot_seed=seed, source=source,
                           python=True)
             return r.hands / (time.perf_counter() - t)
 
@@ -91,11 +94,11 @@ def main() -> None:
         exact = [make_bot("west:exact") for _ in range(6)]
         play_game(exact, GameSettings(mode="cash", hands=50), source=source)
 
-        def exact_rate(python, seed=[100]):
-            seed[0] += 1
+        def exact_rate(python):
+            seed = next(_SEEDS)  # each run deals new hands
             t = time.perf_counter()
-            r = play_game(exact, GameSettings(mode="cash", hands=400 if python else 2000), deal_seed=seed[0],
-                          bot_seed=seed[0], source=source, python=python)
+            r = play_game(exact, GameSettings(mode="cash", hands=400 if python else 2000), deal_seed=seed,
+                          bot_seed=seed, source=source, python=python)
             return r.hands / (time.perf_counter() - t)
 
         rate, runs = median_of(args.repeats, lambda: exact_rate(False))
@@ -112,12 +115,12 @@ def main() -> None:
                                                            WestBot(personality="tight")],
         }
         for label, field in fields.items():
-            def tournament_ms(seed=[0], field=field):
+            def tournament_ms(field=field):
                 times, hands = [], []
                 for _ in range(200):
-                    seed[0] += 1
+                    seed = next(_SEEDS)  # each run deals new hands
                     t = time.perf_counter()
-                    r = play_game(field, deal_seed=seed[0], bot_seed=seed[0], source=source)
+                    r = play_game(field, deal_seed=seed, bot_seed=seed, source=source)
                     times.append(time.perf_counter() - t)
                     hands.append(r.hands)
                 tournament_ms.hands = statistics.fmean(hands)

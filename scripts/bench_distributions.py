@@ -27,9 +27,9 @@ import numpy as np
 
 import matchdb
 from matchdb.core.canonical import CANONICAL_FLOPS, N_FLOPS
-from matchdb.equity.distributions import board_distributions, hand_distribution
 from matchdb.core.pairs import board_columns
 from matchdb.core.ranges import range_weights
+from matchdb.equity.distributions import board_distributions, hand_distribution
 from matchdb.equity.reports import _frame_weights, report
 
 RANGE = "22+,A2s+,K9s+,QTs+,JTs,T9s,98s,ATo+,KJo+"

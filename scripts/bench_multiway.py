@@ -21,9 +21,6 @@ import numpy as np
 
 import matchdb
 from matchdb.core.canonical import CANONICAL_FLOPS, CARD_MAP, canonicalize
-from matchdb.equity.heads_up import all_hands_scores
-from matchdb.equity.heads_up import range_vs_range
-from matchdb.equity.multiway import multiway_outcome
 from matchdb.core.pairs import (
     PAIR_HIGH,
     PAIR_INDEX,
@@ -33,6 +30,8 @@ from matchdb.core.pairs import (
     local_index,
 )
 from matchdb.core.ranges import parse_range
+from matchdb.equity.heads_up import all_hands_scores, range_vs_range
+from matchdb.equity.multiway import multiway_outcome
 
 BOARD = "2c7dJh"
 HERO = "AhKh"

@@ -7,6 +7,7 @@ import subprocess
 import sys
 import time
 from contextlib import contextmanager
+from pathlib import Path
 
 import pytest
 
@@ -39,7 +40,7 @@ def running_server(db_path, log_path, *extra):
             except httpx.TransportError:
                 pass
             if process.poll() is not None or time.monotonic() > deadline:
-                pytest.fail(f"the server did not start:\n{open(log_path).read()}")
+                pytest.fail(f"the server did not start:\n{Path(log_path).read_text()}")
             time.sleep(0.2)
         yield url
     finally:

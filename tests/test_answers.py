@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from matchdb.answers import HandReport, HandTable, Outcome, RangeEquity, WinRate
-from matchdb.errors import MatchdbError
 from matchdb.core.hole_cards import hand_order
+from matchdb.errors import MatchdbError
 
 
 def test_outcome_computes_its_equity_and_renders():

@@ -20,8 +20,7 @@ def test_a_cluster_runs_work_on_localhost_and_leaves_no_trace():
     level = logging.getLogger("distributed").level
     with local_cluster(1, environ={"MATCHDB_TEST_VARIABLE": "7"}) as client:
         assert client.submit(sum, [1, 2]).result() == 3
-        assert client.run(lambda: os.environ.get("MATCHDB_TEST_VARIABLE")) == {
-            address: "7" for address in client.scheduler_info()["workers"]}
+        assert client.run(lambda: os.environ.get("MATCHDB_TEST_VARIABLE")) == dict.fromkeys(client.scheduler_info()["workers"], "7")
         assert all(address.startswith("tcp://127.0.0.1:") for address in client.scheduler_info()["workers"])
         assert client.scheduler.address.startswith("tcp://127.0.0.1:")
     assert dict(os.environ) == before  # the nanny's pre-spawn variables do not stay in this process

@@ -23,8 +23,8 @@ from typing import NamedTuple
 import numpy as np
 
 from matchdb.core.cards import Card, format_cards, parse_cards
-from matchdb.errors import BoardError, CardError
 from matchdb.core.pairs import remaining_cards
+from matchdb.errors import BoardError, CardError
 
 __all__ = [
     "PERMUTATIONS",
@@ -214,7 +214,7 @@ def canonicalize(
     return Canonical(index, perm, _FLOP_TUPLES[index], rename(board_ids[3:], perm), rename(hole_ids, perm))
 
 
-@lru_cache(maxsize=None)
+@cache
 def local_cards(index: int) -> np.ndarray:
     """The 49 card ids of canonical flop ``index``'s local indices (its rows' and columns' cards), read-only.
 
@@ -226,7 +226,7 @@ def local_cards(index: int) -> np.ndarray:
     return cards
 
 
-@lru_cache(maxsize=None)
+@cache
 def local_lookup(index: int) -> list[int]:
     """For canonical flop ``index``, the local index of every card id (a plain 52-entry list; -1 on the flop).
 

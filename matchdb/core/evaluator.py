@@ -24,9 +24,9 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from matchdb.jit import jit
 from matchdb.core.cards import Card, format_cards, parse_cards
 from matchdb.errors import CardError
+from matchdb.jit import jit
 
 #: ``evaluate_with`` and its two tables are the kernel interface for other packages' numba code (bots, the
 #: engine, distributions, reports): compiled callers cannot go through ``evaluate``'s checks.

@@ -60,8 +60,8 @@ from functools import lru_cache
 import numpy as np
 
 from matchdb.core.cards import Card, format_cards, parse_cards
-from matchdb.errors import CardError, RangeError
 from matchdb.core.hole_cards import HAND_HIGH, HAND_LOW, N_HANDS, hand_order, hand_position
+from matchdb.errors import CardError, RangeError
 
 __all__ = [
     "MAX_RANGE_TEXT",

@@ -36,10 +36,10 @@ from itertools import permutations
 
 import numpy as np
 
-from matchdb.jit import jit
 from matchdb.core.cards import Card, parse_cards
 from matchdb.core.evaluator import FLUSH_VALUE, STRAIGHT_TOP, _value_from_ranks
 from matchdb.core.pairs import COLLISION, PAIR_HIGH, PAIR_LOW, SENTINEL, remaining_cards
+from matchdb.jit import jit
 
 __all__ = ["match_table", "collision_mask"]
 
@@ -128,9 +128,9 @@ def _match_table(flop, rest, pair_a, pair_b, perm4, straight_top, flush_value):
     n_pairs = pair_a.shape[0]
     rank = np.empty(49, dtype=np.int64)
     suit = np.empty(49, dtype=np.int64)
-    for l in range(49):
-        rank[l] = rest[l] % 13
-        suit[l] = rest[l] // 13
+    for local in range(49):
+        rank[local] = rest[local] % 13
+        suit[local] = rest[local] // 13
     row_rank_index = np.empty(n_pairs, dtype=np.int64)
     for i in range(n_pairs):
         row_rank_index[i] = rank[pair_a[i]] * 13 + rank[pair_b[i]]

@@ -52,8 +52,6 @@ from pathlib import Path
 import numpy as np
 
 from matchdb.core.canonical import CANONICAL_FLOPS, N_FLOPS, ORBIT_SIZES, canonicalize
-from matchdb.equity.distributions import DEFAULT_BINS, check_bins, board_distributions
-from matchdb.errors import CardError, MatchdbError
 from matchdb.core.pairs import (
     N_PAIRS,
     PAIR_INDEX,
@@ -62,7 +60,9 @@ from matchdb.core.pairs import (
     local_index,
     remaining_cards,
 )
+from matchdb.equity.distributions import DEFAULT_BINS, board_distributions, check_bins
 from matchdb.equity.reports import as_items
+from matchdb.errors import CardError, MatchdbError
 
 __all__ = [
     "DATASET_FORMAT",
@@ -326,18 +326,26 @@ def build_dataset(db, zarr_path: str | Path | None = None, hdf5_path: str | Path
 def read_dataset(path: str | Path) -> dict[str, np.ndarray]:
     """Every array of a dataset file (zarr folder or HDF5 file) as numpy arrays, with ``attrs`` for its conventions."""
     path = Path(path)
-    if path.is_dir():
-        import zarr
+    try:
+        if path.is_dir():
+            import zarr
 
-        group = zarr.open_group(path, mode="r")
-        out = {name: np.asarray(array[...]) for name, array in group.arrays()}
-        out["attrs"] = dict(group.attrs)
-    else:
-        import h5py
+            group = zarr.open_group(path, mode="r")
+            out = {name: np.asarray(array[...]) for name, array in group.arrays()}
+            out["attrs"] = dict(group.attrs)
+        else:
+            import h5py
 
-        with h5py.File(path, "r") as h5:
-            out = {name: h5[name][...] for name in h5}
-            out["attrs"] = dict(h5.attrs)
+            with h5py.File(path, "r") as h5:
+                out = {name: h5[name][...] for name in h5}
+                out["attrs"] = dict(h5.attrs)
+    except (OSError, ValueError, KeyError) as error:  # not a zarr group or an HDF5 file, or unreadable
+        if isinstance(error, MatchdbError):
+            raise
+        raise MatchdbError(
+            f"The file '{path}' cannot be read as a dataset ({error}); expected a zarr folder or an HDF5 file "
+            "written by 'matchdb abstraction'."
+        ) from None
     if out["attrs"].get("format") != DATASET_FORMAT:
         raise MatchdbError(f"The file '{path}' is not a matchdb abstraction dataset; expected format {DATASET_FORMAT!r}.")
     return out

@@ -28,8 +28,8 @@ from pathlib import Path
 from matchdb.answers import plural
 from matchdb.cluster import local_cluster
 from matchdb.core.canonical import CANONICAL_FLOPS, N_FLOPS, flop_index
-from matchdb.errors import DatabaseError, MatchdbError
 from matchdb.core.table import match_table
+from matchdb.errors import DatabaseError, MatchdbError
 from matchdb.progress import progress
 from matchdb.storage import default_path
 from matchdb.storage.folder import FolderStore

@@ -31,14 +31,14 @@ from pathlib import Path
 
 import numpy as np
 
+from matchdb.answers import plural
 from matchdb.core.canonical import CANONICAL_FLOPS, N_FLOPS, ORBIT_SIZES, flop_cards
-from matchdb.errors import DatabaseError
 from matchdb.core.pairs import COLLISION, MAX_W, N_PAIRS, PAIRS, SENTINEL
-from matchdb.progress import progress
 from matchdb.db.query import MatchDB
+from matchdb.errors import DatabaseError
+from matchdb.progress import progress
 from matchdb.storage import CHUNK_ROWS
 from matchdb.storage.files import check_output_file, fsync_path
-from matchdb.answers import plural
 
 __all__ = ["export_hdf5", "ExportReport", "GZIP_LEVEL"]
 

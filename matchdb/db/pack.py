@@ -23,17 +23,17 @@ import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from matchdb.answers import plural
 from matchdb.core.canonical import N_FLOPS
-from matchdb.errors import DatabaseError
+from matchdb.db.query import MatchDB
 from matchdb.equity.matchups import MATCHUPS_KIND
 from matchdb.equity.preflop import PREFLOP_KIND
+from matchdb.errors import DatabaseError
 from matchdb.progress import progress
-from matchdb.db.query import MatchDB
 from matchdb.storage.derived import derived_member
 from matchdb.storage.digests import sha256_file
 from matchdb.storage.files import PARTIAL_SUFFIX, check_output_file, fsync_path
 from matchdb.storage.packed import SUMS_MEMBER
-from matchdb.answers import plural
 
 __all__ = ["pack", "PackReport"]
 

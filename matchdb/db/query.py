@@ -39,7 +39,6 @@ from matchdb.answers import (
     RangeEquity,
     WinRate,
 )
-from matchdb.db.cache import TableCache
 from matchdb.core.canonical import (
     CANONICAL_FLOPS,
     CARD_MAP,
@@ -50,6 +49,11 @@ from matchdb.core.canonical import (
     local_lookup,
 )
 from matchdb.core.cards import Card, format_cards, parse_cards
+from matchdb.core.hole_cards import HAND_HIGH, HAND_LOW, check_players, hand_index, hand_order
+from matchdb.core.pairs import N_PAIRS, PAIR_INDEX, PAIRS, board_columns
+from matchdb.core.ranges import describe_range, range_weights
+from matchdb.db.cache import TableCache
+from matchdb.equity.checks import check_possible
 from matchdb.errors import (
     BoardError,
     CardError,
@@ -57,11 +61,7 @@ from matchdb.errors import (
     MatchdbError,
     RangeError,
 )
-from matchdb.core.hole_cards import HAND_HIGH, HAND_LOW, check_players, hand_index, hand_order
-from matchdb.core.pairs import N_PAIRS, PAIR_INDEX, PAIRS, board_columns
 from matchdb.progress import progress
-from matchdb.core.ranges import describe_range, range_weights
-from matchdb.equity.checks import check_possible
 from matchdb.storage import CHUNK_ROWS, ShardReader, default_path, open_database
 from matchdb.storage.derived import load_derived, save_derived, tables_fingerprint
 from matchdb.storage.files import is_url
@@ -648,6 +648,6 @@ def _hand_rows(index: int, perm: int) -> np.ndarray:
     return rows
 
 
-def open(path: str | os.PathLike | None = None, cache_tables: int = 64, jit: bool = True) -> MatchDB:  # noqa: A001 - mirrors zarr.open
+def open(path: str | os.PathLike | None = None, cache_tables: int = 64, jit: bool = True) -> MatchDB:
     """Open the database at ``path`` read-only (default ``$MATCHDB_PATH``, else :func:`matchdb.storage.default_path`)."""
     return MatchDB(path if path is not None else default_path(), cache_tables=cache_tables, jit=jit)

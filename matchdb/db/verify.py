@@ -13,6 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
+from matchdb.answers import plural
 from matchdb.core import reference
 from matchdb.core.canonical import (
     CANONICAL_FLOPS,
@@ -21,15 +22,14 @@ from matchdb.core.canonical import (
     flop_cards,
     local_cards,
 )
-from matchdb.errors import DatabaseError
 from matchdb.core.pairs import COLLISION, N_PAIRS, PAIRS, SENTINEL
-from matchdb.progress import progress
 from matchdb.db.query import MatchDB
+from matchdb.errors import DatabaseError
+from matchdb.progress import progress
 from matchdb.storage.derived import DERIVED_FOLDER, decode_derived, tables_fingerprint
 from matchdb.storage.digests import sha256_bytes, table_digest
 from matchdb.storage.layout import SHARD_INDEX_BYTES
 from matchdb.storage.shards import parse_shard_index
-from matchdb.answers import plural
 
 __all__ = ["verify", "VerifyReport", "compact_ranges"]
 
@@ -208,8 +208,8 @@ def _check_samples(index: int, table: np.ndarray, entries, report: VerifyReport)
     cards = local_cards(index)
     flop = [int(c) for c in CANONICAL_FLOPS[index]]
     for row, column in entries:
-        hole = tuple(int(cards[l]) for l in PAIRS[row])
-        runout = tuple(int(cards[l]) for l in PAIRS[column])
+        hole = tuple(int(cards[local]) for local in PAIRS[row])
+        runout = tuple(int(cards[local]) for local in PAIRS[column])
         twin = reference.entry(flop, hole, runout)
         report.sampled += 1
         if int(table[row, column]) != twin:

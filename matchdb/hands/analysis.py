@@ -384,7 +384,7 @@ class Analysis:
         ids: list[int] = []
         for k in ok.tolist():
             players = block.records[k].players
-            for s, name in enumerate(players):
+            for name in players:
                 ids.append(index.setdefault(name, len(index)))
             hands += [k] * len(players)
             seats += range(len(players))

@@ -75,8 +75,8 @@ from typing import Any
 import numpy as np
 
 from matchdb.answers import plain, require_pandas
-from matchdb.play.bots import Bot, make_bot
 from matchdb.errors import MatchdbError
+from matchdb.play.bots import Bot, make_bot
 from matchdb.play.games import (
     S_AGG,
     S_CALLS,

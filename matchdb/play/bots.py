@@ -63,6 +63,8 @@ from typing import ClassVar
 
 import numpy as np
 
+from matchdb.core.evaluator import FLUSH_VALUE, STRAIGHT_TOP, evaluate_with
+from matchdb.errors import MatchdbError
 from matchdb.jit import jit
 from matchdb.play.decisions import (
     choose_raise_to_kernel,
@@ -72,8 +74,6 @@ from matchdb.play.decisions import (
     stack_protection_kernel,
 )
 from matchdb.play.engine import CALL, FOLD, RAISE, HandResult, View
-from matchdb.errors import MatchdbError
-from matchdb.core.evaluator import FLUSH_VALUE, STRAIGHT_TOP, evaluate_with
 from matchdb.play.strength import DROPOUT, EXACT, KINDS, MODELS, MONTECARLO, STEERED, UNIFORM
 
 __all__ = [

@@ -75,10 +75,10 @@ from typing import NamedTuple
 
 import numpy as np
 
-from matchdb.jit import jit
 from matchdb.core.cards import format_cards
-from matchdb.errors import MatchdbError
 from matchdb.core.evaluator import FLUSH_VALUE, STRAIGHT_TOP, evaluate_with
+from matchdb.errors import MatchdbError
+from matchdb.jit import jit
 
 __all__ = [
     "EngineError",

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 from matchdb.play.bots import NAIVE, Bot, WestBot
-from matchdb.play.engine import BIG_BLIND, CALL, FOLD, RAISE, SMALL_BLIND, ANTE, HandResult, View
+from matchdb.play.engine import ANTE, BIG_BLIND, CALL, FOLD, RAISE, SMALL_BLIND, HandResult, View
 
 __all__ = ["Exploiter"]
 

@@ -44,6 +44,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from matchdb.errors import MatchdbError
 from matchdb.jit import jit
 from matchdb.play.bots import STRENGTH_KINDS, Bot, decide_kernel
 from matchdb.play.engine import (
@@ -60,6 +61,7 @@ from matchdb.play.engine import (
     G_NLOG,
     G_POT,
     G_REACHED,
+    G_RULES,
     G_SB,
     G_SEATS,
     G_SHOWDOWN,
@@ -77,7 +79,6 @@ from matchdb.play.engine import (
     P_START,
     P_STATE,
     P_WON,
-    G_RULES,
     RAISE,
     Hand,
     Rules,
@@ -85,10 +86,9 @@ from matchdb.play.engine import (
     act_kernel,
     legal_kernel,
     log_capacity,
-    start_hand_kernel,
     shuffled_decks,
+    start_hand_kernel,
 )
-from matchdb.errors import MatchdbError
 from matchdb.play.strength import (
     EXACT,
     EXACT_OPPONENTS,
@@ -96,10 +96,10 @@ from matchdb.play.strength import (
     MONTECARLO,
     STEERED,
     UNIFORM,
-    seed_kernels,
-    strength_kernel,
     frame,
     kernel_arrays,
+    seed_kernels,
+    strength_kernel,
 )
 
 __all__ = [
@@ -199,7 +199,7 @@ class GameSettings:
     schedule: tuple = DEFAULT_SCHEDULE
     hands_per_level: int = 10
     hands: int = 5000
-    rules: Rules = Rules()
+    rules: Rules = Rules()  # noqa: RUF009  (Rules is a frozen dataclass: one shared default is safe)
 
     def __post_init__(self) -> None:
         if self.mode not in _MODES:
@@ -496,7 +496,7 @@ class _Game:
         if self.game[GM_MODE] == CASH:  # rank by chips won; ties share the better place
             order = np.argsort(-net, kind="stable")
             places = np.empty(n, dtype=np.int64)
-            for rank, s in enumerate(order):
+            for s in order:
                 places[s] = 1 + int((net > net[s]).sum())
         return GameResult(places=places, net=net, big_blinds=self.big_blinds[:n].copy(),
                           stats=self.stats[:, :n].copy(), hands=int(self.game[GM_HANDS]),

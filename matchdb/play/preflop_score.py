@@ -43,8 +43,8 @@ from pathlib import Path
 import numpy as np
 
 from matchdb.core.cards import RANKS, parse_cards
-from matchdb.errors import MatchdbError
 from matchdb.core.hole_cards import CLASSES, class_index, hand_class
+from matchdb.errors import MatchdbError
 from matchdb.play.optimise import OptimiseError, Search, Step, plot_trajectories, random_walk
 
 __all__ = [

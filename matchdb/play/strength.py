@@ -51,10 +51,8 @@ from pathlib import Path
 
 import numpy as np
 
-from matchdb.jit import jit
 from matchdb.core.canonical import CANONICAL_FLOPS, CARD_MAP, N_FLOPS, canonical_index
 from matchdb.core.cards import format_cards, parse_cards
-from matchdb.errors import BoardError, CardError, DatabaseError, MatchdbError
 from matchdb.core.hole_cards import CLASSES, hand_class
 from matchdb.core.pairs import (
     MAX_W,
@@ -67,6 +65,8 @@ from matchdb.core.pairs import (
     SENTINEL,
     local_index,
 )
+from matchdb.errors import BoardError, CardError, DatabaseError, MatchdbError
+from matchdb.jit import jit
 
 __all__ = [
     "NAIVE",
@@ -566,7 +566,7 @@ def _exact_sampled(table, frame_arrays, index, perm, hole0, hole1, board, n_boar
         best_other = -1
         tied = 0
         for o in range(opponents):
-            for attempt in range(1000):  # a hand of the opponent's range, by rejection
+            for _attempt in range(1000):  # a hand of the opponent's range, by rejection
                 i = pos + np.random.randint(n_deck - pos)
                 deck[pos], deck[i] = deck[i], deck[pos]
                 i = pos + 1 + np.random.randint(n_deck - pos - 1)

@@ -62,9 +62,9 @@ from pathlib import Path
 import numpy as np
 
 from matchdb.answers import plain
+from matchdb.errors import MatchdbError
 from matchdb.play.arena import Estimate, open_source, run_arena, seatings, t_quantile
 from matchdb.play.bots import Bot, BuiltinBot, make_bot, save_bot
-from matchdb.errors import MatchdbError
 from matchdb.play.games import GameSettings, needs_strength
 from matchdb.play.optimise import OptimiseError, Search, Space, Step, genetic, random_walk
 
@@ -313,7 +313,7 @@ class SessionPlayer:
                        for _, b, s, u in tasks]
             done = self._client.gather(futures)
         sessions = []
-        for k, (bot, seed) in enumerate(pairs):
+        for k, (_bot, seed) in enumerate(pairs):
             parts = [d for (j, *_), d in zip(tasks, done) if j == k]
             values = {key: np.concatenate([p[0][key] for p in parts]) for key in ("bb_per_100", "chips", "invested", "wins")}
             sessions.append(Session(int(seed), len(values["wins"]), len(values["wins"]) * self.set_games,
@@ -463,7 +463,7 @@ class Comparison:
                  f"seed {first.settings['seed']}; noise {first.noise}",
                  f"{'method':12} {'training':>22} {'held-out improvement (95 % t)':>36} {'real':>5} {'kept':>5} {'s':>7}"]
         for name, r in self.results.items():
-            lines.append(f"{name:12} {r.train_start:>10.4g} -> {r.train_best:<9.4g} {str(r.improvement):>36} "
+            lines.append(f"{name:12} {r.train_start:>10.4g} -> {r.train_best:<9.4g} {r.improvement!s:>36} "
                          f"{'yes' if r.beyond_noise else 'no':>5} {len(r.search.steps):>5} {r.seconds:>7.1f}")
         return "\n".join(lines)
 

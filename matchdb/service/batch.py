@@ -8,10 +8,9 @@ from fastapi import FastAPI
 from pydantic import BaseModel, Field
 
 from matchdb.answers import Multiway, Outcome, WinRate
-from matchdb.db.query import MatchDB
+from matchdb.db.query import MatchDB, opponent_list
 from matchdb.errors import MatchdbError
 from matchdb.service.guards import compute
-from matchdb.db.query import opponent_list
 
 __all__ = ["MAX_BATCH", "Batch", "BatchAnswer", "BatchItem", "add_routes"]
 

@@ -31,8 +31,8 @@ from pathlib import Path
 
 from matchdb.core.canonical import CANONICAL_FLOPS, N_FLOPS
 from matchdb.core.cards import format_cards
-from matchdb.errors import CorruptDatabaseError, FormatVersionError, MatchdbError
 from matchdb.core.pairs import N_PAIRS
+from matchdb.errors import CorruptDatabaseError, FormatVersionError, MatchdbError
 
 __all__ = [
     "FORMAT_NAME",

@@ -26,7 +26,7 @@ import re
 from pathlib import Path
 
 from matchdb.errors import CorruptDatabaseError, DatabaseError, DatabaseNotFoundError
-from matchdb.storage.files import is_url, write_atomically  # noqa: F401 - is_url is part of this module's interface
+from matchdb.storage.files import is_url, write_atomically
 
 __all__ = ["HttpFile", "is_url"]
 

@@ -34,8 +34,8 @@ import zstandard
 
 from matchdb.core.canonical import CANONICAL_FLOPS
 from matchdb.core.cards import format_cards
-from matchdb.errors import CorruptDatabaseError, DatabaseError, IncompleteDatabaseError
 from matchdb.core.pairs import N_PAIRS
+from matchdb.errors import CorruptDatabaseError, DatabaseError, IncompleteDatabaseError
 from matchdb.storage.layout import (
     CHUNK_BYTES,
     CHUNK_ROWS,

@@ -32,8 +32,8 @@ import numpy as np
 
 from matchdb.core.canonical import CANONICAL_FLOPS, ORBIT_SIZES, flop_cards
 from matchdb.core.cards import format_cards
-from matchdb.errors import CorruptDatabaseError, DatabaseError
 from matchdb.core.pairs import COLLISION, N_PAIRS, PAIRS, SENTINEL
+from matchdb.errors import CorruptDatabaseError, DatabaseError
 from matchdb.storage.digests import sha256_bytes, sha256_file, table_digest
 from matchdb.storage.files import remove_stale_partials, write_atomically
 from matchdb.storage.folder import FolderStore, read_attrs

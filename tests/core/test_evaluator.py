@@ -5,7 +5,6 @@ import numpy as np
 import pytest
 
 from matchdb.core import reference
-from matchdb.errors import CardError
 from matchdb.core.evaluator import (
     FLUSH_VALUE,
     HAND_TYPES,
@@ -15,6 +14,7 @@ from matchdb.core.evaluator import (
     evaluate_many,
     hand_type,
 )
+from matchdb.errors import CardError
 
 
 @pytest.mark.parametrize(

@@ -4,7 +4,6 @@ import numpy as np
 import pytest
 
 from matchdb.core.cards import format_cards, parse_cards
-from matchdb.errors import CardError, MatchdbError
 from matchdb.core.hole_cards import (
     CLASS_OF_HAND,
     CLASSES,
@@ -19,6 +18,7 @@ from matchdb.core.hole_cards import (
     hand_order,
     hand_positions,
 )
+from matchdb.errors import CardError, MatchdbError
 
 
 def test_hand_order_lists_every_hand_once_high_rank_first():

@@ -4,7 +4,6 @@ import numpy as np
 import pytest
 
 from matchdb.core.cards import format_cards, parse_cards
-from matchdb.errors import BoardError, CardError, MatchdbError
 from matchdb.core.pairs import (
     COLLISION,
     MAX_W,
@@ -22,6 +21,7 @@ from matchdb.core.pairs import (
     pair_row,
     remaining_cards,
 )
+from matchdb.errors import BoardError, CardError, MatchdbError
 
 
 def test_pairs_and_collision_mask():

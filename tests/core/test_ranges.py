@@ -10,9 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from matchdb.core.cards import parse_card
-from matchdb.errors import MatchdbError, RangeError
 from matchdb.core.hole_cards import N_HANDS, hand_index, hand_order
 from matchdb.core.ranges import MAX_RANGE_TEXT, describe_range, parse_range, range_weights
+from matchdb.errors import MatchdbError, RangeError
 
 with warnings.catch_warnings():  # eval7 builds its grammar with names pyparsing now deprecates
     warnings.simplefilter("ignore", DeprecationWarning)

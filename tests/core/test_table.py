@@ -5,10 +5,10 @@ from hypothesis import strategies as st
 
 from matchdb.core import reference
 from matchdb.core.canonical import CARD_MAP, canonical_index
-from matchdb.errors import CardError
-from matchdb.equity.heads_up import hand_vs_weights
-from matchdb.core.table import match_table
 from matchdb.core.pairs import COLLISION, MAX_W, SENTINEL, board_columns, pair_row
+from matchdb.core.table import match_table
+from matchdb.equity.heads_up import hand_vs_weights
+from matchdb.errors import CardError
 
 
 @pytest.mark.parametrize("flop", ["AhKhQh", "7c7d2s", "2c7dJh"])  # monotone, paired, rainbow

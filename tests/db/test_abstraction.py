@@ -5,6 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from matchdb.core.canonical import CANONICAL_FLOPS, ORBIT_SIZES
+from matchdb.core.cards import parse_cards
+from matchdb.core.pairs import PAIRS, board_columns, pair_row
+from matchdb.core.table import match_table
 from matchdb.db.abstraction import (
     DATASET_FORMAT,
     compute_dataset,
@@ -12,12 +16,8 @@ from matchdb.db.abstraction import (
     read_dataset,
     write_dataset,
 )
-from matchdb.core.canonical import CANONICAL_FLOPS, ORBIT_SIZES
-from matchdb.core.cards import parse_cards
 from matchdb.equity.distributions import board_distributions, hand_distribution
 from matchdb.errors import CardError, MatchdbError
-from matchdb.core.table import match_table
-from matchdb.core.pairs import PAIRS, board_columns, pair_row
 
 PUBLISHED = [("TcQd", "7h9hQh", 0.683), ("5c9d", "3d5d7d", 0.679)]
 
@@ -62,7 +62,7 @@ def test_files_round_trip(small, tmp_path):
         np.testing.assert_array_equal(data["pairs"], PAIRS)
         # the documented indexing: entry [i, r] is the hand cards[i, pairs[r]]
         np.testing.assert_array_equal(data["hands"], data["cards"][:, PAIRS])
-        for i, index in enumerate(small.indices):
+        for i in range(len(small.indices)):
             flop = tuple(int(c) for c in data["flops"][i])
             for r in (0, 600, 1175):
                 assert pair_row(flop, data["hands"][i, r]) == r
@@ -87,7 +87,7 @@ def test_files_are_never_half_written(small, tmp_path):
     with pytest.raises(MatchdbError, match="No output"):
         write_dataset(small)
     (tmp_path / "other.h5").write_bytes(b"")
-    with pytest.raises(Exception):
+    with pytest.raises(MatchdbError, match="cannot be read as a dataset"):
         read_dataset(tmp_path / "other.h5")
 
 

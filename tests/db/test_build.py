@@ -8,15 +8,15 @@ import time
 import pytest
 import zarr
 
-from matchdb.db.build import build, parse_flop_spec
 from matchdb.core.canonical import CANONICAL_FLOPS, flop_index
-from matchdb.errors import DatabaseError, MatchdbError
 from matchdb.core.table import match_table
+from matchdb.db.build import build, parse_flop_spec
+from matchdb.db.verify import verify
+from matchdb.errors import DatabaseError, MatchdbError
 from matchdb.storage import ShardReader, open_database
 from matchdb.storage.digests import table_digest
 from matchdb.storage.folder import FolderStore
 from matchdb.storage.layout import manifest_member
-from matchdb.db.verify import verify
 
 
 def test_flop_spec_forms():

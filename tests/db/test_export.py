@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 from matchdb.cli.main import main
-from matchdb.errors import DatabaseError
 from matchdb.db.export import export_hdf5
+from matchdb.errors import DatabaseError
 from matchdb.storage import ShardReader, open_database
 
 

@@ -11,10 +11,10 @@ import pytest
 
 import matchdb
 from matchdb.cli.main import main
-from matchdb.errors import DatabaseError, DatabaseNotFoundError
 from matchdb.db.pack import pack
-from matchdb.storage.packed import SUMS_MEMBER
 from matchdb.db.verify import verify
+from matchdb.errors import DatabaseError, DatabaseNotFoundError
+from matchdb.storage.packed import SUMS_MEMBER
 from tests.helpers import running_server
 
 

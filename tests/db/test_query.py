@@ -15,12 +15,12 @@ from hypothesis import strategies as st
 import matchdb
 from matchdb.core.canonical import CARD_MAP
 from matchdb.core.cards import format_cards, parse_cards
+from matchdb.core.ranges import parse_range
 from matchdb.errors import (
     DatabaseNotFoundError,
     FormatVersionError,
     IncompleteDatabaseError,
 )
-from matchdb.core.ranges import parse_range
 from tests.helpers import random_position
 
 with warnings.catch_warnings():  # eval7 builds its range grammar with names pyparsing now deprecates

@@ -18,11 +18,11 @@ from pathlib import Path
 
 import pytest
 
-from matchdb.db.build import parse_flop_spec
 from matchdb.core.canonical import CANONICAL_FLOPS
 from matchdb.core.table import match_table
-from matchdb.storage import ShardReader, open_database
+from matchdb.db.build import parse_flop_spec
 from matchdb.db.verify import verify
+from matchdb.storage import ShardReader, open_database
 
 REPO = Path(__file__).resolve().parents[2]
 NEEDED = ["munged", "mungekey", "slurmctld", "slurmd", "sbatch", "squeue", "sinfo"]

@@ -9,12 +9,12 @@ import sys
 
 import pytest
 
-from matchdb.core.canonical import flop_index
 from matchdb.cli.main import main
+from matchdb.core.canonical import flop_index
+from matchdb.db.verify import verify
 from matchdb.storage import open_database
 from matchdb.storage.derived import derived_member, save_derived, tables_fingerprint
 from matchdb.storage.layout import shard_member
-from matchdb.db.verify import verify
 
 
 @pytest.fixture

@@ -12,13 +12,13 @@ from hypothesis import strategies as st
 
 from matchdb.core.canonical import CARD_MAP, PERMUTATIONS
 from matchdb.core.cards import format_cards, parse_cards
-from matchdb.equity.distributions import board_distributions, hand_distribution, histogram_bins
-from matchdb.errors import BoardError, CardError, MatchdbError, RangeError
-from matchdb.equity.heads_up import hand_vs_weights
 from matchdb.core.hole_cards import hand_order
-from matchdb.core.table import match_table
 from matchdb.core.pairs import PAIRS, board_columns, local_index, pair_row, remaining_cards
 from matchdb.core.ranges import range_weights
+from matchdb.core.table import match_table
+from matchdb.equity.distributions import board_distributions, hand_distribution, histogram_bins
+from matchdb.equity.heads_up import hand_vs_weights
+from matchdb.errors import BoardError, CardError, MatchdbError, RangeError
 
 with warnings.catch_warnings():  # eval7 builds its range grammar with names pyparsing now deprecates
     warnings.simplefilter("ignore", DeprecationWarning)

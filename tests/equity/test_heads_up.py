@@ -5,14 +5,14 @@ import pytest
 
 from matchdb.core import reference
 from matchdb.core.cards import format_cards, parse_cards
-from matchdb.errors import MatchdbError
+from matchdb.core.pairs import COLLISION, board_columns, pair_row
 from matchdb.equity.heads_up import (
     all_hands_scores,
     hand_vs_weights,
     naive_win_rate,
     naive_win_rates,
 )
-from matchdb.core.pairs import COLLISION, board_columns, pair_row
+from matchdb.errors import MatchdbError
 
 
 @pytest.mark.parametrize(
@@ -137,9 +137,9 @@ def test_range_scores_against_all_hands_scores(table_cache, hero, villain, board
 def test_range_vs_range_equals_range_equity(full_db):
     db = full_db
     from matchdb.core.canonical import CANONICAL_FLOPS, canonicalize
+    from matchdb.core.pairs import board_columns, local_index
     from matchdb.equity.heads_up import range_vs_range
     from tests.equity.test_multiway import frame_weights
-    from matchdb.core.pairs import board_columns, local_index
 
     full = "22+,A2+,K2+,Q2+,J2+,T2+,92+,82+,72+,62+,52+,42+,32"
     for hero, villain, board in (

@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 
 from matchdb.core.cards import format_cards, parse_cards
-from matchdb.errors import CardError, MatchdbError, RangeError
 from matchdb.equity.multiway import MultiwayResult, multiway_outcome
+from matchdb.errors import CardError, MatchdbError, RangeError
 
 _DB = None
 

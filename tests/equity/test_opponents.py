@@ -23,9 +23,9 @@ def db(full_store):
 
 
 def test_independent_model_with_random_opponents_is_the_naive_rate(table_cache):
+    from matchdb.core.pairs import board_columns, local_index, pair_row
     from matchdb.equity.heads_up import naive_win_rate
     from matchdb.equity.opponents import independent_outcome
-    from matchdb.core.pairs import board_columns, local_index, pair_row
 
     flop = parse_cards("As8d3c")
     table = table_cache("As8d3c")
@@ -41,8 +41,8 @@ def test_independent_model_with_random_opponents_is_the_naive_rate(table_cache):
 
 def test_independent_model_with_beliefs_against_a_direct_sum(table_cache):
     """Beliefs: per column, each opponent's below/tied weight over valid rows (not the hero's), multiplied."""
-    from matchdb.equity.opponents import independent_outcome
     from matchdb.core.pairs import SENTINEL, board_columns, pair_row
+    from matchdb.equity.opponents import independent_outcome
 
     flop = parse_cards("Jc7h7d")
     table = table_cache("Jc7h7d")

@@ -13,10 +13,9 @@ import pytest
 
 import matchdb
 from matchdb.cli.main import main
-from matchdb.errors import CorruptDatabaseError, IncompleteDatabaseError, MatchdbError
 from matchdb.core.hole_cards import CLASSES
 from matchdb.db.pack import pack
-
+from matchdb.errors import CorruptDatabaseError, IncompleteDatabaseError, MatchdbError
 from tests.equity.test_multiway import _e7_cards, _eval7
 
 with warnings.catch_warnings():  # eval7 builds its range grammar with names pyparsing now deprecates
@@ -225,8 +224,8 @@ def test_preflop_multiway_on_a_few_tables(full_db, multiway_table):
 
 def test_the_multiway_preflop_table_is_kept_in_the_store_and_printed(full_db, multiway_table, tmp_path, capsys):
     """The table computed once (the fixture: 15 minutes) is stored as derived data bound to these tables, read back, shipped."""
-    from matchdb.cli.main import main
     from matchdb.answers.preflop import PREFLOP_MULTIWAY_VERSION
+    from matchdb.cli.main import main
     from matchdb.storage.derived import derived_member, save_derived, tables_fingerprint
 
     member = full_db.store.root / derived_member("preflop_multiway")

@@ -13,9 +13,8 @@ import pytest
 
 from matchdb.core.canonical import CANONICAL_FLOPS, ORBIT_SIZES, canonical_index
 from matchdb.core.cards import format_cards, parse_cards
-from matchdb.errors import MatchdbError, RangeError
-from matchdb.core.table import match_table
 from matchdb.core.ranges import parse_range, range_weights
+from matchdb.core.table import match_table
 from matchdb.equity.reports import (
     HITS,
     TEXTURES,
@@ -25,6 +24,7 @@ from matchdb.equity.reports import (
     is_suit_symmetric,
     report,
 )
+from matchdb.errors import MatchdbError, RangeError
 from tests.equity.test_distributions import E7, Eval7Flop
 
 with warnings.catch_warnings():

@@ -11,9 +11,9 @@ import statistics
 import numpy as np
 import pytest
 
+from matchdb.cli.main import main
 from matchdb.play.arena import DEFAULT_FIELD, ArenaError, Estimate, run_arena
 from matchdb.play.bots import Bot, CallingStation
-from matchdb.cli.main import main
 from matchdb.play.engine import CALL
 
 NO_DATABASE = ["fives", "station", "random"]

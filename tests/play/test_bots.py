@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from matchdb.core.cards import parse_cards
 from matchdb.play import bots as B
 from matchdb.play.bots import (
     BOT_NAMES,
@@ -24,7 +25,6 @@ from matchdb.play.bots import (
     multiway,
     opponent_flags,
 )
-from matchdb.core.cards import parse_cards
 from matchdb.play.decisions import choose_raise_to, fcr_probabilities, fold_or_follow
 from matchdb.play.engine import CALL, FOLD, RAISE, Table, View
 from matchdb.play.strength import seed_kernels

@@ -12,7 +12,7 @@ import pytest
 
 from matchdb.cli.main import main
 from matchdb.play.arena import ArenaError, parse_seeds, run_arena, seatings
-from matchdb.play.bots import Bot, BotError, CallingStation, load_bot, make_bot, save_bot, WestBot
+from matchdb.play.bots import Bot, BotError, CallingStation, WestBot, load_bot, make_bot, save_bot
 from matchdb.play.engine import CALL, FOLD, RAISE
 from matchdb.play.games import GameError, GameSettings, play_game
 

@@ -7,8 +7,8 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from matchdb.play import engine as E
 from matchdb.core.cards import format_cards, parse_cards
+from matchdb.play import engine as E
 from matchdb.play.engine import CALL, CHECK, FOLD, RAISE, EngineError, Rules, Table, shuffled_decks
 
 pokerkit = pytest.importorskip("pokerkit", reason="pokerkit is the rules oracle of these tests: pip install pokerkit")

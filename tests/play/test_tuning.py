@@ -16,6 +16,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from matchdb.cli.main import main
+from matchdb.core.hole_cards import CLASSES
 from matchdb.play.arena import run_arena
 from matchdb.play.bots import (
     AllIn,
@@ -28,9 +30,7 @@ from matchdb.play.bots import (
     montecarlo,
     save_bot,
 )
-from matchdb.cli.main import main
 from matchdb.play.games import S_INVESTED, S_NET, GameSettings, play_game
-from matchdb.core.hole_cards import CLASSES
 from matchdb.play.optimise import OptimiseError, genetic, random_walk
 from matchdb.play.preflop_score import (
     _FEATURES,

@@ -20,18 +20,16 @@ import os
 import re
 import shutil
 import statistics
-
 from pathlib import Path
 
 import httpx
 import numpy as np
 import pytest
 
-from matchdb.plots import grid_colour
 from matchdb.core.hole_cards import CLASS_OF_HAND, CLASSES, hand_index
 from matchdb.core.ranges import range_weights
 from matchdb.errors import MatchdbError
-from matchdb.plots import class_name
+from matchdb.plots import class_name, grid_colour
 from tests.helpers import running_server
 
 

@@ -18,11 +18,11 @@ import numpy as np
 import pytest
 
 import matchdb
-from matchdb.errors import CorruptDatabaseError, MatchdbError
 from matchdb.db.pack import pack
+from matchdb.db.verify import verify
+from matchdb.errors import CorruptDatabaseError, MatchdbError
 from matchdb.storage import ShardReader, open_database
 from matchdb.storage.layout import shard_member
-from matchdb.db.verify import verify
 
 
 @pytest.fixture(scope="module")

@@ -9,15 +9,15 @@ import numpy as np
 import pytest
 
 import matchdb
+from matchdb.db.pack import pack
+from matchdb.db.verify import verify
 from matchdb.errors import (
     CorruptDatabaseError,
     DatabaseError,
     DatabaseNotFoundError,
     MatchdbError,
 )
-from matchdb.db.pack import pack
 from matchdb.storage.remote import HttpFile
-from matchdb.db.verify import verify
 from tests.helpers import file_server, random_position
 
 

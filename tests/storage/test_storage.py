@@ -22,6 +22,7 @@ import pytest
 import zarr
 
 from matchdb.core.canonical import CANONICAL_FLOPS, flop_index
+from matchdb.core.table import match_table
 from matchdb.errors import (
     CorruptDatabaseError,
     DatabaseError,
@@ -29,7 +30,6 @@ from matchdb.errors import (
     FormatVersionError,
     MatchdbError,
 )
-from matchdb.core.table import match_table
 from matchdb.storage import ShardReader, open_database
 from matchdb.storage.digests import table_digest
 from matchdb.storage.files import (

@@ -798,7 +798,7 @@ def _sample_columns(
             levels, level, blocked, need_cand, exact_random, plow, phigh, cand, ba, bb, bt, na_deg, ea, eb, et
         )
         out = sums[c]
-        for rep in range(per_column[c]):
+        for _rep in range(per_column[c]):
             if state > 0:
                 stream = _sample_numerator(
                     levels, level, hero, free0, state - 1, n_rest, drawn_w, drawn_random, k_exact, exact_random,

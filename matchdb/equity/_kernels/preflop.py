@@ -54,7 +54,7 @@ def _preflop_sample(cols, col_a, col_b, row_class, n_classes, max_opp, draws, se
                 a = plow[h]
                 b = phigh[h]
                 cls = row_class[h]
-                for rep in range(draws):
+                for _rep in range(draws):
                     best = -1
                     tied = 0
                     first = 0.0
