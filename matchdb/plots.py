@@ -27,12 +27,13 @@ from __future__ import annotations
 import math
 import os
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
-from matchdb.core.cards import format_cards, parse_cards
+from matchdb.core.cards import CardsLike, format_cards, parse_cards
 from matchdb.core.hole_cards import check_players
+from matchdb.core.ranges import RangeLike
 from matchdb.errors import MatchdbError, RangeError
 
 __all__ = [
@@ -86,14 +87,14 @@ def grid_colour(value: float, center: float = 0.5) -> tuple[str, str]:
     return "#" + "".join(f"{c:02x}" for c in rgb), text_colour(rgb)
 
 
-def text_colour(rgb) -> str:
+def text_colour(rgb: Sequence[float]) -> str:
     """Black or white, whichever has the higher contrast ratio with the colour ``rgb`` (0..255 each)."""
     linear = [(c / 255) / 12.92 if c / 255 <= 0.04045 else ((c / 255 + 0.055) / 1.055) ** 2.4 for c in rgb]
     luminance = 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
     return "#000000" if (luminance + 0.05) / 0.05 >= 1.05 / (luminance + 0.05) else "#ffffff"
 
 
-def grid_table(db, board, figure: str = "equity", villain=None, players: int = 2):
+def grid_table(db: Any, board: CardsLike, figure: str = "equity", villain: RangeLike = None, players: int = 2) -> Any:
     """The :class:`matchdb.HandTable` a grid shows: ``db.equities(board, villain)`` or ``db.win_rates(board, players)``.
 
     The exact equity is heads-up (``players`` 2) against ``villain`` (default
@@ -129,7 +130,7 @@ class TurnEquities(NamedTuple):
     values: np.ndarray  #: the equity on each turn board, ``db.equity(hole, flop + card, villain)``
 
 
-def turn_equities(db, hole, flop, villain=None) -> TurnEquities:
+def turn_equities(db: Any, hole: CardsLike, flop: CardsLike, villain: RangeLike = None) -> TurnEquities:
     """The exact heads-up equity of ``hole`` on ``flop`` and on each of the 47 turn boards, from ``db.outcome``.
 
     >>> turns = turn_equities(db, "AhKh", "2c7dJh")
@@ -180,13 +181,13 @@ def _save(ax, out) -> None:
 
 
 def plot_grid(
-    grid,
+    grid: np.ndarray,
     title: str | None = None,
     center: float = 0.5,
-    ax=None,
+    ax: Any = None,
     out: str | os.PathLike | None = None,
     label: str = "value",
-):
+) -> Any:
     """Draw a 13 x 13 grid of values in 0..1 as a heat map with each class's name and value (in %); return the Axes.
 
     ``center`` is the value drawn neutral (0.5 for heads-up equity, 1 / players
@@ -235,12 +236,12 @@ def plot_grid(
 
 def plot_turns(
     cards: Sequence[str],
-    values,
+    values: Sequence[float] | np.ndarray,
     title: str | None = None,
     reference: float | None = None,
-    ax=None,
+    ax: Any = None,
     out: str | os.PathLike | None = None,
-):
+) -> Any:
     """Draw one bar per turn card (its value; none where NaN), coloured by suit, and ``reference`` as a line; return the Axes.
 
     >>> turns = turn_equities(db, "AhKh", "2c7dJh")
@@ -269,12 +270,12 @@ def plot_turns(
 
 
 def plot_distribution(
-    histogram,
+    histogram: np.ndarray,
     ehs: float | None = None,
     title: str | None = None,
-    ax=None,
+    ax: Any = None,
     out: str | os.PathLike | None = None,
-):
+) -> Any:
     """Draw a hand's river-equity histogram (probability per equal bin over [0, 1]) with its mean; return the Axes.
 
     ``histogram`` is :attr:`matchdb.equity.distributions.HandDistribution.river_histogram`.

@@ -15,7 +15,7 @@ from __future__ import annotations
 import logging
 import sys
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Generator, Iterable
 from typing import TypeVar
 
 __all__ = ["progress", "logger"]
@@ -24,7 +24,7 @@ logger = logging.getLogger("matchdb")
 T = TypeVar("T")
 
 
-def progress(items: Iterable[T], total: int, what: str, unit: str = "item", enabled: bool = True, every: float = 5.0) -> Iterator[T]:
+def progress(items: Iterable[T], total: int, what: str, unit: str = "item", enabled: bool = True, every: float = 5.0) -> Generator[T, None, None]:
     """Yield ``items``, showing progress as described in the module docstring."""
     if not enabled:
         yield from items

@@ -35,13 +35,14 @@ import json
 import math
 import os
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from matchdb.core.cards import RANKS
+from matchdb.core.cards import RANKS, CardsLike
 from matchdb.core.hole_cards import hand_index
 from matchdb.errors import MatchdbError
 from matchdb.plots import grid_colour
@@ -74,7 +75,7 @@ def _where(board: str) -> str:
     return f"on {board}" if board else "preflop"
 
 
-def plain(value):
+def plain(value: Any) -> Any:
     """``value`` as plain JSON types: lists for arrays, None for NaN and infinities, dicts of answers."""
     return _plain(value)
 
@@ -257,7 +258,7 @@ class HandTable(Answer):
         possible = int(np.isfinite(self.values).sum())
         return f"HandTable({self.figure} on {self.board}: {possible} of {len(self.hands)} hands possible)"
 
-    def value(self, hand) -> float:
+    def value(self, hand: CardsLike) -> float:
         """The figure of one hand (text like ``'AhKh'`` or two cards); NaN when it touches the board."""
         return float(self.values[hand_index(hand)])
 
@@ -270,7 +271,7 @@ class HandTable(Answer):
         """
         return class_grid(self.hands, self.values, ~np.isnan(self.values))
 
-    def plot(self, ax=None, out=None):
+    def plot(self, ax: Any = None, out: str | os.PathLike | None = None) -> Any:
         """Draw :meth:`grid` as a heat map with each class's value (needs matplotlib, the ``plot`` extra); return the Axes.
 
         Neutral colour at the fair share: 0.5 for an equity, 1 / players for a
@@ -317,7 +318,7 @@ class HandTable(Answer):
         return grid_html(self.grid(), f"{self.figure} of every hand {_where(self.board)}", self.center())
 
 
-def class_grid(hands, values, valid) -> np.ndarray:
+def class_grid(hands: Sequence[str], values: Sequence[float] | np.ndarray, valid: Sequence[bool] | np.ndarray) -> np.ndarray:
     """13 x 13 mean of per-hand ``values`` by starting-hand class, over the hands where ``valid``.
 
     ``hands`` are hands written high rank first (``'AhKh'``). Row/column 0 is
@@ -460,7 +461,7 @@ class Multiway(Answer):
     player_equities: tuple[float, ...] | None = None
 
     @classmethod
-    def of(cls, hole: str, board: str, opponents, result) -> Multiway:
+    def of(cls, hole: str, board: str, opponents: Any, result: Any) -> Multiway:
         """The answer of a multiway result (:class:`matchdb.equity.multiway.MultiwayResult`)."""
         se = result.standard_error
         return cls(

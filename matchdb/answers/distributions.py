@@ -8,6 +8,7 @@ returned by :meth:`matchdb.MatchDB.distribution` and
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -77,12 +78,12 @@ class HandDistribution(Answer):
                      "turn_histogram"):
             getattr(self, name).flags.writeable = False
 
-    def renamed(self, board, hole, perm: int) -> HandDistribution:
+    def renamed(self, board: Sequence[int], hole: Sequence[int], perm: int) -> HandDistribution:
         """The same distribution with the real cards of a question the canonical table answered (renamed by ``perm``)."""
         return dataclasses.replace(
             self,
             board=tuple(int(c) for c in board),
-            hole=tuple(int(c) for c in hole),
+            hole=(int(hole[0]), int(hole[1])),
             runouts=unrename_array(self.runouts, perm),
             turn_cards=unrename_array(self.turn_cards, perm),
         )
@@ -244,7 +245,7 @@ class BoardDistributions(Answer):
             i = self.hands.index(name)
         except ValueError:
             raise CardError(f"The hand {name!r} is not one of this table's hands; expected a name like {self.hands[0]!r}.") from None
-        out = {key: float(getattr(self, key)[i]) for key in ("ehs", "ehs2", "hs", "ppot", "npot")}
+        out: dict[str, Any] = {key: float(getattr(self, key)[i]) for key in ("ehs", "ehs2", "hs", "ppot", "npot")}
         out["river_counts"] = self.river_counts[i].tolist()
         if self.turn_equities.shape[1]:
             out["turn"] = {format_card(c): float(e) for c, e in enumerate(self.turn_equities[i]) if e == e}

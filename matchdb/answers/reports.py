@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -121,7 +122,7 @@ class FlopReport(Answer):
         out = []
         orbits = flop_orbits() if expand and self.symmetric else None
         for e, flop in enumerate(self.flops):
-            row = {"flop": flop, "index": int(self.index[e]), "count": int(self.count[e]), "equity": float(self.equity[e]),
+            row: dict[str, Any] = {"flop": flop, "index": int(self.index[e]), "count": int(self.count[e]), "equity": float(self.equity[e]),
                    "frequency": float(frequency[e])}
             row |= {name: float(share[e]) for name, share in self.hits.items()}
             row |= {key: values[e] for key, values in self.textures.items()}
@@ -154,7 +155,7 @@ class FlopReport(Answer):
             members = np.array(groups[values])
             w = weight[members]
             hw = hit_weight[members]
-            row = dict(zip(keys, values))
+            row: dict[str, Any] = dict(zip(keys, values))
             row["flops"] = int(self.count[members].sum())
             row["frequency"] = float(w.sum() / total) if total > 0 else 0.0
             live = w > 0
@@ -177,7 +178,7 @@ class FlopReport(Answer):
             Path(path).write_text(text)
         return text
 
-    def to_json(self, path: str | Path | None = None, expand: bool = False) -> str:
+    def to_json(self, path: str | os.PathLike | None = None, expand: bool = False) -> str:
         """Summary, every entry and the aggregates by each texture key as JSON; written to ``path`` when given."""
         data = {
             "hero": self.hero,

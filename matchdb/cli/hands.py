@@ -11,8 +11,12 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from matchdb.errors import MatchdbError
+
+if TYPE_CHECKING:
+    from matchdb.hands.reader import Record
 
 __all__ = ["register"]
 
@@ -21,7 +25,7 @@ _SOURCES_HELP = ".phh/.phhs files, folders of them, or raw site histories"
 _SITES = ("pokerstars", "fulltilt", "absolute", "ipoker", "ongame", "partypoker")
 
 
-def register(subparsers) -> None:
+def register(subparsers: Any) -> None:
     """Add ``hands`` and its commands to the ``matchdb`` subparsers."""
     p = subparsers.add_parser("hands", help="real hand histories (PHH, site logs): read, replay, analyse, fit a bot")
     kinds = p.add_subparsers(dest="hands_command", required=True)
@@ -74,7 +78,7 @@ def _cmd_read(args: argparse.Namespace) -> int:
     from matchdb.hands import read
 
     stream = read(args.sources, site=args.site)
-    shown = []
+    shown: list[Record] = []
     count = 0
     for record in stream:
         count += 1

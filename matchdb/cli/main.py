@@ -68,21 +68,21 @@ class _Parser(argparse.ArgumentParser):
         kwargs.setdefault("formatter_class", _HelpFormatter)
         super().__init__(*args, **kwargs)
 
-    def add_argument(self, *args, **kwargs) -> argparse.Action:  # type: ignore[override]
+    def add_argument(self, *args, **kwargs) -> argparse.Action:
         """argparse's, but an option with a default and no help gets one (its choices), so its default is shown."""
         if kwargs.get("help") is None and kwargs.get("default") not in (None, False) and args and args[0].startswith("-"):
             choices = kwargs.get("choices")
             kwargs["help"] = f"one of {', '.join(map(str, choices))}" if choices else "the value"
         return super().add_argument(*args, **kwargs)
 
-    def error(self, message: str):  # type: ignore[override]  # argparse's error never returns
+    def error(self, message: str):  # argparse's error never returns
         choice = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)", message)
         if choice:
             known = re.findall(r"'([^']*)'", choice.group(2)) or [c.strip() for c in choice.group(2).split(",")]
             message += _suggestion(choice.group(1), known)
         super().error(message)
 
-    def parse_args(self, args=None, namespace=None):  # type: ignore[override]
+    def parse_args(self, args=None, namespace=None):
         """Like argparse's, but an unknown option is refused by the (sub)command it was given to, with a suggestion."""
         parsed, extras = self.parse_known_args(args, namespace)
         if extras:

@@ -209,10 +209,12 @@ def _preflop_targets(args: argparse.Namespace) -> tuple[Any, str, Any]:
     db = open_db(args)
     table = db.preflop(show_progress=not args.quiet)
     reference = preflop_targets(table, 1)
-    figure = "heads-up equity" if args.opponents == 1 else "naive win rate"
     if args.multiway:
-        table, figure = db.preflop_multiway(show_progress=not args.quiet), "exact multiway equity"
-    targets = preflop_targets(table, args.opponents, args.scale)
+        figure = "exact multiway equity"
+        targets = preflop_targets(db.preflop_multiway(show_progress=not args.quiet), args.opponents, args.scale)
+    else:
+        figure = "heads-up equity" if args.opponents == 1 else "naive win rate"
+        targets = preflop_targets(table, args.opponents, args.scale)
     description = (f"the database's {figure} against {args.opponents} "
                    f"opponent{'s' if args.opponents > 1 else ''}, scaled by {args.scale}")
     return targets, description, reference

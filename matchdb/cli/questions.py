@@ -8,9 +8,13 @@ from __future__ import annotations
 
 import argparse
 import json
+from typing import TYPE_CHECKING
 
 from matchdb.cli.common import DB_HELP, check_suffix, open_db, render
 from matchdb.errors import MatchdbError
+
+if TYPE_CHECKING:
+    from matchdb.answers.preflop import PreflopMultiway, PreflopTable
 
 __all__ = ["register"]
 
@@ -167,6 +171,7 @@ def _preflop(args: argparse.Namespace) -> int:
     if args.out:
         check_suffix("--out", args.out, (".csv", ".json"))
     out = check_output_file(args.out, ".csv") if args.out else None
+    table: PreflopTable | PreflopMultiway
     if args.multiway:
         table = open_db(args).preflop_multiway(show_progress=not args.quiet)
     else:

@@ -176,7 +176,7 @@ class Canonical(NamedTuple):
     (A named tuple: every query makes one, and it is built 4x faster than a frozen dataclass.)
     """
 
-    index: int
+    index: int  # type: ignore[assignment]  # the canonical flop's index; shadows tuple.index, which nobody calls
     perm: int
     flop: tuple[int, int, int]
     extra: tuple[int, ...]

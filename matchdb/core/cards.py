@@ -32,6 +32,7 @@ __all__ = [
     "RANKS",
     "SUITS",
     "Card",
+    "CardsLike",
     "card_id",
     "rank_of",
     "suit_of",
@@ -126,6 +127,10 @@ class Card:
         return format_card(self.id)
 
     __repr__ = __str__
+
+
+#: Cards as every function takes them: text ('AhKh', 'ah kh'), or card ids, card texts or :class:`Card` objects.
+CardsLike = str | Iterable[str | int | Card]
 
 
 def parse_card(text: str, within: str | None = None) -> int:

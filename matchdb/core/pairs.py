@@ -152,7 +152,7 @@ def check_columns(columns: object) -> np.ndarray:
     matchdb.errors.MatchdbError: The columns [1176] are not distinct column indices 0..1175; expected at least one, like board_columns() gives.
     """
     if id(columns) in _KNOWN_COLUMNS:
-        return columns
+        return columns  # type: ignore[return-value]  # one of board_columns()'s own arrays, by identity
     array = np.asarray(columns)
     if (
         array.ndim != 1

@@ -54,8 +54,9 @@ matchdb.errors.RangeError: The range 'QQ ,AKs' has a space after 'QQ'; a token e
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
+from typing import Protocol
 
 import numpy as np
 
@@ -67,12 +68,24 @@ __all__ = [
     "MAX_RANGE_TEXT",
     "MAX_VECTOR_WEIGHT",
     "PREFLOP_ORDER",
+    "HandWeights",
+    "RangeLike",
     "canonical_range",
     "describe_range",
     "parse_range",
     "percent_range",
     "range_weights",
 ]
+
+class HandWeights(Protocol):
+    """An opponent model that is a range: 1,326 weights in :func:`matchdb.core.hole_cards.hand_order` order."""
+
+    def hand_weights(self) -> np.ndarray: ...
+
+
+#: A range as every function takes it: text (``'QQ+,AKs'``, ``'15%'``, ``'random'``), a list of hands,
+#: 1,326 weights, an opponent model (:class:`HandWeights`), or None for a random hand.
+RangeLike = str | Sequence[object] | np.ndarray | HandWeights | None
 
 #: Longest range text accepted (every one of the 1,326 hands written out takes about 6,600).
 MAX_RANGE_TEXT = 10_000
@@ -291,11 +304,12 @@ def _listed_hands(text: str) -> list[int] | None:
     positions = [known.get(token) for token in text.upper().split(",")]
     if None in positions or len(set(positions)) != len(positions):
         return None
-    return positions
+    return [p for p in positions if p is not None]
 
 
 def _high_first(a: int, b: int) -> tuple[int, int]:
-    return tuple(sorted((a, b), key=lambda c: (c % 13, c // 13), reverse=True))
+    high, low = sorted((a, b), key=lambda c: (c % 13, c // 13), reverse=True)
+    return high, low
 
 
 def parse_range(text: str) -> list[tuple[int, int, float]]:
@@ -383,7 +397,7 @@ def describe_range(spec: object) -> str:
         return canonical_range(spec)
     if hasattr(spec, "hand_weights"):
         return getattr(spec, "name", "") or "class weights"
-    items = list(spec)
+    items = list(spec)  # type: ignore[call-overload]  # a list of hands or of weights, as range_weights takes
     if items and all(isinstance(w, (int, float, np.integer, np.floating)) and not isinstance(w, bool) for w in items):
         return f"{len(items)} weights"
     return ",".join(hand_order()[hand_position(*parse_cards(item, count=2))] for item in items)
@@ -396,6 +410,7 @@ def _canonical_token(token: str) -> str:
     if share is not None:
         return f"{float(share[1]):g}%"
     match = _TOKEN.fullmatch(token)
+    assert match is not None, token  # only tokens that parsed come here
     if match["hand"]:
         return format_cards(_high_first(*parse_cards(token, count=2)))
 

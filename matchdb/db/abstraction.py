@@ -48,10 +48,12 @@ from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from matchdb.core.canonical import CANONICAL_FLOPS, N_FLOPS, ORBIT_SIZES, canonicalize
+from matchdb.core.cards import CardsLike
 from matchdb.core.pairs import (
     N_PAIRS,
     PAIR_INDEX,
@@ -63,6 +65,9 @@ from matchdb.core.pairs import (
 from matchdb.equity.distributions import DEFAULT_BINS, board_distributions, check_bins
 from matchdb.equity.reports import as_items
 from matchdb.errors import CardError, MatchdbError
+
+if TYPE_CHECKING:
+    from matchdb.db.query import MatchDB
 
 __all__ = [
     "DATASET_FORMAT",
@@ -134,7 +139,7 @@ class Dataset:
         }
 
 
-def _figures(table: np.ndarray, flop: tuple[int, int, int], bins: int) -> tuple[np.ndarray, np.ndarray]:
+def _figures(table: np.ndarray, flop: tuple[int, ...], bins: int) -> tuple[np.ndarray, np.ndarray]:
     every = board_distributions(table, flop, board_columns(()), bins=bins, parallel=False)
     return every.river_counts.astype(np.uint16), np.stack([every.ehs, every.ehs2, every.hs, every.ppot, every.npot])
 
@@ -315,7 +320,7 @@ def _remove(path: Path) -> None:
         path.unlink()
 
 
-def build_dataset(db, zarr_path: str | Path | None = None, hdf5_path: str | Path | None = None,
+def build_dataset(db: MatchDB, zarr_path: str | Path | None = None, hdf5_path: str | Path | None = None,
                   bins: int = DEFAULT_BINS, quiet: bool = True, overwrite: bool = False,
                   workers: int | None = None) -> DatasetReport:
     """Compute the dataset from every table of a :class:`matchdb.MatchDB` and write it (zarr, HDF5 or both)."""
@@ -323,7 +328,7 @@ def build_dataset(db, zarr_path: str | Path | None = None, hdf5_path: str | Path
     return write_dataset(dataset, zarr_path, hdf5_path, source=str(getattr(db, "path", "")), overwrite=overwrite)
 
 
-def read_dataset(path: str | Path) -> dict[str, np.ndarray]:
+def read_dataset(path: str | Path) -> dict[str, Any]:
     """Every array of a dataset file (zarr folder or HDF5 file) as numpy arrays, with ``attrs`` for its conventions."""
     path = Path(path)
     try:
@@ -331,7 +336,7 @@ def read_dataset(path: str | Path) -> dict[str, np.ndarray]:
             import zarr
 
             group = zarr.open_group(path, mode="r")
-            out = {name: np.asarray(array[...]) for name, array in group.arrays()}
+            out: dict[str, Any] = {name: np.asarray(array[...]) for name, array in group.arrays()}
             out["attrs"] = dict(group.attrs)
         else:
             import h5py
@@ -351,7 +356,7 @@ def read_dataset(path: str | Path) -> dict[str, np.ndarray]:
     return out
 
 
-def locate(hole, flop) -> tuple[int, int]:
+def locate(hole: CardsLike, flop: CardsLike) -> tuple[int, int]:
     """(canonical index, row) of real hole cards on a real flop: the dataset entry that holds their figures.
 
     >>> i, r = locate("AhKh", "2c7dJh")

@@ -207,6 +207,7 @@ def _run(root: str, todo: list[int], workers: int | None, scheduler: str | None,
         return
     from distributed import as_completed
 
+    clients: contextlib.AbstractContextManager
     if scheduler:
         clients = contextlib.closing(_connect(scheduler))
     else:

@@ -29,11 +29,13 @@ AhKh preflop against 2 opponents (QsQd, JcTc)
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 import numpy as np
 
 from matchdb.answers import HandTable, Multiway, Outcome, RangeEquity
 from matchdb.core.canonical import N_FLOPS
-from matchdb.core.cards import format_cards, parse_cards
+from matchdb.core.cards import CardsLike, format_cards, parse_cards
 from matchdb.core.hole_cards import (
     CLASS_OF_HAND,
     CLASSES,
@@ -41,27 +43,31 @@ from matchdb.core.hole_cards import (
     hand_order,
     hand_position,
 )
-from matchdb.core.ranges import describe_range, range_weights
+from matchdb.core.ranges import RangeLike, describe_range, range_weights
 from matchdb.db.query import _as_range, _describe, _one_hand, _opponent_specs, _text
 from matchdb.equity.matchups import BOARDS
 from matchdb.errors import CardError, MatchdbError, RangeError
 
+if TYPE_CHECKING:
+    from matchdb.db.query import MatchDB
+    from matchdb.equity.matchups import EnumeratedMatchups, PreflopMatchups
+
 __all__ = ["is_preflop", "matchups", "outcome", "range_outcome", "multiway", "equities", "naive_win_rate"]
 
 
-def is_preflop(board) -> bool:
+def is_preflop(board: object) -> bool:
     """True when ``board`` holds no card: ``""``, blanks, or an empty list."""
     if board is None:
         return False
     if isinstance(board, str):
         return not board.strip()
     try:
-        return len(board) == 0
+        return len(board) == 0  # type: ignore[arg-type]  # anything with a length; others are no board
     except TypeError:
         return False
 
 
-def matchups(db, build: bool):
+def matchups(db: MatchDB, build: bool) -> PreflopMatchups | EnumeratedMatchups:
     """The heads-up matchups of ``db``: stored ones when present; computed and stored when ``build`` and the
     database is complete; else matchups counted by enumeration as they are asked for."""
     from matchdb.equity.matchups import (
@@ -73,11 +79,11 @@ def matchups(db, build: bool):
     from matchdb.storage.derived import load_derived
 
     with db._lock:
-        kept = db._kept.get(MATCHUPS_KIND)
+        kept: Any = db._kept.get(MATCHUPS_KIND)
     if kept is not None:
         return kept
     with db._lock:
-        enumerated = db._kept.get("enumerated matchups")
+        enumerated: Any = db._kept.get("enumerated matchups")
         if enumerated is None:
             enumerated = db._kept["enumerated matchups"] = EnumeratedMatchups()
     if len(db.built()) < N_FLOPS:
@@ -99,13 +105,13 @@ def matchups(db, build: bool):
     return enumerated
 
 
-def _hand_weights(hand: tuple[int, int]) -> np.ndarray:
+def _hand_weights(hand: tuple[int, ...]) -> np.ndarray:
     weights = np.zeros(1326)
     weights[hand_index(hand)] = 1.0
     return weights
 
 
-def _hero(hole) -> tuple[tuple[int, int] | None, np.ndarray, str]:
+def _hero(hole) -> tuple[tuple[int, ...] | None, np.ndarray, str]:
     """(the hero's hand or None, its weights, its name) of a hand or a hero range."""
     hand = _one_hand(hole)
     if hand is not None:
@@ -113,7 +119,7 @@ def _hero(hole) -> tuple[tuple[int, int] | None, np.ndarray, str]:
     return None, range_weights(_as_range(hole)), _describe(hole)
 
 
-def outcome(db, hole, villain=None) -> Outcome:
+def outcome(db: MatchDB, hole: CardsLike, villain: RangeLike = None) -> Outcome:
     """Exact heads-up win, tie and loss of a hand against a hand, a range or a random hand, before the flop."""
     from matchdb.equity.matchups import hand_vs_hand, heads_up_counts
 
@@ -123,12 +129,12 @@ def outcome(db, hole, villain=None) -> Outcome:
     known = _one_hand(villain)
     if known is not None and not set(known) & set(hand):  # one hand against one hand: a lookup
         villain_at = hand_position(*known)
-        win, tie, loss = hand_vs_hand(matchups(db, build=False), hand_position(*hand), villain_at)
-        return Outcome(format_cards(hand), "", hand_order()[villain_at], (win + tie / 2) / BOARDS, win / BOARDS,
-                       tie / BOARDS, loss / BOARDS)
+        won, tied, lost = hand_vs_hand(matchups(db, build=False), hand_position(*hand), villain_at)
+        return Outcome(format_cards(hand), "", hand_order()[villain_at], (won + tied / 2) / BOARDS, won / BOARDS,
+                       tied / BOARDS, lost / BOARDS)
     spec = _as_range(villain)
     weights = range_weights(spec)
-    source = matchups(db, build=np.count_nonzero(weights) > 1)
+    source = matchups(db, build=bool(np.count_nonzero(weights) > 1))
     win, tie, loss = heads_up_counts(source, _hand_weights(hand), weights)
     total = win + tie + loss
     if total <= 0:
@@ -137,7 +143,7 @@ def outcome(db, hole, villain=None) -> Outcome:
     return Outcome(_text(hole), "", _describe(villain), (win + tie / 2) / total, win / total, tie / total, loss / total)
 
 
-def range_outcome(db, hero_range, villain_range) -> RangeEquity:
+def range_outcome(db: MatchDB, hero_range: RangeLike, villain_range: RangeLike) -> RangeEquity:
     """Exact equity of a range against a range before the flop: every card-disjoint pair of hands, every board."""
     from matchdb.equity.matchups import heads_up_score
 
@@ -149,7 +155,7 @@ def range_outcome(db, hero_range, villain_range) -> RangeEquity:
     return RangeEquity(_describe(hero_range), _describe(villain_range), "", score / deals)
 
 
-def multiway(db, hole, opponents=1, method: str = "auto", samples: int | None = None, seed: int | None = None) -> Multiway:
+def multiway(db: MatchDB, hole: CardsLike, opponents: Any = 1, method: str = "auto", samples: int | None = None, seed: int | None = None) -> Multiway:
     """A hand or hero range against 1 to 9 hands, ranges or random hands, before the flop."""
     from matchdb.equity.preflop_hands import preflop_multiway
 
@@ -170,12 +176,12 @@ def multiway(db, hole, opponents=1, method: str = "auto", samples: int | None = 
             taken |= set(known)
         weights.append(range_weights(_as_range(spec)))
         names.append(_describe(spec))
-    source = matchups(db, build=len(specs) == 1 and np.count_nonzero(hero) * np.count_nonzero(weights[0]) > 1)
+    source = matchups(db, build=len(specs) == 1 and bool(np.count_nonzero(hero) * np.count_nonzero(weights[0]) > 1))
     result = preflop_multiway(source, hero, weights, method=method, samples=samples, seed=seed)
     return Multiway.of(hero_name, "", names, result)
 
 
-def equities(db, villain=None) -> HandTable:
+def equities(db: MatchDB, villain: RangeLike = None) -> HandTable:
     """Exact heads-up equity of every hand before the flop against a random hand or a range."""
     from matchdb.equity.matchups import hands_against
 
@@ -187,7 +193,7 @@ def equities(db, villain=None) -> HandTable:
     return HandTable(board="", figure=f"exact equity vs {_describe(villain)}", hands=hand_order(), values=values)
 
 
-def naive_win_rate(db, hole, players: int) -> float:
+def naive_win_rate(db: MatchDB, hole: CardsLike, players: int) -> float:
     """The article's naive win rate before the flop: the hand's class in the preflop table (every board averaged)."""
     hand = parse_cards(hole, count=2)
     if len(db.built()) < N_FLOPS:

@@ -27,7 +27,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -48,10 +48,10 @@ from matchdb.core.canonical import (
     local_cards,
     local_lookup,
 )
-from matchdb.core.cards import Card, format_cards, parse_cards
+from matchdb.core.cards import CardsLike, format_cards, parse_cards
 from matchdb.core.hole_cards import HAND_HIGH, HAND_LOW, check_players, hand_index, hand_order
 from matchdb.core.pairs import N_PAIRS, PAIR_INDEX, PAIRS, board_columns
-from matchdb.core.ranges import describe_range, range_weights
+from matchdb.core.ranges import RangeLike, describe_range, range_weights
 from matchdb.db.cache import TableCache
 from matchdb.equity.checks import check_possible
 from matchdb.errors import (
@@ -68,11 +68,12 @@ from matchdb.storage.files import is_url
 from matchdb.storage.layout import check_index
 
 if TYPE_CHECKING:
+    from matchdb.answers.distributions import BoardDistributions, HandDistribution
     from matchdb.answers.preflop import PreflopMultiway, PreflopTable
+    from matchdb.equity.matchups import PreflopMatchups
 
 __all__ = ["open", "MatchDB", "FlopTable", "opponent_list"]
 
-CardsLike = str | Iterable[str | int | Card]
 
 
 @dataclass(frozen=True)
@@ -84,7 +85,7 @@ class FlopTable:
     """
 
     index: int  #: canonical index, 0..1754
-    flop: tuple[int, int, int]  #: the canonical flop's card ids, ascending
+    flop: tuple[int, ...]  #: the canonical flop's three card ids, ascending
     orbit: int  #: how many of the 22,100 flops it stands for (4, 12 or 24)
     cards: np.ndarray  #: (49,) card id of each local index
     hands: np.ndarray  #: (1176, 2) card ids of each row's hand (and each column's turn and river)
@@ -219,7 +220,7 @@ class MatchDB:
             raise BoardError("No turn and river are consistent with these hole cards and board.")
         return value
 
-    def outcome(self, hole: CardsLike, board: CardsLike, villain=None) -> Outcome:
+    def outcome(self, hole: CardsLike, board: CardsLike, villain: RangeLike = None) -> Outcome:
         """Exact heads-up win, tie and loss probabilities against a random hand or a range, card removal exact.
 
         ``villain`` is range text (``'QQ+,AKs'``), a list of hands, 1,326
@@ -247,19 +248,19 @@ class MatchDB:
             ) from None
         return Outcome.of(_text(hole), _text(board), describe_range(villain), win, tie, loss)
 
-    def equity(self, hole: CardsLike, board: CardsLike, villain=None) -> float:
+    def equity(self, hole: CardsLike, board: CardsLike, villain: RangeLike = None) -> float:
         """Exact heads-up equity (win + tie / 2) as a float: ``db.outcome(...).equity``."""
         return self.outcome(hole, board, villain).equity
 
-    def report(self, hole: CardsLike, board: CardsLike, players: int = 2, villain=None) -> HandReport:
+    def report(self, hole: CardsLike, board: CardsLike, players: int = 2, villain: RangeLike = None) -> HandReport:
         """What ``matchdb query`` shows: the naive win rate for ``players`` and the exact heads-up outcome."""
         return HandReport.of(self.naive(hole, board, players), self.outcome(hole, board, villain))
 
-    def range_equity(self, hero_range, villain_range, board: CardsLike) -> float:
+    def range_equity(self, hero_range: RangeLike, villain_range: RangeLike, board: CardsLike) -> float:
         """Exact equity of a range against a range on a board: every consistent deal, weighted."""
         return self.range_outcome(hero_range, villain_range, board).equity
 
-    def range_outcome(self, hero_range, villain_range, board: CardsLike) -> RangeEquity:
+    def range_outcome(self, hero_range: RangeLike, villain_range: RangeLike, board: CardsLike) -> RangeEquity:
         """:meth:`range_equity` as an answer.
 
         Only the ranges' rows are compared (:func:`matchdb.equity.heads_up.range_vs_range`),
@@ -283,7 +284,7 @@ class MatchDB:
         return RangeEquity(describe_range(hero_range), describe_range(villain_range), _text(board), result.equity)
 
     def multiway(
-        self, hole, board: CardsLike, opponents=1, method: str = "auto", samples: int | None = None, seed: int | None = None
+        self, hole: CardsLike, board: CardsLike, opponents: Any = 1, method: str = "auto", samples: int | None = None, seed: int | None = None
     ) -> Multiway:
         """Equity of a hand (or a hero range) against 1 to 9 opponents, card removal exact.
 
@@ -337,12 +338,12 @@ class MatchDB:
         if method == "independent":
             if hand is None:
                 raise MatchdbError("The independent-opponents formula takes one hand as the hero, not a range.")
-            result = independent_outcome(table, columns, hero, weights)
+            result = independent_outcome(table, columns, int(row), weights)
         else:
             result = multiway_outcome(table, columns, hero, weights, method=method, samples=samples, seed=seed)
         return Multiway.of(_text(hole) if hand is not None else _describe(hole), _text(board), names, result)
 
-    def distribution(self, hole: CardsLike, board: CardsLike, villain=None, bins: int = 50):
+    def distribution(self, hole: CardsLike, board: CardsLike, villain: RangeLike = None, bins: int = 50) -> HandDistribution:
         """How a hand's exact equity moves on the turn and river (:class:`matchdb.equity.distributions.HandDistribution`).
 
         On a flop or turn, against a random hand or a range: the equity after each
@@ -363,7 +364,7 @@ class MatchDB:
         answer = answer.renamed(parse_cards(board), parse_cards(hole), canon.perm)
         return dataclasses.replace(answer, villain=describe_range(villain))
 
-    def distributions(self, board: CardsLike, villain=None, bins: int = 50):
+    def distributions(self, board: CardsLike, villain: RangeLike = None, bins: int = 50) -> BoardDistributions:
         """:meth:`distribution`'s figures for all 1,326 hands at once, in :func:`matchdb.hand_order` (NaN off the board).
 
         >>> every = db.distributions("2c7dJh")
@@ -408,7 +409,7 @@ class MatchDB:
             villain=describe_range(villain),
         )
 
-    def drop_out(self, hole: CardsLike, board: CardsLike, players: int, stay, method: str = "auto", seed: int | None = None) -> Multiway:
+    def drop_out(self, hole: CardsLike, board: CardsLike, players: int, stay: RangeLike, method: str = "auto", seed: int | None = None) -> Multiway:
         """Mick West's drop-out model: each of ``players - 1`` opponents stays in only with a hand in ``stay``.
 
         Each opponent stays with the chance p that a random hand (beside the hero's
@@ -468,7 +469,7 @@ class MatchDB:
         per_row = naive_win_rates(self.table(canon.index), columns, players)
         return self._per_hand(board, f"naive win rate, {players} players", per_row, canon)
 
-    def equities(self, board: CardsLike, villain=None) -> HandTable:
+    def equities(self, board: CardsLike, villain: RangeLike = None) -> HandTable:
         """Exact heads-up equity of every private hand on a board (or preflop: ``""``) against a random hand or a range."""
         from matchdb.equity.heads_up import all_hands_scores
 
@@ -501,7 +502,7 @@ class MatchDB:
 
         return self._derived(PREFLOP_MULTIWAY_KIND, PREFLOP_MULTIWAY_VERSION, PreflopMultiway.from_stored, compute)
 
-    def preflop_matchups(self, show_progress: bool = False):
+    def preflop_matchups(self, show_progress: bool = False) -> PreflopMatchups:
         """Every heads-up preflop matchup's wins and ties (:class:`matchdb.equity.matchups.PreflopMatchups`).
 
         Computed once from every table (about a minute on 2 cores; ``show_progress``
@@ -549,8 +550,8 @@ class MatchDB:
         from matchdb.answers.preflop import PreflopTable
         from matchdb.equity.preflop import PLAYERS, PREFLOP_KIND, PREFLOP_VERSION, compute_preflop
 
-        wanted = [players] if isinstance(players, (int, np.integer)) and not isinstance(players, bool) else players
-        wanted = [check_players(n, low=PLAYERS[0], high=PLAYERS[-1]) for n in (wanted or PLAYERS)]
+        asked = [players] if isinstance(players, (int, np.integer)) else players  # a bool is refused as a count
+        wanted = [check_players(n, low=PLAYERS[0], high=PLAYERS[-1]) for n in (asked or PLAYERS)]
 
         def compute():
             return compute_preflop(self.tables(range(N_FLOPS), show_progress=show_progress))
@@ -570,7 +571,7 @@ def _preflop_fingerprint(store) -> str:
     return tables_fingerprint(store, range(N_FLOPS))
 
 
-def _one_hand(spec) -> tuple[int, int] | None:
+def _one_hand(spec) -> tuple[int, ...] | None:
     """The two card ids of ``spec`` when it names one hand ('QsQd', two cards), else None (a range or 'random')."""
     if spec is None or (isinstance(spec, str) and spec.strip().lower() == "random"):
         return None

@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -111,7 +112,7 @@ def _check_metadata(db: MatchDB, report: VerifyReport) -> None:
             array = zarr.open_array(store=zarr_store, path=name, mode="r")
             if array.shape != data.shape or array.dtype != data.dtype:
                 report.problems.append(f"array {name!r} is {array.shape} {array.dtype}; expected {data.shape} {data.dtype}")
-            elif not (array[...] == data).all():
+            elif not np.array_equal(array[...], data):
                 report.problems.append(f"array {name!r} differs from what this matchdb computes")
         except Exception as error:
             report.problems.append(f"array {name!r} cannot be read ({error})")
@@ -142,6 +143,8 @@ def _check_derived(db: MatchDB, report: VerifyReport) -> None:
         report.derived_checked.append(member)
         try:
             data = db.store.read_member(member)
+            if data is None:
+                raise DatabaseError(f"the member {member} is listed but missing")
             header = json.loads(data)
             content = decode_derived(data, member, header.get("kind"), header.get("version"), fingerprint, db.store.name)
         except (DatabaseError, ValueError, AttributeError) as error:
@@ -155,7 +158,7 @@ def verify(
     path: str | Path,
     sample: int = 100,
     seed: int | None = None,
-    required=(),
+    required: Iterable[int] = (),
     complete: bool = False,
     show_progress: bool = False,
 ) -> VerifyReport:
@@ -192,7 +195,7 @@ def verify(
                 db.read_table(index, out=table)
         except DatabaseError as error:
             problem = str(error)
-        if problem is None and table_digest(table) != db.store.manifest(index).get("table_sha256"):
+        if problem is None and table_digest(table) != (db.store.manifest(index) or {}).get("table_sha256"):
             problem = "decoded table does not match the manifest's SHA-256"
         if problem is None and not ((table == SENTINEL) == COLLISION).all():
             problem = "sentinel entries do not follow the collision mask"
@@ -208,8 +211,8 @@ def _check_samples(index: int, table: np.ndarray, entries, report: VerifyReport)
     cards = local_cards(index)
     flop = [int(c) for c in CANONICAL_FLOPS[index]]
     for row, column in entries:
-        hole = tuple(int(cards[local]) for local in PAIRS[row])
-        runout = tuple(int(cards[local]) for local in PAIRS[column])
+        hole = (int(cards[PAIRS[row][0]]), int(cards[PAIRS[row][1]]))
+        runout = (int(cards[PAIRS[column][0]]), int(cards[PAIRS[column][1]]))
         twin = reference.entry(flop, hole, runout)
         report.sampled += 1
         if int(table[row, column]) != twin:

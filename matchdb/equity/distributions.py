@@ -127,8 +127,8 @@ _SHARED_RUNOUTS = {3: 1035, 4: 45, 5: 1}
 
 
 def _check_flop(flop) -> tuple[int, int, int]:
-    cards = parse_cards(flop, count=3)
-    return tuple(int(c) for c in cards)
+    first, second, third = parse_cards(flop, count=3)
+    return int(first), int(second), int(third)
 
 
 def check_bins(bins: object) -> int:
@@ -447,7 +447,7 @@ def board_distributions(
     else:
         turn_equities = np.zeros((N_PAIRS, 0))
         turn_counts = np.zeros((N_PAIRS, bins), dtype=np.int64)
-        turn_histogram = np.zeros((N_PAIRS, bins))
+        turn_histogram = np.zeros((N_PAIRS, bins), dtype=np.float64)
     if raw:
         total = np.where(deals > 0, deals, 1)[:, None]
         river_probabilities = river_deals / total

@@ -107,7 +107,7 @@ def known_hands(hands: Sequence[Sequence[int]], dead: Sequence[int] = (), thread
     hands = [tuple(int(c) for c in hand) for hand in hands]
     if not 2 <= len(hands) <= 10 or any(len(hand) != 2 for hand in hands):
         raise MatchdbError(f"Enumeration takes 2 to 10 hands of two cards; got {len(hands)} hands.")
-    used: dict[int, tuple[int, int]] = {}
+    used: dict[int, Sequence[int]] = {}
     for hand in hands:
         for card in hand:
             if card in used or hand[0] == hand[1]:

@@ -38,6 +38,7 @@ from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from math import comb
+from typing import Any
 
 import numpy as np
 
@@ -339,7 +340,7 @@ def disjoint_weight(hero: np.ndarray, villain: np.ndarray) -> float:
 _DENSE_PAIRS = 20_000
 
 
-def hand_vs_hand(source, hero: int, villain: int) -> tuple[int, int, int]:
+def hand_vs_hand(source: Any, hero: int, villain: int) -> tuple[int, int, int]:
     """(win, tie, loss) boards of one hand against another (positions in :func:`matchdb.hand_order`), a lookup.
 
     >>> from matchdb.core.hole_cards import hand_index
@@ -357,7 +358,7 @@ def hand_vs_hand(source, hero: int, villain: int) -> tuple[int, int, int]:
     return win, tie, BOARDS - win - tie
 
 
-def heads_up_score(source, hero: np.ndarray, villain: np.ndarray) -> tuple[float, float]:
+def heads_up_score(source: Any, hero: np.ndarray, villain: np.ndarray) -> tuple[float, float]:
     """(score, deals) of a hero range against a villain range preflop, both 1,326 weights: Σ weights x (wins + ties / 2)
     and Σ weights x boards, over every card-disjoint pair of hands and every board."""
     h = np.flatnonzero(hero)
@@ -371,7 +372,7 @@ def heads_up_score(source, hero: np.ndarray, villain: np.ndarray) -> tuple[float
     return win + tie / 2, win + tie + loss
 
 
-def heads_up_counts(source, hero: np.ndarray, villain: np.ndarray) -> tuple[float, float, float]:
+def heads_up_counts(source: Any, hero: np.ndarray, villain: np.ndarray) -> tuple[float, float, float]:
     """(win, tie, loss) weighted board counts of a hero range against a villain range preflop, pair by pair."""
     h = np.flatnonzero(hero)
     v = np.flatnonzero(villain)
@@ -384,7 +385,7 @@ def heads_up_counts(source, hero: np.ndarray, villain: np.ndarray) -> tuple[floa
     return wins, ties, float(weight.sum()) * BOARDS - wins - ties
 
 
-def hands_against(source, villain: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def hands_against(source: Any, villain: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(score, deals) of every hand (1,326, :func:`matchdb.hand_order`) against a villain range preflop."""
     if isinstance(source, PreflopMatchups):
         from matchdb.equity._kernels.matchups import _row_sums

@@ -45,6 +45,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -200,8 +201,8 @@ def _exact_row(q: _Question, row: int, free) -> np.ndarray:
 
 def multiway_outcome(
     table: np.ndarray,
-    columns,
-    hero,
+    columns: np.ndarray,
+    hero: Any,
     opponents: Sequence[np.ndarray],
     method: str = "auto",
     samples: int | None = None,

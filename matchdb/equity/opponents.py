@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -28,7 +29,7 @@ from matchdb.errors import MatchdbError, RangeError
 __all__ = ["ClassWeights", "at_least", "independent_outcome", "steered", "top_percent"]
 
 
-def independent_outcome(table: np.ndarray, columns, hero: int, opponents: Sequence[np.ndarray]) -> MultiwayResult:
+def independent_outcome(table: np.ndarray, columns: np.ndarray, hero: int, opponents: Sequence[np.ndarray]) -> MultiwayResult:
     """The match-table article's first formula with beliefs: opponents combined as if independent.
 
     On each column every opponent's hands (weighted by his belief weights) are split into
@@ -139,7 +140,7 @@ def _percentiles(strength: np.ndarray) -> np.ndarray:
     return above + sizes / 2
 
 
-def top_percent(percent: float, strength) -> ClassWeights:
+def top_percent(percent: float, strength: Any) -> ClassWeights:
     """Mick West's drop-out by share: the strongest ``percent`` % of starting hands by a preflop score.
 
     Classes are taken strongest first until they hold ``percent`` % of the 1,326
@@ -171,7 +172,7 @@ def top_percent(percent: float, strength) -> ClassWeights:
     return ClassWeights(tuple(float(w) for w in weights), f"top_percent({percent:g})")
 
 
-def at_least(threshold: str, strength) -> ClassWeights:
+def at_least(threshold: str, strength: Any) -> ClassWeights:
     """Mick West's drop-out by threshold: every class scoring at least as high as ``threshold`` ('66').
 
     >>> from matchdb.core.hole_cards import CLASSES
@@ -187,7 +188,7 @@ def at_least(threshold: str, strength) -> ClassWeights:
     return ClassWeights(tuple(float(v >= bar) for v in values), f"at_least({threshold!r})")
 
 
-def steered(strength, top: float = 0.15, softness: float = 0.05) -> ClassWeights:
+def steered(strength: Any, top: float = 0.15, softness: float = 0.05) -> ClassWeights:
     """Tomlinson's steered opponent: class weights falling smoothly with the class's preflop rank.
 
     A class whose position from the top (share of hands in stronger classes, plus

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -64,7 +65,7 @@ _RENAMED = _renamed()
 
 
 def preflop_multiway(
-    source,
+    source: Any,
     hero: np.ndarray,
     opponents: Sequence[np.ndarray],
     method: str = "auto",

@@ -66,17 +66,18 @@ import functools
 import os
 import time
 from collections.abc import Iterable, Iterator
+from typing import Any
 
 import numpy as np
 
 from matchdb.answers.reports import HITS, TEXTURES, FlopReport
 from matchdb.core.canonical import CANONICAL_FLOPS, CARD_MAP, N_FLOPS, flop_orbits
-from matchdb.core.cards import RANKS, format_cards
+from matchdb.core.cards import RANKS, CardsLike, format_cards
 from matchdb.core.evaluator import FLUSH_VALUE, STRAIGHT_TOP
 from matchdb.core.hole_cards import HAND_HIGH as _HAND_HIGH
 from matchdb.core.hole_cards import HAND_LOW as _HAND_LOW
 from matchdb.core.pairs import N_PAIRS, PAIR_HIGH, PAIR_INDEX, PAIR_LOW, board_columns, local_index, remaining_cards
-from matchdb.core.ranges import range_weights
+from matchdb.core.ranges import RangeLike, range_weights
 from matchdb.equity._kernels.reports import _hit_flags
 from matchdb.equity.heads_up import range_scores
 from matchdb.errors import MatchdbError, RangeError
@@ -102,7 +103,7 @@ _FLOP = board_columns(())  # a report counts every turn and river of each flop
 TableItem = tuple[int, tuple[int, int, int], int, np.ndarray]
 
 
-def iter_tables(db, indices: Iterable[int] | None = None, show_progress: bool = False) -> Iterator[TableItem]:
+def iter_tables(db: Any, indices: Iterable[int] | None = None, show_progress: bool = False) -> Iterator[TableItem]:
     """Every table of a :class:`matchdb.MatchDB` (or those of ``indices``) as :data:`TableItem` tuples.
 
     Through the database's whole-database iterator, :meth:`matchdb.MatchDB.tables`.
@@ -128,7 +129,7 @@ def as_items(tables: Iterable) -> Iterator[TableItem]:
 # -- hits -----------------------------------------------------------------------------------
 
 
-def hand_hits(hole, flop) -> tuple[str, ...]:
+def hand_hits(hole: CardsLike, flop: CardsLike) -> tuple[str, ...]:
     """The :data:`HITS` a hand makes on a flop, by their names.
 
     >>> hand_hits("JhTh", "9h8c2h")
@@ -151,7 +152,7 @@ def hand_hits(hole, flop) -> tuple[str, ...]:
 # -- textures --------------------------------------------------------------------------------
 
 
-def flop_texture(flop) -> dict[str, str]:
+def flop_texture(flop: CardsLike) -> dict[str, str]:
     """The texture of a flop (see the module docstring); the same for every flop of a suit orbit.
 
     >>> flop_texture("Kc7d2h")
@@ -292,7 +293,19 @@ def _prefetched(tables: Iterable[TableItem], depth: int = 2) -> Iterator[TableIt
                 pass
 
 
-def flop_report(tables: Iterable[TableItem], hero, villain=None, quiet: bool = True,
+def _check_dealable(hero: np.ndarray, villain: np.ndarray, hero_spec: object, villain_spec: object) -> None:
+    """Refuse ranges of which no hero hand can be dealt beside any villain hand (a report would be all NaN)."""
+    live = (villain > 0).astype(np.int64)
+    with_card = np.bincount(_HAND_HIGH, live, minlength=52) + np.bincount(_HAND_LOW, live, minlength=52)
+    beside = live.sum() - with_card[_HAND_HIGH] - with_card[_HAND_LOW] + live  # villain hands disjoint from each hand
+    if not ((hero > 0) & (beside > 0)).any():
+        raise RangeError(
+            f"No deal is possible: every hand of {_range_text(hero_spec)!r} shares a card with every hand of "
+            f"{_range_text(villain_spec)!r}; expected ranges that can be dealt together."
+        )
+
+
+def flop_report(tables: Iterable[TableItem], hero: Any, villain: RangeLike = None, quiet: bool = True,
                 per_flop: bool | None = None) -> FlopReport:
     """The hero range against the villain range on every flop the tables cover (either ``None``: a random hand).
 
@@ -312,6 +325,7 @@ def flop_report(tables: Iterable[TableItem], hero, villain=None, quiet: bool = T
     villain_real = np.ones(1326) if villain is None else range_weights(villain)
     if not villain_real.any():
         raise RangeError(f"The villain range {villain!r} holds no hand with a positive weight.")
+    _check_dealable(hero_real, villain_real, hero, villain)
     symmetric = is_suit_symmetric(hero_real) and is_suit_symmetric(villain_real)
     if per_flop is None:
         per_flop = not symmetric
@@ -337,24 +351,26 @@ def flop_report(tables: Iterable[TableItem], hero, villain=None, quiet: bool = T
             bar.update(1)
     if not entries:
         raise MatchdbError("No table was given; expected (index, flop, orbit size, table) tuples, e.g. from iter_tables(db).")
-    index = np.array([e[1] for e in entries], dtype=np.int64)
-    score = np.array([e[3] for e in entries])
-    deals = np.array([e[4] for e in entries])
+    indices = np.array([e[1] for e in entries], dtype=np.int64)
+    scores = np.array([e[3] for e in entries])
+    all_deals = np.array([e[4] for e in entries])
+    if not (all_deals > 0).any():  # possible preflop, impossible on every flop given
+        raise RangeError(f"No deal of {_range_text(hero)!r} against {_range_text(villain)!r} is possible on the flops given.")
     with np.errstate(invalid="ignore", divide="ignore"):
-        equity = np.where(deals > 0, score / np.where(deals > 0, deals, 1), np.nan)
+        equity = np.where(all_deals > 0, scores / np.where(all_deals > 0, all_deals, 1), np.nan)
     hit_table = np.array([e[6] for e in entries]).reshape(len(entries), len(HITS))
     return FlopReport(
         hero=_range_text(hero),
         villain=_range_text(villain),
         symmetric=not per_flop,
         flops=tuple(format_cards(e[0]) for e in entries),
-        index=index,
+        index=indices,
         count=np.array([e[2] for e in entries], dtype=np.int64),
         equity=equity,
-        deals=deals,
+        deals=all_deals,
         hero_weight=np.array([e[5] for e in entries]),
         hits={name: hit_table[:, i].copy() for i, name in enumerate(HITS)},
-        textures={key: tuple(textures[i][key] for i in index) for key in TEXTURES},
+        textures={key: tuple(textures[i][key] for i in indices) for key in TEXTURES},
         seconds=time.perf_counter() - started,
     )
 
@@ -366,7 +382,7 @@ def _flop_hole_cards(index: int) -> tuple[np.ndarray, np.ndarray]:
     return rest[PAIR_LOW], rest[PAIR_HIGH]
 
 
-def report(db, hero, villain=None, quiet: bool = True, per_flop: bool | None = None,
+def report(db: Any, hero: Any, villain: RangeLike = None, quiet: bool = True, per_flop: bool | None = None,
            indices: Iterable[int] | None = None) -> FlopReport:
     """:func:`flop_report` over every table of a :class:`matchdb.MatchDB` (or the canonical flops of ``indices``).
 

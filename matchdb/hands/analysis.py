@@ -60,6 +60,7 @@ import math
 import os
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -70,6 +71,9 @@ from matchdb.hands.allin import expected_payments
 from matchdb.hands.reader import DB, HandsError
 from matchdb.hands.replayer import Replayed, ReplayReport, replay, shown_holes
 from matchdb.play import engine as E
+
+if TYPE_CHECKING:
+    from matchdb.db.query import MatchDB
 
 __all__ = [
     "POSITIONS",
@@ -226,7 +230,7 @@ def position_of(seat: int, seats: int, button: int) -> str:
     return "early"
 
 
-def hand_facts(done: Replayed, db=None) -> list[SeatFacts]:
+def hand_facts(done: Replayed, db: MatchDB | None = None) -> list[SeatFacts]:
     """Per seat, what the statistics count in one replayed hand (``db`` answers heads-up post-flop all-ins)."""
     record, engine = done.record, done.engine
     n = record.size
@@ -290,7 +294,8 @@ def _adjusted(done: Replayed, net: Sequence[int], db) -> list[float] | None:
     return allin_adjusted(done.holes, done.board[:dealt], done.contributions, alive, engine.won, net, done.rake, db)
 
 
-def allin_adjusted(holes, board, contributions, alive, won, net, rake: int, db=None) -> list[float]:
+def allin_adjusted(holes: Sequence[Any], board: Sequence[int], contributions: Sequence[int], alive: Sequence[bool],
+                   won: Sequence[float], net: Sequence[float], rake: int, db: MatchDB | None = None) -> list[float]:
     """Each seat's result with the all-in counted at its exact expectation (see the module notes).
 
     ``holes`` are the shown hands (live seats), ``board`` the cards dealt
@@ -339,7 +344,7 @@ class Analysis:
         self.report = ReplayReport()
         self.series: dict[str, tuple[list[str], list[float], list[float]]] = {}
 
-    def add(self, done: Replayed, db=None, track: Iterable[str] = ()) -> None:
+    def add(self, done: Replayed, db: MatchDB | None = None, track: Iterable[str] = ()) -> None:
         record = done.record
         bb = record.big_blind
         unit = record.unit
@@ -371,7 +376,7 @@ class Analysis:
                 nets.append(facts.net / bb)
                 adjusted.append(facts.adjusted / bb)
 
-    def add_block(self, block, db=None, track: Iterable[str] = ()) -> None:
+    def add_block(self, block: Any, db: MatchDB | None = None, track: Iterable[str] = ()) -> None:
         """Count a replayed :class:`~matchdb.hands.batch.Block` (what :func:`analyse` does without decisions)."""
         from matchdb.hands.batch import FACT_NAMES, RAKED, REFUSED
 
@@ -469,7 +474,7 @@ class Analysis:
             writer.writerows(rows)
         return out.getvalue()
 
-    def frame(self, decisions: bool = False):
+    def frame(self, decisions: bool = False) -> Any:
         """The player table (or the decisions) as a pandas DataFrame (pandas is optional)."""
         try:
             import pandas
@@ -501,7 +506,7 @@ class Analysis:
                              f"equity {equity} pot odds {d.pot_odds:.3f} rr {rr}")
         return "\n".join(lines)
 
-    def plot(self, player: str, out: str | os.PathLike | None = None, ax=None):
+    def plot(self, player: str, out: str | os.PathLike | None = None, ax: Any = None) -> Any:
         """Draw ``player``'s cumulative winnings and the all-in adjusted line (the player must be tracked)."""
         if player not in self.series:
             tracked = ", ".join(self.series) or "none"
@@ -512,7 +517,7 @@ class Analysis:
 
 
 def plot_winnings(net_bb: Sequence[float], adjusted_bb: Sequence[float], title: str | None = None,
-                  out: str | os.PathLike | None = None, ax=None):
+                  out: str | os.PathLike | None = None, ax: Any = None) -> Any:
     """Cumulative winnings in big blinds per hand and the all-in adjusted line; returns the Axes.
 
     The two lines' data are the cumulative sums (``ax.lines[k].get_ydata()``),
@@ -544,7 +549,7 @@ def plot_winnings(net_bb: Sequence[float], adjusted_bb: Sequence[float], title: 
     return ax
 
 
-def analyse(source, db=None, *, decisions: bool = False, opponent_range: str = "random",
+def analyse(source: Any, db: MatchDB | None = None, *, decisions: bool = False, opponent_range: str = "random",
             track: Iterable[str] = (), site: str | None = None, show_progress: bool | None = None) -> Analysis:
     """Replay ``source`` (paths, a folder, a :class:`~matchdb.hands.reader.HandStream` or records) and analyse it.
 
@@ -568,6 +573,7 @@ def analyse(source, db=None, *, decisions: bool = False, opponent_range: str = "
         return result
 
     def on_hand(done: Replayed) -> None:
+        assert db is not None  # checked above: decisions need it
         result.add(done, db, tracked)
         result.decisions.extend(decisions_of(done, db, opponent_range, cache))
 
@@ -578,7 +584,7 @@ def analyse(source, db=None, *, decisions: bool = False, opponent_range: str = "
 # -- decisions ------------------------------------------------------------------------------------------
 
 
-def decisions_of(done: Replayed, db, opponent_range: str = "random", cache: dict | None = None) -> list[Decision]:
+def decisions_of(done: Replayed, db: MatchDB, opponent_range: str = "random", cache: dict | None = None) -> list[Decision]:
     """The decisions of ``done``'s players whose cards are shown (see the module notes)."""
     record = done.record
     cache = {} if cache is None else cache
@@ -589,7 +595,7 @@ def decisions_of(done: Replayed, db, opponent_range: str = "random", cache: dict
         if hole is None:
             continue
         opponents = [s for s in range(n) if s != step.seat and step.in_hand[s]]
-        specs = [format_cards(done.holes[s]) if done.holes[s] is not None else opponent_range for s in opponents]
+        specs = [opponent_range if (cards := done.holes[s]) is None else format_cards(cards) for s in opponents]
         key = (hole, step.board, tuple(specs))
         if key not in cache:
             cache[key] = _equity(db, hole, step.board, specs, opponent_range)

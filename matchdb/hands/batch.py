@@ -32,8 +32,9 @@ hand by hand).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -491,7 +492,7 @@ def _board_known_record(ops, first, end):
     return count >= 5
 
 
-def replay_blocks(records, report: ReplayReport, numbered: list, on_block=None, size: int = BLOCK) -> None:
+def replay_blocks(records: Iterable[Any], report: ReplayReport, numbered: list, on_block: Callable[..., Any] | None = None, size: int = BLOCK) -> None:
     """Replay ``records`` block by block into ``report`` (refusals into ``numbered`` as (hand number, Refusal))."""
     pending: list[Record] = []
     places: list[int] = []

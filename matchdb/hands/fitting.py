@@ -47,6 +47,7 @@ import os
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -62,8 +63,11 @@ from matchdb.hands.analysis import POSITIONS, position_of
 from matchdb.hands.reader import HandsError
 from matchdb.hands.replayer import Replayed, replay
 from matchdb.play import engine as E
-from matchdb.play.bots import WestBot, save_bot
+from matchdb.play.bots import BuiltinBot, WestBot, save_bot
 from matchdb.play.optimise import Search, random_walk
+
+if TYPE_CHECKING:
+    from matchdb.db.query import MatchDB
 
 __all__ = ["ACTIONS", "CELL_NAMES", "FitResult", "Spots", "action_probabilities", "cell_frequencies", "collect_spots",
            "fit"]
@@ -122,7 +126,7 @@ _ROW_FIELDS = ("cell", "action", "size", "to_call", "pot", "stack", "bet", "max_
                "big_blind", "strength", "known")
 
 
-def collect_spots(hands: Iterable[Replayed], player: str, db, candidates: int = 64, seed: int = 0) -> Spots:
+def collect_spots(hands: Iterable[Replayed], player: str, db: MatchDB, candidates: int = 64, seed: int = 0) -> Spots:
     """The decisions of ``player`` in replayed hands, with candidate strengths from the database."""
     from matchdb.play.strength import preflop_array
 
@@ -297,7 +301,7 @@ def _cell_table(spots: Spots, predicted: np.ndarray) -> tuple[np.ndarray, np.nda
         return counts, observed / counts[:, None], expected / counts[:, None]
 
 
-def cell_frequencies(params, spots: Spots) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def cell_frequencies(params: np.ndarray, spots: Spots) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(spots per cell, the player's frequencies, the bot's predicted ones): arrays (24,), (24, 3), (24, 3).
 
     Cells are :data:`CELL_NAMES`; frequencies are fold, check/call, bet/raise
@@ -333,7 +337,7 @@ class FitResult:
     """
 
     player: str
-    bot: WestBot
+    bot: BuiltinBot  # a WestBot with the fitted parameters
     search: Search
     train_hands: int
     test_hands: int
@@ -380,7 +384,7 @@ def _distance(spots: Spots, predicted: np.ndarray) -> tuple[float, np.ndarray, n
     return distance, counts, observed, expected
 
 
-def fit(source, player: str, db, *, holdout: int = 4, candidates: int = 64, cycles: int = 600, step: float = 0.08,
+def fit(source: Any, player: str, db: MatchDB, *, holdout: int = 4, candidates: int = 64, cycles: int = 600, step: float = 0.08,
         seed: int = 0, name: str | None = None, show_progress: bool = False) -> FitResult:
     """Fit West's bot to ``player`` in the hands of ``source`` (see the module notes).
 

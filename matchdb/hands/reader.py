@@ -173,7 +173,7 @@ class Record:
         """Chips as the record's currency amount (``Decimal``)."""
         return Decimal(int(chips)).scaleb(-_exponent(self.unit)) if self.unit != 1 else Decimal(int(chips))
 
-    def history(self):
+    def history(self) -> Any:
         """This hand as a :class:`pokerkit.notation.HandHistory` (exact ``Decimal`` amounts)."""
         HandHistory = _pokerkit().HandHistory
         names = {f.name for f in dataclasses.fields(HandHistory)}
@@ -191,7 +191,7 @@ class Record:
             kwargs["winnings"] = [amount(x) for x in self.winnings]
         if self.finishing_stacks is not None:
             kwargs["finishing_stacks"] = [amount(x) for x in self.finishing_stacks]
-        extra = {}
+        extra: dict[str, object] = {}
         for key, value in self.fields.items():
             (kwargs if key in names else extra)[key] = value
         return HandHistory(**kwargs, user_defined_fields=extra)
@@ -231,7 +231,7 @@ class HandStream:
     not. Memory stays flat: one block of sections is held at a time.
     """
 
-    def __init__(self, sources: list[Path | str], site: str | None = None, block: int = 256) -> None:
+    def __init__(self, sources: list[Path | str | tuple[str, str]], site: str | None = None, block: int = 256) -> None:
         self.sources = sources
         self.site = site
         self.block = block
@@ -343,7 +343,7 @@ class HandStream:
                 yield made
 
 
-def read(source, site: str | None = None, block: int = 256) -> HandStream:
+def read(source: Any, site: str | None = None, block: int = 256) -> HandStream:
     """The hands of a file, a folder or a list of them (``.phh``, ``.phhs``, raw site histories).
 
     Parameters
@@ -486,27 +486,32 @@ def make_record(raw: dict, file: str = "<hand>", number: str = "1", index: int =
         chips = _convert(numbers, unit)
     except (TypeError, ValueError, OverflowError):
         raise _Refuse("malformed", "has an amount that is not a number") from None
-    if any(c is None for c in chips[: 2 * n + 1]):
+    fixed = [c for c in chips[: 2 * n + 1] if c is not None]
+    if len(fixed) != 2 * n + 1:
         raise _Refuse("malformed", "has an unlimited ante, blind or minimum bet")
     at = 3 * n + 1
     paid = None
     if winnings is not None:
-        paid = tuple(chips[at:at + n])
+        paid = tuple(c for c in chips[at:at + n] if c is not None)
+        if len(paid) != n:
+            raise _Refuse("malformed", "has unlimited winnings or bets")
         at += n
     finished = None
     if finishing is not None:
-        finished = tuple(chips[at:at + n])
+        finished = tuple(c for c in chips[at:at + n] if c is not None)
+        if len(finished) != n:
+            raise _Refuse("malformed", "has an unlimited finishing stack")
         at += n
     for i, j in enumerate(bet_at):
         ops[j] = (BET_RAISE, ops[j][1], chips[at + i])
     record = Record(
         file=file, number=str(number), index=index, unit=unit,
-        antes=tuple(chips[:n]), blinds=tuple(chips[n:2 * n]), min_bet=chips[2 * n],
+        antes=tuple(fixed[:n]), blinds=tuple(fixed[n:2 * n]), min_bet=fixed[2 * n],
         stacks=tuple(chips[2 * n + 1:3 * n + 1]), actions=tuple(actions), ops=tuple(ops), op_actions=tuple(where),
         players=tuple(map(str, players)), winnings=paid, finishing_stacks=finished,
         fields={k: v for k, v in raw.items() if k not in _REQUIRED and k not in _OWN},
     )
-    if (paid is not None and None in paid) or None in chips[at:]:
+    if None in chips[at:]:
         raise _Refuse("malformed", "has unlimited winnings or bets")
     if any(x is not None and x < 0 for x in record.stacks) or min(record.antes + record.blinds) < 0:
         raise _Refuse("malformed", "has a negative stack, ante or blind")
@@ -574,7 +579,7 @@ def _unit(values: list) -> int | None:
     others = [v for v in values if type(v) is not int]
     if not others:
         return 1
-    finite = []
+    finite: list[float | Decimal] = []
     for v in others:
         if type(v) is float:
             if math.isnan(v):

@@ -47,8 +47,9 @@ as recorded raises :class:`ReplayError` naming the hand and the action;
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -177,7 +178,7 @@ class Replayed:
     @property
     def net(self) -> tuple[int, ...]:
         """Chips won or lost by each player, after rake as the record says (``won - put in``)."""
-        paid = self.record.winnings if self.status == "raked" else self.won
+        paid = self.record.winnings if self.status == "raked" and self.record.winnings is not None else self.won
         return tuple(p - c for p, c in zip(paid, self.contributions))
 
     @property
@@ -246,11 +247,11 @@ def table_parameters(record: Record) -> tuple[int, int, int, int, tuple[int, ...
     stacks = record.stacks
     if 0 in stacks:
         raise ReplayError(f"Hand {record.label} deals in a player without chips.", "table")
+    cover = 0  # what an unlimited stack gets: enough to cover every bet
     if None in stacks:
         cover = sum(x for x in stacks if x is not None) + sum(v for k, _, v in record.ops if k == BET_RAISE)
         cover += len(stacks) * (ante + big) + 1
-        stacks = tuple(cover if x is None else x for x in stacks)
-    return small, big, ante, button, stacks
+    return small, big, ante, button, tuple(cover if x is None else x for x in stacks)
 
 
 _TABLE_RULES: dict = {}
@@ -304,8 +305,7 @@ def _deck(record: Record) -> tuple[int, ...]:
             folded[who] = True
     used = [c for hole in holes for c in hole if c != UNKNOWN] + [c for c in board if c != UNKNOWN]
     if len(set(used)) != len(used):
-        seen: set[int] = set()
-        twice = next(c for c in used if c in seen or seen.add(c))
+        twice = next(c for c in used if used.count(c) > 1)  # at most 23 cards
         raise ReplayError(f"Hand {record.label} deals {format_cards([twice])} twice.", "malformed")
     if len(board) > 5:
         raise ReplayError(f"Hand {record.label} deals {len(board)} board cards; hold'em has 5.", "malformed")
@@ -418,7 +418,7 @@ def replay_hand(record: Record, steps: bool = True) -> Replayed:
     won = engine.won
     status, rake = _compare(record, won, _returned(engine))
     final = tuple(None if u else x for u, x in zip(setup.unlimited, engine.stacks))
-    if status == "raked":
+    if status == "raked" and record.winnings is not None:
         final = tuple(None if f is None else f - (w - r) for f, w, r in zip(final, won, record.winnings))
     if record.finishing_stacks is not None:
         expected = record.finishing_stacks
@@ -481,8 +481,8 @@ def _compare(record: Record, won: tuple[int, ...], returned: tuple[int, ...]) ->
                       f"{_amounts(record, won)}).", "disagreement")
 
 
-def replay(source, *, site: str | None = None, show_progress: bool | None = None, on_hand=None,
-           on_block=None) -> ReplayReport:
+def replay(source: Any, *, site: str | None = None, show_progress: bool | None = None, on_hand: Callable[..., Any] | None = None,
+           on_block: Callable[..., Any] | None = None) -> ReplayReport:
     """Replay every hand of ``source`` (paths, a folder, a :class:`HandStream` or records) and count the outcomes.
 
     ``on_hand(replayed)`` is called with each :class:`Replayed` hand (to
@@ -558,7 +558,7 @@ def _replay_one(path: str, site: str | None) -> ReplayReport:
     return report
 
 
-def replay_files(sources, *, site: str | None = None, workers: int = 2, show_progress: bool | None = None) -> ReplayReport:
+def replay_files(sources: Any, *, site: str | None = None, workers: int = 2, show_progress: bool | None = None) -> ReplayReport:
     """Replay many files at once on a Dask LocalCluster of ``workers`` processes (one file per task), and add up.
 
     The counts equal :func:`replay`'s over the same files; each worker keeps

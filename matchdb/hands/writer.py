@@ -23,6 +23,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -40,7 +41,7 @@ def phh_order(hand: E.HandRecord) -> list[int]:
 
 
 def history_of(hand: E.HandRecord, small_blind: int, big_blind: int, ante: int = 0,
-               players: Sequence[str] | None = None, hidden: bool = False, **fields):
+               players: Sequence[str] | None = None, hidden: bool = False, **fields: Any) -> Any:
     """One engine hand as a pokerkit ``HandHistory`` (amounts in chips; ``fields`` adds PHH fields like ``venue``).
 
     ``players`` names the engine's seats (all of them, by seat); the PHH
@@ -58,7 +59,7 @@ def history_of(hand: E.HandRecord, small_blind: int, big_blind: int, ante: int =
     for seat, k_label in label.items():
         cards = hand.holes[seat]
         shown = hand.showdown and seat in _showdown_seats(hand)
-        actions.append(f"d dh {k_label} {'????' if hidden and not shown else format_cards(cards)}")
+        actions.append(f"d dh {k_label} {'????' if hidden and not shown or cards is None else format_cards(cards)}")
     street = 0
     dealt = 0
     streets_seen = [0]
@@ -78,7 +79,8 @@ def history_of(hand: E.HandRecord, small_blind: int, big_blind: int, ante: int =
             actions.append(f"{label[seat]} cbr {amount}")
     if hand.showdown:
         # the hands still in are shown when the betting ends (before an all-in's runout, as pokerkit asks)
-        actions += [f"{label[seat]} sm {format_cards(hand.holes[seat])}" for seat in order if seat in alive]
+        actions += [f"{label[seat]} sm {format_cards(hole)}" for seat in order
+                    if seat in alive and (hole := hand.holes[seat]) is not None]
         while street < 3:
             street += 1
             dealt = _deal(actions, hand.board, street, dealt)
@@ -131,7 +133,7 @@ def write(histories: Iterable, path: str | os.PathLike) -> Path:
 
 
 def play_hands(bots: Sequence, hands: int, seed: int = 0, stack: int = 200, small_blind: int = 1,
-               big_blind: int = 2, ante: int = 0, source=None, bot_seed: int | None = None) -> Iterator[E.HandRecord]:
+               big_blind: int = 2, ante: int = 0, source: Any = None, bot_seed: int | None = None) -> Iterator[E.HandRecord]:
     """Play ``hands`` hands of ``bots`` (one per seat) through the engine's Python loop; yield each finished hand.
 
     Every hand starts with every seat at ``stack`` chips (a cash game's

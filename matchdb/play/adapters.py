@@ -33,6 +33,8 @@ seat's result).
 
 from __future__ import annotations
 
+from typing import Any
+
 from matchdb.core.cards import format_cards
 from matchdb.play.bots import Bot, BotError
 from matchdb.play.engine import (
@@ -52,7 +54,7 @@ __all__ = ["PyPokerEngineBot", "to_pypokerengine"]
 _STREETS = ("preflop", "flop", "turn", "river")
 
 
-def to_pypokerengine(cards) -> list[str]:
+def to_pypokerengine(cards: Any) -> list[str]:
     """matchdb card ids as PyPokerEngine's card strings (suit letter, then rank)."""
     text = format_cards(list(cards))
     return [text[i + 1].upper() + text[i] for i in range(0, len(text), 2)]
@@ -61,7 +63,7 @@ def to_pypokerengine(cards) -> list[str]:
 class PyPokerEngineBot(Bot):
     """A PyPokerEngine player in matchdb's arena (see the module notes); ``name`` defaults to its class's name."""
 
-    def __init__(self, player, name: str | None = None) -> None:
+    def __init__(self, player: Any, name: str | None = None) -> None:
         if not callable(getattr(player, "declare_action", None)):
             raise BotError(f"The player {player!r} has no declare_action; expected a PyPokerEngine BasePokerPlayer.")
         self.player = player

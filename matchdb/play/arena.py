@@ -70,7 +70,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -93,6 +93,9 @@ from matchdb.play.games import (
     needs_strength,
     play_game,
 )
+
+if TYPE_CHECKING:
+    from matchdb.db.query import MatchDB
 
 __all__ = [
     "ArenaError",
@@ -448,7 +451,7 @@ _MAX_GAMES = 10**8
 # -- running -----------------------------------------------------------------------------
 
 
-def open_source(db=None, tables: str | os.PathLike | None = None, capacity: int = 64):
+def open_source(db: MatchDB | None = None, tables: str | os.PathLike | None = None, capacity: int = 64) -> Any:
     """A :class:`matchdb.play.strength.StrengthSource` over ``db`` (a MatchDB or a path; None: the default).
 
     ``tables`` names a folder of decoded tables (:func:`matchdb.play.strength.decode_tables`),
@@ -552,9 +555,9 @@ def _whole(value, name: str, low: int, high: int) -> int:
     return int(value)
 
 
-def run_arena(bots=None, games: int = 100, seats: int | None = None, seed: int = 0, duplicate: bool = False,
-              mode: str = "tournament", hands: int | None = None, workers: int = 1, db=None,
-              tables: str | os.PathLike | None = None, capacity: int = 64, source=None,
+def run_arena(bots: Any = None, games: int = 100, seats: int | None = None, seed: int = 0, duplicate: bool = False,
+              mode: str = "tournament", hands: int | None = None, workers: int = 1, db: MatchDB | None = None,
+              tables: str | os.PathLike | None = None, capacity: int = 64, source: Any = None,
               progress: bool | None = None, python: bool = False, settings: GameSettings | None = None,
               seeds: Sequence[int] | str | None = None, lenient: bool = False, permute: bool = True) -> ArenaResult:
     """Play ``games`` games of ``bots`` (names like ``"west"`` or bot objects) per seed and summarise them per bot.

@@ -56,10 +56,10 @@ import json
 import math
 import os
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -145,7 +145,7 @@ class Bot:
         """Answer ``(kind, amount)``: FOLD, CALL (check or call) or RAISE to ``amount``."""
         raise NotImplementedError
 
-    def native(self):
+    def native(self) -> tuple | None:
         """The compiled loop's description of this bot, or None when only Python can play it."""
         return None
 
@@ -212,7 +212,7 @@ class BuiltinStrength:
         return KINDS[self.kind], int(self.samples), MODELS[self.model], int(self.redraws), float(self.threshold)
 
     def __call__(self, view: View) -> float:
-        source = view.source
+        source: Any = view.source  # a StrengthSource (the engine below does not know its type)
         if source is None:
             raise BotError("This table offers no strength source; the arena gives one (StrengthSource).")
         kind, samples, model, redraws, threshold = self.code
@@ -258,7 +258,7 @@ def multiway(equity: Callable[[tuple[int, int], tuple[int, ...], int], float]) -
     return strength
 
 
-def opponent_flags(history, in_hand, seat: int, model: int) -> list[int]:
+def opponent_flags(history: Any, in_hand: Any, seat: int, model: int) -> list[int]:
     """Which opponents (seats in hand other than ``seat``, in seat order) an opponent model applies to.
 
     Drop-out (West): players who put chips in preflop of their own will (a
@@ -395,7 +395,7 @@ class BuiltinBot(Bot):
         self._counts = np.zeros(13, dtype=np.int64)
         self._cards = np.zeros(7, dtype=np.int64)
         self._board = np.zeros(5, dtype=np.int64)
-        self._padded = None
+        self._padded: np.ndarray | None = None
 
     def set(self, **params: float) -> None:
         """Set parameters by name, within their bounds."""
@@ -422,7 +422,7 @@ class BuiltinBot(Bot):
         """A copy of the parameter vector."""
         return self.params.copy()
 
-    def with_vector(self, vector, name: str | None = None) -> BuiltinBot:
+    def with_vector(self, vector: Sequence[float] | np.ndarray, name: str | None = None) -> BuiltinBot:
         """The same bot with another parameter vector (checked against the bounds)."""
         vector = np.asarray(vector, dtype=np.float64)
         if vector.shape != self.params.shape:
@@ -440,7 +440,7 @@ class BuiltinBot(Bot):
         other._padded = None
         return other
 
-    def native(self):
+    def native(self) -> tuple | None:
         """(kind, parameters, strength code) for the compiled loop, or None with a Python strength."""
         if self.KIND in STRENGTH_KINDS and not isinstance(self.strength, BuiltinStrength):
             return None
@@ -650,10 +650,12 @@ def _load_class(where: str, cls_name: str, spec: str) -> Bot:
         if not path.is_file():
             raise BotError(f"The bot file {where!r} of {spec!r} does not exist; expected a Python file defining {cls_name}.")
         module_name = "matchdb_bot_" + re.sub(r"\W", "_", str(path.resolve()))
-        loader = importlib.util.spec_from_file_location(module_name, path)
-        module = importlib.util.module_from_spec(loader)
+        spec_of_file = importlib.util.spec_from_file_location(module_name, path)
+        if spec_of_file is None or spec_of_file.loader is None:
+            raise BotError(f"The bot file {where!r} of {spec!r} cannot be loaded as Python; expected a .py file.")
+        module = importlib.util.module_from_spec(spec_of_file)
         try:
-            loader.loader.exec_module(module)
+            spec_of_file.loader.exec_module(module)
         except Exception as error:  # the user's code: say what failed, in one sentence
             raise BotError(f"The bot file {where!r} failed to run ({type(error).__name__}: {error}).") from None
     else:
@@ -777,7 +779,8 @@ def load_bot(path: str | os.PathLike) -> BuiltinBot:
     strength = data.get("strength", {})
     if not isinstance(parameters, dict) or not isinstance(strength, dict):
         raise BotError(f"The bot file {shown} holds parameters or a strength that are not JSON objects.")
-    fields = {"kind": str, "samples": int, "model": str, "threshold": (int, float), "redraws": int}
+    fields: dict[str, type | tuple[type, ...]] = {"kind": str, "samples": int, "model": str, "threshold": (int, float),
+                                                  "redraws": int}
     for key, value in strength.items():
         if key not in fields:
             raise BotError(f"The bot file {shown} has a strength field {key!r}; expected only {', '.join(fields)}.")

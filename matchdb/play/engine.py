@@ -71,7 +71,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -952,7 +952,7 @@ class Hand:
         g, p, n = t._g, t._p, t.seats
         board = record.board[: (0, 3, 4, 5)[int(g[G_REACHED])]]
         at_showdown = [bool(record.showdown and p[P_STATE, s] == 1) for s in range(n)]
-        common = dict(hand=int(number), names=tuple(names), button=record.button, small_blind=int(g[G_SB]),
+        common: dict[str, Any] = dict(hand=int(number), names=tuple(names), button=record.button, small_blind=int(g[G_SB]),
                       big_blind=int(g[G_BB]), ante=int(g[G_ANTE]), board=tuple(board), history=record.history,
                       start=record.start, stacks=record.stacks, won=record.won,
                       net=tuple(b - a for a, b in zip(record.start, record.stacks)), showdown=record.showdown,
@@ -1029,7 +1029,7 @@ class Table:
         table.rules = Rules("posted" if g[G_RULES] & RULE_POSTED_BLIND else "full",
                             "dead" if g[G_RULES] & RULE_DEAD_BUTTON else "moving")
         table._g, table._p, table._log = g, p, log
-        table._rng = None
+        table._rng = None  # type: ignore[assignment]  # a kernel-owned table deals no cards itself
         table._button = int(g[G_BUTTON])
         table.hands_played = 0
         return table

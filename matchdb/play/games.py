@@ -41,6 +41,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -519,7 +520,7 @@ def _empty_arrays():
     return _EMPTY_SOURCE
 
 
-def native_spec(bot) -> tuple | None:
+def native_spec(bot: Any) -> tuple | None:
     """The compiled loop's description of ``bot``, or None for a bot only Python plays (any object with ``act``)."""
     native = getattr(bot, "native", None)
     return native() if callable(native) else None
@@ -534,8 +535,8 @@ def needs_strength(bots: Sequence[Bot]) -> bool:
     return False
 
 
-def play_game(bots: Sequence[Bot], settings: GameSettings = GameSettings(), deal_seed=0, bot_seed: int = 0,
-              source=None, button: int = 0, python: bool = False, lenient: bool = False) -> GameResult:
+def play_game(bots: Sequence[Bot], settings: GameSettings = GameSettings(), deal_seed: int | Sequence[int] | None = 0, bot_seed: int = 0,
+              source: Any = None, button: int = 0, python: bool = False, lenient: bool = False) -> GameResult:
     """Play one game with ``bots[s]`` in seat ``s`` and return its :class:`GameResult`.
 
     ``deal_seed`` seeds the numpy Generator of the decks (any SeedSequence
@@ -561,8 +562,9 @@ def play_game(bots: Sequence[Bot], settings: GameSettings = GameSettings(), deal
         raise GameError("These bots need hand strengths; give a source (matchdb.play.strength.StrengthSource(db)).")
     state = _Game(seats, settings, deal_seed, button)
     seed_kernels(int(bot_seed) % 2**32)
-    specs = [native_spec(bot) for bot in bots]
-    if python or any(spec is None for spec in specs) or any(wants_results(bot) for bot in bots):
+    found = [native_spec(bot) for bot in bots]
+    specs = [spec for spec in found if spec is not None]
+    if python or len(specs) < len(found) or any(wants_results(bot) for bot in bots):
         return _play_python(state, bots, source, lenient)
     kinds = np.array([spec[0] for spec in specs], dtype=np.int64)
     params = np.stack([spec[1] for spec in specs]).astype(np.float64)
@@ -589,13 +591,13 @@ def play_game(bots: Sequence[Bot], settings: GameSettings = GameSettings(), deal
     return state.result(decoded, compiled=True)
 
 
-def wants_results(bot) -> bool:
+def wants_results(bot: Any) -> bool:
     """Whether ``bot`` has an ``on_hand_end(result)`` of its own (then only the Python loop can play it)."""
     method = getattr(type(bot), "on_hand_end", None)
     return callable(method) and method is not Bot.on_hand_end
 
 
-def bot_name(bot) -> str:
+def bot_name(bot: Any) -> str:
     """A bot's ``name`` as results and messages show it (its type's name when it has none)."""
     name = getattr(bot, "name", None)
     return name if isinstance(name, str) and name else type(bot).__name__
@@ -654,11 +656,11 @@ def _play_python(state: _Game, bots: Sequence[Bot], source, lenient: bool = Fals
     names = tuple(bot_name(bot) for bot in bots)
     listeners = [seat for seat, bot in enumerate(bots) if wants_results(bot)]
     corrections = np.zeros(state.seats, dtype=np.int64)
-    hand = None
+    hand: Hand | None = None  # the hand being played, once the first is dealt
     number = 0
 
     def finished() -> None:
-        if listeners:
+        if listeners and hand is not None:
             results = hand.results(number, names)
             for seat in listeners:
                 if state.p[P_STATE, seat] != 0:
@@ -682,6 +684,7 @@ def _play_python(state: _Game, bots: Sequence[Bot], source, lenient: bool = Fals
                 finished()
             continue
         seat = int(g[G_ACTOR])
+        assert hand is not None  # a street below 4 means a hand was dealt
         view = hand.view(source, number, names)
         legal = (view.to_call, view.can_raise, view.min_raise_to, view.max_raise_to)
         kind, amount, corrected = _checked_action(bots[seat].act(view), legal, bots[seat], seat, view.street, number,

@@ -88,7 +88,7 @@ class Space:
     start: np.ndarray
 
     @classmethod
-    def of(cls, start, low, high, names: Sequence[str] | None = None, scale=None,
+    def of(cls, start: Sequence[float] | np.ndarray, low: Sequence[float] | np.ndarray, high: Sequence[float] | np.ndarray, names: Sequence[str] | None = None, scale: Sequence[float] | np.ndarray | None = None,
            pinned: Sequence[str | int] = ()) -> Space:
         """Check and gather a problem's description (errors quote the offending value)."""
         start = _vector(start, "start vector")
@@ -221,8 +221,8 @@ def _check_settings(step, max_changes, cycles, target, patience, tolerance) -> N
         raise OptimiseError(f"The target loss {target!r} is not a number.")
 
 
-def random_walk(loss: Callable[[np.ndarray], float], start, low, high, *, names: Sequence[str] | None = None,
-                scale=None, step: float = 0.05, max_changes: int = 3, pinned: Sequence[str | int] = (),
+def random_walk(loss: Callable[[np.ndarray], float], start: Sequence[float] | np.ndarray, low: Sequence[float] | np.ndarray, high: Sequence[float] | np.ndarray, *, names: Sequence[str] | None = None,
+                scale: Sequence[float] | np.ndarray | None = None, step: float = 0.05, max_changes: int = 3, pinned: Sequence[str | int] = (),
                 cycles: int = 1000, target: float | None = None, patience: int | None = None,
                 tolerance: float = 0.0, hone: bool = True, seed: int = 0, progress: bool = False, what: str = "searching", unit: str = "candidate",
                 on_step: Callable[[Step], None] | None = None) -> Search:
@@ -298,8 +298,8 @@ def random_walk(loss: Callable[[np.ndarray], float], start, low, high, *, names:
                        pinned=[space.names[i] for i in range(len(space.names)) if i not in set(space.free)]))
 
 
-def genetic(loss: Callable[[np.ndarray], float], start, low, high, *, names: Sequence[str] | None = None,
-            scale=None, step: float = 0.05, max_changes: int = 3, pinned: Sequence[str | int] = (),
+def genetic(loss: Callable[[np.ndarray], float], start: Sequence[float] | np.ndarray, low: Sequence[float] | np.ndarray, high: Sequence[float] | np.ndarray, *, names: Sequence[str] | None = None,
+            scale: Sequence[float] | np.ndarray | None = None, step: float = 0.05, max_changes: int = 3, pinned: Sequence[str | int] = (),
             parents: int = 4, children: int = 8, cycles: int = 1000, target: float | None = None,
             patience: int | None = None, tolerance: float = 0.0, seed: int = 0, progress: bool = False, what: str = "searching",
             unit: str = "candidate", batch: Callable[[list[np.ndarray]], Sequence[float]] | None = None,
@@ -321,9 +321,9 @@ def genetic(loss: Callable[[np.ndarray], float], start, low, high, *, names: Seq
     """
     space = Space.of(start, low, high, names, scale, pinned)
     _check_settings(step, max_changes, cycles, target, patience, tolerance)
-    for name, value in (("number of parents", parents), ("number of children", children)):
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
-            raise OptimiseError(f"The {name} {value!r} is not a whole number of at least 1.")
+    for name, count in (("number of parents", parents), ("number of children", children)):
+        if isinstance(count, bool) or not isinstance(count, (int, np.integer)) or count < 1:
+            raise OptimiseError(f"The {name} {count!r} is not a whole number of at least 1.")
     rng = np.random.default_rng(seed)
     started = time.perf_counter()
 
@@ -344,7 +344,7 @@ def genetic(loss: Callable[[np.ndarray], float], start, low, high, *, names: Seq
     steps: list[Step] = []
     last_progress, progress_mark = 0, start_loss
     reason = None
-    bar = iter(_progress(range(cycles), cycles, what, unit=unit, enabled=progress))
+    bar = _progress(range(cycles), cycles, what, unit=unit, enabled=progress)
     generation = 0
     while reason is None:
         if target is not None and best_loss <= target:

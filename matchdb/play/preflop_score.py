@@ -39,6 +39,7 @@ import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -161,7 +162,7 @@ class PreflopScore:
         """The parameters by name."""
         return {name: float(v) for name, v in zip(_NAMES, self._vector)}
 
-    def with_vector(self, vector) -> PreflopScore:
+    def with_vector(self, vector: Sequence[float] | np.ndarray) -> PreflopScore:
         """A score with another parameter vector (checked against the bounds)."""
         vector = np.asarray(vector, dtype=np.float64)
         if vector.shape != (len(_NAMES),):
@@ -234,7 +235,7 @@ def _class_of(hand) -> int:
 # -- targets -----------------------------------------------------------------------------------
 
 
-def preflop_targets(table, opponents: int = 1, scale: str = "range") -> np.ndarray:
+def preflop_targets(table: Any, opponents: int = 1, scale: str = "range") -> np.ndarray:
     """Targets for the 169 classes from a preflop table, in :data:`CLASSES` order.
 
     From ``db.preflop()``: ``opponents`` 1 takes the exact equity against one
@@ -274,7 +275,7 @@ def preflop_targets(table, opponents: int = 1, scale: str = "range") -> np.ndarr
     return np.clip((values - low) / (high - low) * MAX_SCORE, 0.0, MAX_SCORE)
 
 
-def critical_hands(spec) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def critical_hands(spec: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """A user's critical hands as (class indices, targets, weights).
 
     ``spec`` is a mapping ``{"AA": 950, "AKs": (800, 2.0)}``, a list of
@@ -368,7 +369,7 @@ def _ranks(values: np.ndarray) -> np.ndarray:
     return ranks
 
 
-def spearman(a, b) -> float:
+def spearman(a: Sequence[float] | np.ndarray, b: Sequence[float] | np.ndarray) -> float:
     """Spearman's rank correlation of two equally long sequences (ties take average ranks).
 
     >>> spearman([1, 2, 3, 4], [10, 20, 30, 45]), spearman([1, 2, 3], [3, 2, 1])
@@ -387,7 +388,7 @@ def spearman(a, b) -> float:
     return float((ra * rb).sum() / denominator)
 
 
-def rank_differences(scores, reference, count: int = 5) -> list[tuple[str, int, int]]:
+def rank_differences(scores: Sequence[float] | np.ndarray, reference: Sequence[float] | np.ndarray, count: int = 5) -> list[tuple[str, int, int]]:
     """The ``count`` classes whose places (1 = best) differ most: (class, place by ``scores``, place by ``reference``)."""
     place_a = len(CLASSES) + 1 - _ranks(np.asarray(scores, dtype=np.float64))
     place_b = len(CLASSES) + 1 - _ranks(np.asarray(reference, dtype=np.float64))
@@ -461,7 +462,7 @@ class PreflopFit:
             raise ScoreError(str(error)) from None
 
 
-def fit_preflop_score(targets, *, weights=None, start: PreflopScore | None = None, step: float = 10.0,
+def fit_preflop_score(targets: Any, *, weights: Sequence[float] | np.ndarray | None = None, start: PreflopScore | None = None, step: float = 10.0,
                       max_changes: int = 3, cycles: int = 30_000, target_error: float | None = None,
                       patience: int | None = 2000, tolerance: float = 0.05, pinned: Sequence[str] = (), hone: bool = True, seed: int = 0,
                       progress: bool = False, description: str = "",

@@ -48,11 +48,12 @@ import os
 import threading
 from collections import OrderedDict
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from matchdb.core.canonical import CANONICAL_FLOPS, CARD_MAP, N_FLOPS, canonical_index
-from matchdb.core.cards import format_cards, parse_cards
+from matchdb.core.cards import CardsLike, format_cards, parse_cards
 from matchdb.core.hole_cards import CLASSES, hand_class
 from matchdb.core.pairs import (
     MAX_W,
@@ -67,6 +68,9 @@ from matchdb.core.pairs import (
 )
 from matchdb.errors import BoardError, CardError, DatabaseError, MatchdbError
 from matchdb.jit import jit
+
+if TYPE_CHECKING:
+    from matchdb.db.query import MatchDB
 
 __all__ = [
     "NAIVE",
@@ -175,7 +179,7 @@ def class_of() -> np.ndarray:
     return table
 
 
-def preflop_array(db) -> np.ndarray:
+def preflop_array(db: MatchDB) -> np.ndarray:
     """(169, 11) preflop strengths: column 0 the heads-up equity, column n the naive win rate for n players."""
     table = db.preflop()
     if tuple(table.classes) != CLASSES:
@@ -654,7 +658,7 @@ def seed_kernels(seed: int) -> None:
     _seed(np.int64(seed))
 
 
-def kernel_arrays(frame_arrays, preflop, tables) -> tuple:
+def kernel_arrays(frame_arrays: Any, preflop: Any, tables: Any) -> tuple:
     """(frame, preflop, classes, powers, tables, slots, pair low cards, pair high cards) for the kernels."""
     return (frame_arrays, preflop, class_of(), _powers(), tables.array_view, tables.slot_view, _PAIR_LOW, _PAIR_HIGH)
 
@@ -709,7 +713,7 @@ class LazyTables(TableSet):
     matchdb.play.strength.StrengthError: The table capacity 0 is not a whole number of at least 1.
     """
 
-    def __init__(self, db, capacity: int = 16) -> None:
+    def __init__(self, db: MatchDB, capacity: int = 16) -> None:
         if isinstance(capacity, bool) or not isinstance(capacity, int) or capacity < 1:
             raise StrengthError(f"The table capacity {capacity!r} is not a whole number of at least 1.")
         super().__init__(np.zeros((capacity,) + _TABLE_SHAPE, dtype=np.uint16), np.full(N_FLOPS, -1, dtype=np.int64),
@@ -739,7 +743,7 @@ _DECODED_NAME = "tables.npy"
 _DECODED_META = "tables.json"
 
 
-def decode_tables(db, folder: str | os.PathLike, quiet: bool = True) -> Path:
+def decode_tables(db: MatchDB, folder: str | os.PathLike, quiet: bool = True) -> Path:
     """Decode every table of ``db`` once into ``folder/tables.npy`` (4.85 GB) for :func:`open_decoded`.
 
     Written under a temporary name and renamed when complete, with a small
@@ -795,7 +799,7 @@ class StrengthSource:
         or None for :class:`LazyTables` of ``capacity`` slots.
     """
 
-    def __init__(self, db, tables: TableSet | None = None, capacity: int = 16) -> None:
+    def __init__(self, db: MatchDB, tables: TableSet | None = None, capacity: int = 16) -> None:
         self.db = db
         self.tables = tables if tables is not None else LazyTables(db, capacity)
         self.preflop = preflop_array(db)
@@ -812,15 +816,15 @@ class StrengthSource:
     def __repr__(self) -> str:
         return f"StrengthSource({self.db!r}, {self.tables!r})"
 
-    def table_index(self, board) -> int:
+    def table_index(self, board: CardsLike) -> int:
         """Canonical index of a board's flop (its first three cards)."""
         ids = parse_cards(board)
         if len(ids) < 3:
             raise BoardError(f"The board {format_cards(ids)!r} has no flop.")
         return int(self.frame[0][ids[0], ids[1], ids[2]])
 
-    def strength(self, kind: int | str, hole, board=(), players: int = 2, samples: int = 100,
-                 model: int | str = UNIFORM, threshold: float = 0.0, redraws: int = 0, flags=None) -> float:
+    def strength(self, kind: int | str, hole: CardsLike, board: CardsLike = (), players: int = 2, samples: int = 100,
+                 model: int | str = UNIFORM, threshold: float = 0.0, redraws: int = 0, flags: Any = None) -> float:
         """Strength of ``hole`` on ``board`` (0, 3, 4 or 5 cards) with ``players`` in the hand, hero included.
 
         ``kind`` is ``"naive"``, ``"headsup"`` or ``"montecarlo"`` (or its
@@ -862,16 +866,16 @@ class StrengthSource:
             return float(strength_kernel(kind, hole0, hole1, board_array, n_board, players, samples, model, threshold,
                                    redraws, flags, self.arrays(), self._columns))
 
-    def naive(self, hole, board=(), players: int = 2) -> float:
+    def naive(self, hole: CardsLike, board: CardsLike = (), players: int = 2) -> float:
         """The naive win rate (preflop: the preflop table's)."""
         return self.strength(NAIVE, hole, board, players)
 
-    def headsup(self, hole, board=()) -> float:
+    def headsup(self, hole: CardsLike, board: CardsLike = ()) -> float:
         """Exact heads-up equity against a random hand (preflop: the preflop table's)."""
         return self.strength(HEADSUP, hole, board, 2)
 
-    def montecarlo(self, hole, board=(), players: int = 2, samples: int = 100, model="uniform",
-                   threshold: float = 0.0, redraws: int = 0, flags=None) -> float:
+    def montecarlo(self, hole: CardsLike, board: CardsLike = (), players: int = 2, samples: int = 100, model: int | str = "uniform",
+                   threshold: float = 0.0, redraws: int = 0, flags: Any = None) -> float:
         """Tomlinson's sampled win probability (preflop: the preflop table's naive win rate)."""
         return self.strength(MONTECARLO, hole, board, players, samples, model, threshold, redraws, flags)
 

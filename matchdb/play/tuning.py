@@ -58,6 +58,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -67,6 +68,9 @@ from matchdb.play.arena import Estimate, open_source, run_arena, seatings, t_qua
 from matchdb.play.bots import Bot, BuiltinBot, make_bot, save_bot
 from matchdb.play.games import GameSettings, needs_strength
 from matchdb.play.optimise import OptimiseError, Search, Space, Step, genetic, random_walk
+
+if TYPE_CHECKING:
+    from matchdb.db.query import MatchDB
 
 __all__ = [
     "TuningError",
@@ -166,13 +170,18 @@ class Objective:
 
     def loss(self, value: float) -> float:
         """What the optimiser minimises: the negated value, or the squared distance to the target."""
-        return -value if self.maximise else (value - self.target) ** 2
+        return -value if self.maximise else (value - self._target()) ** 2
 
     def gain(self, before: float, after: float) -> float:
         """How much better ``after`` is than ``before`` in the value's units (distance to the target for ``"target"``)."""
         if self.maximise:
             return after - before
-        return abs(before - self.target) - abs(after - self.target)
+        return abs(before - self._target()) - abs(after - self._target())
+
+    def _target(self) -> float:
+        """The target of a ``"target"`` objective (set whenever ``maximise`` is false: checked when it is built)."""
+        assert self.target is not None
+        return self.target
 
 
 def _derive(*entropy: int) -> int:
@@ -223,7 +232,7 @@ class SessionPlayer:
     """
 
     def __init__(self, field: Sequence, *, games: int = 200, seats: int | None = None, mode: str = "cash",
-                 hands: int | None = None, chunks: int = 4, workers: int = 1, db=None, tables=None, source=None,
+                 hands: int | None = None, chunks: int = 4, workers: int = 1, db: MatchDB | None = None, tables: Any = None, source: Any = None,
                  capacity: int = 64) -> None:
         if isinstance(field, str):
             field = [b.strip() for b in field.split(",") if b.strip()]
@@ -257,7 +266,8 @@ class SessionPlayer:
         self._db, self._tables, self._capacity = db, tables, capacity
         self._source = source
         self._needs: bool | None = None
-        self._cluster = self._client = None
+        self._cluster: contextlib.ExitStack | None = None
+        self._client = None
 
     @property
     def games(self) -> int:
@@ -284,8 +294,8 @@ class SessionPlayer:
 
             # compile (or load) every kernel here first: numba's cache races when many processes compile at once
             _play_chunk([bots[0], *self.field], self.settings, self.seats, 0, 1, self._source)
-            self._cluster = contextlib.ExitStack()
-            self._client = self._cluster.enter_context(local_cluster(self.workers))
+            cluster = self._cluster = contextlib.ExitStack()
+            self._client = cluster.enter_context(local_cluster(self.workers))
 
     def chunk_seeds(self, seed: int) -> list[int]:
         """The seeds of a session's chunks (the session's own seed when it is one chunk)."""
@@ -503,7 +513,7 @@ def _plot(results: Sequence[TuningResult], path) -> str:
                     label=f"{r.method}: held-out mean (improvement's 95 % t interval)")
     ax.axhline(first.noise.mean, color="0.5", ls="--", lw=1, label="start: held-out mean")
     if not first.objective.maximise:
-        ax.axhline(first.objective.target, color="tab:red", ls=":", lw=1, label="target")
+        ax.axhline(first.objective._target(), color="tab:red", ls=":", lw=1, label="target")
     ax.set_xlabel("candidates evaluated")
     ax.set_ylabel(first.objective.label)
     ax.set_title(f"tuning {first.start_bot.name} against {', '.join(first.settings['field'])}")
@@ -529,13 +539,14 @@ class Tuner:
     search settings as :func:`tune_bot`.
     """
 
-    def __init__(self, bot, player: SessionPlayer, *, objective: str | Objective = "bb_per_100",
+    def __init__(self, bot: Any, player: SessionPlayer, *, objective: str | Objective = "bb_per_100",
                  target: float | None = None, bounds: Mapping[str, tuple[float, float]] | None = None,
                  pinned: Sequence[str] = (), noise_sessions: int = 5, seed: int = 0, name: str | None = None,
                  progress: bool = False, log: Callable[[str], None] | None = None) -> None:
-        self.bot = make_bot(bot) if isinstance(bot, str) else bot
-        if not isinstance(self.bot, BuiltinBot):
+        made = make_bot(bot) if isinstance(bot, str) else bot
+        if not isinstance(made, BuiltinBot):
             raise TuningError(f"The bot {bot!r} is not a built-in bot; only those have a parameter vector to tune.")
+        self.bot: BuiltinBot = made
         self.objective = objective if isinstance(objective, Objective) else Objective(objective, target)
         if isinstance(objective, Objective) and target is not None:
             raise TuningError("Give the target inside the Objective, not also as target=.")
@@ -581,7 +592,7 @@ class Tuner:
         if self._log is not None:
             self._log(line)
 
-    def candidate(self, vector) -> BuiltinBot:
+    def candidate(self, vector: Sequence[float] | np.ndarray) -> BuiltinBot:
         """The bot with a parameter vector, under the tuned name."""
         return self.bot.with_vector(np.asarray(vector, dtype=np.float64), name=self.name)
 
@@ -625,7 +636,7 @@ class Tuner:
                      f"({objective.gain(values[0], value):+.4g} over the start; session noise sd {noise.sd:.3g}): "
                      f"{found.describe()}")
 
-        common = dict(names=self.space.names, step=step, max_changes=max_changes,
+        common: dict[str, Any] = dict(names=self.space.names, step=step, max_changes=max_changes,
                       pinned=[n for i, n in enumerate(self.space.names) if i not in set(self.space.free.tolist())],
                       cycles=cycles, patience=patience, seed=self.seed, progress=self.progress,
                       what=f"tuning ({METHODS[method]})", on_step=on_step)
@@ -656,12 +667,12 @@ class Tuner:
                             self.lines[:1] + self.lines[first_line:])
 
 
-def tune_bot(bot, field, *, objective: str | Objective = "bb_per_100", target: float | None = None,
+def tune_bot(bot: Any, field: Sequence[Any], *, objective: str | Objective = "bb_per_100", target: float | None = None,
              method: str = "walk", cycles: int = 200, step: float = 0.05, max_changes: int = 3,
              pinned: Sequence[str] = (), bounds: Mapping[str, tuple[float, float]] | None = None,
              patience: int | None = None, hone: bool = True, parents: int = 4, children: int = 8,
              noise_sessions: int = 5, seed: int = 0, games: int = 200, seats: int | None = None, mode: str = "cash",
-             hands: int | None = None, chunks: int = 4, workers: int = 1, db=None, tables=None, source=None,
+             hands: int | None = None, chunks: int = 4, workers: int = 1, db: MatchDB | None = None, tables: Any = None, source: Any = None,
              capacity: int = 64, name: str | None = None, progress: bool = False,
              log: Callable[[str], None] | None = None) -> TuningResult:
     """Tune ``bot`` against ``field`` in the arena and check the result against the session noise.
@@ -698,9 +709,9 @@ def tune_bot(bot, field, *, objective: str | Objective = "bb_per_100", target: f
         player.close()
 
 
-def compare_methods(bot, field, *, cycles: int = 200, seed: int = 0, step: float = 0.05, max_changes: int = 3,
+def compare_methods(bot: Any, field: Sequence[Any], *, cycles: int = 200, seed: int = 0, step: float = 0.05, max_changes: int = 3,
                     patience: int | None = None, hone: bool = True, parents: int = 4, children: int = 8,
-                    **options) -> Comparison:
+                    **options: Any) -> Comparison:
     """The random walk and the genetic search on the same budget of ``cycles`` candidates.
 
     Both start from the same parameters, share one noise measurement, train

@@ -2,10 +2,10 @@
 
 # No ``from __future__ import annotations``: FastAPI and pydantic read these annotations at run time.
 from collections.abc import Callable
-from typing import Literal
+from typing import Any, Literal
 
 from fastapi import FastAPI
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from matchdb.answers import Multiway, Outcome, WinRate
 from matchdb.db.query import MatchDB, opponent_list
@@ -18,23 +18,60 @@ __all__ = ["MAX_BATCH", "Batch", "BatchAnswer", "BatchItem", "add_routes"]
 MAX_BATCH = 1000
 
 
+#: The fields each kind of question takes, as its GET endpoint names them; any other field is refused.
+FIELDS = {
+    "win_rate": {"kind", "hole", "board", "players"},
+    "equity": {"kind", "hole", "board", "villain"},
+    "multiway": {"kind", "hole", "board", "villain", "opponents", "method", "samples", "seed"},
+}
+
+
 class BatchItem(BaseModel):
-    """One question of a batch: a naive win rate, a heads-up equity or a multiway equity."""
+    """One question of a batch: a naive win rate, a heads-up equity or a multiway equity.
+
+    Fields are spelt as the GET endpoints spell their parameters (``villain``
+    is one range for ``equity``, one or a list for ``multiway``); a field that
+    is unknown or does not apply to the kind is refused, naming it.
+    """
+
+    model_config = ConfigDict(extra="forbid")
 
     kind: Literal["win_rate", "equity", "multiway"] = "equity"
     hole: str
     board: str
     players: int = 2
-    villain: str | None = None
+    villain: str | list[str] | None = None
     opponents: int | None = None
-    villains: list[str] = Field(default_factory=list, max_length=9)
     method: Literal["auto", "exact", "sample", "independent"] = "auto"
     samples: int | None = None
     seed: int | None = None
 
+    @model_validator(mode="before")
+    @classmethod
+    def _fields_of_its_kind(cls, data: Any) -> Any:
+        if isinstance(data, dict):
+            kind = data.get("kind", "equity")
+            allowed = FIELDS.get(kind) if isinstance(kind, str) else None
+            if allowed is not None:
+                extra = sorted(set(data) - allowed)
+                known = set().union(*FIELDS.values())
+                inapplicable = [name for name in extra if name in known]
+                if inapplicable:
+                    raise ValueError(f"the field {inapplicable[0]!r} does not apply to a {kind!r} question; "
+                                     f"expected only {', '.join(sorted(allowed))}")
+        return data
+
+    def villains(self) -> list[str]:
+        """The villain field as a list of ranges (a multiway question's opponents)."""
+        if self.villain is None:
+            return []
+        return [self.villain] if isinstance(self.villain, str) else list(self.villain)
+
 
 class Batch(BaseModel):
     """The body of ``POST /v1/batch``."""
+
+    model_config = ConfigDict(extra="forbid")
 
     queries: list[BatchItem] = Field(max_length=MAX_BATCH)
 
@@ -45,14 +82,23 @@ class BatchAnswer(BaseModel):
     results: list[WinRate | Outcome | Multiway]
 
 
+def _one_range(villain: str | list[str] | None) -> str | None:
+    """An equity question's villain: one range (a list of several is a multiway question)."""
+    if isinstance(villain, list):
+        if len(villain) != 1:
+            raise MatchdbError(f"An 'equity' question takes one villain; got {len(villain)}: ask kind 'multiway'.")
+        return villain[0]
+    return villain
+
+
 def add_routes(app: FastAPI, db: MatchDB) -> None:
     """Add the batch route, answering from ``db``."""
     #: What each kind of batch query asks of the database.
     questions: dict[str, Callable[[BatchItem], WinRate | Outcome | Multiway]] = {
         "win_rate": lambda item: db.naive(item.hole, item.board, item.players),
-        "equity": lambda item: db.outcome(item.hole, item.board, item.villain),
+        "equity": lambda item: db.outcome(item.hole, item.board, _one_range(item.villain)),
         "multiway": lambda item: db.multiway(
-            item.hole, item.board, opponent_list(item.villains, item.opponents), item.method, item.samples, item.seed
+            item.hole, item.board, opponent_list(item.villains(), item.opponents), item.method, item.samples, item.seed
         ),
     }
 

@@ -12,6 +12,7 @@ and every answer is computed in a worker thread that may take at most
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Callable
 from functools import partial
@@ -56,7 +57,7 @@ async def compute(call: Callable[..., _T], *args: Any) -> _T:
 
 
 async def strict_parameters(request: Request) -> None:
-    """Refuse unknown and repeated query parameters: 'player=6' must not answer for 2 players.
+    """Refuse unknown and repeated query parameters ('player=6' must not answer for 2 players) and JSON keys.
 
     A parameter declared as a list (``villain`` of /v1/multiway: one per opponent) may repeat.
     """
@@ -71,6 +72,24 @@ async def strict_parameters(request: Request) -> None:
             raise MatchdbError(f"The parameter {name[:40]!r} is not one of this endpoint's; expected {expected}.")
         if count > 1 and name not in repeatable:
             raise MatchdbError(f"The parameter {name!r} is given {count} times; expected it once.")
+    if request.method == "POST":  # a JSON body: a key given twice would be read as its last value, silently
+        body = await request.body()  # starlette keeps it for the route's own parsing
+        try:
+            json.loads(body, object_pairs_hook=_refuse_repeated_keys)
+        except ValueError as error:
+            if isinstance(error, MatchdbError):
+                raise
+            # not JSON at all: the route's own parsing says so in its words
+
+
+def _refuse_repeated_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """``json.loads``' object hook that refuses an object naming a key twice."""
+    seen: set[str] = set()
+    for key, _ in pairs:
+        if key in seen:
+            raise MatchdbError(f"The request body gives the field {key[:40]!r} twice in one object; expected it once.")
+        seen.add(key)
+    return dict(pairs)
 
 
 def _is_list(annotation: Any) -> bool:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from matchdb.errors import DatabaseError, DatabaseNotFoundError, MatchdbError
 from matchdb.storage.layout import CHUNK_ROWS, FORMAT_VERSION, N_CHUNKS, default_path
@@ -70,7 +70,7 @@ class Database(Protocol):
     def integrity_problems(self) -> list[str]:
         """Problems with the container's own checksums."""
 
-    def zarr_store(self):
+    def zarr_store(self) -> Any:
         """A read-only zarr store over the same data."""
 
 
@@ -90,7 +90,7 @@ def open_database(path: str | os.PathLike) -> Database:
         from matchdb.storage.packed import PackedStore
         from matchdb.storage.remote import HttpFile
 
-        return PackedStore(HttpFile(path))
+        return PackedStore(HttpFile(str(path)))
 
     path = Path(path)
     try:

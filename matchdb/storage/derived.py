@@ -21,9 +21,14 @@ True
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from matchdb.errors import CorruptDatabaseError, IncompleteDatabaseError
 from matchdb.storage.digests import sha256_bytes, tables_digest
+
+if TYPE_CHECKING:
+    from matchdb.storage import Database
 
 __all__ = ["DERIVED_FOLDER", "derived_member", "tables_fingerprint", "encode_derived", "decode_derived", "load_derived", "save_derived"]
 
@@ -35,7 +40,7 @@ def derived_member(kind: str) -> str:
     return f"{DERIVED_FOLDER}/{kind}.json"
 
 
-def tables_fingerprint(database, indices) -> str:
+def tables_fingerprint(database: Database, indices: Iterable[int]) -> str:
     """Fingerprint of the tables ``indices`` of ``database``: their indices and their manifests' table SHA-256."""
     parts = []
     for index in indices:
@@ -84,7 +89,7 @@ def decode_derived(data: bytes, member: str, kind: str, version: int, fingerprin
     return payload["content"]
 
 
-def load_derived(database, kind: str, version: int, fingerprint: str) -> dict | None:
+def load_derived(database: Database, kind: str, version: int, fingerprint: str) -> dict | None:
     """The stored content of ``kind`` if present, intact and computed from the tables ``fingerprint`` names."""
     member = derived_member(kind)
     data = database.read_member(member)
@@ -93,6 +98,6 @@ def load_derived(database, kind: str, version: int, fingerprint: str) -> dict | 
     return decode_derived(data, member, kind, version, fingerprint, database.name)
 
 
-def save_derived(database, kind: str, version: int, fingerprint: str, content: dict) -> bool:
+def save_derived(database: Database, kind: str, version: int, fingerprint: str, content: dict) -> bool:
     """Store ``content`` as derived data of ``database``; False when the database cannot be written (a packed file)."""
     return database.write_member(derived_member(kind), encode_derived(kind, version, fingerprint, content))

@@ -11,7 +11,9 @@ from __future__ import annotations
 import json
 import os
 import stat
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from matchdb.errors import CorruptDatabaseError, DatabaseError, DatabaseNotFoundError
 from matchdb.storage.files import read_small_file, write_atomically
@@ -91,7 +93,7 @@ class FolderStore:
             raise CorruptDatabaseError(f"The shard of table {index} in '{self.name}' is not a regular file; expected the table's shard.")
         return make_location(shard, 0, info.st_size, entry, index, self.name)
 
-    def read_ranges(self, location: Location, ranges, where: str) -> list[bytes]:
+    def read_ranges(self, location: Location, ranges: Sequence[tuple[int, int]], where: str) -> list[bytes]:
         """The bytes of (offset, nbytes) ranges of a located shard."""
         return read_file_ranges(location.path, location.start, ranges, where)
 
@@ -133,7 +135,7 @@ class FolderStore:
         """Problems with checksums of the container itself (a folder has none of its own)."""
         return []
 
-    def zarr_store(self):
+    def zarr_store(self) -> Any:
         """A read-only zarr store over the same data (for the small metadata arrays)."""
         from zarr.storage import LocalStore
 

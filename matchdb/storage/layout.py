@@ -142,8 +142,8 @@ def check_manifest(entry: object, index: int, where: str) -> tuple[tuple[int, in
         )
     chunks = entry.get("chunks")
     try:
-        ranges = tuple((int(offset), int(nbytes), int(crc)) for offset, nbytes, crc in chunks)
-    except (TypeError, ValueError):
+        ranges = tuple((int(offset), int(nbytes), int(crc)) for offset, nbytes, crc in chunks)  # type: ignore[union-attr]
+    except (TypeError, ValueError):  # None or anything but triples of whole numbers
         ranges = ()
     if len(ranges) != N_CHUNKS or any(n <= 0 or o < 0 for o, n, _ in ranges):
         raise CorruptDatabaseError(

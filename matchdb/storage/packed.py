@@ -24,7 +24,9 @@ import os
 import struct
 import zipfile
 import zlib
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from matchdb.errors import (
     CorruptDatabaseError,
@@ -60,7 +62,7 @@ class PackedStore:
 
     packed = True
 
-    def __init__(self, source) -> None:
+    def __init__(self, source: Any) -> None:
         self.source = LocalFile(source) if isinstance(source, (str, os.PathLike)) else source
         self.name = self.source.name
         try:
@@ -77,7 +79,12 @@ class PackedStore:
         self._members = {info.filename: info for info in infos}
         if len(self._members) != len(infos):
             seen: set[str] = set()
-            twice = next(info.filename for info in infos if info.filename in seen or seen.add(info.filename))
+            twice = ""
+            for info in infos:
+                if info.filename in seen:
+                    twice = info.filename
+                    break
+                seen.add(info.filename)
             raise CorruptDatabaseError(f"The packed database '{self.name}' names the member {twice!r} twice; the file is damaged.")
         self._size = self.source.size
         meta = self.read_member(GROUP_META)
@@ -150,7 +157,7 @@ class PackedStore:
             raise CorruptDatabaseError(f"The packed database '{self.name}' records table {index} but lacks its shard.")
         return make_location(self.name, self._start_of(info), info.file_size, entry, index, self.name)
 
-    def read_ranges(self, location: Location, ranges, where: str) -> list[bytes]:
+    def read_ranges(self, location: Location, ranges: Sequence[tuple[int, int]], where: str) -> list[bytes]:
         """The bytes of (offset, nbytes) ranges of a located shard."""
         return self.source.read_ranges(location.start, ranges, where)
 
@@ -200,12 +207,12 @@ class PackedStore:
             problems.append(f"{len(unlisted)} members are not in {SUMS_MEMBER}, for example {sorted(unlisted)[0]}")
         return problems
 
-    def zarr_store(self):
+    def zarr_store(self) -> Any:
         """A read-only zarr store over the same data (for the small metadata arrays): a memory store of every member but the shards."""
         from zarr.storage import MemoryStore
 
         members = {name: self.read_member(name) for name in self._members if not name.startswith("W/c/") and name != SUMS_MEMBER}
-        return MemoryStore({name: _buffer(data) for name, data in members.items()}, read_only=True)
+        return MemoryStore({name: _buffer(data) for name, data in members.items() if data is not None}, read_only=True)
 
 
 def _buffer(data: bytes):
@@ -234,7 +241,7 @@ class LocalFile:
     def pread(self, length: int, offset: int) -> bytes:
         return read_file_ranges(self.name, offset, [(0, length)], f"of '{self.name}'")[0]
 
-    def read_ranges(self, start: int, ranges, where: str) -> list[bytes]:
+    def read_ranges(self, start: int, ranges: Sequence[tuple[int, int]], where: str) -> list[bytes]:
         return read_file_ranges(self.name, start, ranges, where)
 
     def checksum_beside(self) -> str | None:

@@ -23,6 +23,7 @@ import io
 import json
 import os
 import re
+from collections.abc import Sequence
 from pathlib import Path
 
 from matchdb.errors import CorruptDatabaseError, DatabaseError, DatabaseNotFoundError
@@ -117,7 +118,7 @@ class HttpFile:
         self._cache.put(offset, data)
         return data
 
-    def read_ranges(self, start: int, ranges, where: str) -> list[bytes]:
+    def read_ranges(self, start: int, ranges: Sequence[tuple[int, int]], where: str) -> list[bytes]:
         """(offset, nbytes) ranges from ``start``: one request covering them all (a table's chunks lie side by side)."""
         if not ranges:
             return []

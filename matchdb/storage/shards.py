@@ -26,7 +26,7 @@ import os
 import stat
 import struct
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import google_crc32c
 import numpy as np
@@ -143,7 +143,7 @@ def decode_chunk_into(data: bytes, out: np.ndarray, where: str) -> None:
         # 1 ms where numcodecs takes 45 ms (a third of a one-shot query's budget).
         # A fresh decompressor per chunk (a few microseconds) keeps threads apart.
         reader = zstandard.ZstdDecompressor().stream_reader(data, read_across_frames=True)
-        decoded = reader.readinto(memoryview(out).cast("B"))
+        decoded = reader.readinto(memoryview(out).cast("B"))  # type: ignore[arg-type]  # an ndarray is a buffer
         after = reader.read(1)  # anything after the frame: another frame's bytes, or an error
     except zstandard.ZstdError as error:  # a bad frame or checksum
         raise CorruptDatabaseError(f"The chunk {where} cannot be decoded ({error}); the database is damaged.") from None
@@ -196,7 +196,7 @@ class ShardReader:
     the table's manifest entry records before it is decoded.
     """
 
-    def __init__(self, database) -> None:
+    def __init__(self, database: Any) -> None:
         self._database = database
         self._name = database.name
 

@@ -672,7 +672,7 @@ def test_http_multiway_and_batch(db, tmp_path):
         assert got.status_code == 200 and [round(100 * p, 4) for p in body["player_equities"]] == [17.2757, 44.186, 38.5382]
         random_two = httpx.get(f"{url}/v1/multiway", params={"hole": "AhKh", "board": "2c7dJh", "opponents": 2}).json()
         assert random_two["equity"] == db.multiway("AhKh", "2c7dJh", 2).equity
-        batch = {"queries": [{"kind": "multiway", "hole": "AhKh", "board": "2c7dJh", "villains": ["QQ+,AKs"], "opponents": 1}]}
+        batch = {"queries": [{"kind": "multiway", "hole": "AhKh", "board": "2c7dJh", "villain": ["QQ+,AKs"], "opponents": 1}]}
         result = httpx.post(f"{url}/v1/batch", json=batch).json()["results"][0]
         assert result["equity"] == db.multiway("AhKh", "2c7dJh", ["QQ+,AKs", "random"]).equity
         refused = httpx.get(f"{url}/v1/multiway", params={"hole": "AhKh", "board": "2c7dJh", "opponents": 12})

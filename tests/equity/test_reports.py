@@ -354,3 +354,14 @@ def test_command_line_and_service_report(full_db, tmp_path, capsys):
         body = httpx.get(f"{url}/v1/report", params={"hero": "QQ+,AKs", "villain": "JJ-99"}, timeout=120).json()
         assert body["equity"] == pytest.approx(want.overall_equity(), abs=1e-12) and "flops" not in body
         assert set(body["textures"]) == {"suits", "pairing", "high_card", "connectedness"}
+
+
+def test_ranges_that_cannot_be_dealt_together_are_an_error_not_nan(some_tables):
+    """Issue 20 item 2: 'matchdb report AhAs --villain AhAd' printed 'equity nan' and /v1/report answered null."""
+    from matchdb.equity.reports import flop_report
+    from matchdb.errors import RangeError
+
+    with pytest.raises(RangeError, match="No deal is possible: every hand of 'AhAs' shares a card"):
+        flop_report(some_tables, "AhAs", "AhAd")
+    report = flop_report(some_tables, "AhAs", "AhAd,KK")  # one villain hand can be dealt: an answer
+    assert np.isfinite(report.overall_equity())

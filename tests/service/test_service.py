@@ -320,3 +320,31 @@ def test_a_57_kb_range_is_refused_quickly_in_a_url_and_in_a_body(server):
     assert time.monotonic() - started < 10
     assert status_line.startswith(b"HTTP/1.1 4"), status_line
     assert in_body.status_code == 400 and "The range text is 56,999 characters long; expected at most 10,000" in in_body.json()["detail"]
+
+
+@pytest.mark.parametrize(("item", "words"), [
+    ({"kind": "win_rate", "hole": "AhKh", "board": "2c7dJh", "player": 6}, "player"),  # misspelt: answered for 2
+    ({"hole": "AhKh", "board": "2c7dJh", "villian": "AA"}, "villian"),  # misspelt: answered against random
+    ({"kind": "win_rate", "hole": "AhKh", "board": "2c7dJh", "villain": "AA"}, "does not apply"),  # inapplicable
+    ({"kind": "equity", "hole": "AhKh", "board": "2c7dJh", "opponents": 2}, "does not apply"),
+    ({"kind": "multiway", "hole": "AhKh", "board": "2c7dJh", "villains": ["AA"]}, "villains"),  # the old spelling
+])
+def test_batch_refuses_unknown_and_inapplicable_fields(server, item, words):
+    """Issue 20 item 1: a batch item's fields are checked like the GET endpoints' parameters, naming item and field."""
+    answer = httpx.post(f"{server}/v1/batch", json={"queries": [{"hole": "AhKh", "board": "2c7dJh"}, item]})
+    assert answer.status_code == 422, answer.text
+    detail = answer.json()["detail"]
+    assert "queries.1" in detail and words in detail, detail
+
+
+def test_batch_refuses_a_repeated_key_and_spells_villain_as_get_does(db, server):
+    """A key given twice was read as its last value; a multiway item's villains are 'villain', as in GET /v1/multiway."""
+    body = '{"queries": [{"kind": "win_rate", "hole": "AhKh", "board": "2c7dJh", "players": 6, "players": 2}]}'
+    answer = httpx.post(f"{server}/v1/batch", content=body, headers={"content-type": "application/json"})
+    assert answer.status_code == 400 and "'players' twice" in answer.json()["detail"], answer.text
+    item = {"kind": "multiway", "hole": "AhKh", "board": "2c7dJh", "villain": ["QQ+,AKs"], "opponents": 1}
+    result = httpx.post(f"{server}/v1/batch", json={"queries": [item]}).json()["results"][0]
+    assert result["equity"] == db.multiway("AhKh", "2c7dJh", ["QQ+,AKs", "random"]).equity
+    one = httpx.post(f"{server}/v1/batch", json={"queries": [{"kind": "multiway", "hole": "AhKh", "board": "2c7dJh",
+                                                             "villain": "AA"}]}).json()["results"][0]
+    assert one["opponents"] == ["AA"] and one["equity"] == db.equity("AhKh", "2c7dJh", villain="AA")

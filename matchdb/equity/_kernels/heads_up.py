@@ -128,7 +128,7 @@ def _level_scores(table, weights, n_blocks):
                 if v != SENTINEL:
                     level[v] += weights[k]
             running = 0.0
-            for v in range(N_LEVELS):
+            for v in range(N_LEVELS):  # type: ignore[assignment]  # numba unifies the loop index with the int64 above
                 below[v] = running
                 running += level[v]
             for k in range(n_rows):
@@ -343,7 +343,7 @@ def _level_walk(tt, hero_w, villain_w):
                 if last >= 0:
                     level_h[last] += acc_h
                     level_v[last] += acc_v
-                last = v
+                last = v  # type: ignore[assignment]  # numba: an int64 level
                 acc_h = 0.0
                 acc_v = 0.0
                 present[v >> 6] |= np.uint64(1) << np.uint64(v & 63)

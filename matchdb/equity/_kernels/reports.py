@@ -53,7 +53,7 @@ def _hit_flags(hole_a, hole_b, flop, straight_top, flush_value):
         mask = 0
         for c in cards:
             suit_count[c // 13] += 1
-            mask |= 1 << (c % 13)
+            mask |= 1 << (c % 13)  # type: ignore[assignment]  # numba: int64 card ids
         if suit_count.max() == 4:
             flags |= 1 << 7
         if straight_top[mask] < 0:
