@@ -44,7 +44,7 @@ from matchdb.core.hole_cards import (
     hand_position,
 )
 from matchdb.core.ranges import RangeLike, describe_range, range_weights
-from matchdb.db.query import _as_range, _describe, _one_hand, _opponent_specs, _text
+from matchdb.db.query import _as_range, _check_known_hands, _describe, _one_hand, _opponent_specs, _text
 from matchdb.equity.matchups import BOARDS
 from matchdb.errors import CardError, MatchdbError, RangeError
 
@@ -163,17 +163,9 @@ def multiway(db: MatchDB, hole: CardsLike, opponents: Any = 1, method: str = "au
         raise MatchdbError(f"The method {method!r} is unknown preflop; expected 'auto', 'exact' or 'sample'.")
     specs = _opponent_specs(opponents)
     hand, hero, hero_name = _hero(hole)
-    taken = set(hand or ())
+    _check_known_hands(specs, set(hand or ()), "the hero or another opponent")
     weights, names = [], []
-    for position, spec in enumerate(specs, start=1):
-        known = _one_hand(spec)
-        if known is not None:
-            if taken & set(known):
-                raise CardError(
-                    f"The hand {format_cards(known)!r} of opponent {position} shares a card with the hero or another "
-                    "opponent; expected a possible hand."
-                )
-            taken |= set(known)
+    for spec in specs:
         weights.append(range_weights(_as_range(spec)))
         names.append(_describe(spec))
     source = matchups(db, build=len(specs) == 1 and bool(np.count_nonzero(hero) * np.count_nonzero(weights[0]) > 1))

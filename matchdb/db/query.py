@@ -320,17 +320,9 @@ class MatchDB:
             hero = check_possible(self._weights(canon, _as_range(hole)), f"hero range {_describe(hole)!r}", _text(board))
         else:
             hero = row
-        taken = set(hand or ()) | set(parse_cards(board))
+        _check_known_hands(specs, set(hand or ()) | set(parse_cards(board)), "the hero, the board or another opponent")
         weights, names = [], []
         for position, spec in enumerate(specs, start=1):
-            known = _one_hand(spec)
-            if known is not None:
-                if taken & set(known):
-                    raise CardError(
-                        f"The hand {format_cards(known)!r} of opponent {position} shares a card with the hero, the board "
-                        "or another opponent; expected a possible hand."
-                    )
-                taken |= set(known)
             name = f"range {_describe(spec)!r} of opponent {position}"
             weights.append(check_possible(self._weights(canon, _as_range(spec)), name, _text(board)))
             names.append(_describe(spec))
@@ -610,6 +602,20 @@ def opponent_list(villains: Iterable | None = (), random: int | None = None) -> 
         raise MatchdbError(f"The number of opponents {random!r} is out of range; expected 0..9.")
     opponents = list(villains or ()) + ["random"] * int(random or 0)
     return opponents or ["random"]
+
+
+def _check_known_hands(specs: list, taken: set[int], others: str) -> None:
+    """Refuse an opponent's known hand that shares a card with ``taken`` (the hero's and the board's cards) or
+    with another opponent's; ``others`` words what it may not share a card with."""
+    for position, spec in enumerate(specs, start=1):
+        known = _one_hand(spec)
+        if known is not None:
+            if taken & set(known):
+                raise CardError(
+                    f"The hand {format_cards(known)!r} of opponent {position} shares a card with {others}; "
+                    "expected a possible hand."
+                )
+            taken |= set(known)
 
 
 def _opponent_specs(opponents) -> list:
