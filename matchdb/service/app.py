@@ -10,13 +10,14 @@ or unreadable database, or an answer that takes over 30 s, 503.
 The routes, by group: :mod:`~matchdb.service.questions` (win rate, equity,
 multiway, distribution, report), :mod:`~matchdb.service.batch`,
 :mod:`~matchdb.service.page` (the equity explorer at ``/``, ``/v1/hands``,
-the grid it draws, and ``/v1/range``), :mod:`~matchdb.service.info` (health, info) and
+the grid it draws, and ``/v1/range``), :mod:`~matchdb.service.replayer` (the hand replayer), :mod:`~matchdb.service.info` (health, info) and
 :mod:`~matchdb.service.docs` (``/docs`` and ``/redoc``, working offline). What every
 request passes (a bounded body, known parameters, a deadline) is in
 :mod:`~matchdb.service.guards`.
 
->>> sorted(route.path for route in create_app(db).routes if route.path.startswith("/v1/"))
-['/v1/batch', '/v1/distribution', '/v1/equity', '/v1/hands', '/v1/health', '/v1/info', '/v1/multiway', '/v1/range', '/v1/report', '/v1/win-rate']
+>>> sorted(route.path for route in create_app(db).routes if route.path.startswith("/v1/"))  # doctest: +NORMALIZE_WHITESPACE
+['/v1/batch', '/v1/distribution', '/v1/equity', '/v1/hands', '/v1/health', '/v1/info', '/v1/multiway', '/v1/range', '/v1/replayer',
+ '/v1/report', '/v1/win-rate']
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from fastapi.responses import JSONResponse
 
 from matchdb.db.query import MatchDB
 from matchdb.errors import MatchdbError
-from matchdb.service import batch, docs, info, page, questions
+from matchdb.service import batch, docs, info, page, questions, replayer
 from matchdb.service.guards import BodyLimit, status_of, strict_parameters
 
 __all__ = ["create_app"]
@@ -47,7 +48,7 @@ def create_app(db: MatchDB) -> FastAPI:
     # Starlette types a handler as taking any Exception; each of these takes the class it is registered for.
     app.add_exception_handler(MatchdbError, _matchdb_error)  # type: ignore[arg-type]
     app.add_exception_handler(RequestValidationError, _validation_error)  # type: ignore[arg-type]
-    for group in (questions, batch, info, page, docs):
+    for group in (questions, batch, info, page, replayer, docs):
         group.add_routes(app, db)
     return app
 

@@ -33,7 +33,10 @@ from matchdb.service.guards import compute
 __all__ = ["PAGE_FILES", "ClassWeight", "HandsAnswer", "RangeAnswer", "add_routes", "hands_answer", "range_answer"]
 
 #: The page's files in the package (matchdb/service/web/) and their media types; nothing else is served from there.
-PAGE_FILES = {"index.html": "text/html", "page.js": "text/javascript", "page.css": "text/css"}
+PAGE_FILES = {
+    "index.html": "text/html", "page.js": "text/javascript", "page.css": "text/css",
+    "replayer.html": "text/html", "replayer.js": "text/javascript", "replayer.css": "text/css",
+}
 #: The page loads nothing from elsewhere and talks only to this server.
 _PAGE_HEADERS = {
     "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
@@ -141,6 +144,10 @@ def add_routes(app: FastAPI, db: MatchDB) -> None:
     @app.get("/", include_in_schema=False)
     def get_page() -> Response:
         return page_file("index.html")
+
+    @app.get("/replayer", include_in_schema=False)
+    def get_replayer() -> Response:
+        return page_file("replayer.html")
 
     @app.get("/web/{name}", include_in_schema=False)
     def get_page_file(name: str) -> Response:
