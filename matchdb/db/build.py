@@ -32,7 +32,6 @@ from matchdb.core.table import match_table
 from matchdb.errors import DatabaseError, MatchdbError
 from matchdb.progress import progress
 from matchdb.storage import default_path
-from matchdb.storage.folder import FolderStore
 from matchdb.storage.layout import check_index
 from matchdb.storage.writer import (
     clean_partials,
@@ -229,8 +228,3 @@ def _connect(scheduler: str):
             f"The Dask scheduler {scheduler!r} cannot be reached ({error.__class__.__name__}); "
             "expected an address like tcp://host:8786 of a running scheduler."
         ) from None
-
-
-def finished_tables(root: str | Path) -> list[int]:
-    """Indices of the tables the manifest of ``root`` records as finished."""
-    return FolderStore(root, check=False).built()

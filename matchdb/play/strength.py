@@ -390,7 +390,7 @@ def _exact_post(table, row, columns, n_columns, opponents, flags, valid, in_rang
     the tie marker: with f(e) = 1 below the hero, x tied, 0 above (times the
     range indicator), two opponents give F1 F2 - sum_c F1_c F2_c +
     sum_e f1(e) f2(e), F = sum f, F_c its sum over the hands holding card c
-    (inclusion-exclusion over shared cards, as in DESIGN.md section 4). Only
+    (inclusion-exclusion over shared cards: the counting identity of docs/guide/multiway.md). Only
     the hands that tie or beat the hero change f from its count, so one pass
     over the rows collects what differs. Runouts are weighted by the number
     of deals they allow (card removal with ranges).
