@@ -177,7 +177,9 @@ def _new_axes(ax, out, size: tuple[float, float]):
 
 def _save(ax, out) -> None:
     if out is not None:
-        ax.figure.savefig(os.fspath(out), dpi=110)
+        from matchdb.outputs import save_figure
+
+        save_figure(ax.figure, out, dpi=110)
 
 
 def plot_grid(

@@ -37,7 +37,6 @@ import os
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, fields
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -113,7 +112,9 @@ def write_json(data: Any, path: str | os.PathLike | None = None) -> str:
     """
     text = json.dumps(_plain(data), allow_nan=False)
     if path is not None:
-        Path(path).write_text(text)
+        from matchdb.outputs import save_text
+
+        save_text(path, text)
     return text
 
 

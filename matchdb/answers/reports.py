@@ -175,7 +175,9 @@ class FlopReport(Answer):
         writer.writerows(rows)
         text = buffer.getvalue()
         if path is not None:
-            Path(path).write_text(text)
+            from matchdb.outputs import save_text
+
+            save_text(path, text)
         return text
 
     def to_json(self, path: str | os.PathLike | None = None, expand: bool = False) -> str:
@@ -194,7 +196,9 @@ class FlopReport(Answer):
         }
         text = json.dumps(plain(data))  # NaN (a flop where the hero range has no hand) becomes null
         if path is not None:
-            Path(path).write_text(text)
+            from matchdb.outputs import save_text
+
+            save_text(path, text)
         return text
 
     def to_dict(self) -> dict:

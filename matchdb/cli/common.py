@@ -14,9 +14,11 @@ from typing import TYPE_CHECKING, Any
 from matchdb.errors import MatchdbError
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from matchdb.db.query import MatchDB
 
-__all__ = ["DB_HELP", "IMAGE_SUFFIXES", "check_numbers", "check_suffix", "names", "open_db", "render"]
+__all__ = ["DB_HELP", "IMAGE_SUFFIXES", "check_numbers", "check_output", "check_suffix", "names", "open_db", "render"]
 
 #: File endings of the images the plots write (matplotlib picks the format from them).
 IMAGE_SUFFIXES = (".png", ".svg", ".pdf")
@@ -35,6 +37,19 @@ def open_db(args: argparse.Namespace) -> MatchDB:
     from matchdb.db.query import open as open_database
 
     return open_database(args.db)
+
+
+def check_output(args: argparse.Namespace, option: str, suffixes: tuple[str, ...]) -> Path | None:
+    """The file that ``--OPTION`` names, checked before any work: its suffix, a writable folder that exists, and
+    not the database that ``--db`` names (or the default one) nor inside it. None when the option is not given."""
+    from matchdb.storage import default_path
+    from matchdb.storage.files import check_output_file
+
+    value = getattr(args, option.replace("-", "_"), None)
+    if not value:
+        return None
+    check_suffix(f"--{option}", value, suffixes, ignore_case=True)
+    return check_output_file(value, suffixes[0], reading=getattr(args, "db", None) or default_path())
 
 
 def check_suffix(option: str, value: str, suffixes: tuple[str, ...], ignore_case: bool = False) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from matchdb.cli.common import DB_HELP, open_db
+from matchdb.cli.common import DB_HELP, check_numbers, check_output, open_db
 from matchdb.errors import MatchdbError
 
 __all__ = ["register"]
@@ -29,6 +29,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--seed", type=int, help="seed for the sampled entries (default: a fresh one each run)")
     p.add_argument("--flops", help="tables that must be present (same forms as build --flops)")
     p.add_argument("--complete", action="store_true", help="fail unless all 1,755 tables are present")
+    p.add_argument("--recompute", action="store_true", help="compute every table again (those of --flops when given) "
+                   "and compare it entry by entry with the store: catches a shard forged with its manifest (about as "
+                   "long as a build)")
+    p.add_argument("--workers", type=int, help="threads that recompute (default: one per core)")
     p.add_argument("--quiet", action="store_true", help="no progress")
     p.set_defaults(func=_verify)
 
@@ -88,9 +92,11 @@ def _verify(args: argparse.Namespace) -> int:
     from matchdb.db.verify import verify
     from matchdb.storage import default_path
 
+    check_numbers(args, (("sample", 0, 10_000_000), ("seed", 0, 2**63 - 1), ("workers", 1, 256)))
     path = args.path or args.db or default_path()
     required = parse_flop_spec(args.flops) if args.flops else ()
-    report = verify(path, sample=args.sample, seed=args.seed, required=required, complete=args.complete, show_progress=not args.quiet)
+    report = verify(path, sample=args.sample, seed=args.seed, required=required, complete=args.complete,
+                    show_progress=not args.quiet, recompute=args.recompute, workers=args.workers)
     print("\n".join(report.lines()))
     return 0 if report.ok else 1
 
@@ -100,7 +106,7 @@ def _pack(args: argparse.Namespace) -> int:
     from matchdb.storage import default_path
 
     db = args.db or default_path()
-    out = args.out or str(db).removesuffix(".zarr") + ".zip"
+    out = args.out or str(db).rstrip("/").removesuffix(".zarr") + ".zip"
     print(pack(db, out, show_progress=not args.quiet, preflop=not args.no_preflop).summary())
     return 0
 
@@ -108,6 +114,7 @@ def _pack(args: argparse.Namespace) -> int:
 def _export(args: argparse.Namespace) -> int:
     from matchdb.db.export import export_hdf5
 
+    check_output(args, "out", (".h5", ".hdf5"))
     print(export_hdf5(open_db(args), args.out, show_progress=not args.quiet).summary())
     return 0
 
@@ -117,6 +124,12 @@ def _abstraction(args: argparse.Namespace) -> int:
 
     if not args.zarr and not args.hdf5:
         raise MatchdbError("'matchdb abstraction' writes a --zarr folder, an --hdf5 file or both; expected at least one.")
+    check_output(args, "hdf5", (".h5", ".hdf5"))
+    if args.zarr:
+        from matchdb.storage import default_path
+        from matchdb.storage.files import check_output_file
+
+        check_output_file(args.zarr, ".zarr", reading=args.db or default_path())
     print(build_dataset(open_db(args), args.zarr, args.hdf5, bins=args.bins, quiet=args.quiet).summary())
     return 0
 

@@ -13,6 +13,7 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from matchdb.cli.common import IMAGE_SUFFIXES, check_output
 from matchdb.errors import MatchdbError
 
 if TYPE_CHECKING:
@@ -119,10 +120,8 @@ def _cmd_analyse(args: argparse.Namespace) -> int:
 
     if args.plot and not args.player:
         raise MatchdbError("--plot draws one player's winnings; name them with --player.")
-    if args.plot and Path(args.plot).suffix.lower() not in (".png", ".svg", ".pdf"):
-        raise MatchdbError(f"--plot is {args.plot!r}; expected a file name ending in .png, .svg or .pdf.")
-    if args.csv and Path(args.csv).suffix.lower() != ".csv":
-        raise MatchdbError(f"--csv is {args.csv!r}; expected a file name ending in .csv.")
+    check_output(args, "plot", IMAGE_SUFFIXES)
+    check_output(args, "csv", (".csv",))
     db = None
     if not args.no_db:
         from matchdb.db.query import open as open_database
@@ -136,9 +135,11 @@ def _cmd_analyse(args: argparse.Namespace) -> int:
     result = analyse(args.sources, db, decisions=args.decisions, opponent_range=args.range,
                      track=[args.player] if args.player else (), site=args.site, show_progress=not args.quiet)
     if args.csv:
-        Path(args.csv).write_text(result.to_csv(args.min_hands))
+        from matchdb.outputs import save_text
+
+        save_text(args.csv, result.to_csv(args.min_hands))
         if args.decisions:
-            Path(args.csv).with_name(Path(args.csv).stem + "-decisions.csv").write_text(result.to_csv(decisions=True))
+            save_text(Path(args.csv).with_name(Path(args.csv).stem + "-decisions.csv"), result.to_csv(decisions=True))
     if args.plot:
         result.plot(args.player, out=args.plot)
     print(result.to_json(args.min_hands) if args.json else result.to_text(args.min_hands))
@@ -149,8 +150,7 @@ def _cmd_fit(args: argparse.Namespace) -> int:
     from matchdb.db.query import open as open_database
     from matchdb.hands import fit
 
-    if args.out and Path(args.out).suffix.lower() != ".json":
-        raise MatchdbError(f"--out is {args.out!r}; expected a file name ending in .json.")
+    check_output(args, "out", (".json",))
     result = fit(args.sources, args.player, open_database(args.db), holdout=args.holdout, candidates=args.candidates,
                  cycles=args.cycles, seed=args.seed, name=args.name, show_progress=not args.quiet)
     if args.out:

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 from typing import TYPE_CHECKING, Any
 
-from matchdb.cli.common import DB_HELP, IMAGE_SUFFIXES, check_numbers, check_suffix, names, open_db
+from matchdb.cli.common import DB_HELP, IMAGE_SUFFIXES, check_numbers, check_output, names, open_db
 from matchdb.errors import MatchdbError
 
 if TYPE_CHECKING:
@@ -128,17 +127,8 @@ _TUNE_PREFLOP_BOUNDS = (("cycles", 1, 10**8), ("patience", 0, 10**8), ("toleranc
 
 def _arena_outputs(args: argparse.Namespace) -> None:
     """--out and --plot checked before any game is played: the right suffix, a writable folder, matplotlib."""
-    from matchdb.storage.files import check_output_file
-
     for option, suffixes in (("out", (".csv", ".json")), ("plot", IMAGE_SUFFIXES)):
-        value = getattr(args, option)
-        if not value:
-            continue
-        if not value.lower().endswith(suffixes):
-            raise MatchdbError(f"--{option} is {value!r}; expected a file name ending in {' or '.join(suffixes)}.")
-        path = check_output_file(value, suffixes[0])
-        if not os.access(path.parent, os.W_OK):
-            raise MatchdbError(f"--{option} is {value!r}, in a folder this user cannot write to ('{path.parent}').")
+        check_output(args, option, suffixes)
     if args.plot:
         from matchdb.plots import require_matplotlib
 
@@ -184,13 +174,13 @@ def _arena(args: argparse.Namespace) -> int:
 
 def _tune_outputs(args: argparse.Namespace) -> TextIO | None:
     """Check --out, --log and --plot before the work starts; open the log (None when not asked for)."""
+    from matchdb.storage import default_path
     from matchdb.storage.files import check_output_file
 
-    if args.out:
-        check_suffix("--out", args.out, (".json",))
-    for option in ("out", "log", "plot"):
-        if getattr(args, option):
-            check_output_file(getattr(args, option), {"out": ".json", "log": ".log", "plot": ".png"}[option])
+    check_output(args, "out", (".json",))
+    check_output(args, "plot", IMAGE_SUFFIXES)
+    if args.log:
+        check_output_file(args.log, ".log", reading=args.db or default_path())
     if args.plot:
         try:
             __import__("matplotlib")

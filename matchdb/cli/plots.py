@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from matchdb.cli.common import DB_HELP, IMAGE_SUFFIXES, check_suffix, open_db
+from matchdb.cli.common import DB_HELP, IMAGE_SUFFIXES, check_output, open_db
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -42,20 +42,20 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     d.set_defaults(func=_distribution)
 
 
-def _image(out: str) -> Path:
-    """``--out`` checked (an image file in a folder that exists), and matplotlib present."""
+def _image(args: argparse.Namespace) -> Path:
+    """``--out`` checked (an image file in a writable folder that exists, outside the database), and matplotlib present."""
     from matchdb.plots import require_matplotlib
-    from matchdb.storage.files import check_output_file
 
-    check_suffix("--out", out, IMAGE_SUFFIXES, ignore_case=True)
+    out = check_output(args, "out", IMAGE_SUFFIXES)
+    assert out is not None  # --out is required
     require_matplotlib()
-    return check_output_file(out, ".png")
+    return out
 
 
 def _grid(args: argparse.Namespace) -> int:
     from matchdb.plots import grid_table
 
-    out = _image(args.out)
+    out = _image(args)
     figure = args.figure or ("win-rate" if args.players is not None else "equity")
     players = 2 if args.players is None else args.players
     table = grid_table(open_db(args), args.board, figure=figure, villain=args.villain, players=players)
@@ -67,7 +67,7 @@ def _grid(args: argparse.Namespace) -> int:
 def _turns(args: argparse.Namespace) -> int:
     from matchdb.plots import plot_turns, turn_equities
 
-    out = _image(args.out)
+    out = _image(args)
     turns = turn_equities(open_db(args), args.hole, args.flop, villain=args.villain)
     against = "random" if args.villain is None else args.villain
     title = f"{args.hole} on {args.flop} against {against}: exact equity after each turn card"
@@ -80,7 +80,7 @@ def _distribution(args: argparse.Namespace) -> int:
     from matchdb.answers import plural
     from matchdb.plots import plot_distribution
 
-    out = _image(args.out)
+    out = _image(args)
     d = open_db(args).distribution(args.hole, args.board, villain=args.villain, bins=args.bins)
     title = f"{args.hole} on {args.board} against {d.villain}: exact equity over {plural(len(d.river_equities), 'runout')}"
     plot_distribution(d.river_histogram, ehs=d.ehs, title=title, out=out)

@@ -10,7 +10,7 @@ import argparse
 import json
 from typing import TYPE_CHECKING
 
-from matchdb.cli.common import DB_HELP, check_suffix, open_db, render
+from matchdb.cli.common import DB_HELP, check_numbers, check_output, open_db, render
 from matchdb.errors import MatchdbError
 
 if TYPE_CHECKING:
@@ -82,7 +82,10 @@ def _query(args: argparse.Namespace) -> int:
     from matchdb.db.query import open as open_database
     from matchdb.db.query import opponent_list
 
+    check_numbers(args, (("opponents", 0, 9), ("samples", 1, 10**9), ("seed", 0, 2**63 - 1)))
     villains = args.villain or []
+    if args.opponents == 0 and not villains:
+        raise MatchdbError("--opponents is 0 and no --villain is given; expected at least one opponent.")
     if args.opponents is None and len(villains) <= 1:
         db = open_database(args.db, jit=False)  # one question: numpy answers it before numba would have loaded
         render(db.report(args.hole, args.board, players=args.players, villain=villains[0] if villains else None), args.json)
@@ -120,11 +123,7 @@ def _distribution(args: argparse.Namespace) -> int:
 def _report(args: argparse.Namespace) -> int:
     from matchdb.equity.reports import report
 
-    if args.out:
-        from matchdb.storage.files import check_output_file
-
-        check_suffix("--out", args.out, (".csv", ".json"))
-        check_output_file(args.out, ".csv")
+    check_output(args, "out", (".csv", ".json"))
     _check_sort(args.sort)
     result = report(open_db(args), args.hero, args.villain, quiet=args.quiet)
     if args.out:
@@ -154,23 +153,20 @@ def _parse_players(text: str) -> list[int]:
 
     low, _, high = text.partition("..")
     try:
-        players = list(range(int(low), int(high or low) + 1))
+        first, last = int(low), int(high or low)
     except ValueError:
-        raise MatchdbError(f"--players is {text!r}; expected a number or a span like 2..10.") from None
-    if not players or players[0] not in PLAYERS or players[-1] not in PLAYERS:
-        raise MatchdbError(f"--players is {text!r}; preflop win rates cover 2..10 players.")
-    return players
+        raise MatchdbError(f"--players is {text[:40]!r}; expected a number or a span like 2..10.") from None
+    if first not in PLAYERS or last not in PLAYERS or first > last:  # checked before a list is made of the span
+        raise MatchdbError(f"--players is {text[:40]!r}; preflop win rates cover 2..10 players, expected a span inside it.")
+    return list(range(first, last + 1))
 
 
 def _preflop(args: argparse.Namespace) -> int:
     import csv
-
-    from matchdb.storage.files import check_output_file
+    import io
 
     players = _parse_players(args.players)
-    if args.out:
-        check_suffix("--out", args.out, (".csv", ".json"))
-    out = check_output_file(args.out, ".csv") if args.out else None
+    out = check_output(args, "out", (".csv", ".json"))
     table: PreflopTable | PreflopMultiway
     if args.multiway:
         table = open_db(args).preflop_multiway(show_progress=not args.quiet)
@@ -179,13 +175,16 @@ def _preflop(args: argparse.Namespace) -> int:
     if out is None:
         render(table, args.json)
         return 0
+    from matchdb.outputs import save_text
+
     rows = table.rows()
-    with open(out, "w", newline="") as handle:
-        if out.suffix == ".json":
-            json.dump(rows, handle, indent=1)
-        else:
-            writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
-            writer.writeheader()
-            writer.writerows(rows)
+    if out.suffix == ".json":
+        save_text(out, json.dumps(rows, indent=1))
+    else:
+        buffer = io.StringIO(newline="")
+        writer = csv.DictWriter(buffer, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+        save_text(out, buffer.getvalue())
     print(f"wrote {len(rows)} starting hands to {out}")
     return 0

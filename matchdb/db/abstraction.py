@@ -65,6 +65,8 @@ from matchdb.core.pairs import (
 from matchdb.equity.distributions import DEFAULT_BINS, board_distributions, check_bins
 from matchdb.equity.reports import as_items
 from matchdb.errors import CardError, MatchdbError
+from matchdb.outputs import write_whole
+from matchdb.storage.files import check_outside
 
 if TYPE_CHECKING:
     from matchdb.db.query import MatchDB
@@ -253,9 +255,14 @@ def _write_zarr(arrays: dict[str, np.ndarray], attrs: dict, path: Path) -> None:
 
 
 def _write_hdf5(arrays: dict[str, np.ndarray], attrs: dict, path: Path) -> None:
+    """The HDF5 file is made in memory (67 MB for every flop), then written: HDF5 failing to write a full disk at
+    close leaves h5py's objects broken (freeing them crashes the process), a plain write fails cleanly."""
+    import io
+
     import h5py
 
-    with h5py.File(path, "w") as h5:
+    memory = io.BytesIO()
+    with h5py.File(memory, "w") as h5:
         for key, value in attrs.items():
             h5.attrs[key] = value if isinstance(value, (str, int, float)) else json.dumps(value)
         for name, data in arrays.items():
@@ -264,7 +271,9 @@ def _write_hdf5(arrays: dict[str, np.ndarray], attrs: dict, path: Path) -> None:
                 compression="gzip", compression_opts=GZIP_LEVEL,
             )
             dataset.attrs["description"] = _DESCRIPTIONS[name]
-    with open(path, "rb") as handle:
+    with open(path, "wb") as handle:
+        handle.write(memory.getbuffer())
+        handle.flush()
         os.fsync(handle.fileno())
 
 
@@ -281,13 +290,8 @@ def write_dataset(dataset: Dataset, zarr_path: str | Path | None = None, hdf5_pa
     Each is written under ``NAME.partial`` and renamed into place; an
     existing output is an error unless ``overwrite``.
     """
-    if zarr_path is None and hdf5_path is None:
-        raise MatchdbError("No output was named; expected a zarr path, an HDF5 path or both.")
+    outputs = _check_outputs(zarr_path, hdf5_path, overwrite)
     started = time.perf_counter()
-    outputs = [Path(p) if p is not None else None for p in (zarr_path, hdf5_path)]
-    for out in outputs:
-        if out is not None and out.exists() and not overwrite:
-            raise MatchdbError(f"The output '{out}' exists; expected a new path, or overwrite=True.")
     arrays = dataset.arrays()
     attrs = _attributes(dataset, source)
     for out, writer in zip(outputs, (_write_zarr, _write_hdf5)):
@@ -296,7 +300,7 @@ def write_dataset(dataset: Dataset, zarr_path: str | Path | None = None, hdf5_pa
         out.parent.mkdir(parents=True, exist_ok=True)
         partial = out.with_name(out.name + ".partial")
         _remove(partial)
-        writer(arrays, attrs, partial)
+        write_whole(out, partial, lambda: writer(arrays, attrs, partial))  # noqa: B023 - called at once
         if out.exists():
             old = out.with_name(out.name + ".old")
             _remove(old)
@@ -313,6 +317,20 @@ def write_dataset(dataset: Dataset, zarr_path: str | Path | None = None, hdf5_pa
     )
 
 
+def _check_outputs(zarr_path: str | Path | None, hdf5_path: str | Path | None, overwrite: bool,
+                   reading: str | Path | None = None) -> list[Path | None]:
+    """The outputs as Paths, checked before any work: at least one, new unless ``overwrite``, outside ``reading``."""
+    if zarr_path is None and hdf5_path is None:
+        raise MatchdbError("No output was named; expected a zarr path, an HDF5 path or both.")
+    outputs = [Path(p) if p is not None else None for p in (zarr_path, hdf5_path)]
+    for out in outputs:
+        if out is not None and out.exists() and not overwrite:
+            raise MatchdbError(f"The output '{out}' exists; expected a new path, or overwrite=True.")
+        if out is not None:
+            check_outside(out, reading)
+    return outputs
+
+
 def _remove(path: Path) -> None:
     if path.is_dir():
         shutil.rmtree(path)
@@ -323,7 +341,11 @@ def _remove(path: Path) -> None:
 def build_dataset(db: MatchDB, zarr_path: str | Path | None = None, hdf5_path: str | Path | None = None,
                   bins: int = DEFAULT_BINS, quiet: bool = True, overwrite: bool = False,
                   workers: int | None = None) -> DatasetReport:
-    """Compute the dataset from every table of a :class:`matchdb.MatchDB` and write it (zarr, HDF5 or both)."""
+    """Compute the dataset from every table of a :class:`matchdb.MatchDB` and write it (zarr, HDF5 or both).
+
+    The outputs are checked first (new unless ``overwrite``, not inside the database), so a bad path costs no work.
+    """
+    _check_outputs(zarr_path, hdf5_path, overwrite, reading=getattr(db, "path", None))
     dataset = compute_dataset(db.tables(show_progress=not quiet), bins=bins, quiet=True, workers=workers)
     return write_dataset(dataset, zarr_path, hdf5_path, source=str(getattr(db, "path", "")), overwrite=overwrite)
 

@@ -45,6 +45,10 @@ __all__ = ["parse_flop_spec", "build", "BuildReport", "build_one"]
 _RANGE = re.compile(r"^(\d+)-(\d+)$")
 
 
+#: Longest flop spec accepted, in characters: every table written out as a flop fits (12,284).
+MAX_SPEC_CHARS = 16_384
+
+
 def parse_flop_spec(spec: str | Iterable[int] | None) -> list[int]:
     """Canonical indices named by a spec: indices, ranges ``a-b`` and flops as cards, comma-separated.
 
@@ -60,35 +64,40 @@ def parse_flop_spec(spec: str | Iterable[int] | None) -> list[int]:
     if spec is None:
         return list(range(N_FLOPS))
     if not isinstance(spec, str):
-        indices = [check_index(i) for i in spec]
+        indices = {check_index(i) for i in spec}
         shown = repr(list(spec))
     else:
+        if len(spec) > MAX_SPEC_CHARS:
+            raise MatchdbError(
+                f"The flop spec is {len(spec):,} characters long; expected at most {MAX_SPEC_CHARS:,} "
+                "(every table written out as a flop takes 12,284; ranges like 0-1754 are shorter)."
+            )
         shown = repr(spec)
-        indices = []
-        tokens = [t.strip() for t in spec.split(",") if t.strip()]
+        indices = set()
+        tokens = dict.fromkeys(t.strip() for t in spec.split(",") if t.strip())  # each token once, in order
         if not tokens:
             raise MatchdbError(f"The flop spec {spec!r} is empty; expected indices, ranges like 0-39 or flops like AhTcTh.")
         for token in tokens:
             if token.isdigit():
-                indices.append(int(token))
+                indices.add(int(token))
             elif match := _RANGE.match(token):
                 low, high = int(match[1]), int(match[2])
                 if low > high:
                     raise MatchdbError(f"The flop spec range {token!r} runs backwards; expected low-high.")
                 if high >= N_FLOPS:  # checked before expanding: '0-99999999999' must not fill memory
-                    raise MatchdbError(f"The flop spec {shown} names table {high}; expected indices 0..{N_FLOPS - 1}.")
-                indices.extend(range(low, high + 1))
+                    raise MatchdbError(f"The flop spec {shown[:80]} names table {high}; expected indices 0..{N_FLOPS - 1}.")
+                indices.update(range(low, high + 1))
             else:
                 try:
-                    indices.append(flop_index(token))
+                    indices.add(flop_index(token))
                 except MatchdbError as error:
                     raise MatchdbError(
-                        f"The flop spec token {token!r} is neither an index, a range like 0-39 nor a flop ({error})"
+                        f"The flop spec token {token[:40]!r} is neither an index, a range like 0-39 nor a flop ({error})"
                     ) from None
     for index in indices:
         if not 0 <= index < N_FLOPS:
-            raise MatchdbError(f"The flop spec {shown} names table {index}; expected indices 0..{N_FLOPS - 1}.")
-    return sorted(set(indices))
+            raise MatchdbError(f"The flop spec {shown[:80]} names table {index}; expected indices 0..{N_FLOPS - 1}.")
+    return sorted(indices)
 
 
 def build_one(root: str, index: int) -> dict:

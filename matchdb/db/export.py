@@ -35,7 +35,7 @@ from matchdb.answers import plural
 from matchdb.core.canonical import CANONICAL_FLOPS, N_FLOPS, ORBIT_SIZES, flop_cards
 from matchdb.core.pairs import COLLISION, MAX_W, N_PAIRS, PAIRS, SENTINEL
 from matchdb.db.query import MatchDB
-from matchdb.errors import DatabaseError
+from matchdb.outputs import write_whole
 from matchdb.progress import progress
 from matchdb.storage import CHUNK_ROWS
 from matchdb.storage.files import check_output_file, fsync_path
@@ -65,19 +65,15 @@ def export_hdf5(db: MatchDB | str | Path, out: str | Path, show_progress: bool =
 
     started = time.perf_counter()
     db = db if isinstance(db, MatchDB) else MatchDB(db, cache_tables=1)
-    out = check_output_file(out, ".h5")
+    out = check_output_file(out, ".h5", reading=db.path)
     built = db.built()
     partial = out.with_name(out.name + ".partial")
-    try:
+    def write() -> None:
         _write(h5py, db, built, partial, show_progress)
         fsync_path(partial)
         os.replace(partial, out)
-    except OSError as error:
-        partial.unlink(missing_ok=True)
-        raise DatabaseError(f"Writing '{out}' failed ({error.strerror or error}); nothing was left behind.") from None
-    except BaseException:
-        partial.unlink(missing_ok=True)
-        raise
+
+    write_whole(out, partial, write)
     return ExportReport(path=out, tables=len(built), bytes=out.stat().st_size, seconds=time.perf_counter() - started)
 
 

@@ -29,6 +29,7 @@ from matchdb.db.query import MatchDB
 from matchdb.equity.matchups import MATCHUPS_KIND
 from matchdb.equity.preflop import PREFLOP_KIND
 from matchdb.errors import DatabaseError
+from matchdb.outputs import write_failure
 from matchdb.progress import progress
 from matchdb.storage.derived import derived_member
 from matchdb.storage.digests import sha256_file
@@ -83,7 +84,7 @@ def pack(db: str | Path, out: str | Path, show_progress: bool = False, preflop: 
     source = MatchDB(db, cache_tables=1)
     if source.store.packed:
         raise DatabaseError(f"The database '{db}' is already packed; expected a store folder.")
-    out = check_output_file(out, ".zip")
+    out = check_output_file(out, ".zip", reading=db)
     preflop_seconds = 0.0
     if preflop and len(source.built()) == N_FLOPS:
         members = [derived_member(PREFLOP_KIND), derived_member(MATCHUPS_KIND)]
@@ -107,7 +108,7 @@ def pack(db: str | Path, out: str | Path, show_progress: bool = False, preflop: 
         beside.write_text(f"{whole}  {out.name}\n")
     except OSError as error:
         partial.unlink(missing_ok=True)
-        raise DatabaseError(f"Writing '{out}' failed ({error.strerror or error}); nothing was left behind.") from None
+        raise DatabaseError(write_failure(out, error)) from None
     except BaseException:
         partial.unlink(missing_ok=True)
         raise

@@ -8,7 +8,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -25,7 +25,7 @@ from matchdb.core.canonical import (
 )
 from matchdb.core.pairs import COLLISION, N_PAIRS, PAIRS, SENTINEL
 from matchdb.db.query import MatchDB
-from matchdb.errors import DatabaseError
+from matchdb.errors import DatabaseError, MatchdbError
 from matchdb.progress import progress
 from matchdb.storage.derived import DERIVED_FOLDER, decode_derived, tables_fingerprint
 from matchdb.storage.digests import sha256_bytes, table_digest
@@ -71,6 +71,7 @@ class VerifyReport:
     problems: list[str] = field(default_factory=list)
     derived_checked: list[str] = field(default_factory=list)
     sampled: int = 0
+    recomputed: int = 0
 
     @property
     def ok(self) -> bool:
@@ -81,6 +82,7 @@ class VerifyReport:
         out = [
             f"{self.path}: {self.present} of {N_FLOPS} tables present, {intact} intact, "
             f"{plural(len(self.derived_checked), 'derived file')} checked, {plural(self.sampled, 'entry', 'entries')} recomputed"
+            + (f", {plural(self.recomputed, 'whole table')} recomputed and compared" if self.recomputed else "")
         ]
         out += [f"problem: {p}" for p in self.problems]
         if self.missing:
@@ -154,6 +156,10 @@ def _check_derived(db: MatchDB, report: VerifyReport) -> None:
             report.problems.append(f"derived file {member} was computed from other tables than these (stale); delete it to recompute it")
 
 
+#: Most entries ``verify`` recomputes with the pure-Python twin.
+MAX_SAMPLE = 10_000_000
+
+
 def verify(
     path: str | Path,
     sample: int = 100,
@@ -161,6 +167,8 @@ def verify(
     required: Iterable[int] = (),
     complete: bool = False,
     show_progress: bool = False,
+    recompute: bool = False,
+    workers: int | None = None,
 ) -> VerifyReport:
     """Check the store folder or packed file at ``path``; see :class:`VerifyReport`.
 
@@ -172,7 +180,21 @@ def verify(
     ``sample`` random entries with the pure-Python twin. Tables not built are
     only reported when ``required`` (indices) names them, or all of them
     with ``complete``.
+
+    With ``recompute``, every built table (or those ``required`` names) is
+    computed again, as a build computes it, and compared entry by entry with
+    what the store decodes to: checksums only prove bytes are what their
+    manifest says, so a shard copied from another table with its manifest
+    entry edited to match passes them, and fails here. ``workers`` threads
+    compute (default one per core); a full recompute takes about as long as a
+    build.
     """
+    for name, value, high in (("sample", sample, MAX_SAMPLE), ("seed", seed, 2**63 - 1)):
+        if value is None and name == "seed":
+            continue
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not 0 <= value <= high:
+            raise MatchdbError(f"The {name} {value!r} is not a whole number 0..{high:,}.")
+    required = list(required)
     report = VerifyReport(path=str(path))
     try:
         db = MatchDB(path, cache_tables=1)
@@ -187,6 +209,9 @@ def verify(
     report.missing = sorted(needed - set(built))
     samples = _sample_entries(built, sample, seed)  # drawn first, so no table need be kept
     table = np.empty((N_PAIRS, N_PAIRS), dtype=np.uint16)  # one buffer for every table
+    chosen = set(required) if required and not complete else set(built)
+    again = [index for index in built if index in chosen] if recompute else []
+    fresh = _recomputed(again, workers)
     for index in progress(built, len(built), "verifying", unit="table", enabled=show_progress):
         report.tables_checked += 1
         try:
@@ -201,10 +226,43 @@ def verify(
             problem = "sentinel entries do not follow the collision mask"
         if problem is None:
             problem = _check_samples(index, table, samples.get(index, ()), report)
+        if index in chosen and recompute:
+            computed = next(fresh)  # taken for every table recomputed, so the stream stays in step
+            report.recomputed += 1
+            if problem is None and not np.array_equal(computed, table):
+                differ = int(np.count_nonzero(computed != table))
+                problem = (f"the stored table differs from the recomputed one in {differ:,} of {N_PAIRS * N_PAIRS:,} entries "
+                           "(a forged or misplaced shard); rebuild it")
         if problem is not None:
             report.bad[index] = problem
     _check_derived(db, report)
     return report
+
+
+def _recomputed(indices: list[int], workers: int | None) -> Iterator[np.ndarray]:
+    """The tables ``indices`` computed afresh, in order, by ``workers`` threads (the kernel releases the GIL)."""
+    import os
+    from collections import deque
+    from concurrent.futures import ThreadPoolExecutor
+
+    from matchdb.core.table import match_table
+
+    if not indices:
+        return
+    threads = workers or os.cpu_count() or 1
+    with ThreadPoolExecutor(threads) as pool:
+        pending: deque = deque()
+        upcoming = iter(indices)
+        for index in upcoming:
+            pending.append(pool.submit(match_table, CANONICAL_FLOPS[index].tolist()))
+            if len(pending) >= 2 * threads:
+                break
+        while pending:
+            table = pending.popleft().result()
+            for index in upcoming:
+                pending.append(pool.submit(match_table, CANONICAL_FLOPS[index].tolist()))
+                break
+            yield table
 
 
 def _check_samples(index: int, table: np.ndarray, entries, report: VerifyReport) -> str | None:

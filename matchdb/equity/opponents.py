@@ -36,7 +36,10 @@ def independent_outcome(table: np.ndarray, columns: np.ndarray, hero: int, oppon
     below, level with and above the hero, and the chances multiply across opponents:
     equity = mean over columns of prod_i (below_i + tied_i / 2) / all_i. An
     approximation (``method="independent"``, ``exact=False``, no standard error): it
-    ignores that opponents cannot hold the same cards, nor the hero's. With random
+    ignores that opponents cannot hold the same cards, nor the hero's. A runout on which
+    some opponent can hold no hand of his range (a known hand sharing a card with the
+    turn or river) cannot happen and is left out, so against one known hand the
+    formula is the exact equity. With random
     opponents it is the naive win rate ``mean((W / MAX_W) ** (players - 1))``.
 
     >>> from matchdb.core.cards import parse_cards
@@ -63,7 +66,10 @@ def independent_outcome(table: np.ndarray, columns: np.ndarray, hero: int, oppon
     out = np.zeros(4)
     _k._independent(cols, int(hero), weights, out)
     if out[3] == 0 or not np.isfinite(out[0]):
-        raise RangeError("No opponent hand of some range is possible on this board, or the hero collides with it.")
+        raise RangeError(
+            "No turn and river leave every opponent a hand of his range on this board; "
+            "expected ranges that can be dealt on at least one turn and river."
+        )
     win, noloss, equity = out[:3] / out[3]
     return MultiwayResult(
         win=float(win),

@@ -545,7 +545,9 @@ def plot_winnings(net_bb: Sequence[float], adjusted_bb: Sequence[float], title: 
         ax.set_title(title)
     ax.legend(loc="best")
     if out is not None:
-        ax.figure.savefig(os.fspath(out), dpi=110)
+        from matchdb.outputs import save_figure
+
+        save_figure(ax.figure, out, dpi=110)
     return ax
 
 

@@ -76,6 +76,7 @@ import numpy as np
 
 from matchdb.answers import plain, require_pandas
 from matchdb.errors import MatchdbError
+from matchdb.outputs import save_figure, save_text
 from matchdb.play.bots import Bot, make_bot
 from matchdb.play.games import (
     S_AGG,
@@ -347,11 +348,11 @@ class ArenaResult:
         """Write JSON (``.json``: everything) or CSV (``.csv`` per bot, with ``.pairs.csv`` and ``.units.csv`` beside it)."""
         path = Path(path)
         if path.suffix == ".csv":
-            path.write_text(self.to_csv())
-            path.with_suffix(".pairs.csv").write_text(self.pairs_csv())
-            path.with_suffix(".units.csv").write_text(self.units_csv())
+            save_text(path, self.to_csv())
+            save_text(path.with_suffix(".pairs.csv"), self.pairs_csv())
+            save_text(path.with_suffix(".units.csv"), self.units_csv())
         elif path.suffix == ".json":
-            path.write_text(json.dumps(self.to_dict(), indent=1, allow_nan=False))
+            save_text(path, json.dumps(self.to_dict(), indent=1, allow_nan=False))
         else:
             raise ArenaError(f"The output file {str(path)!r} ends neither in .csv nor in .json.")
         return path
@@ -383,10 +384,10 @@ class ArenaResult:
         axes[2].set_title("finishing places")
         axes[2].legend(fontsize="small")
         fig.tight_layout()
-        path = Path(path)
-        fig.savefig(path)
-        plt.close(fig)
-        return path
+        try:
+            return save_figure(fig, path)
+        finally:
+            plt.close(fig)
 
 
 def _pair_row(pair: Pair) -> dict:

@@ -701,9 +701,9 @@ def save_bot(bot: BuiltinBot, path: str | os.PathLike, extra: Mapping | None = N
     data = {"kind": _BOT_FILE_KIND, "version": 1, "class": type(bot).__name__, "name": bot.name,
             "strength": asdict(bot.strength),
             "parameters": {name: float(v) for name, v in zip(bot.parameter_names(), bot.params)}}
-    path = Path(path)
-    path.write_text(json.dumps(data | dict(extra or {}), indent=1, allow_nan=False) + "\n")
-    return path
+    from matchdb.outputs import save_text
+
+    return save_text(path, json.dumps(data | dict(extra or {}), indent=1, allow_nan=False) + "\n")
 
 
 _MAX_BOT_FILE = 1 << 20  # bytes

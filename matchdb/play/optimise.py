@@ -423,6 +423,9 @@ def plot_trajectories(searches: Sequence[Search], path: str | os.PathLike, ylabe
         ax.set_title(title)
     ax.legend(fontsize="small")
     fig.tight_layout()
-    fig.savefig(path)
-    plt.close(fig)
-    return str(path)
+    try:
+        from matchdb.outputs import save_figure
+
+        return str(save_figure(fig, path))
+    finally:
+        plt.close(fig)

@@ -204,9 +204,9 @@ class PreflopScore:
 
     def save(self, path: str | os.PathLike, extra: Mapping | None = None) -> Path:
         """Write :meth:`to_json` (plus ``extra`` keys, like the fit's figures) to a JSON file."""
-        path = Path(path)
-        path.write_text(json.dumps(self.to_dict() | dict(extra or {}), indent=1, allow_nan=False) + "\n")
-        return path
+        from matchdb.outputs import save_text
+
+        return save_text(path, json.dumps(self.to_dict() | dict(extra or {}), indent=1, allow_nan=False) + "\n")
 
     @classmethod
     def load(cls, path: str | os.PathLike) -> PreflopScore:

@@ -519,9 +519,12 @@ def _plot(results: Sequence[TuningResult], path) -> str:
     ax.set_title(f"tuning {first.start_bot.name} against {', '.join(first.settings['field'])}")
     ax.legend(fontsize="small")
     fig.tight_layout()
-    fig.savefig(path)
-    plt.close(fig)
-    return str(path)
+    try:
+        from matchdb.outputs import save_figure
+
+        return str(save_figure(fig, path))
+    finally:
+        plt.close(fig)
 
 
 # -- the tuner -----------------------------------------------------------------------------------------

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from matchdb.errors import CorruptDatabaseError, DatabaseError
 
-__all__ = ["is_url", "read_small_file", "write_atomically", "fsync_path", "remove_stale_partials", "check_output_file", "PARTIAL_SUFFIX"]
+__all__ = ["is_url", "read_small_file", "write_atomically", "fsync_path", "remove_stale_partials", "check_output_file", "check_outside", "PARTIAL_SUFFIX"]
 
 #: Most bytes read from a metadata file, a manifest entry or a derived file; more is damage.
 MAX_SMALL_FILE = 64 << 20
@@ -133,13 +133,22 @@ def remove_stale_partials(folder: str | Path, older_than: float = 3600.0) -> int
     return removed
 
 
-def check_output_file(out: str | Path, suffix: str) -> Path:
-    """``out`` as a Path after checking a file can be written there: not a folder, in a folder that exists.
+def check_output_file(out: str | Path, suffix: str, reading: str | os.PathLike | None = None) -> Path:
+    """``out`` as a Path after checking a file can be written there, before any work starts.
+
+    Not a folder, in a folder that exists and this user can write to, and not
+    the database being read (``reading``, a store folder or packed file) nor
+    anything inside it: ``matchdb pack --db STORE --out STORE/zarr.json``
+    would overwrite the store's metadata with the zip.
 
     >>> check_output_file("no/such/folder/x.zip", ".zip")
     Traceback (most recent call last):
     ...
     matchdb.errors.DatabaseError: The output 'no/such/folder/x.zip' is in a folder that does not exist ('no/such/folder'); create it first.
+    >>> check_output_file(f"{path}/zarr.json", ".zip", reading=path)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    matchdb.errors.DatabaseError: The output '.../zarr.json' is inside the database '...' being read; expected a path outside it.
     """
     if not isinstance(out, (str, os.PathLike)) or not str(out):
         raise DatabaseError(f"The output {out!r} is not a file name; expected one like 'matchdb{suffix}'.")
@@ -148,4 +157,20 @@ def check_output_file(out: str | Path, suffix: str) -> Path:
         raise DatabaseError(f"The output '{out}' is a folder; expected a file name like 'matchdb{suffix}'.")
     if not out.parent.is_dir():
         raise DatabaseError(f"The output '{out}' is in a folder that does not exist ('{out.parent}'); create it first.")
+    if not os.access(out.parent, os.W_OK | os.X_OK):
+        raise DatabaseError(f"The output '{out}' is in a folder this user cannot write to ('{out.parent}').")
+    check_outside(out, reading)
     return out
+
+
+def check_outside(out: str | Path, reading: str | os.PathLike | None) -> None:
+    """Refuse an output that is the database being read (``reading``) or lies inside it; URLs are never inside."""
+    if reading is None or is_url(reading):
+        return
+    try:
+        store = Path(reading).resolve()
+        target = Path(out).resolve()
+    except (OSError, RuntimeError):  # a loop of links: nothing to compare
+        return
+    if target == store or store in target.parents:
+        raise DatabaseError(f"The output '{out}' is inside the database '{reading}' being read; expected a path outside it.")

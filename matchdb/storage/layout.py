@@ -40,6 +40,8 @@ __all__ = [
     "CHUNK_ROWS",
     "N_CHUNKS",
     "CHUNK_BYTES",
+    "MAX_FRAME_BYTES",
+    "MAX_SHARD_BYTES",
     "ZSTD_LEVEL",
     "SHARD_INDEX_BYTES",
     "GROUP_META",
@@ -61,6 +63,11 @@ CHUNK_BYTES = CHUNK_ROWS * N_PAIRS * 2
 ZSTD_LEVEL = 10
 #: The shard index at the end of every shard: (offset, nbytes) uint64 per chunk, then a crc32c.
 SHARD_INDEX_BYTES = N_CHUNKS * 16 + 4
+#: Most bytes of one stored chunk: zstd's worst case for a chunk (ZSTD_compressBound), its
+#: frame header and checksum; real chunks are about 20 kB. A manifest claiming more is damaged.
+MAX_FRAME_BYTES = CHUNK_BYTES + (CHUNK_BYTES >> 8) + 64
+#: Most bytes of one table's shard: seven chunks at their largest and the shard index.
+MAX_SHARD_BYTES = N_CHUNKS * MAX_FRAME_BYTES + SHARD_INDEX_BYTES
 GROUP_META = "zarr.json"
 
 
@@ -149,5 +156,12 @@ def check_manifest(entry: object, index: int, where: str) -> tuple[tuple[int, in
         raise CorruptDatabaseError(
             f"The manifest entry of table {index} in '{where}' lacks its {N_CHUNKS} chunk ranges; "
             f"the store is damaged, rebuild the table with 'matchdb build --flops {index} --out {where}'."
+        )
+    largest = max(ranges, key=lambda r: (r[1] > MAX_FRAME_BYTES, r[0] + r[1]))
+    if largest[1] > MAX_FRAME_BYTES or largest[0] + largest[1] > MAX_SHARD_BYTES - SHARD_INDEX_BYTES:
+        raise CorruptDatabaseError(
+            f"The manifest entry of table {index} in '{where}' records a chunk of {largest[1]:,} bytes at offset "
+            f"{largest[0]:,}; a chunk is at most {MAX_FRAME_BYTES:,} bytes inside a shard of at most "
+            f"{MAX_SHARD_BYTES:,}: the store is damaged, nothing of it was read."
         )
     return ranges

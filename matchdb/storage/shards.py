@@ -39,6 +39,7 @@ from matchdb.errors import CorruptDatabaseError, DatabaseError, IncompleteDataba
 from matchdb.storage.layout import (
     CHUNK_BYTES,
     CHUNK_ROWS,
+    MAX_SHARD_BYTES,
     N_CHUNKS,
     SHARD_INDEX_BYTES,
     ZSTD_LEVEL,
@@ -73,6 +74,11 @@ class Location(NamedTuple):
 def make_location(path: str, start: int, length: int, entry: dict, index: int, where: str) -> Location:
     """A table's :class:`Location` from its manifest entry, after checking the entry names ``index`` and fits the shard."""
     chunks = check_manifest(entry, index, where)
+    if length > MAX_SHARD_BYTES:
+        raise CorruptDatabaseError(
+            f"The shard of table {index} in '{where}' is {length:,} bytes; a shard is at most {MAX_SHARD_BYTES:,}: "
+            "the store is damaged, nothing of it was read."
+        )
     if length != entry.get("shard_bytes") or any(o + n > length - SHARD_INDEX_BYTES for o, n, _ in chunks):
         raise CorruptDatabaseError(
             f"The shard of table {index} in '{where}' is {length} bytes; its manifest records "

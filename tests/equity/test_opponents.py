@@ -98,3 +98,31 @@ def test_west_and_tomlinson_ranges(db):
     assert r.equity == pytest.approx(want, abs=1e-12) and r.method == "drop-out"
     # a steered range is a range: usable as an opponent
     assert 0 < db.multiway("AhKh", "2c7dJh", [raiser, "random"]).equity < 1
+
+
+def test_independent_model_with_a_known_opponent_hand_is_the_exact_equity(small_db):
+    """A known hand is possible on every runout that spares its cards: the formula is then the exact enumeration.
+
+    It used to refuse with a false "no hand possible" (a turn or river taking one of
+    the known hand's cards left that opponent no hand on that column).
+    """
+    from tests.equity.test_multiway import _eval7
+
+    eval7 = _eval7()
+    cards = [eval7.Card(c) for c in ("Ah", "Kh", "Qs", "Qd", "2c", "7d", "Jh")]
+    hero, villain, board = cards[:2], cards[2:4], cards[4:]
+    rest = [eval7.Card(r + s) for r in "23456789TJQKA" for s in "cdhs" if eval7.Card(r + s) not in cards]
+    won = tied = count = 0
+    for turn, river in itertools.combinations(rest, 2):
+        mine = eval7.evaluate(hero + board + [turn, river])
+        theirs = eval7.evaluate(villain + board + [turn, river])
+        won += mine > theirs
+        tied += mine == theirs
+        count += 1
+    got = small_db.multiway("AhKh", "2c7dJh", ["QsQd"], method="independent")
+    assert count == math.comb(45, 2)
+    assert got.equity == pytest.approx((won + tied / 2) / count, abs=1e-12)
+    assert got.win == pytest.approx(won / count, abs=1e-12) and got.tie == pytest.approx(tied / count, abs=1e-12)
+    assert got.equity == pytest.approx(small_db.equity("AhKh", "2c7dJh", "QsQd"), abs=1e-12)
+    beside = small_db.multiway("AhKh", "2c7dJh", ["QsQd", "random"], method="independent")  # an approximation, but an answer
+    assert 0 < beside.equity < got.equity

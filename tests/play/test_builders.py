@@ -219,7 +219,7 @@ def test_bot_files_are_checked_against_their_schema(tmp_path):
         (["--hands", "0"], "matchdb: --hands is 0; expected 1..1,000,000."),
         (["--seeds", "5-1"], "matchdb: The seeds '5-1' are not seeds like 1-5 or 1,3,7"),
         (["--out", "missing/dir/r.csv"], "matchdb: The output 'missing/dir/r.csv' is in a folder that does not exist"),
-        (["--plot", "o.csv"], "matchdb: --plot is 'o.csv'; expected a file name ending in .png or .svg or .pdf."),
+        (["--plot", "o.csv"], "matchdb: --plot is 'o.csv'; expected a file name ending in .png, .svg or .pdf."),
         (["--out", "r.txt"], "matchdb: --out is 'r.txt'; expected a file name ending in .csv or .json."),
     ],
 )

@@ -2,8 +2,16 @@
 
 from __future__ import annotations
 
+import http.server
+import json
 import os
+import re
 import shutil
+import threading
+import time
+import zipfile
+from contextlib import contextmanager
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -109,3 +117,152 @@ def test_missing_and_unreachable_urls_are_one_sentence(shipped):
         HttpFile("http://127.0.0.1:1/x.zip", timeout=5)
     with pytest.raises(MatchdbError, match="is not a path"):
         matchdb.open(b"http://x")
+
+
+# -- servers that misbehave: a total deadline, the format's bounds, redirects kept to the origin ---------------
+
+
+@contextmanager
+def hostile_server(respond):
+    """A real HTTP server on 127.0.0.1 whose answers ``respond(handler, path, range)`` writes (a thread per client).
+
+    Yields (base URL, list of the paths asked for).
+    """
+    asked: list[str] = []
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, *args) -> None:  # quiet
+            pass
+
+        def do_GET(self) -> None:
+            asked.append(self.path)
+            wanted = re.fullmatch(r"bytes=(\d+)-(\d+)", self.headers.get("Range", ""))
+            try:
+                respond(self, self.path, (int(wanted[1]), int(wanted[2])) if wanted else None)
+            except OSError:  # the client gave up
+                pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server.daemon_threads = True
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}", asked
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def serve_range(handler, path: Path, wanted) -> None:
+    """A 206 answer with the asked bytes of the file at ``path``, read with pread (files here may be large)."""
+    size = path.stat().st_size
+    start, end = wanted if wanted else (0, size - 1)
+    end = min(end, size - 1)
+    with open(path, "rb") as handle:
+        body = os.pread(handle.fileno(), end - start + 1, start)
+    handler.send_response(206)
+    handler.send_header("Content-Range", f"bytes {start}-{end}/{size}")
+    handler.send_header("Content-Length", str(len(body)))
+    handler.send_header("ETag", '"fixed"')
+    handler.end_headers()
+    handler.wfile.write(body)
+
+
+def test_a_server_sending_one_byte_a_second_fails_within_the_deadline(monkeypatch):
+    """The 30 s timeout was per read: a byte a second never tripped it (issue 20, item 6). Now each piece has a total deadline."""
+    monkeypatch.setenv("MATCHDB_HTTP_DEADLINE", "2")
+
+    def trickle(handler, path, wanted) -> None:
+        for byte in b"HTTP/1.1 206 Partial Content\r\nContent-Range: bytes 0-0/100\r\nContent-Length: 1\r\n\r\nx":
+            handler.wfile.write(bytes([byte]))
+            handler.wfile.flush()
+            time.sleep(1)
+
+    with hostile_server(trickle) as (url, _):
+        started = time.monotonic()
+        with pytest.raises(DatabaseError, match=r"did not send what was asked within 2 s .*MATCHDB_HTTP_DEADLINE"):
+            matchdb.open(f"{url}/slow.zip")
+        assert time.monotonic() - started < 4
+
+
+def test_the_directory_has_one_deadline_for_all_its_pieces(shipped, monkeypatch):
+    """Each piece of the directory in time, their sum too late: refused (a server can't stretch the open by pieces)."""
+    monkeypatch.setenv("MATCHDB_HTTP_DEADLINE", "1.5")
+
+    def slow_pieces(handler, path, wanted) -> None:
+        if wanted != (0, 0):
+            time.sleep(0.6)
+        serve_range(handler, shipped / "small.zip", wanted)
+
+    with hostile_server(slow_pieces) as (url, asked):
+        with pytest.raises(DatabaseError, match=r"within 1.5 s"):
+            HttpFile(f"{url}/small.zip").zip_file().read()  # what zipfile does, all of it within one deadline
+        assert len(asked) >= 3
+
+
+def test_a_manifest_claiming_a_huge_chunk_is_refused_before_anything_is_fetched(shipped, tmp_path):
+    """A pack whose table 2c7dJh claims a 100 MB chunk (the format's largest is 396,743 bytes): nothing fetched or cached."""
+    index = matchdb.flop_index("2c7dJh")
+    claimed = 100_000_000
+    hosted = tmp_path / "bomb.zip"
+    with zipfile.ZipFile(shipped / "small.zip") as source, zipfile.ZipFile(hosted, "w") as out:
+        for info in source.infolist():
+            data = source.read(info)
+            if info.filename == f"manifest/{index:04d}.json":
+                entry = json.loads(data)
+                entry["chunks"][0][1] = claimed
+                entry["shard_bytes"] = claimed + 1000
+                data = json.dumps(entry).encode()
+            if info.filename == f"W/c/{index}/0/0":
+                with out.open(zipfile.ZipInfo(info.filename), "w", force_zip64=True) as member:
+                    for _ in range(100):
+                        member.write(bytes(1_000_000))
+                    member.write(bytes(1000))
+                continue
+            out.writestr(zipfile.ZipInfo(info.filename), data)
+    assert hosted.stat().st_size > claimed
+    cache = tmp_path / "cache"  # where the autouse fixture puts this test's cache
+    with hostile_server(lambda handler, path, wanted: serve_range(handler, hosted, wanted)) as (url, _):
+        db = matchdb.open(f"{url}/bomb.zip")
+        with pytest.raises(CorruptDatabaseError, match=r"records a chunk of 100,000,000 bytes .* at most 396,743 bytes"):
+            db.equity("AhKh", "2c7dJh")
+        assert db.store.source.fetched_bytes < 200_000, db.store.source.fetched_bytes
+    cached = sum(f.stat().st_blocks * 512 for f in cache.rglob("*") if f.is_file())  # the cache is a sparse file
+    assert cached < 200_000, cached
+
+
+def test_redirects_are_followed_only_within_the_origin(shipped, small_store):
+    local = matchdb.open(shipped / "small.zip")
+    with file_server(shipped) as (other, other_server):
+
+        def redirect(handler, path, wanted) -> None:
+            if path == "/small.zip":
+                serve_range(handler, shipped / "small.zip", wanted)
+                return
+            target = {"/here.zip": "/small.zip", "/away.zip": f"{other}/small.zip", "/ftp.zip": "ftp://127.0.0.1/small.zip",
+                      "/file.zip": f"file://{shipped}/small.zip"}[path]
+            handler.send_response(302)
+            handler.send_header("Location", target)
+            handler.send_header("Content-Length", "0")
+            handler.end_headers()
+
+        with hostile_server(redirect) as (url, _):
+            same = matchdb.open(f"{url}/here.zip")
+            assert same.equity("AhKh", "2c7dJh") == local.equity("AhKh", "2c7dJh")
+            for name, target in (("away", other), ("ftp", "ftp://127.0.0.1"), ("file", "file://")):
+                with pytest.raises(DatabaseError, match=rf"redirects to '{re.escape(target)}.*expected the file itself or a "
+                                   "redirect on the same scheme, host and port"):
+                    matchdb.open(f"{url}/{name}.zip")
+        assert other_server.served == 0
+
+
+@pytest.mark.parametrize("url", ["http://[::1/x.zip", "http://127.0.0.1:port/x.zip", "https:///x.zip"])
+def test_a_malformed_url_is_one_sentence(url, capsys):
+    from matchdb.cli.main import main
+
+    with pytest.raises(DatabaseError, match=r"is not a valid address .*expected one like https://"):
+        matchdb.open(url)
+    assert main(["query", "AhKh", "2c7dJh", "--db", url]) == 2
+    assert "is not a valid address" in capsys.readouterr().err

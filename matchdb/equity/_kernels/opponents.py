@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import numpy as np
-
 from matchdb.core.pairs import SENTINEL
 from matchdb.jit import jit
 
@@ -16,7 +14,9 @@ def _independent(cols, hero, weights, out):
     the weight of his hands below, level with (the hero's own row excluded) and any level,
     over the rows valid on the column (the hero's cards not removed, as in the article).
     ``out`` gets the sums over columns of prod below/all, prod (below + tied)/all,
-    prod (below + tied/2)/all, and the number of columns.
+    prod (below + tied/2)/all, and the number of columns. A column on which some
+    opponent can hold no hand of his range (a known hand that shares a card with
+    the turn or river) is a runout that cannot happen: it is left out.
     """
     k = weights.shape[0]
     for c in range(cols.shape[0]):
@@ -27,6 +27,7 @@ def _independent(cols, hero, weights, out):
         p_win = 1.0
         p_noloss = 1.0
         p_share = 1.0
+        possible = True
         for i in range(k):
             below = 0.0
             tied = 0.0
@@ -42,11 +43,13 @@ def _independent(cols, hero, weights, out):
                 elif v == level:
                     tied += w[r]
             if total <= 0.0:
-                p_win = np.nan
+                possible = False
                 break
             p_win *= below / total
             p_noloss *= (below + tied) / total
             p_share *= (below + tied / 2.0) / total
+        if not possible:
+            continue
         out[0] += p_win
         out[1] += p_noloss
         out[2] += p_share
