@@ -680,7 +680,7 @@ class Session:
             "hand": live.number + 1, "board": card_names(record.board[:n_board]), "showdown": record.showdown,
             "shown": {str(s): card_names(record.holes[s]) for s in sorted(shown | {HUMAN_SEAT})
                       if record.holes[s] is not None},
-            "net": [b - a for a, b in zip(record.start, record.stacks)], "won": list(record.won),
+            "net": [b - a for a, b in zip(record.start, record.stacks)], "won": list(record.won), "stacks": list(record.stacks),
             "pots": [{"amount": a, "eligible": list(e), "paid": list(p)} for a, e, p in record.pots],
             "winners": [s for s in range(self.config.seats) if record.won[s] > 0],
         }
