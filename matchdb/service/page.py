@@ -144,8 +144,8 @@ def add_routes(app: FastAPI, db: MatchDB) -> None:
         return page_file("index.html")
 
     @app.get("/play", include_in_schema=False)
-    def get_play_page() -> Response:
-        return page_file("play.html")
+    def get_play_page(pause: int | None = Query(None, description="ms the page waits before each bot action")) -> Response:
+        return page_file("play.html")  # the page's script reads ``pause`` itself
 
     @app.get("/web/{name}", include_in_schema=False)
     def get_page_file(name: str) -> Response:

@@ -223,6 +223,7 @@ async function bots() {
 async function run(task) {
   if (busy) return;
   busy = true;
+  document.body.dataset.busy = "1"; // at once, within the click: a reader never sees the old state as settled
   showError(null);
   try {
     view = await task();
@@ -242,7 +243,6 @@ async function run(task) {
 
 function act(kind, amount) {
   clicked = performance.now();
-  document.body.dataset.busy = "1";
   run(() => api("POST", `/v1/play/${view.id}/act`, amount === undefined ? { kind } : { kind, amount }));
 }
 
