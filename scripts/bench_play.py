@@ -17,7 +17,9 @@ flop, and an equity query's latency with 100 sessions playing on the same ``matc
    routes at the page's pace (a request every 0.6 s each: a bot step, an
    action or a deal). The figure is the ratio of the median latencies.
 
-The machine may be shared: every figure is printed with its spread.
+The machine may be shared: every figure is printed with its spread. The load
+generator runs in a process of its own at a lower priority (``nice 10``): real
+players' browsers run on their own machines.
 """
 
 from __future__ import annotations
@@ -214,7 +216,9 @@ async def players(url: str, sessions: int, seconds: float, counts: Any) -> None:
 
 
 def run_players(url: str, sessions: int, seconds: float, counts: Any) -> None:
-    """The sessions' load, in a process of its own (so measuring the equity query shares no event loop with it)."""
+    """The sessions' load, in a process of its own (so measuring the equity query shares no event loop with it), at a
+    lower priority: the browsers of real players run elsewhere, so the load generator yields the cores it shares."""
+    os.nice(10)
     asyncio.run(players(url, sessions, seconds, counts))
 
 
