@@ -13,9 +13,10 @@ flop, and an equity query's latency with 100 sessions playing on the same ``matc
    test ``tests/service/test_play_page.py`` prints the page's own figure,
    click to drawn table.)
 3. **100 sessions**: ``GET /v1/equity`` on warmed positions, one request at a
-   time, alone and then while ``--sessions`` sessions play through the
-   routes at the page's pace (a request every 0.6 s each: a bot step, an
-   action or a deal). The figure is the ratio of the median latencies.
+   time, in four alternating rounds with ``--sessions`` sessions paused and
+   playing through the routes at the page's pace (a request every 0.6 s
+   each: a bot step, an action or a deal). The figure is the ratio of the
+   median latencies.
 
 The machine may be shared: every figure is printed with its spread. The load
 generator runs in a process of its own at a lower priority (``nice 10``): real
@@ -184,53 +185,72 @@ class Connection:
         self.writer.close()
 
 
-async def one_player(url: str, seed: int, stop: asyncio.Event, counter: list[int]) -> None:
-    """A person at the page's pace: one request (a bot step, an action or a deal) every 0.6 s."""
-    connection = await Connection.open(url)
+async def one_player(url: str, seed: int, control: Any, counter: Any) -> None:
+    """A person at the page's pace: one request (a bot step, an action or a deal) every 0.6 s while not paused."""
+    connection: Connection | None = await Connection.open(url)
+    assert connection is not None
     view = await connection.post("/v1/play", {"seats": 6, "stack": 1000, "seed": seed})
     sid = view["id"]
     await asyncio.sleep(0.6 * (seed % 10) / 10)  # the players do not move in step
-    while not stop.is_set():
+    while control.value != _STOP:
+        if control.value == _PAUSE:
+            if connection is not None:  # the server closes a connection silent for 5 s: open another after
+                connection.close()
+                connection = None
+            await asyncio.sleep(0.1)
+            continue
+        if connection is None:
+            connection = await Connection.open(url)
         if view["hand_over"]:
             view = await connection.post(f"/v1/play/{sid}/next")
         elif view["your_turn"]:
             view = await connection.post(f"/v1/play/{sid}/act", {"kind": "check" if view["legal"]["check"] else "call"})
         else:
             view = (await connection.post(f"/v1/play/{sid}/step"))["view"]
-        counter[0] += 1
+        counter.value += 1
         await asyncio.sleep(0.6)
-    connection.close()
+    if connection is not None:
+        connection.close()
 
 
-async def players(url: str, sessions: int, seconds: float, counts: Any) -> None:
-    stop = asyncio.Event()
-    counter = [0]
-    tasks = [asyncio.create_task(one_player(url, seed, stop, counter)) for seed in range(sessions)]
-    await asyncio.sleep(5)  # every session seated and playing
-    counts.value = 1  # playing: the measuring may start
-    counter[0] = 0
-    await asyncio.sleep(seconds)
-    counts.value = counter[0] + 1
-    stop.set()
-    await asyncio.gather(*tasks)
+_PAUSE, _PLAY, _STOP = 0, 1, 2
 
 
-def run_players(url: str, sessions: int, seconds: float, counts: Any) -> None:
+async def players(url: str, sessions: int, control: Any, counter: Any) -> None:
+    await asyncio.gather(*(one_player(url, seed, control, counter) for seed in range(sessions)))
+
+
+def run_players(url: str, sessions: int, control: Any, counter: Any) -> None:
     """The sessions' load, in a process of its own (so measuring the equity query shares no event loop with it), at a
     lower priority: the browsers of real players run elsewhere, so the load generator yields the cores it shares."""
     os.nice(10)
-    asyncio.run(players(url, sessions, seconds, counts))
+    asyncio.run(players(url, sessions, control, counter))
 
 
-def loaded(url: str, wanted: list[tuple[str, str]], sessions: int, seconds: float) -> tuple[list[float], int]:
-    counts = multiprocessing.Value("q", 0)
-    process = multiprocessing.Process(target=run_players, args=(url, sessions, seconds + 2, counts))
+def alternating(url: str, wanted: list[tuple[str, str]], sessions: int, seconds: float,
+                rounds: int = 4) -> tuple[list[float], list[float], float]:
+    """Equity latencies with the sessions paused and playing, in alternating rounds (the machine's other load
+    drifts: alternating shares it out); the play requests per second while playing."""
+    control = multiprocessing.Value("q", _PLAY)
+    counter = multiprocessing.Value("q", 0)
+    process = multiprocessing.Process(target=run_players, args=(url, sessions, control, counter))
     process.start()
-    while counts.value == 0:
-        time.sleep(0.1)
-    times = asyncio.run(equity_latencies(url, wanted, seconds))
+    time.sleep(8)  # every session seated and playing
+    alone: list[float] = []
+    busy: list[float] = []
+    played = 0
+    for _ in range(rounds):
+        control.value = _PAUSE
+        time.sleep(1)
+        alone += asyncio.run(equity_latencies(url, wanted, seconds / rounds))
+        control.value = _PLAY
+        time.sleep(1)
+        before = counter.value
+        busy += asyncio.run(equity_latencies(url, wanted, seconds / rounds))
+        played += counter.value - before
+    control.value = _STOP
     process.join()
-    return times, int(counts.value) - 1
+    return alone, busy, played / seconds
 
 
 def main() -> None:
@@ -255,11 +275,10 @@ def main() -> None:
             with httpx.Client(timeout=60) as client:
                 for hole, board in wanted:  # warm: the tables decoded, the answers' code paths run
                     client.get(f"{url}/v1/equity", params={"hole": hole, "board": board})
-            alone = asyncio.run(equity_latencies(url, wanted, args.seconds))
-            busy, requests = loaded(url, wanted, args.sessions, args.seconds)
+            alone, busy, rate = alternating(url, wanted, args.sessions, args.seconds)
             ratio = statistics.median(busy) / statistics.median(alone)
             print(f"3. GET /v1/equity alone: {quantiles(alone)}")
-            print(f"   with {args.sessions} sessions playing ({requests / (args.seconds + 2):.0f} play requests/s): "
+            print(f"   with {args.sessions} sessions playing ({rate:.0f} play requests/s): "
                   f"{quantiles(busy)}")
             print(f"   median slowdown: {100 * (ratio - 1):+.1f} %")
         finally:
