@@ -7,7 +7,8 @@ flop, and an equity query's latency with 100 sessions playing on the same ``matc
    five seats of a six-seat session, the person checking and calling;
    every bot decision after the flop (``Session.step``: the view, the exact
    equity against the live opponents, West's decision, the engine) is timed
-   in this process, a table's first decode included.
+   in this process, a table's first decode included, after ten that load the
+   compiled kernels.
 2. **An action's round trip**: ``POST /v1/play/{id}/act`` on a flop against
    a running server, from sending to the whole view received. (The browser
    test ``tests/service/test_play_page.py`` prints the page's own figure,
@@ -54,14 +55,15 @@ def quantiles(values: list[float]) -> str:
     return f"median {statistics.median(ordered):.2f} ms, p95 {p95:.2f} ms, max {ordered[-1]:.2f} ms over {len(ordered)}"
 
 
-def bot_decisions(db, count: int) -> list[float]:
-    """Milliseconds of each bot decision after the flop (west:exact), in this process."""
+def bot_decisions(db, count: int, warm: int = 10) -> list[float]:
+    """Milliseconds of each bot decision after the flop (west:exact), in this process, after ``warm`` decisions that
+    load the compiled kernels from numba's cache (half a second, once a process)."""
     source = StrengthSource(db, capacity=64)
     times: list[float] = []
     with tempfile.TemporaryDirectory() as folder:
         config = TableConfig(seats=6, opponents="west:exact", stack=2000, small_blind=5, big_blind=10, seed=1)
         session = Session.new(config, db, folder, source)
-        while len(times) < count:
+        while len(times) < count + warm:
             if session.hand_over:
                 session.next_hand()
                 continue
@@ -74,7 +76,7 @@ def bot_decisions(db, count: int) -> list[float]:
             session.step()
             if postflop:
                 times.append(1000 * (time.perf_counter() - start))
-    return times
+    return times[warm:]
 
 
 def free_port() -> int:
