@@ -153,6 +153,15 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:  # output piped into head and the like
         sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - keeps Python's exit-time flush quiet
         return 0
+    except OSError as error:
+        import errno
+
+        if error.errno not in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
+            raise
+        where = f" writing '{error.filename}'" if error.filename else ""
+        print(f"matchdb: the disk is full or the file too large ({error.strerror}){where}; free space and run again.",
+              file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         print("matchdb: interrupted; run the same command again to resume", file=sys.stderr)
         return 130

@@ -32,6 +32,7 @@ from matchdb.core.table import match_table
 from matchdb.errors import DatabaseError, MatchdbError
 from matchdb.progress import progress
 from matchdb.storage import default_path
+from matchdb.storage.files import remove_stale_partials
 from matchdb.storage.layout import check_index
 from matchdb.storage.writer import (
     clean_partials,
@@ -186,6 +187,7 @@ def build(
     report = BuildReport(root=root, requested=len(indices), skipped=len(indices) - len(todo))
     for index in todo:
         clean_partials(root, index)
+    remove_stale_partials(root / "manifest")  # a writer killed while writing a table's manifest entry
     if todo:
         _warm_up()
         entries = _run(str(root.resolve()), todo, workers, scheduler, serial)

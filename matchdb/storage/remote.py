@@ -228,6 +228,7 @@ class HttpFile:
         left = self.timeout if until is None else min(self.timeout, until - time.monotonic())
         if left <= 0:
             raise DatabaseError(self._late())
+        deadline = time.monotonic() + left
         with _Watch(left) as watch:
             opener = urllib.request.OpenerDirector()
             for handler in (
@@ -236,7 +237,8 @@ class HttpFile:
             ):
                 opener.add_handler(handler)
             try:
-                with opener.open(urllib.request.Request(url, headers=headers), timeout=left) as response:
+                # the socket's own timeout a little later than the watch, so a stall is reported as one
+                with opener.open(urllib.request.Request(url, headers=headers), timeout=left + 1) as response:
                     status, got = response.status, response.headers
                     blocks, size = [], 0
                     while size < most and (block := response.read(min(1 << 16, most - size))):
@@ -250,7 +252,7 @@ class HttpFile:
                     raise DatabaseError(self._late()) from None
                 raise self._http_error(error.code, error.reason) from None
             except (urllib.error.URLError, OSError, ValueError, http.client.HTTPException) as error:
-                if watch.expired:
+                if watch.expired or time.monotonic() >= deadline:
                     raise DatabaseError(self._late()) from None
                 reason = getattr(error, "reason", None) or str(error) or type(error).__name__
                 raise DatabaseError(f"The database at '{self.url}' cannot be reached ({reason}).") from None

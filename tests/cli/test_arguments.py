@@ -161,3 +161,16 @@ def test_a_full_disk_is_said_and_leaves_no_partial_file(argv, request, tmp_path)
     assert "failed: the disk is full" in done.stderr or "failed: the file is larger than this system allows" in done.stderr
     assert "nothing was left behind" in done.stderr
     assert left == [], left
+
+
+def test_a_full_disk_under_a_streamed_log_is_one_sentence(tmp_path):
+    """Files written as the work goes (tune's --log) cannot be renamed into place, but a full disk is still one sentence."""
+    out = tmp_path / "disk"
+    with _small_disk(out, size="64k") as limit:
+        if limit is None:
+            (out / "ballast").write_bytes(b"x" * (60 * 1024))
+        done = _run_limited(["tune", "preflop", "--critical", "AA:950,AKs:800,72o:10", "--cycles", "3000", "--patience", "0",
+                             "--log", str(out / "x.log"), "--quiet"], limit and 1024)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr, done.stderr
+    assert done.stderr.startswith("matchdb: the disk is full or the file too large (")

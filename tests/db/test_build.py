@@ -119,3 +119,15 @@ def test_local_workers_get_the_build_allocator_settings():
     with local_cluster(1, environ=WORKER_ENVIRON) as client:
         seen = client.run(lambda: {name: os.environ.get(name) for name in WORKER_ENVIRON})
     assert list(seen.values()) == [WORKER_ENVIRON]
+
+
+def test_a_manifest_entry_left_half_written_by_a_killed_build_is_removed_on_resume(tmp_path):
+    """A build killed while writing a manifest entry left its temporary file in manifest/ for good (seen in the test above)."""
+    root = tmp_path / "s.zarr"
+    build(root, flops="0", serial=True, quiet=True)
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    host = os.uname().nodename.replace(".", "-")
+    left = root / "manifest" / f".0001.json.{host}.{int(gone.stdout)}.0123456789ab.partial"
+    left.write_text("{")
+    build(root, flops="0", serial=True, quiet=True)
+    assert not left.exists() and sorted(p.name for p in (root / "manifest").iterdir()) == ["0000.json"]

@@ -266,3 +266,29 @@ def test_a_malformed_url_is_one_sentence(url, capsys):
         matchdb.open(url)
     assert main(["query", "AhKh", "2c7dJh", "--db", url]) == 2
     assert "is not a valid address" in capsys.readouterr().err
+
+
+def test_a_huge_directory_is_refused_before_it_is_fetched():
+    """A file whose zip directory claims 40 MB (a matchdb pack's is about 300 kB): refused, the directory not fetched."""
+    import struct
+
+    directory = 40 << 20
+    end = struct.pack("<4s4H2LH", b"PK\x05\x06", 0, 0, 60_000, 60_000, directory, 0, 0)  # directory at offset 0
+    size = directory + len(end)
+    sent = []
+
+    def virtual(handler, path, wanted) -> None:
+        start, stop = wanted
+        stop = min(stop, size - 1)
+        body = bytes(max(0, min(stop + 1, directory) - start)) + end[max(0, start - directory) : stop + 1 - directory]
+        sent.append(len(body))
+        handler.send_response(206)
+        handler.send_header("Content-Range", f"bytes {start}-{stop}/{size}")
+        handler.send_header("Content-Length", str(len(body)))
+        handler.end_headers()
+        handler.wfile.write(body)
+
+    with hostile_server(virtual) as (url, _):
+        with pytest.raises(CorruptDatabaseError, match=r"The zip directory of .* is over 32 MB; expected a file written by"):
+            matchdb.open(f"{url}/huge.zip")
+    assert sum(sent) < 1 << 20, sent
