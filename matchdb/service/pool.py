@@ -127,6 +127,7 @@ class HeavyPool:
     def _start(self) -> None:
         """Start one more worker, among the idle ones (killed at once if the pool was stopped meanwhile)."""
         with self._lock:
+            multiprocessing.active_children()  # reaps the workers killed so far, closing their descriptors
             mine, theirs = self._context.Pipe()
             process = self._context.Process(
                 target=_work, args=(theirs, self.path, self.jit, os.getpid()), daemon=True, name="matchdb-heavy"

@@ -265,3 +265,27 @@ def test_sigterm_with_questions_in_flight_stops_in_time_without_a_traceback(smal
     assert took < 3, took
     assert "Traceback" not in text and "CancelledError" not in text, text
     assert sorted(answers) == [200, 200, 200, 503, 503, 503], answers
+
+
+def test_weights_too_small_to_count_exactly_are_refused_and_small_ones_are_exact(small_db, served):
+    """Subnormal weights ('0.000...0005(...)', 323 zeros) gave a hero equity of 0.5000015931 instead of 0.5 (issue 20 item 2)."""
+    from matchdb.core.hole_cards import CLASSES
+
+    url, _ = served
+    every = ",".join(CLASSES)
+    subnormal = f"0.{'0' * 323}5({every})"
+    expected = "expected 0 or a weight of at least 1e-12 (smaller ones cannot be counted exactly)."
+    with pytest.raises(MatchdbError, match=r"gives the weight '0\.0000000000\.\.\.00000005'; expected 0 or a weight of at least 1e-12"):
+        small_db.range_outcome(subnormal, subnormal, "2c7dJh")
+    for params in ({"board": "2c7dJh", "villain": subnormal}, {"board": "2c7dJh", "hero": subnormal, "villain": subnormal}):
+        answer = httpx.get(f"{url}/v1/hands", params=params)
+        assert answer.status_code == 400 and answer.json()["detail"].endswith(expected), answer.text
+    with pytest.raises(MatchdbError, match="A weight vector holds 4.94066e-324; expected 0 or weights of at least 1e-12"):
+        small_db.outcome("AhKh", "2c7dJh", [5e-324] * 1326)
+    # The smallest accepted weight answers exactly: the same as every hand at weight 1 (to 1e-12).
+    smallest = f"0.000000000001({every})"
+    body = httpx.get(f"{url}/v1/hands", params={"board": "2c7dJh", "hero": smallest, "villain": smallest}).json()
+    assert abs(body["hero"]["equity"] - 0.5) < 1e-12
+    position = body["hands"].index("AhKh")
+    assert abs(body["values"][position] - small_db.equity("AhKh", "2c7dJh")) < 1e-12
+    assert abs(small_db.equity("AhKh", "2c7dJh", villain=smallest) - 0.5725712256702081) < 1e-12
