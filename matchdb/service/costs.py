@@ -2,8 +2,8 @@
 
 Each estimate is the seconds of one core that the question's parts take on
 a 2-core machine (measured: a sampled partial deal costs about a microsecond
-per opponent, an exact count against three random opponents 15 ms per hero
-hand, against ranges up to 0.2 s, a report a few seconds plus up to 20 s for a
+per opponent, an exact count against up to three random opponents (or one
+or two ranges) 8 ms per hero hand, against three ranges 0.15 s, a report a few seconds plus up to 20 s for a
 range of every hand). A question estimated over :data:`MAX_WORK_SECONDS` is
 refused with :class:`matchdb.errors.WorkLimitError` (HTTP 413) naming the bound;
 one over :data:`HEAVY_SECONDS` is heavy: the service answers it in a small
@@ -51,9 +51,9 @@ HEAVY_SECONDS = 0.05
 
 #: One sampled partial deal against one opponent.
 SAMPLE_SECONDS = 1e-6
-#: An exact count against up to three random opponents, per hero hand; against ranges.
-EXACT_SECONDS = 0.015
-EXACT_RANGE_SECONDS = 0.2
+#: An exact count against up to three random opponents (or one or two ranges), per hero hand; against three ranges.
+EXACT_SECONDS = 0.008
+EXACT_RANGE_SECONDS = 0.15
 #: Four or five opponents that are not known hands, per hero hand: ``auto`` (enumerates at most
 #: 20,000 partial deals, else samples) and ``exact`` (up to 3,000,000).
 ENUMERATED_AUTO_SECONDS = 0.1
@@ -117,7 +117,7 @@ def multiway_cost(hole: Any, board: Any, opponents: Iterable[Any], method: str, 
         per_hand = samples if samples is not None else 2 * DEFAULT_SAMPLES if hero == 1 else DEFAULT_SAMPLES
         return Cost(hero * per_hand * k * SAMPLE_SECONDS, f"{per_hand:,} samples x {k} opponents x {rows}")
     if k <= MAX_EXACT_UNKNOWN:
-        each = EXACT_SECONDS if all(n == N_HANDS for n in unknown) else EXACT_RANGE_SECONDS
+        each = EXACT_RANGE_SECONDS if k == MAX_EXACT_UNKNOWN and any(n != N_HANDS for n in unknown) else EXACT_SECONDS
         return Cost(hero * each, f"exact counts against {k} opponents x {rows}")
     each = ENUMERATED_AUTO_SECONDS if method == "auto" else ENUMERATED_EXACT_SECONDS
     return Cost(hero * each, f"exact counts against {k} opponents, {k - MAX_EXACT_UNKNOWN} enumerated, x {rows}")

@@ -93,6 +93,11 @@ def test_work_over_the_budget_is_refused_naming_the_bound(served):
         "The question would take about 796 s of work (100,000 samples x 6 opponents x 1,326 hero hands); "
         "expected at most 30 s: ask for fewer samples, opponents or hands."
     )
+    # The hero range of every hand against three wide ranges (175 s); against one range it is answered.
+    wide = [("hole", "random"), ("board", "2c7dJh")] + [("villain", "22+,A2+,K2+")] * 3
+    answer = httpx.get(f"{url}/v1/multiway", params=wide)
+    assert answer.status_code == 413 and answer.json()["detail"].startswith(
+        "The question would take about 199 s of work (exact counts against 3 opponents x 1,326 hero hands)"), answer.text
     # The batch of 1,000 exact four-opponent questions (2.4 s each): refused before any is answered.
     item = {"kind": "multiway", "hole": "AhKh", "board": "2c7dJh", "opponents": 4, "method": "exact"}
     started = time.monotonic()
