@@ -64,6 +64,15 @@ def _running(pid: int) -> bool:
         return False
 
 
+def _refused(sock: socket.socket) -> bool:
+    """True when the server answered this connection 503 for too many connections in all."""
+    try:
+        reply = sock.recv(1000, socket.MSG_DONTWAIT)
+    except OSError:
+        return False
+    return reply.startswith(b"HTTP/1.1 503") and b"at most 45 in all" in reply
+
+
 def test_samples_beyond_the_bound_are_refused_everywhere(small_db, served):
     """samples=10**30 was HTTP 500 (GET and batch) and OverflowError in Python; opponents=0 answered against one."""
     url, _ = served
@@ -196,7 +205,7 @@ def test_info_tells_strangers_only_format_tables_and_codec(small_db, small_store
 def test_slow_headers_and_bodies_are_closed_and_connections_capped(small_store, tmp_path):
     """One header byte every few seconds held a connection forever; 20,000 of them filled the descriptors."""
     log = tmp_path / "serve.log"
-    with running_server(small_store, log, "--max-client-connections", "20", "--max-connections", "60") as url:
+    with running_server(small_store, log, "--max-client-connections", "20", "--max-connections", "45") as url:
         host, port = url.removeprefix("http://").split(":")
         trickles = []
         for body in (False, True):
@@ -236,6 +245,20 @@ def test_slow_headers_and_bodies_are_closed_and_connections_capped(small_store, 
             time.sleep(2)
         assert sorted(closed_at) == [0, 1] and all(9 <= seconds <= 13 for seconds in closed_at.values()), closed_at
         for sock in crowd + trickles:
+            sock.close()
+        time.sleep(0.5)
+        # 60 connections from three more addresses, 20 each: 45 in all are allowed, 15 refused at once.
+        many = []
+        for last in (3, 4, 5):
+            for _ in range(20):
+                sock = socket.socket()
+                sock.bind((f"127.0.0.{last}", 0))
+                sock.connect((host, int(port)))
+                many.append(sock)
+        time.sleep(0.3)  # the refusals are written at once; let them arrive
+        over = sum(_refused(sock) for sock in many)
+        assert over == 15, over
+        for sock in many:
             sock.close()
 
 
