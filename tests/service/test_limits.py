@@ -317,3 +317,37 @@ def test_weights_too_small_to_count_exactly_are_refused_and_small_ones_are_exact
     position = body["hands"].index("AhKh")
     assert abs(body["values"][position] - small_db.equity("AhKh", "2c7dJh")) < 1e-12
     assert abs(small_db.equity("AhKh", "2c7dJh", villain=smallest) - 0.5725712256702081) < 1e-12
+
+
+def _spin(db: object, seconds: float) -> float:
+    """A job for the pool: burn a core for ``seconds``."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        pass
+    return seconds
+
+
+def test_a_question_past_its_deadline_is_killed_with_its_cpu(small_store):
+    """The deadline answered 503 but the computation went on (issue 20 item 4): now its process is killed."""
+    import anyio
+
+    from matchdb.service.pool import HeavyPool
+
+    pool = HeavyPool(str(small_store), processes=1)
+
+    async def ask() -> tuple[float, float]:
+        assert await pool.run(_spin, 0.05) == 0.05  # starts the worker
+        (worker,) = pool._idle
+        process = psutil.Process(worker.process.pid)
+        started = time.monotonic()
+        with anyio.move_on_after(0.5):
+            await pool.run(_spin, 60)
+        cancelled = time.monotonic() - started
+        await anyio.sleep(0.5)
+        return cancelled, process.is_running() and process.status() != psutil.STATUS_ZOMBIE
+
+    try:
+        cancelled, running = anyio.run(ask)
+    finally:
+        pool.stop()
+    assert cancelled < 1.0 and not running, (cancelled, running)
