@@ -154,8 +154,10 @@ def test_abandoned_giants_and_a_big_batch_leave_ordinary_clients_their_throughpu
     """Six clients asking giant questions and hanging up, a big batch and a refused one, beside eight ordinary clients.
 
     The giant questions are the largest the budget accepts (about 30 s of work each) and the issue's
-    samples=10**12 (refused at once); the big batch (eight sampled six-opponent questions, about 15 s of
-    work) is answered in the pool of worker processes while the ordinary clients are measured.
+    samples=10**12 (refused at once); the big batch (eight sampled six-opponent questions, about 7 s of
+    work) is answered in the pool of worker processes while the ordinary clients are measured. Their
+    throughput alone is measured before and after (when the batch is answered), as other work on the
+    machine comes and goes.
     """
     url, _ = served
     positions = [p for p in _positions(small_flops, 60, seed=9) if small_db.win_rate(p[0], p[1])]
@@ -163,7 +165,7 @@ def test_abandoned_giants_and_a_big_batch_leave_ordinary_clients_their_throughpu
     warm = _get(f"{url}/v1/multiway?hole=AhKh&board=2c7dJh&opponents=6&method=sample&samples=100000")
     assert warm.status_code == 200, warm.text  # the pool of worker processes is running, as on a server in use
     _throughput(url, positions, expected, 1, clients=8)  # warm up
-    alone = _throughput(url, positions, expected, 5, clients=8)
+    before = _throughput(url, positions, expected, 4, clients=8)
     stop = threading.Event()
     statuses: list[int] = []
 
@@ -174,7 +176,7 @@ def test_abandoned_giants_and_a_big_batch_leave_ordinary_clients_their_throughpu
             stop.wait(2.0)
 
     batch = [{"kind": "multiway", "hole": hole, "board": "2c7dJh", "opponents": 6, "method": "sample",
-              "samples": 300_000, "seed": seed} for seed, hole in enumerate(["AhKh", "QsQd", "7h6h", "AcAd"] * 2)]
+              "samples": 150_000, "seed": seed} for seed, hole in enumerate(["AhKh", "QsQd", "7h6h", "AcAd"] * 2)]
     batch_answer: list[httpx.Response] = []
 
     def big_batch() -> None:
@@ -192,7 +194,9 @@ def test_abandoned_giants_and_a_big_batch_leave_ordinary_clients_their_throughpu
         stop.set()
         for thread in threads:
             thread.join(timeout=90)
-    print(f"ordinary throughput alone {alone:.0f}/s, beside the abuse {beside:.0f}/s ({beside / alone:.0%})")
+    after = _throughput(url, positions, expected, 4, clients=8)
+    alone = (before + after) / 2
+    print(f"ordinary throughput alone {before:.0f}/s and {after:.0f}/s, beside the abuse {beside:.0f}/s ({beside / alone:.0%})")
     assert beside >= 0.8 * alone, (alone, beside)
     assert statuses == [413]
     answer = batch_answer[0]
@@ -201,7 +205,7 @@ def test_abandoned_giants_and_a_big_batch_leave_ordinary_clients_their_throughpu
         results = answer.json()["results"]
         for position in (0, 5):
             item = batch[position]
-            want = small_db.multiway(item["hole"], "2c7dJh", 6, method="sample", samples=300_000, seed=item["seed"])
+            want = small_db.multiway(item["hole"], "2c7dJh", 6, method="sample", samples=150_000, seed=item["seed"])
             assert results[position]["equity"] == want.equity
 
 
