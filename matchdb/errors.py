@@ -17,6 +17,7 @@ __all__ = [
     "FormatVersionError",
     "IncompleteDatabaseError",
     "CorruptDatabaseError",
+    "WorkLimitError",
 ]
 
 
@@ -54,3 +55,7 @@ class IncompleteDatabaseError(DatabaseError):
 
 class CorruptDatabaseError(DatabaseError):
     """Stored bytes do not match their checksum or cannot be decoded."""
+
+
+class WorkLimitError(MatchdbError):
+    """A question would take more work than a server accepts (its estimate is over the documented bound)."""

@@ -17,6 +17,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
     p.add_argument("--workers", type=int, default=1, help="server processes sharing the port (default 1)")
     p.add_argument("--access-log", action="store_true", help="log every request (quiet by default)")
+    p.add_argument("--info-details", action="store_true", help="let /v1/info show the database's path, the host that "
+                   "built it and the library versions (by default it shows only the format, tables and codec)")
+    p.add_argument("--max-connections", type=int, default=4096, help="connections open at once in all, per process "
+                   "(default 4096); more are answered 503 and closed")
+    p.add_argument("--max-client-connections", type=int, default=256, help="connections open at once from one client "
+                   "address, per process (default 256); more are answered 503 and closed")
     p.add_argument("--play-dir", help="folder keeping the sessions of /play, so they survive a restart (default: a "
                    "temporary folder)")
     p.add_argument("--play-limit", type=int, default=None, help="most sessions of /play open at once (default 200)")
@@ -29,6 +35,7 @@ def _serve(args: argparse.Namespace) -> int:
     from matchdb.service.server import serve
 
     db = open_db(args)  # a missing or damaged database fails here, before the port opens
-    serve(db, host=args.host, port=args.port, workers=args.workers, access_log=args.access_log, play_dir=args.play_dir,
-          play_limit=args.play_limit, play_idle=args.play_idle)
+    serve(db, host=args.host, port=args.port, workers=args.workers, access_log=args.access_log, info_details=args.info_details,
+          max_connections=args.max_connections, max_client_connections=args.max_client_connections,
+          play_dir=args.play_dir, play_limit=args.play_limit, play_idle=args.play_idle)
     return 0

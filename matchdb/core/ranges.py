@@ -5,7 +5,8 @@ hand (``AhKh``), a class (``QQ``, ``AKs``, ``AKo``, ``AK`` for both), a class
 and all above it with the same top card (``QQ+``, ``A9s+``), a span
 (``JJ-99``, ``KTo-K8o``), a share of the strongest hands (``15%`` or
 ``top 15%``), or a group with a weight, ``0.5(AA,KK)`` or ``50%(AA,KK)``. A
-weight is a hand's frequency, between 0 and 1 (0 % and 100 %); unweighted
+weight is a hand's frequency, between 0 and 1 (0 % and 100 %), and a positive one
+at least :data:`MIN_WEIGHT`; unweighted
 hands weigh 1. Ranks and suits may be upper or lower case; spaces may follow a
 comma or a parenthesis but not end a token (in a URL an unencoded ``+``
 arrives as a space: write it ``%2B``).
@@ -67,6 +68,7 @@ from matchdb.errors import CardError, RangeError
 __all__ = [
     "MAX_RANGE_TEXT",
     "MAX_VECTOR_WEIGHT",
+    "MIN_WEIGHT",
     "PREFLOP_ORDER",
     "HandWeights",
     "RangeLike",
@@ -91,6 +93,9 @@ RangeLike = str | Sequence[object] | np.ndarray | HandWeights | None
 MAX_RANGE_TEXT = 10_000
 #: Largest entry of a weight vector (weights are relative; this keeps every sum exact in float64).
 MAX_VECTOR_WEIGHT = 1e6
+#: Smallest positive weight, in text and in vectors: the product of ten such weights is still a normal float64,
+#: so no sum of weighted deals underflows (a weight of 5e-324 made answers wrong in the sixth digit).
+MIN_WEIGHT = 1e-12
 
 #: The 169 starting-hand classes strongest first by matchdb's exact heads-up equity against one random hand
 #: (:meth:`matchdb.MatchDB.preflop`; a test checks the order against the database's figures). Shares of
@@ -216,6 +221,9 @@ def _tokens(text: str):
             weight = float(match[1]) / (100.0 if match[2] else 1.0)
             if not weight <= 1.0:
                 raise _fail(text, f"gives the weight {match[1] + match[2]!r}; expected a weight between 0 and 1 (or 0% and 100%)")
+            if 0.0 < weight < MIN_WEIGHT:  # products and sums of such weights underflow: answers off the exact value
+                raise _fail(text, f"gives the weight {_cut(match[1] + match[2])!r}; expected 0 or a weight of at least "
+                                  f"{MIN_WEIGHT:g} (smaller ones cannot be counted exactly)")
             position = match.end()
             closing = ")"
         while True:
@@ -338,6 +346,10 @@ def _from_vector(values: np.ndarray) -> np.ndarray:
         raise RangeError("A weight vector must be finite and non-negative.")
     if values.max() > MAX_VECTOR_WEIGHT:
         raise RangeError(f"A weight vector holds {values.max():g}; expected weights of at most {MAX_VECTOR_WEIGHT:g}.")
+    tiny = values[(values > 0) & (values < MIN_WEIGHT)]
+    if tiny.size:
+        raise RangeError(f"A weight vector holds {tiny[0]:g}; expected 0 or weights of at least {MIN_WEIGHT:g} "
+                         "(smaller ones cannot be counted exactly).")
     return values
 
 
@@ -376,6 +388,11 @@ def range_weights(spec: object) -> np.ndarray:
         weights = _from_hands(items)
     weights.flags.writeable = False
     return weights
+
+
+def _cut(text: str) -> str:
+    """A long number as a message quotes it: its first and last digits."""
+    return text if len(text) <= 24 else f"{text[:12]}...{text[-8:]}"
 
 
 def _shown(spec: object) -> str:

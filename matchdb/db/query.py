@@ -304,9 +304,10 @@ class MatchDB:
         >>> [round(100 * e, 4) for e in db.multiway("KdQd", "AhKhQh", ["JcTc", "5h5s"]).player_equities]
         [18.9738, 47.3237, 33.7025]
         """
-        from matchdb.equity.multiway import multiway_outcome
+        from matchdb.equity.multiway import check_samples, multiway_outcome
         from matchdb.equity.opponents import independent_outcome
 
+        samples = check_samples(samples)  # before any work: 10**30 is one sentence, not an OverflowError
         if _is_preflop(board):
             from matchdb.db import preflop
 
@@ -595,12 +596,18 @@ def opponent_list(villains: Iterable | None = (), random: int | None = None) -> 
     ``random`` more random hands; one random opponent when neither is given.
     What :meth:`MatchDB.multiway` takes as ``opponents``.
 
-    >>> opponent_list(["QQ+"], 2), opponent_list()
-    (['QQ+', 'random', 'random'], ['random'])
+    >>> opponent_list(["QQ+"], 2), opponent_list(), opponent_list(["QQ+"], 0)
+    (['QQ+', 'random', 'random'], ['random'], ['QQ+'])
+    >>> opponent_list([], 0)
+    Traceback (most recent call last):
+    ...
+    matchdb.errors.MatchdbError: The question has no opponents (0 random ones and no villain); expected 1..9 opponents.
     """
     if random is not None and (isinstance(random, bool) or not isinstance(random, (int, np.integer)) or not 0 <= random <= 9):
         raise MatchdbError(f"The number of opponents {random!r} is out of range; expected 0..9.")
     opponents = list(villains or ()) + ["random"] * int(random or 0)
+    if not opponents and random is not None:  # 'opponents=0' alone asks for no opponent: not one random one
+        raise MatchdbError("The question has no opponents (0 random ones and no villain); expected 1..9 opponents.")
     return opponents or ["random"]
 
 

@@ -62,7 +62,9 @@ __all__ = [
     "EXACT_MAX_LEAVES",
     "MAX_EXACT_UNKNOWN",
     "MAX_OPPONENTS",
+    "MAX_SAMPLES",
     "MultiwayResult",
+    "check_samples",
     "multiway_outcome",
 ]
 
@@ -75,6 +77,28 @@ MAX_EXACT_UNKNOWN = 3
 _EXACT_WHEN_SAMPLING = 3
 #: Default number of sampled partial deals in all, spread evenly over the board's columns (at least 2 each).
 DEFAULT_SAMPLES = 2 * N_PAIRS
+#: Most sampled partial deals a question may ask for (per hero hand): ten million take seconds to a minute.
+MAX_SAMPLES = 10_000_000
+
+
+def check_samples(samples: Any) -> int | None:
+    """``samples`` as an int, None kept (the default); anything but a whole number 1..:data:`MAX_SAMPLES` refused.
+
+    >>> check_samples(10_000), check_samples(None)
+    (10000, None)
+    >>> check_samples(10**30)
+    Traceback (most recent call last):
+    ...
+    matchdb.errors.MatchdbError: The number of samples 1000000000000000000000000000000 is out of range; expected 1..10,000,000.
+    """
+    if samples is None:
+        return None
+    if isinstance(samples, bool) or not isinstance(samples, (int, np.integer)):
+        raise MatchdbError(f"The number of samples {samples!r} is not a positive whole number.")
+    if not 1 <= samples <= MAX_SAMPLES:
+        shown = str(int(samples)) if len(str(int(samples))) <= 40 else f"{str(int(samples))[:37]}..."
+        raise MatchdbError(f"The number of samples {shown} is out of range; expected 1..{MAX_SAMPLES:,}.")
+    return int(samples)
 
 _ALL_CARDS = np.uint64((1 << N_LOCAL) - 1)
 _PAIR_INDEX = PAIR_INDEX.astype(np.int64)
@@ -434,10 +458,9 @@ def _sampled(q: _Question, hero_w: np.ndarray, forced: bool, samples, seed) -> M
     parts = _split(q, k_exact)
     n_cols = len(q.columns)
     adaptive = samples is None and np.count_nonzero(hero_w) == 1
+    samples = check_samples(samples)
     if samples is None:
         samples = DEFAULT_SAMPLES
-    if isinstance(samples, bool) or not isinstance(samples, (int, np.integer)) or samples < 1:
-        raise MatchdbError(f"The number of samples {samples!r} is not a positive whole number.")
     per_column = max(2, -(-int(samples) // n_cols))
     if seed is None:
         seed = int(np.random.SeedSequence().generate_state(1)[0] >> 1)

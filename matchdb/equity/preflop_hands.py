@@ -35,7 +35,7 @@ from matchdb.core.canonical import CARD_MAP
 from matchdb.core.hole_cards import HAND_HIGH, HAND_LOW, N_HANDS
 from matchdb.equity.enumeration import THREADS, evaluator_tables, known_hands
 from matchdb.equity.matchups import heads_up_counts
-from matchdb.equity.multiway import MAX_OPPONENTS, MultiwayResult
+from matchdb.equity.multiway import MAX_OPPONENTS, MultiwayResult, check_samples
 from matchdb.errors import MatchdbError, RangeError
 
 __all__ = ["DEFAULT_PREFLOP_SAMPLES", "EXACT_AUTO_DEALS", "EXACT_MAX_DEALS", "preflop_multiway"]
@@ -166,10 +166,9 @@ def _sampled(players: list[np.ndarray], samples, seed) -> MultiwayResult:
     from matchdb.equity._kernels.enumeration import _sample_chunk
     from matchdb.equity.enumeration import _pool
 
+    samples = check_samples(samples)
     if samples is None:
         samples = DEFAULT_PREFLOP_SAMPLES
-    if isinstance(samples, bool) or not isinstance(samples, (int, np.integer)) or samples < 1:
-        raise MatchdbError(f"The number of samples {samples!r} is not a positive whole number.")
     if seed is None:
         seed = int(np.random.SeedSequence().generate_state(1)[0] >> 1)
     elif isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:

@@ -3,9 +3,12 @@
 Run it with ``matchdb serve`` (needs the ``service`` extra; :mod:`matchdb.service.server`
 listens and runs it). Every answer is the Python API's answer object, sent as
 its fields; bad input answers 400 (422 for a parameter of the wrong type, 413
-for a body over 2 MB) with the same one-sentence message, as
+for a body over 2 MB or a question over the work budget of
+:mod:`~matchdb.service.costs`) with the same one-sentence message, as
 ``{"detail": "..."}``; a table missing from a partial database 404; a damaged
-or unreadable database, or an answer that takes over 30 s, 503.
+or unreadable database, or an answer that takes over 30 s, 503. Heavy
+questions are answered in a small pool of worker processes
+(:mod:`~matchdb.service.pool`), stopped when their client goes away.
 
 The routes, by group: :mod:`~matchdb.service.questions` (win rate, equity,
 multiway, distribution, report), :mod:`~matchdb.service.batch`,
@@ -25,6 +28,9 @@ request passes (a bounded body, known parameters, a deadline) is in
 from __future__ import annotations
 
 import os
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
 
 from fastapi import Depends, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -35,26 +41,38 @@ from matchdb.errors import MatchdbError
 from matchdb.human.store import IDLE_SECONDS, LIMIT
 from matchdb.service import batch, docs, info, page, play, questions, replayer
 from matchdb.service.guards import BodyLimit, status_of, strict_parameters
+from matchdb.service.pool import HeavyPool
 
 __all__ = ["create_app"]
 
 
-def create_app(db: MatchDB, play_dir: str | os.PathLike | None = None, play_limit: int = LIMIT,
-               play_idle: float = IDLE_SECONDS) -> FastAPI:
+def create_app(db: MatchDB, info_details: bool = False, play_dir: str | os.PathLike | None = None,
+               play_limit: int = LIMIT, play_idle: float = IDLE_SECONDS) -> FastAPI:
     """The FastAPI application answering from ``db``.
 
+    ``info_details`` lets ``/v1/info`` show the path, host and versions.
     ``play_dir`` keeps the sessions of ``/play`` (a temporary folder by
     default: then they end with the process); at most ``play_limit`` are
     open, each put away after ``play_idle`` seconds unused.
     """
+    heavy = HeavyPool(str(db.path.resolve()) if isinstance(db.path, Path) else str(db.path))
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        yield  # the workers start with the first heavy question (a second or two, once): idle servers stay light
+        heavy.stop()
+
     app = FastAPI(
         title="matchdb",
-        version=db.attrs.get("provenance", {}).get("matchdb", "unknown"),
+        # the library's version only where the server was asked to tell it (serve --info-details)
+        version=db.attrs.get("provenance", {}).get("matchdb", "unknown") if info_details else f"format {db.attrs.get('format_version')}",
+        lifespan=lifespan,
         description="Texas Hold'em win rates and exact equities from the precomputed match-table database.",
         dependencies=[Depends(strict_parameters)],
         docs_url=None,  # served by matchdb.service.docs, its scripts from this server rather than a CDN
         redoc_url=None,
     )
+    app.state.db, app.state.heavy, app.state.info_details = db, heavy, info_details
     app.add_middleware(BodyLimit)
     # Starlette types a handler as taking any Exception; each of these takes the class it is registered for.
     app.add_exception_handler(MatchdbError, _matchdb_error)  # type: ignore[arg-type]

@@ -1,18 +1,23 @@
-"""``POST /v1/batch``: up to :data:`MAX_BATCH` questions in one request, answered in order."""
+"""``POST /v1/batch``: up to :data:`MAX_BATCH` questions in one request, answered in order.
+
+The batch's work is the sum of its queries' estimates (:mod:`matchdb.service.costs`):
+over the budget it is refused with 413 before any query is answered; a heavy
+batch is answered in the pool of worker processes, stopped when its client goes away.
+"""
 
 # No ``from __future__ import annotations``: FastAPI and pydantic read these annotations at run time.
-from collections.abc import Callable
 from typing import Any, Literal
 
-from fastapi import FastAPI
+from fastapi import FastAPI, Request
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from matchdb.answers import Multiway, Outcome, WinRate
 from matchdb.db.query import MatchDB, opponent_list
 from matchdb.errors import MatchdbError
-from matchdb.service.guards import compute
+from matchdb.service.costs import CHEAP, Cost, check, multiway_cost, total_cost
+from matchdb.service.guards import answer, compute
 
-__all__ = ["MAX_BATCH", "Batch", "BatchAnswer", "BatchItem", "add_routes"]
+__all__ = ["MAX_BATCH", "Batch", "BatchAnswer", "BatchItem", "add_routes", "batch_cost", "run_batch"]
 
 #: Most queries one batch request may carry.
 MAX_BATCH = 1000
@@ -91,27 +96,45 @@ def _one_range(villain: str | list[str] | None) -> str | None:
     return villain
 
 
+def _ask(db: MatchDB, item: BatchItem) -> WinRate | Outcome | Multiway:
+    """One query's answer."""
+    if item.kind == "win_rate":
+        return db.naive(item.hole, item.board, item.players)
+    if item.kind == "equity":
+        return db.outcome(item.hole, item.board, _one_range(item.villain))
+    return db.multiway(item.hole, item.board, opponent_list(item.villains(), item.opponents), item.method, item.samples, item.seed)
+
+
+def run_batch(db: MatchDB, batch: Batch) -> BatchAnswer:
+    """The answers of a batch, in order; a query's error names its position."""
+    results: list[WinRate | Outcome | Multiway] = []
+    for position, item in enumerate(batch.queries):
+        try:
+            results.append(_ask(db, item))
+        except MatchdbError as error:
+            raise type(error)(f"Query {position}: {error}") from None
+    return BatchAnswer(results=results)
+
+
+def batch_cost(batch: Batch) -> Cost:
+    """The estimated work of a whole batch, refused (naming the query) when one query alone is over the budget."""
+    costs = []
+    for position, item in enumerate(batch.queries):
+        try:
+            if item.kind == "multiway":
+                costs.append(check(multiway_cost(item.hole, item.board, opponent_list(item.villains(), item.opponents),
+                                                 item.method, item.samples)))
+            else:
+                costs.append(CHEAP)
+        except MatchdbError as error:
+            raise type(error)(f"Query {position}: {error}") from None
+    return check(total_cost(costs, f"{len(costs):,} queries"), "batch")
+
+
 def add_routes(app: FastAPI, db: MatchDB) -> None:
     """Add the batch route, answering from ``db``."""
-    #: What each kind of batch query asks of the database.
-    questions: dict[str, Callable[[BatchItem], WinRate | Outcome | Multiway]] = {
-        "win_rate": lambda item: db.naive(item.hole, item.board, item.players),
-        "equity": lambda item: db.outcome(item.hole, item.board, _one_range(item.villain)),
-        "multiway": lambda item: db.multiway(
-            item.hole, item.board, opponent_list(item.villains(), item.opponents), item.method, item.samples, item.seed
-        ),
-    }
-
-    def run_batch(batch: Batch) -> BatchAnswer:
-        results: list[WinRate | Outcome | Multiway] = []
-        for position, item in enumerate(batch.queries):
-            try:
-                results.append(questions[item.kind](item))
-            except MatchdbError as error:
-                raise type(error)(f"Query {position}: {error}") from None
-        return BatchAnswer(results=results)
 
     @app.post("/v1/batch", response_model=BatchAnswer, summary=f"Up to {MAX_BATCH} queries in one request")
-    async def post_batch(batch: Batch) -> BatchAnswer:
-        return await compute(run_batch, batch)
-
+    async def post_batch(request: Request, batch: Batch) -> BatchAnswer:
+        cost = await compute(batch_cost, batch)
+        return await answer(request, cost, run_batch, batch)

@@ -1,17 +1,21 @@
-"""What every request passes: a bounded body, known parameters, an answer under a deadline, and an HTTP status for each error.
+"""What every request passes: a bounded body, known parameters, a cost budget, an answer under a deadline, and an HTTP status for each error.
 
 One client cannot stall the others: a body over :data:`MAX_BODY_BYTES` is
 refused as it streams in, an unknown or repeated parameter before any work,
-and every answer is computed in a worker thread that may take at most
-:data:`ANSWER_SECONDS`.
+a question whose estimated work is over the budget of :mod:`matchdb.service.costs`
+with 413 before any work too; a cheap answer is computed in a worker thread, a heavy one in a worker
+process of :mod:`matchdb.service.pool` that is killed when its client goes away or
+:data:`ANSWER_SECONDS` pass.
 
->>> from matchdb.errors import IncompleteDatabaseError, MatchdbError
->>> status_of(MatchdbError("bad cards")), status_of(IncompleteDatabaseError("no table"))
-(400, 404)
+>>> from matchdb.errors import IncompleteDatabaseError, MatchdbError, WorkLimitError
+>>> status_of(MatchdbError("bad cards")), status_of(IncompleteDatabaseError("no table")), status_of(WorkLimitError("too much"))
+(400, 404, 413)
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 from collections import Counter
 from collections.abc import Callable
@@ -26,10 +30,12 @@ from matchdb.errors import (
     DatabaseError,
     IncompleteDatabaseError,
     MatchdbError,
+    WorkLimitError,
 )
 from matchdb.human.store import SessionLimitError, SessionNotFoundError
+from matchdb.service.costs import Cost, check
 
-__all__ = ["ANSWER_SECONDS", "MAX_BODY_BYTES", "BodyLimit", "compute", "status_of", "strict_parameters"]
+__all__ = ["ANSWER_SECONDS", "MAX_BODY_BYTES", "BodyLimit", "answer", "compute", "status_of", "strict_parameters"]
 
 #: Largest request body accepted (a batch of 1,000 queries with long ranges fits).
 MAX_BODY_BYTES = 2_000_000
@@ -41,11 +47,13 @@ _T = TypeVar("_T")
 
 def status_of(error: MatchdbError) -> int:
     """The HTTP status of an error: 404 for a table the database lacks or a session no id names, 429 for a full
-    table of sessions, 503 for a damaged database, else 400."""
+    table of sessions, 413 for too much work, 503 for a damaged database, else 400."""
     if isinstance(error, SessionNotFoundError):
         return 404
     if isinstance(error, SessionLimitError):
         return 429
+    if isinstance(error, WorkLimitError):
+        return 413  # the question is well formed, but more than this server answers
     if isinstance(error, IncompleteDatabaseError):
         return 404  # the question is fine; this database lacks the table it needs
     if isinstance(error, (CorruptDatabaseError, DatabaseError)):
@@ -60,6 +68,47 @@ async def compute(call: Callable[..., _T], *args: Any) -> _T:
             return await anyio.to_thread.run_sync(partial(call, *args), abandon_on_cancel=True)
     except TimeoutError:
         raise DatabaseError(f"The answer took longer than {ANSWER_SECONDS:.0f} s; the database could not be read in time.") from None
+
+
+async def answer(request: Request, cost: Cost, call: Callable[..., _T], *args: Any) -> _T:
+    """``call(db, *args)`` for a question estimated at ``cost``: refused over the budget, heavy in the pool, else in a thread.
+
+    A heavy question runs in a worker process of ``request.app.state.heavy``
+    (:class:`matchdb.service.pool.HeavyPool`) while this request watches its
+    client: the worker is killed when the client disconnects or after
+    :data:`ANSWER_SECONDS` (503), so an abandoned question stops using the CPU at once.
+    """
+    check(cost)
+    db = request.app.state.db
+    if not cost.heavy:
+        return await compute(call, db, *args)
+    outcome: list[tuple[bool, Any]] = []
+
+    async def ask() -> None:
+        try:
+            outcome.append((True, await request.app.state.heavy.run(call, *args)))
+        except Exception as error:
+            outcome.append((False, error))
+        group.cancel_scope.cancel()
+
+    async def watch() -> None:
+        while (await request.receive())["type"] != "http.disconnect":
+            pass
+        group.cancel_scope.cancel()  # the client went away: its question is stopped (its worker killed)
+
+    try:
+        with anyio.fail_after(ANSWER_SECONDS):
+            async with anyio.create_task_group() as group:
+                group.start_soon(ask)
+                group.start_soon(watch)
+    except TimeoutError:
+        raise DatabaseError(f"The answer took longer than {ANSWER_SECONDS:.0f} s and was stopped; expected a question with less work.") from None
+    if not outcome:
+        raise DatabaseError("The client went away; its question was stopped.")
+    done, value = outcome[0]
+    if not done:
+        raise value
+    return value
 
 
 async def strict_parameters(request: Request) -> None:
@@ -141,10 +190,19 @@ class BodyLimit:
         except _BodyTooLarge:
             if not started:
                 await self._refuse(send, f"over {self.limit:,}")
+        except asyncio.CancelledError:
+            # Only the server cancels a whole request, when it stops and the request outlived its grace period:
+            # answer 503 rather than end in a CancelledError traceback in the log.
+            if not started:
+                with contextlib.suppress(Exception):
+                    await _send_json(send, 503, "The server is shutting down; expected the question again once it is back.")
 
     async def _refuse(self, send: Callable[..., Any], size: str) -> None:
-        import json
+        await _send_json(send, 413, f"The request body is {size} bytes; expected at most {self.limit:,}.")
 
-        body = json.dumps({"detail": f"The request body is {size} bytes; expected at most {self.limit:,}."}).encode()
-        await send({"type": "http.response.start", "status": 413, "headers": [(b"content-type", b"application/json")]})
-        await send({"type": "http.response.body", "body": body})
+
+async def _send_json(send: Callable[..., Any], status: int, detail: str) -> None:
+    """A whole response ``{"detail": detail}`` through ASGI's ``send``."""
+    body = json.dumps({"detail": detail}).encode()
+    await send({"type": "http.response.start", "status": status, "headers": [(b"content-type", b"application/json")]})
+    await send({"type": "http.response.body", "body": body})

@@ -2,20 +2,32 @@
 
 Each calls the Python API's method of the same name and sends its answer; a
 multiway question's opponents are listed by :func:`matchdb.db.query.opponent_list`,
-as the command line lists them.
+as the command line lists them. A multiway question and a report are first
+estimated (:mod:`matchdb.service.costs`): over the budget they are refused with
+413, heavy ones are answered in the pool of worker processes.
 """
 
 # No ``from __future__ import annotations`` in the route modules: FastAPI reads the
 # route functions' annotations at run time.
 from typing import Literal
 
-from fastapi import FastAPI, Query
+from fastapi import FastAPI, Query, Request
 
 from matchdb.answers import Multiway, Outcome, WinRate
 from matchdb.db.query import MatchDB, opponent_list
-from matchdb.service.guards import compute
+from matchdb.service.costs import multiway_cost, report_cost
+from matchdb.service.guards import answer, compute
 
-__all__ = ["add_routes"]
+__all__ = ["add_routes", "report_fields"]
+
+
+def report_fields(db: MatchDB, hero: str, villain: str | None) -> dict:
+    """What ``/v1/report`` sends: the report's aggregates (every flop's row is in ``matchdb report --out``)."""
+    from matchdb.equity.reports import report
+
+    data = report(db, hero, villain).to_dict()
+    data.pop("flops")
+    return data
 
 
 def add_routes(app: FastAPI, db: MatchDB) -> None:
@@ -39,6 +51,7 @@ def add_routes(app: FastAPI, db: MatchDB) -> None:
 
     @app.get("/v1/multiway", response_model=Multiway, summary="Equity against 1 to 9 opponents, exact when affordable")
     async def get_multiway(
+        request: Request,
         hole: str = Query(description="two hole cards like AhKh, or a hero range"),
         board: str = Query(description="three to five board cards, like 2c7dJh"),
         villain: list[str] | None = Query(None, description="one per opponent: a range ('JJ%2B'), a hand or 'random'; repeat it"),  # noqa: B008 - FastAPI's parameter declaration, read once
@@ -47,7 +60,9 @@ def add_routes(app: FastAPI, db: MatchDB) -> None:
         samples: int | None = Query(None, description="sampled partial deals (default 2,352)"),
         seed: int | None = Query(None, description="seed of a sampled answer"),
     ) -> Multiway:
-        return await compute(db.multiway, hole, board, opponent_list(villain or [], opponents), method, samples, seed)
+        players = opponent_list(villain or [], opponents)
+        cost = await compute(multiway_cost, hole, board, players, method, samples)
+        return await answer(request, cost, MatchDB.multiway, hole, board, players, method, samples, seed)
 
     @app.get("/v1/distribution", summary="How a hand's exact equity moves on the turn and river: EHS, EHS^2, HS, PPot, NPot")
     async def get_distribution(
@@ -60,13 +75,10 @@ def add_routes(app: FastAPI, db: MatchDB) -> None:
 
     @app.get("/v1/report", summary="A range's equity and hits over all 22,100 flops, aggregated by texture (seconds)")
     async def get_report(
+        request: Request,
         hero: str = Query(description="the hero's range, like 'QQ%2B,AKs'"),
         villain: str | None = Query(None, description="the villain's range; default any hand"),
     ) -> dict:
-        from matchdb.equity.reports import report
-
-        result = await compute(report, db, hero, villain)
-        data = result.to_dict()
-        data.pop("flops")  # every flop's row is in 'matchdb report --out'; the service sends the aggregates
-        return data
+        cost = await compute(report_cost, hero, villain)
+        return await answer(request, cost, report_fields, hero, villain)
 

@@ -2,17 +2,25 @@
 
 :func:`serve` binds the port before anything is printed, so a port in use is
 one sentence and exit status 2. A connection that sends nothing for
-:data:`IDLE_SECONDS` is closed (before its first request too), small writes
-leave at once (TCP_NODELAY), the open-file limit is raised to the hard one,
-and SIGTERM stops the server within 3 s. ``workers=N`` runs N processes on
-one listening socket, sharing the operating system's page cache.
+:data:`IDLE_SECONDS` is closed (before its first request too); a request
+whose header and body have not all arrived :data:`REQUEST_SECONDS` after its
+first byte (or after the connection opened) is answered 408 and closed, however
+slowly it trickles in (slow loris); a client address may hold at most
+:data:`MAX_CLIENT_CONNECTIONS` connections and the server
+:data:`MAX_CONNECTIONS` in all (per process): one more is answered 503 and
+closed at once. Small writes leave at once (TCP_NODELAY), the open-file limit
+is raised to the hard one, and SIGTERM stops the server within 3 s (heavy
+questions in flight are stopped first and answered 503). ``workers=N`` runs
+N processes on one listening socket, sharing the operating system's page cache.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import resource
 import socket
+from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -23,12 +31,38 @@ if TYPE_CHECKING:
 
     from matchdb.db.query import MatchDB
 
-__all__ = ["IDLE_SECONDS", "IdleClosingProtocol", "app_from_environment", "serve"]
+__all__ = [
+    "IDLE_SECONDS",
+    "MAX_CLIENT_CONNECTIONS",
+    "MAX_CONNECTIONS",
+    "REQUEST_SECONDS",
+    "IdleClosingProtocol",
+    "app_from_environment",
+    "serve",
+]
 
 #: A connection that sends nothing for this long is closed (before its first request too).
 IDLE_SECONDS = 5
-#: How ``serve --workers N`` tells its worker processes which database to open.
+#: A request's header and body must have arrived this long after its first byte (the connection's opening, for
+#: its first request), however steadily they trickle in; else 408 and the connection is closed.
+REQUEST_SECONDS = 10
+#: Connections one client address may hold open at once (per server process); one more is answered 503 and closed.
+MAX_CLIENT_CONNECTIONS = 256
+#: Connections open at once in all (per server process), at most the open-file limit less a margin.
+MAX_CONNECTIONS = 4096
+#: How ``serve --workers N`` tells its worker processes which database to open, and its settings.
 _ENVIRON_DB = "MATCHDB_SERVE_DB"
+_ENVIRON_SETTINGS = "MATCHDB_SERVE_SETTINGS"
+#: This process's connection limits (set by :func:`serve`) and its open connections by client address.
+_LIMITS = {"client": MAX_CLIENT_CONNECTIONS, "total": MAX_CONNECTIONS}
+_OPEN: Counter[str] = Counter()
+
+
+def _raw_response(status: str, detail: str) -> bytes:
+    """A whole HTTP response that closes its connection, for refusals made before any request is read."""
+    body = json.dumps({"detail": detail}).encode()
+    head = f"HTTP/1.1 {status}\r\ncontent-type: application/json\r\ncontent-length: {len(body)}\r\nconnection: close\r\n\r\n"
+    return head.encode() + body
 
 
 try:
@@ -37,26 +71,94 @@ except ImportError:  # the service extra is not installed; serve() says so
     IdleClosingProtocol = None
 else:
 
+    import h11
+
     class IdleClosingProtocol(H11Protocol):  # type: ignore[no-redef]
-        """uvicorn's h11 protocol, also closing a connection that sends nothing before its first request.
+        """uvicorn's h11 protocol, closing connections that are idle, too slow or too many.
 
         (uvicorn starts its keep-alive timer only after a response, so a client
-        that connects and stays silent held a descriptor forever.) A class of
-        this module, not of a function: ``--workers N`` sends it to its worker processes.
+        that connects and stays silent held a descriptor forever; one that sent
+        a header byte every few seconds reset it forever.) A class of this
+        module, not of a function: ``--workers N`` sends it to its worker processes.
         """
 
         def connection_made(self, transport: Any) -> None:
             super().connection_made(transport)
+            self._request_timer: Any = None
+            peer = transport.get_extra_info("peername")
+            self._address = str(peer[0]) if isinstance(peer, tuple) and peer else "unknown"
+            _OPEN[self._address] += 1
+            self._counted = True
+            total = sum(_OPEN.values())
             _no_delay(transport.get_extra_info("socket"))
+            if _OPEN[self._address] > _LIMITS["client"] or total > _LIMITS["total"]:
+                limit = (f"{_LIMITS['client']:,} from one client address" if _OPEN[self._address] > _LIMITS["client"]
+                         else f"{_LIMITS['total']:,} in all")
+                transport.write(_raw_response("503 Service Unavailable", f"Too many open connections; expected at most {limit}."))
+                transport.close()
+                return
             self.timeout_keep_alive_task = self.loop.call_later(self.timeout_keep_alive, self.timeout_keep_alive_handler)
+            self._request_timer = self.loop.call_later(REQUEST_SECONDS, self._request_too_slow)
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            if getattr(self, "_counted", False):
+                self._counted = False
+                _OPEN[self._address] -= 1
+                if _OPEN[self._address] <= 0:
+                    del _OPEN[self._address]
+            self._stop_request_timer()
+            super().connection_lost(exc)
+
+        def data_received(self, data: bytes) -> None:
+            if self._request_timer is None and self.conn.their_state is h11.IDLE:  # a new request's first byte
+                self._request_timer = self.loop.call_later(REQUEST_SECONDS, self._request_too_slow)
+            super().data_received(data)
+            if self.conn.their_state is not h11.IDLE and self.conn.their_state is not h11.SEND_BODY:
+                self._stop_request_timer()  # all of it arrived (or the connection is done)
+
+        def shutdown(self) -> None:
+            from matchdb.service.pool import stop_all
+
+            stop_all()  # heavy questions in flight stop now and are answered 503; the rest finish in milliseconds
+            super().shutdown()
+
+        def _stop_request_timer(self) -> None:
+            if getattr(self, "_request_timer", None) is not None:
+                self._request_timer.cancel()
+                self._request_timer = None
+
+        def _request_too_slow(self) -> None:
+            self._request_timer = None
+            if self.transport.is_closing() or self.conn.their_state not in (h11.IDLE, h11.SEND_BODY):
+                return
+            if self.conn.our_state is h11.IDLE and (self.cycle is None or not self.cycle.response_started):
+                self.transport.write(_raw_response(
+                    "408 Request Timeout",
+                    f"The request did not arrive within {REQUEST_SECONDS} s; expected its header and body in that time.",
+                ))
+            self.transport.close()
 
 
-def serve(db: MatchDB, host: str = "127.0.0.1", port: int = 8000, workers: int = 1, access_log: bool = False,
-          play_dir: str | os.PathLike | None = None, play_limit: int | None = None, play_idle: float | None = None) -> None:
+def serve(
+    db: MatchDB,
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    workers: int = 1,
+    access_log: bool = False,
+    info_details: bool = False,
+    max_connections: int = MAX_CONNECTIONS,
+    max_client_connections: int = MAX_CLIENT_CONNECTIONS,
+    play_dir: str | os.PathLike | None = None,
+    play_limit: int | None = None,
+    play_idle: float | None = None,
+) -> None:
     """Serve ``db`` over HTTP until interrupted (SIGINT or SIGTERM); the port is bound before anything is printed.
 
     ``workers`` processes share the listening socket, each with its own
     decoded-table cache over the operating system's shared page cache.
+    ``info_details`` lets ``/v1/info`` show the database's path, build host and
+    library versions; ``max_connections`` and ``max_client_connections`` bound
+    the open connections of each process in all and per client address.
     ``play_dir``, ``play_limit`` and ``play_idle`` set the sessions of
     ``/play`` (:func:`matchdb.service.app.create_app`); a person's session
     lives in one process, so with several workers ``/play`` seats nobody.
@@ -69,7 +171,11 @@ def serve(db: MatchDB, host: str = "127.0.0.1", port: int = 8000, workers: int =
         raise MatchdbError(f"The port {port!r} is out of range; expected an integer 0..65535.")
     if isinstance(workers, bool) or not isinstance(workers, int) or not 1 <= workers <= 64:
         raise MatchdbError(f"The number of workers {workers!r} is out of range; expected an integer 1..64.")
-    _more_file_descriptors()
+    for name, value in (("maximum of connections", max_connections), ("maximum of connections per client", max_client_connections)):
+        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 1_000_000:
+            raise MatchdbError(f"The {name} {value!r} is out of range; expected an integer 1..1,000,000.")
+    descriptors = _more_file_descriptors()
+    _LIMITS.update(client=max_client_connections, total=max(1, min(max_connections, descriptors - 64)))
     listener = _listen(host, port)
     print(
         f"matchdb: serving {db.path} ({db.info()['tables_built']} tables) on http://{host}:{listener.getsockname()[1]}"
@@ -79,7 +185,7 @@ def serve(db: MatchDB, host: str = "127.0.0.1", port: int = 8000, workers: int =
     settings: dict[str, Any] = {
         "http": IdleClosingProtocol,
         "timeout_keep_alive": IDLE_SECONDS,
-        "timeout_graceful_shutdown": 3,
+        "timeout_graceful_shutdown": 2,  # and then a moment to stop: 3 s in all
         "log_level": "info" if access_log else "warning",
         "access_log": access_log,
     }
@@ -91,12 +197,13 @@ def serve(db: MatchDB, host: str = "127.0.0.1", port: int = 8000, workers: int =
             options["play_limit"] = play_limit
         if play_idle is not None:
             options["play_idle"] = play_idle
-        uvicorn.Server(uvicorn.Config(create_app(db, **options), **settings)).run(sockets=[listener])
+        uvicorn.Server(uvicorn.Config(create_app(db, info_details, **options), **settings)).run(sockets=[listener])
         return
     from uvicorn.supervisors import Multiprocess
 
     # A folder or file by its absolute path (the workers may resolve it elsewhere); a URL as it is.
     os.environ[_ENVIRON_DB] = str(db.path.resolve()) if isinstance(db.path, Path) else str(db.path)
+    os.environ[_ENVIRON_SETTINGS] = json.dumps({"info_details": info_details, "limits": _LIMITS})
     config = uvicorn.Config("matchdb.service.server:app_from_environment", factory=True, workers=workers, **settings)
     Multiprocess(config, sockets=[listener]).run()
 
@@ -106,7 +213,10 @@ def app_from_environment() -> FastAPI:
     from matchdb.db.query import open as open_database
     from matchdb.service.app import create_app
 
-    return create_app(open_database(os.environ[_ENVIRON_DB]), play_limit=0)  # a session must stay in one process
+    settings = json.loads(os.environ.get(_ENVIRON_SETTINGS, "{}"))
+    _LIMITS.update(settings.get("limits", {}))
+    return create_app(open_database(os.environ[_ENVIRON_DB]), bool(settings.get("info_details", False)),
+                      play_limit=0)  # a session must stay in one process
 
 
 def _listen(host: str, port: int) -> socket.socket:
@@ -142,8 +252,8 @@ def _no_delay(sock: socket.socket | None) -> None:
             pass
 
 
-def _more_file_descriptors() -> None:
-    """Raise the soft open-file limit to the hard one: each connection holds a descriptor."""
+def _more_file_descriptors() -> int:
+    """Raise the soft open-file limit to the hard one (each connection holds a descriptor); the limit now in force."""
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     wanted = hard if hard != resource.RLIM_INFINITY else max(soft, 65536)
     if soft != resource.RLIM_INFINITY and soft < wanted:
@@ -151,3 +261,5 @@ def _more_file_descriptors() -> None:
             resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
         except (ValueError, OSError):
             pass
+    soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    return soft if soft != resource.RLIM_INFINITY else 1_000_000

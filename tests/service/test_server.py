@@ -11,6 +11,7 @@ import pytest
 
 from matchdb.db.pack import pack
 from tests.helpers import file_server, free_port, running_server
+from tests.service.test_limits import _running
 from tests.service.test_service import _positions
 
 
@@ -82,12 +83,13 @@ def test_sigterm_stops_the_server_within_seconds(small_store, tmp_path):
     with running_server(small_store, tmp_path / "serve.log") as url:
         host, port = url.removeprefix("http://").split(":")
         idle = socket.create_connection((host, int(port)))
-        pids = subprocess.run(["pgrep", "-f", f"--port {port}"], check=False, capture_output=True, text=True).stdout.split()
+        pids = subprocess.run(["pgrep", "-f", "--", f"--port {port}"], check=False, capture_output=True, text=True).stdout.split()
         started = time.monotonic()
         for pid in pids:
             os.kill(int(pid), signal.SIGTERM)
+        assert pids
         for pid in pids:
-            while os.path.exists(f"/proc/{pid}") and time.monotonic() - started < 15:
+            while _running(int(pid)) and time.monotonic() - started < 15:
                 time.sleep(0.05)
         assert time.monotonic() - started < 5
         idle.close()
