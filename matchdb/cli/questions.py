@@ -11,6 +11,7 @@ import json
 from typing import TYPE_CHECKING
 
 from matchdb.cli.common import DB_HELP, check_numbers, check_output, open_db, render
+from matchdb.equity.checks import MAX_SAMPLES
 from matchdb.errors import MatchdbError
 
 if TYPE_CHECKING:
@@ -82,7 +83,7 @@ def _query(args: argparse.Namespace) -> int:
     from matchdb.db.query import open as open_database
     from matchdb.db.query import opponent_list
 
-    check_numbers(args, (("opponents", 0, 9), ("samples", 1, 10**9), ("seed", 0, 2**63 - 1)))
+    check_numbers(args, (("opponents", 0, 9), ("samples", 1, MAX_SAMPLES), ("seed", 0, 2**63 - 1)))
     villains = args.villain or []
     if args.opponents == 0 and not villains:
         raise MatchdbError("--opponents is 0 and no --villain is given; expected at least one opponent.")

@@ -26,12 +26,14 @@ matchdb.errors.RangeError: No hand of the range 'AA' is possible on the board 'A
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from matchdb.core.pairs import N_PAIRS
 from matchdb.errors import MatchdbError, RangeError
 
-__all__ = ["check_table", "check_row", "check_weights", "check_possible", "is_uniform"]
+__all__ = ["MAX_SAMPLES", "check_table", "check_row", "check_weights", "check_possible", "check_samples", "is_uniform"]
 
 
 def check_table(table: object) -> np.ndarray:
@@ -100,3 +102,27 @@ def check_possible(weights: np.ndarray, name: str, board: str | None = None) -> 
         where = f" on the board {board!r}" if board is not None else ""
         raise RangeError(f"No hand of the {name} is possible{where}.")
     return weights
+
+
+#: Most sampled partial deals a question may ask for (per hero hand): ten million take seconds to a minute.
+MAX_SAMPLES = 10_000_000
+
+
+def check_samples(samples: Any) -> int | None:
+    """``samples`` as an int, None kept (the default); anything but a whole number 1..:data:`MAX_SAMPLES` refused.
+
+    >>> check_samples(10_000), check_samples(None)
+    (10000, None)
+    >>> check_samples(10**30)
+    Traceback (most recent call last):
+    ...
+    matchdb.errors.MatchdbError: The number of samples 1000000000000000000000000000000 is out of range; expected 1..10,000,000.
+    """
+    if samples is None:
+        return None
+    if isinstance(samples, bool) or not isinstance(samples, (int, np.integer)):
+        raise MatchdbError(f"The number of samples {samples!r} is not a positive whole number.")
+    if not 1 <= samples <= MAX_SAMPLES:
+        shown = str(int(samples)) if len(str(int(samples))) <= 40 else f"{str(int(samples))[:37]}..."
+        raise MatchdbError(f"The number of samples {shown} is out of range; expected 1..{MAX_SAMPLES:,}.")
+    return int(samples)

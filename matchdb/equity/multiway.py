@@ -53,7 +53,7 @@ from matchdb.core.pairs import N_LOCAL, N_PAIRS, PAIR_HIGH, PAIR_INDEX, PAIR_LOW
 from matchdb.equity._kernels import multiway as _k
 from matchdb.equity._kernels.bits import BITS
 from matchdb.equity._kernels.heads_up import ROW_MASKS as _ROW_MASKS
-from matchdb.equity.checks import check_table, check_weights
+from matchdb.equity.checks import MAX_SAMPLES, check_samples, check_table, check_weights
 from matchdb.errors import BoardError, CardError, MatchdbError, RangeError
 
 __all__ = [
@@ -77,28 +77,6 @@ MAX_EXACT_UNKNOWN = 3
 _EXACT_WHEN_SAMPLING = 3
 #: Default number of sampled partial deals in all, spread evenly over the board's columns (at least 2 each).
 DEFAULT_SAMPLES = 2 * N_PAIRS
-#: Most sampled partial deals a question may ask for (per hero hand): ten million take seconds to a minute.
-MAX_SAMPLES = 10_000_000
-
-
-def check_samples(samples: Any) -> int | None:
-    """``samples`` as an int, None kept (the default); anything but a whole number 1..:data:`MAX_SAMPLES` refused.
-
-    >>> check_samples(10_000), check_samples(None)
-    (10000, None)
-    >>> check_samples(10**30)
-    Traceback (most recent call last):
-    ...
-    matchdb.errors.MatchdbError: The number of samples 1000000000000000000000000000000 is out of range; expected 1..10,000,000.
-    """
-    if samples is None:
-        return None
-    if isinstance(samples, bool) or not isinstance(samples, (int, np.integer)):
-        raise MatchdbError(f"The number of samples {samples!r} is not a positive whole number.")
-    if not 1 <= samples <= MAX_SAMPLES:
-        shown = str(int(samples)) if len(str(int(samples))) <= 40 else f"{str(int(samples))[:37]}..."
-        raise MatchdbError(f"The number of samples {shown} is out of range; expected 1..{MAX_SAMPLES:,}.")
-    return int(samples)
 
 _ALL_CARDS = np.uint64((1 << N_LOCAL) - 1)
 _PAIR_INDEX = PAIR_INDEX.astype(np.int64)
