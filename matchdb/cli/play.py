@@ -41,6 +41,9 @@ def _register_arena(sub: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                    "of stopping with an error")
     p.add_argument("--button", choices=("moving", "dead"), default="moving", help="the button moves to the next "
                    "player (default), or the TDA's dead button")
+    p.add_argument("--short-big-blind", choices=("full", "posted"), default="full", help="when the big blind is "
+                   "all-in for less, the others owe the full big blind (default, card rooms) or what it posted "
+                   "(pokerkit's rule)")
     p.add_argument("--mode", choices=("tournament", "cash"), default="tournament")
     p.add_argument("--hands", type=int, help="cash session length (default 200) or tournament hand cap")
     p.add_argument("--workers", type=int, default=1, help="Dask worker processes on this machine (default 1)")
@@ -48,6 +51,8 @@ def _register_arena(sub: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--tables", help="folder of decoded tables (made by --decode); default: decode lazily")
     p.add_argument("--decode", action="store_true", help="decode every table into --tables first (4.85 GB)")
     p.add_argument("--out", help="write the results to a .csv or .json file")
+    p.add_argument("--hands-out", metavar="DIR", help="write every game's hands as PHH into this folder, one .phhs "
+                   "file per game (made when missing; it must hold no .phhs files yet)")
     p.add_argument("--plot", help="draw the results into an image file (needs matplotlib)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=_arena)
@@ -155,6 +160,14 @@ def _arena(args: argparse.Namespace) -> int:
     check_numbers(args, (("games", 1, 10**8), ("seats", 2, 10), ("seed", 0, 2**32 - 1), ("hands", 1, 10**6),
                           ("workers", 1, 256)))
     _arena_outputs(args)
+    hands_out = None
+    if args.hands_out:
+        if args.button == "dead":
+            raise MatchdbError("--hands-out cannot write the dead button's hands (PHH puts the blinds on the players "
+                               "after the button); use the moving button with --hands-out.")
+        from matchdb.hands.writer import ArenaWriter
+
+        hands_out = ArenaWriter(args.hands_out)  # checked (made, empty of .phhs, writable) before any game
     if args.decode:
         if not args.tables:
             raise MatchdbError("--decode needs --tables, the folder to decode into.")
@@ -165,13 +178,15 @@ def _arena(args: argparse.Namespace) -> int:
         print(f"decoded every table into {args.tables} in {time.perf_counter() - started:.1f} s")
     hands = args.hands if args.hands is not None else (200 if args.mode == "cash" else 5000)
     settings = GameSettings(mode=args.mode, hands=hands, stack=1500 if args.mode == "tournament" else 2000,
-                            rules=Rules(button=args.button))
+                            rules=Rules(short_big_blind=args.short_big_blind, button=args.button))
     result = run_arena(
         args.bots, games=args.games, seats=args.seats, seed=args.seed, seeds=args.seeds, duplicate=args.duplicate,
         settings=settings, workers=args.workers, db=args.db, tables=args.tables, lenient=args.lenient,
-        progress=False if args.quiet else None,
+        progress=False if args.quiet else None, hands_out=hands_out,
     )
     print(result.report())
+    if hands_out is not None:
+        print(f"wrote {result.settings['games']} games' hands as PHH to {args.hands_out}")
     if args.out:
         written = result.save(args.out)
         extra = (f", {written.with_suffix('.pairs.csv')} and {written.with_suffix('.units.csv')}"
