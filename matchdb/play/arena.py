@@ -112,6 +112,7 @@ __all__ = [
     "run_arena",
     "open_source",
     "parse_seeds",
+    "resolve_bots",
     "seatings",
 ]
 
@@ -566,7 +567,19 @@ def _worker_task(bots, settings, seats, pieces, duplicate, db_path, tables, capa
     return _play_units(bots, settings, seats, pieces, duplicate, source, python, lenient, permute, hands_out)
 
 
-def _resolve_bots(bots) -> list[Bot]:
+def resolve_bots(bots: Any) -> list[Bot]:
+    """The bots of ``bots``: None (the default field), names separated by commas, or a list of names and bot objects.
+
+    Names are :func:`matchdb.play.bots.make_bot` specs (built-in names, bot
+    files, ``file.py:Class``), as ``matchdb arena --bots`` takes them.
+
+    >>> [bot.name for bot in resolve_bots("west, allin")]
+    ['west', 'allin']
+    >>> resolve_bots("")
+    Traceback (most recent call last):
+    ...
+    matchdb.play.arena.ArenaError: No bots were given; expected at least one, like 'west,allin'.
+    """
     if bots is None:
         bots = DEFAULT_FIELD
     if isinstance(bots, str):
@@ -615,7 +628,7 @@ def run_arena(bots: Any = None, games: int = 100, seats: int | None = None, seed
     if hands_out is not None and not callable(getattr(hands_out, "game", None)):
         raise ArenaError(f"hands_out {hands_out!r} has no game(label, names) method; expected a HandsOut like "
                          "matchdb.hands.ArenaWriter(folder).")
-    bots = _resolve_bots(bots)
+    bots = resolve_bots(bots)
     if seeds is None:
         seeds = [_whole(seed, "seed", 0, _MAX_SEED - 1)]
     elif isinstance(seeds, str):

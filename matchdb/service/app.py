@@ -10,16 +10,19 @@ or unreadable database, or an answer that takes over 30 s, 503.
 The routes, by group: :mod:`~matchdb.service.questions` (win rate, equity,
 multiway, distribution, report), :mod:`~matchdb.service.batch`,
 :mod:`~matchdb.service.page` (the equity explorer at ``/``, ``/v1/hands``,
-the grid it draws, and ``/v1/range``), :mod:`~matchdb.service.info` (health, info) and
+the grid it draws, and ``/v1/range``), :mod:`~matchdb.service.play` (the
+table for a person at ``/play`` and ``/v1/play``), :mod:`~matchdb.service.info` (health, info) and
 :mod:`~matchdb.service.docs` (``/docs`` and ``/redoc``, working offline). What every
 request passes (a bounded body, known parameters, a deadline) is in
 :mod:`~matchdb.service.guards`.
 
 >>> sorted(route.path for route in create_app(db).routes if route.path.startswith("/v1/"))
-['/v1/batch', '/v1/distribution', '/v1/equity', '/v1/hands', '/v1/health', '/v1/info', '/v1/multiway', '/v1/range', '/v1/report', '/v1/win-rate']
+['/v1/batch', '/v1/distribution', '/v1/equity', '/v1/hands', '/v1/health', '/v1/info', '/v1/multiway', '/v1/play', '/v1/play/{session_id}', '/v1/play/{session_id}/act', '/v1/play/{session_id}/leave', '/v1/play/{session_id}/next', '/v1/play/{session_id}/step', '/v1/range', '/v1/report', '/v1/win-rate']
 """
 
 from __future__ import annotations
+
+import os
 
 from fastapi import Depends, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -27,14 +30,21 @@ from fastapi.responses import JSONResponse
 
 from matchdb.db.query import MatchDB
 from matchdb.errors import MatchdbError
-from matchdb.service import batch, docs, info, page, questions
+from matchdb.human.store import IDLE_SECONDS, LIMIT
+from matchdb.service import batch, docs, info, page, play, questions
 from matchdb.service.guards import BodyLimit, status_of, strict_parameters
 
 __all__ = ["create_app"]
 
 
-def create_app(db: MatchDB) -> FastAPI:
-    """The FastAPI application answering from ``db``."""
+def create_app(db: MatchDB, play_dir: str | os.PathLike | None = None, play_limit: int = LIMIT,
+               play_idle: float = IDLE_SECONDS) -> FastAPI:
+    """The FastAPI application answering from ``db``.
+
+    ``play_dir`` keeps the sessions of ``/play`` (a temporary folder by
+    default: then they end with the process); at most ``play_limit`` are
+    open, each put away after ``play_idle`` seconds unused.
+    """
     app = FastAPI(
         title="matchdb",
         version=db.attrs.get("provenance", {}).get("matchdb", "unknown"),
@@ -49,6 +59,7 @@ def create_app(db: MatchDB) -> FastAPI:
     app.add_exception_handler(RequestValidationError, _validation_error)  # type: ignore[arg-type]
     for group in (questions, batch, info, page, docs):
         group.add_routes(app, db)
+    play.add_routes(app, db, play_dir, play_limit, play_idle)
     return app
 
 

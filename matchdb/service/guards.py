@@ -27,6 +27,7 @@ from matchdb.errors import (
     IncompleteDatabaseError,
     MatchdbError,
 )
+from matchdb.human.store import SessionLimitError, SessionNotFoundError
 
 __all__ = ["ANSWER_SECONDS", "MAX_BODY_BYTES", "BodyLimit", "compute", "status_of", "strict_parameters"]
 
@@ -39,7 +40,12 @@ _T = TypeVar("_T")
 
 
 def status_of(error: MatchdbError) -> int:
-    """The HTTP status of an error: 404 for a table the database lacks, 503 for a damaged database, else 400."""
+    """The HTTP status of an error: 404 for a table the database lacks or a session no id names, 429 for a full
+    table of sessions, 503 for a damaged database, else 400."""
+    if isinstance(error, SessionNotFoundError):
+        return 404
+    if isinstance(error, SessionLimitError):
+        return 429
     if isinstance(error, IncompleteDatabaseError):
         return 404  # the question is fine; this database lacks the table it needs
     if isinstance(error, (CorruptDatabaseError, DatabaseError)):

@@ -32,8 +32,9 @@ from matchdb.service.guards import compute
 
 __all__ = ["PAGE_FILES", "ClassWeight", "HandsAnswer", "RangeAnswer", "add_routes", "hands_answer", "range_answer"]
 
-#: The page's files in the package (matchdb/service/web/) and their media types; nothing else is served from there.
-PAGE_FILES = {"index.html": "text/html", "page.js": "text/javascript", "page.css": "text/css"}
+#: The pages' files in the package (the explorer's and the table's, ``/play``) (matchdb/service/web/) and their media types; nothing else is served from there.
+PAGE_FILES = {"index.html": "text/html", "page.js": "text/javascript", "page.css": "text/css",
+              "play.html": "text/html", "play.js": "text/javascript", "play.css": "text/css"}
 #: The page loads nothing from elsewhere and talks only to this server.
 _PAGE_HEADERS = {
     "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
@@ -141,6 +142,10 @@ def add_routes(app: FastAPI, db: MatchDB) -> None:
     @app.get("/", include_in_schema=False)
     def get_page() -> Response:
         return page_file("index.html")
+
+    @app.get("/play", include_in_schema=False)
+    def get_play_page(pause: int | None = Query(None, description="ms the page waits before each bot action")) -> Response:
+        return page_file("play.html")  # the page's script reads ``pause`` itself
 
     @app.get("/web/{name}", include_in_schema=False)
     def get_page_file(name: str) -> Response:

@@ -51,11 +51,15 @@ else:
             self.timeout_keep_alive_task = self.loop.call_later(self.timeout_keep_alive, self.timeout_keep_alive_handler)
 
 
-def serve(db: MatchDB, host: str = "127.0.0.1", port: int = 8000, workers: int = 1, access_log: bool = False) -> None:
+def serve(db: MatchDB, host: str = "127.0.0.1", port: int = 8000, workers: int = 1, access_log: bool = False,
+          play_dir: str | os.PathLike | None = None, play_limit: int | None = None, play_idle: float | None = None) -> None:
     """Serve ``db`` over HTTP until interrupted (SIGINT or SIGTERM); the port is bound before anything is printed.
 
     ``workers`` processes share the listening socket, each with its own
     decoded-table cache over the operating system's shared page cache.
+    ``play_dir``, ``play_limit`` and ``play_idle`` set the sessions of
+    ``/play`` (:func:`matchdb.service.app.create_app`); a person's session
+    lives in one process, so with several workers ``/play`` seats nobody.
     """
     try:
         import uvicorn
@@ -82,7 +86,12 @@ def serve(db: MatchDB, host: str = "127.0.0.1", port: int = 8000, workers: int =
     if workers == 1:
         from matchdb.service.app import create_app
 
-        uvicorn.Server(uvicorn.Config(create_app(db), **settings)).run(sockets=[listener])
+        options: dict[str, Any] = {"play_dir": play_dir}
+        if play_limit is not None:
+            options["play_limit"] = play_limit
+        if play_idle is not None:
+            options["play_idle"] = play_idle
+        uvicorn.Server(uvicorn.Config(create_app(db, **options), **settings)).run(sockets=[listener])
         return
     from uvicorn.supervisors import Multiprocess
 
@@ -97,7 +106,7 @@ def app_from_environment() -> FastAPI:
     from matchdb.db.query import open as open_database
     from matchdb.service.app import create_app
 
-    return create_app(open_database(os.environ[_ENVIRON_DB]))
+    return create_app(open_database(os.environ[_ENVIRON_DB]), play_limit=0)  # a session must stay in one process
 
 
 def _listen(host: str, port: int) -> socket.socket:

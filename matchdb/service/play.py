@@ -1,0 +1,134 @@
+"""The table for a person (issue 24): the page at ``/play`` and its JSON routes under ``/v1/play``.
+
+Routes (every answer but ``leave`` is the session's view,
+:meth:`matchdb.human.Session.view`: only what a player at the table sees):
+
+- ``POST /v1/play`` with the table's settings (:class:`matchdb.human.TableConfig`'s
+  fields as JSON; ``opponents`` built-in bots only, like ``"west-tight"`` or
+  ``"west:exact"``: a server does not load files or classes a request names)
+  starts a session: 201 and the view, whose ``id`` names the session;
+- ``GET /v1/play/{id}`` the view; ``POST /v1/play/{id}/act`` with
+  ``{"kind": "raise", "amount": 120}`` plays the person's action;
+  ``POST /v1/play/{id}/step`` lets the next bot act once (``{"action": ...,
+  "view": ...}``); ``POST /v1/play/{id}/next`` deals the next hand;
+  ``POST /v1/play/{id}/leave`` closes the session (its summary, and with the
+  coach the session report).
+
+A malformed or out-of-turn action is 400 with one sentence, and changes
+nothing; an id that names no session 404; a new session when the server
+holds as many as it may 429. Sessions live in a bounded store
+(:class:`matchdb.human.store.SessionStore`): idle ones are put away and come
+back by their id, with the stacks of their last finished hand. The session
+ids come from :func:`secrets.token_urlsafe` (144 bits).
+"""
+
+# No ``from __future__ import annotations``: FastAPI reads these annotations at run time.
+import re
+import tempfile
+from typing import Any
+
+from fastapi import Body, FastAPI
+from fastapi.responses import JSONResponse
+
+from matchdb.db.query import MatchDB
+from matchdb.human.coach import session_report
+from matchdb.human.session import Session, SessionError, TableConfig
+from matchdb.human.store import IDLE_SECONDS, LIMIT, SessionStore
+from matchdb.play.bots import BOT_NAMES
+from matchdb.service.guards import compute
+
+__all__ = ["STRENGTHS", "add_routes", "allowed_opponent", "table_config"]
+
+#: Strength suffixes a request may give a built-in bot (``west:exact``).
+STRENGTHS = ("naive", "headsup", "exact", "exact-dropout", "montecarlo", "dropout")
+_SPEC = re.compile(r"([a-z-]+)(?::([a-z-]+))?")
+_ACT_KEYS = {"kind", "amount"}
+
+
+def allowed_opponent(spec: Any) -> str:
+    """``spec`` when it names a built-in bot (with an optional strength), else a one-sentence refusal.
+
+    >>> allowed_opponent("west-tight"), allowed_opponent("west:exact")
+    ('west-tight', 'west:exact')
+    >>> allowed_opponent("bots/mine.py:Mine")
+    Traceback (most recent call last):
+    ...
+    matchdb.human.session.SessionError: The opponent 'bots/mine.py:Mine' is not a built-in bot; expected one of allin, fives, station, random, west, west-tight, west-loose, west-aggressive, west-passive, income, tomlinson, with an optional strength like ':exact'.
+    """
+    match = _SPEC.fullmatch(spec) if isinstance(spec, str) else None
+    if match is None or match[1] not in BOT_NAMES or (match[2] is not None and match[2] not in STRENGTHS):
+        raise SessionError(f"The opponent {str(spec)[:60]!r} is not a built-in bot; expected one of "
+                           f"{', '.join(BOT_NAMES)}, with an optional strength like ':exact'.")
+    return str(spec)
+
+
+def table_config(payload: Any) -> TableConfig:
+    """The :class:`TableConfig` a request's JSON body asks for (built-in opponents only)."""
+    if not isinstance(payload, dict):
+        raise SessionError("The request body is not a JSON object of table settings like {\"seats\": 6}.")
+    values = dict(payload)
+    opponents = values.get("opponents")
+    if isinstance(opponents, str):
+        opponents = [b.strip() for b in opponents.split(",") if b.strip()]
+    if opponents is not None:
+        if not isinstance(opponents, list) or not 1 <= len(opponents) <= 9:
+            raise SessionError(f"The opponents {str(opponents)[:80]!r} are not 1 to 9 bot names.")
+        values["opponents"] = [allowed_opponent(b) for b in opponents]
+    return TableConfig.from_dict(values)
+
+
+def _act(session: Session, payload: Any) -> dict:
+    if not isinstance(payload, dict) or not set(payload) <= _ACT_KEYS or "kind" not in payload:
+        raise SessionError("The action is not a JSON object like {\"kind\": \"raise\", \"amount\": 120}.")
+    return session.act(payload["kind"], payload.get("amount"))
+
+
+def _step(session: Session) -> dict:
+    action = session.step()
+    return {"action": action, "view": session.view()}
+
+
+def _leave(session: Session) -> dict:
+    summary = session.leave()
+    del summary["history"]  # a path on the server: not the client's business
+    if session.config.coach and session.hands:
+        summary["report"] = session_report(session.history_path)
+    return summary
+
+
+def add_routes(app: FastAPI, db: MatchDB, directory: Any = None, limit: int = LIMIT,
+               idle_seconds: float = IDLE_SECONDS) -> SessionStore:
+    """Add ``/v1/play`` over a :class:`SessionStore` in ``directory`` (a fresh temporary folder by default)."""
+    folder = directory if directory is not None else tempfile.mkdtemp(prefix="matchdb-play-")
+    store = SessionStore(folder, limit=limit, idle_seconds=idle_seconds, db=db)
+    app.state.play = store
+
+    @app.post("/v1/play", status_code=201, summary="Sit down at a table of bots: a new session, its first hand dealt")
+    async def post_play(payload: Any = Body(None)) -> dict:  # noqa: B008  (FastAPI's way to take a JSON body)
+        config = table_config(payload)
+        session = await compute(store.create, config)
+        return await compute(store.run, session.id, Session.view)
+
+    @app.get("/v1/play/{session_id}", summary="What the person at the table sees")
+    async def get_play(session_id: str) -> dict:
+        return await compute(store.run, session_id, Session.view)
+
+    @app.post("/v1/play/{session_id}/act", summary="The person's action: fold, check, call, bet or raise to an amount")
+    async def post_act(session_id: str, payload: Any = Body(None)) -> dict:  # noqa: B008
+        return await compute(store.run, session_id, lambda session: _act(session, payload))
+
+    @app.post("/v1/play/{session_id}/step", summary="The next bot acts once")
+    async def post_step(session_id: str) -> dict:
+        return await compute(store.run, session_id, _step)
+
+    @app.post("/v1/play/{session_id}/next", summary="Deal the next hand")
+    async def post_next(session_id: str) -> dict:
+        return await compute(store.run, session_id, Session.next_hand)
+
+    @app.post("/v1/play/{session_id}/leave", summary="Leave the table: the hand in play folded, the session kept")
+    async def post_leave(session_id: str) -> JSONResponse:
+        summary = await compute(store.run, session_id, _leave)
+        store.close(session_id)
+        return JSONResponse(summary)
+
+    return store
