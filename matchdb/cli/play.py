@@ -1,4 +1,5 @@
-"""Commands that play: ``arena`` (bots against each other) and ``tune preflop|bot`` (Tomlinson's Monte Carlo optimisation)."""
+"""Commands that play: ``arena`` (bots against each other), ``tune preflop|bot`` (Tomlinson's Monte Carlo optimisation)
+and ``play`` (a person against bots in the terminal, :mod:`matchdb.cli.tui`)."""
 
 from __future__ import annotations
 
@@ -18,12 +19,38 @@ __all__ = ["register"]
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add ``arena`` and ``tune`` with its kinds ``preflop`` and ``bot`` to the subcommands ``sub``."""
+    """Add ``arena``, ``tune`` with its kinds ``preflop`` and ``bot``, and ``play`` to the subcommands ``sub``."""
     _register_arena(sub)
     p = sub.add_parser("tune", help="Tomlinson's Monte Carlo optimisation: fit a preflop score or tune a bot")
     tune = p.add_subparsers(dest="what", required=True)
     _register_tune_preflop(tune)
     _register_tune_bot(tune)
+    _register_play(sub)
+
+
+def _register_play(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("play", help="sit at a table of bots in the terminal (a textual app); every hand kept as PHH")
+    p.add_argument("--seats", type=int, default=6, help="seats at the table, 2..10, yours included")
+    p.add_argument("--opponents", default="west,west-tight,west-loose,income,fives",
+                   help="bots filling the other seats in turn, as arena --bots takes them (names, name:strength, "
+                   "bot .json files, file.py:Class)")
+    p.add_argument("--game", choices=("cash", "sng"), default="cash", help="a cash game (fixed blinds, rebuys) or a "
+                   "sit-and-go (rising blinds, to one winner)")
+    p.add_argument("--stack", type=int, default=1000, help="every seat's starting stack (a cash game's buy-in)")
+    p.add_argument("--blinds", default="5/10", help="small/big blind of a cash game")
+    p.add_argument("--ante", type=int, default=0, help="a cash game's ante")
+    p.add_argument("--hands-per-level", type=int, default=10, help="a sit-and-go's hands per blind level")
+    p.add_argument("--coach", action="store_true", help="show the coach: exact equity, pot odds, rate of return, "
+                   "West's band, the bots' choices, and a review after each hand")
+    p.add_argument("--coach-model", choices=("uniform", "dropout"), default="uniform",
+                   help="the coach's opponents: random hands or West's drop-out ranges")
+    p.add_argument("--seed", type=int, help="seed of the decks (the same seed deals the same cards)")
+    p.add_argument("--name", default="you", help="your name in the hand histories")
+    p.add_argument("--pause", type=float, default=0.6, help="seconds between the bots' actions")
+    p.add_argument("--dir", help="folder of the sessions (default: 'sessions' in the user's data folder)")
+    p.add_argument("--resume", metavar="ID", help="go on with a session kept in --dir (its table settings are kept)")
+    p.add_argument("--db", help=DB_HELP + "; needed by bots and the coach that read hand strength")
+    p.set_defaults(func=_play)
 
 
 def _register_arena(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -325,4 +352,50 @@ def _tune_bot(args: argparse.Namespace) -> int:
         print(f"wrote the log to {args.log}")
     if args.plot:
         print(f"drew {comparison.plot(args.plot) if args.method == 'both' else result.plot(args.plot)}")
+    return 0
+
+
+def _play_table(args: argparse.Namespace) -> Any:
+    """The :class:`matchdb.human.TableConfig` of ``play``'s options (each refused in one sentence)."""
+    from matchdb.human import TableConfig
+
+    small, slash, big = args.blinds.partition("/")
+    if not slash or not small.strip().isdigit() or not big.strip().isdigit():
+        raise MatchdbError(f"--blinds is {args.blinds!r}; expected SMALL/BIG in whole chips, like 5/10.")
+    return TableConfig(seats=args.seats, opponents=args.opponents, game=args.game, stack=args.stack,
+                       small_blind=int(small), big_blind=int(big), ante=args.ante,
+                       hands_per_level=args.hands_per_level, coach=args.coach, coach_model=args.coach_model,
+                       seed=args.seed, name=args.name)
+
+
+def _play(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from matchdb.human import Session
+
+    check_numbers(args, (("pause", 0.0, 60.0),))
+    try:
+        from matchdb.cli.tui import PlayApp
+    except ImportError:
+        raise MatchdbError("matchdb play needs textual; install it with 'pip install matchdb[play]' "
+                           "(or 'pip install textual').") from None
+    if args.dir:
+        directory = Path(args.dir)
+    else:
+        from platformdirs import user_data_path
+
+        directory = user_data_path("matchdb") / "sessions"
+    if args.resume:
+        session = Session.resume(args.resume, directory, db=args.db)
+    else:
+        directory.mkdir(parents=True, exist_ok=True)
+        session = Session.new(_play_table(args), db=args.db, directory=directory)
+    summary = PlayApp(session, pause=args.pause).run()
+    if summary is None:
+        summary = session.summary()
+    net = summary["net"][0]
+    print(f"session {summary['id']}: {summary['hands']} hands, you {net:+d} chips "
+          f"({summary['net_big_blinds'][0]:+.1f} big blinds); hands in {summary['history']}")
+    if not summary["over"]:
+        print(f"go on with: matchdb play --resume {summary['id']} --dir {directory}")
     return 0
