@@ -321,6 +321,7 @@ class Session:
         self.left = False
         self.last: dict[str, Any] | None = None
         self.reviews: list[dict[str, Any]] = []
+        self.bot_errors: list[dict[str, Any]] = []
         self._live: _Live | None = None
         self._phh_size = 0
         self._lock = threading.RLock()
@@ -418,6 +419,7 @@ class Session:
             "hands_played": self.hands, "blinds": {"small_blind": sb, "big_blind": bb, "ante": ante},
             "human_seat": HUMAN_SEAT, "names": list(self.names), "over": self.over, "left": self.left,
             "coach_on": self.config.coach, "last": self.last, "buyins": list(self.buyins),
+            "bot_errors": self.bot_errors,
         }
         if live is None:
             out.update(hand_over=True, your_turn=False, actor=None, board=[], pot=0, street="over", hole=None,
@@ -546,8 +548,9 @@ class Session:
         """Let the bot whose turn it is act once; its action as a log entry, or None when it is not a bot's turn.
 
         A bot that fails (raises, or answers something that is not an
-        action) checks or folds; an illegal raise is corrected by the engine
-        (a call, or clamped to the legal range).
+        action) checks or folds, and the view's ``bot_errors`` says so (the
+        last ten); an illegal raise is corrected by the engine (a call, or
+        clamped to the legal range).
         """
         with self._lock:
             live = self._live
@@ -561,8 +564,10 @@ class Session:
                 kind, amount = int(kind), int(amount)
                 if kind not in (FOLD, CHECK, CALL, RAISE):
                     kind, amount = FOLD, 0
-            except Exception:  # a user's bot: it folds (a check when nothing is to call) and play goes on
+            except Exception as error:  # a user's bot, a partial database: it folds (or checks), play goes on, it is said
                 kind, amount = FOLD, 0
+                self.bot_errors = [*self.bot_errors[-9:], {"hand": live.number + 1, "seat": seat, "name": self.names[seat],
+                                                          "error": f"{type(error).__name__}: {str(error)[:200]}"}]
             before = len(live.hand.history)
             live.hand.act(kind, amount)
             entry = self._log_entry(live.hand.history[before])

@@ -23,12 +23,13 @@ ids come from :func:`secrets.token_urlsafe` (144 bits).
 """
 
 # No ``from __future__ import annotations``: FastAPI reads these annotations at run time.
+import json
 import re
 import tempfile
 from typing import Any
 
 from fastapi import Body, FastAPI
-from fastapi.responses import JSONResponse
+from fastapi.responses import Response
 
 from matchdb.db.query import MatchDB
 from matchdb.human.coach import session_report
@@ -77,6 +78,11 @@ def table_config(payload: Any) -> TableConfig:
     return TableConfig.from_dict(values)
 
 
+def _json(data: Any, status: int = 200) -> Response:
+    """A view as JSON bytes: the views are plain JSON data already, so FastAPI's encoder (a tenth of a ms) is skipped."""
+    return Response(json.dumps(data, allow_nan=False), status_code=status, media_type="application/json")
+
+
 def _act(session: Session, payload: Any) -> dict:
     if not isinstance(payload, dict) or not set(payload) <= _ACT_KEYS or "kind" not in payload:
         raise SessionError("The action is not a JSON object like {\"kind\": \"raise\", \"amount\": 120}.")
@@ -104,31 +110,31 @@ def add_routes(app: FastAPI, db: MatchDB, directory: Any = None, limit: int = LI
     app.state.play = store
 
     @app.post("/v1/play", status_code=201, summary="Sit down at a table of bots: a new session, its first hand dealt")
-    async def post_play(payload: Any = Body(None)) -> dict:  # noqa: B008  (FastAPI's way to take a JSON body)
+    async def post_play(payload: Any = Body(None)) -> Response:  # noqa: B008  (FastAPI's way to take a JSON body)
         config = table_config(payload)
         session = await compute(store.create, config)
-        return await compute(store.run, session.id, Session.view)
+        return _json(await compute(store.run, session.id, Session.view), 201)
 
     @app.get("/v1/play/{session_id}", summary="What the person at the table sees")
-    async def get_play(session_id: str) -> dict:
-        return await compute(store.run, session_id, Session.view)
+    async def get_play(session_id: str) -> Response:
+        return _json(await compute(store.run, session_id, Session.view))
 
     @app.post("/v1/play/{session_id}/act", summary="The person's action: fold, check, call, bet or raise to an amount")
-    async def post_act(session_id: str, payload: Any = Body(None)) -> dict:  # noqa: B008
-        return await compute(store.run, session_id, lambda session: _act(session, payload))
+    async def post_act(session_id: str, payload: Any = Body(None)) -> Response:  # noqa: B008
+        return _json(await compute(store.run, session_id, lambda session: _act(session, payload)))
 
     @app.post("/v1/play/{session_id}/step", summary="The next bot acts once")
-    async def post_step(session_id: str) -> dict:
-        return await compute(store.run, session_id, _step)
+    async def post_step(session_id: str) -> Response:
+        return _json(await compute(store.run, session_id, _step))
 
     @app.post("/v1/play/{session_id}/next", summary="Deal the next hand")
-    async def post_next(session_id: str) -> dict:
-        return await compute(store.run, session_id, Session.next_hand)
+    async def post_next(session_id: str) -> Response:
+        return _json(await compute(store.run, session_id, Session.next_hand))
 
     @app.post("/v1/play/{session_id}/leave", summary="Leave the table: the hand in play folded, the session kept")
-    async def post_leave(session_id: str) -> JSONResponse:
+    async def post_leave(session_id: str) -> Response:
         summary = await compute(store.run, session_id, _leave)
         store.close(session_id)
-        return JSONResponse(summary)
+        return _json(summary)
 
     return store

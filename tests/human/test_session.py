@@ -175,3 +175,14 @@ def test_bad_tables_are_refused_in_one_sentence(tmp_path, settings, message):
     with pytest.raises(SessionError, match=message):
         config = TableConfig(**settings)
         Session.new(config, directory=tmp_path)
+
+
+
+def test_a_failing_bot_folds_and_the_view_says_why(tmp_path):
+    bot_file = tmp_path / "failing.py"
+    bot_file.write_text("class Failing:\n    name = 'failing'\n\n    def act(self, view):\n        raise RuntimeError('no idea')\n")
+    config = TableConfig(seats=2, opponents=f"{bot_file}:Failing", seed=2, stack=100, small_blind=1, big_blind=2)
+    session = Session.new(config, directory=tmp_path)
+    play(session, 3)
+    assert session.view()["bot_errors"][0]["error"] == "RuntimeError: no idea"
+    assert session.hands == 3 and session.names == ("you", "failing")

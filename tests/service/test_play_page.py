@@ -201,3 +201,29 @@ def test_thirty_hands_in_the_browser_against_several_bots(browser, server):
         assert time.monotonic() < deadline
         time.sleep(0.05)
     assert "Session over: 30 hands" in browser.find_element("id", "summary").text
+
+
+def test_a_click_on_a_flop_is_answered_and_drawn_quickly(browser, server):
+    """Heads-up against the calling station with the coach on, checking and calling: every hand sees a flop."""
+    sit_down(browser, server, {"seats": 2, "opponents": "station", "stack": 1000, "small-blind": 5, "big-blind": 10,
+                               "seed": 4, "coach": True})
+    trips: list[float] = []
+    for _ in range(40):
+        shown = settled(browser)
+        view = httpx.get(f"{server}/v1/play/{shown['id']}", timeout=60).json()
+        compare(shown, view)
+        if view["hand_over"]:
+            browser.find_element("id", "next").click()
+            continue
+        browser.execute_script("window.matchdbRoundTrip = null;")
+        browser.find_element("id", "check" if view["legal"]["check"] else "call").click()
+        if view["street"] == "flop":
+            deadline = time.monotonic() + 30
+            while (trip := browser.execute_script("return window.matchdbRoundTrip;")) is None:
+                assert time.monotonic() < deadline
+                time.sleep(0.002)
+            trips.append(trip)
+    assert len(trips) >= 5
+    print(f"\nclick on a flop to drawn answer (coach on): median {statistics.median(trips):.1f} ms, "
+          f"max {max(trips):.1f} ms over {len(trips)} clicks")
+    assert statistics.median(trips) < 1000  # the target is 100 ms; a loaded CI machine gets slack, the figure is printed

@@ -198,7 +198,8 @@ function draw() {
   $("street").textContent = view.street;
   $("hand-number").textContent = view.hand;
   $("blinds").textContent = `${view.blinds.small_blind}/${view.blinds.big_blind}` + (view.blinds.ante ? ` ante ${view.blinds.ante}` : "");
-  $("session-info").textContent = `session ${view.id} · ${view.game} · hands played ${view.hands_played}`;
+  const failures = view.bot_errors.length ? ` · a bot failed and folded: ${view.bot_errors.at(-1).name} (${view.bot_errors.at(-1).error})` : "";
+  $("session-info").textContent = `session ${view.id} · ${view.game} · hands played ${view.hands_played}${failures}`;
   drawActions();
   drawResult();
   drawCoach();
