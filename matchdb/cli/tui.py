@@ -191,7 +191,9 @@ class PlayApp(App[dict[str, Any]]):
             text = _coach_text(coach) if coach else _review_text(last["review"]) if view["hand_over"] and \
                 last.get("review") else ""
             self.query_one("#coach", Static).update(Text(text or "coach: figures come on your turn"))
-        self.query_one("#message", Static).update(Text(self.message or self._result(view)))
+        failed = [e for e in view.get("bot_errors") or [] if e["hand"] == view["hand"]]  # this hand's
+        failure = f"  ({failed[-1]['name']} failed and folded: {failed[-1]['error']})" if failed else ""
+        self.query_one("#message", Static).update(Text((self.message or self._result(view)) + failure))
         self._enable(view)
         if not view["hand_over"] and not view["your_turn"] and self._timer is None:
             self._timer = self.set_timer(max(self.pause, 0.001), self._bot_acts)  # textual divides by the delay
