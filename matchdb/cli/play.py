@@ -394,7 +394,8 @@ def _play(args: argparse.Namespace) -> int:
     if summary is None:
         summary = session.summary()
     net = summary["net"][0]
-    print(f"session {summary['id']}: {summary['hands']} hands, you {net:+d} chips "
+    hands = summary["hands"]
+    print(f"session {summary['id']}: {hands} hand{'' if hands == 1 else 's'}, you {net:+d} chips "
           f"({summary['net_big_blinds'][0]:+.1f} big blinds); hands in {summary['history']}")
     if not summary["over"]:
         print(f"go on with: matchdb play --resume {summary['id']} --dir {directory}")
