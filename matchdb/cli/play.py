@@ -49,6 +49,8 @@ def _register_play(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
     p.add_argument("--pause", type=float, default=0.6, help="seconds between the bots' actions")
     p.add_argument("--dir", help="folder of the sessions (default: 'sessions' in the user's data folder)")
     p.add_argument("--resume", metavar="ID", help="go on with a session kept in --dir (its table settings are kept)")
+    p.add_argument("--setup", action="store_true", help="choose the table in a form first (seats, opponents, game, "
+                   "stack, blinds, coach), starting from these options")
     p.add_argument("--db", help=DB_HELP + "; needed by bots and the coach that read hand strength")
     p.set_defaults(func=_play)
 
@@ -375,7 +377,7 @@ def _play(args: argparse.Namespace) -> int:
 
     check_numbers(args, (("pause", 0.0, 60.0),))
     try:
-        from matchdb.cli.tui import PlayApp
+        from matchdb.cli.tui import PlayApp, SetupApp
     except ImportError:
         raise MatchdbError("matchdb play needs textual; install it with 'pip install matchdb[play]' "
                            "(or 'pip install textual').") from None
@@ -388,8 +390,15 @@ def _play(args: argparse.Namespace) -> int:
     if args.resume:
         session = Session.resume(args.resume, directory, db=args.db)
     else:
+        config = _play_table(args)
+        if args.setup:
+            chosen = SetupApp(config).run()
+            if chosen is None:
+                print("no table chosen")
+                return 0
+            config = chosen
         directory.mkdir(parents=True, exist_ok=True)
-        session = Session.new(_play_table(args), db=args.db, directory=directory)
+        session = Session.new(config, db=args.db, directory=directory)
     summary = PlayApp(session, pause=args.pause).run()
     if summary is None:
         summary = session.summary()

@@ -45,12 +45,12 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.timer import Timer
-from textual.widgets import Button, Footer, Input, Static
+from textual.widgets import Button, Checkbox, Footer, Input, Select, Static
 
 from matchdb.errors import MatchdbError
-from matchdb.human import Session
+from matchdb.human import Session, TableConfig
 
-__all__ = ["PlayApp", "seat_lines"]
+__all__ = ["PlayApp", "SetupApp", "seat_lines"]
 
 _PRESETS = {"half": "half_pot", "pot": "pot", "allin": "all_in"}
 
@@ -103,6 +103,76 @@ def _review_text(review: dict[str, Any]) -> str:
                      f"equity {row['equity']:.3f}, rr {'inf' if rr is None else f'{rr:.2f}'}, band {row['band']}, "
                      f"West would {row['west_likeliest']}{'' if row['west_agrees'] else ' (not you)'}")
     return "\n".join(lines)
+
+
+class SetupApp(App[TableConfig | None]):
+    """The table chooser of ``matchdb play --setup``: seats, opponents, game, stack, blinds, coach; returns the config.
+
+    Starts from ``defaults`` (the command's options); a setting the table
+    refuses is shown in one sentence and the form stays; Escape returns None.
+    """
+
+    TITLE = "matchdb play: choose a table"
+    AUTO_FOCUS = "#seats"
+    CSS = """
+    Horizontal { height: auto; }
+    .label { width: 22; padding: 1 1; }
+    #opponents { width: 60; }
+    #message { height: auto; padding: 0 1; color: $warning; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "quit_setup", "quit")]
+
+    def __init__(self, defaults: TableConfig) -> None:
+        super().__init__()
+        self.defaults = defaults
+
+    def compose(self) -> ComposeResult:
+        d = self.defaults
+        rows: list[tuple[str, Any]] = [
+            ("seats (2-10)", Input(str(d.seats), id="seats", type="integer")),
+            ("opponents", Input(",".join(d.opponents), id="opponents")),
+            ("game", Select([("cash game", "cash"), ("sit-and-go", "sng")], value=d.game, allow_blank=False,
+                            id="game")),
+            ("starting stack", Input(str(d.stack), id="stack", type="integer")),
+            ("blinds (cash)", Input(f"{d.small_blind}/{d.big_blind}", id="blinds")),
+        ]
+        for label, widget in rows:
+            with Horizontal():
+                yield Static(label, classes="label")
+                yield widget
+        yield Checkbox("coach", d.coach, id="coach")
+        yield Button("Sit down", id="sit", variant="success")
+        yield Static(id="message")
+        yield Footer()
+
+    def config(self) -> TableConfig:
+        """The table the form describes (a :class:`matchdb.human.SessionError` when a setting is refused)."""
+        from matchdb.human import SessionError
+
+        values = {name: self.query_one(f"#{name}", Input).value.strip() for name in ("seats", "stack", "blinds")}
+        for name in ("seats", "stack"):
+            if not values[name].isdigit():
+                raise SessionError(f"The {name} {values[name]!r} is not a whole number.")
+        small, slash, big = values["blinds"].partition("/")
+        if not slash or not small.strip().isdigit() or not big.strip().isdigit():
+            raise SessionError(f"The blinds {values['blinds']!r} are not SMALL/BIG in whole chips, like 5/10.")
+        game = self.query_one("#game", Select).value
+        data = self.defaults.to_dict() | {
+            "seats": int(values["seats"]), "stack": int(values["stack"]), "small_blind": int(small),
+            "big_blind": int(big), "opponents": self.query_one("#opponents", Input).value,
+            "game": game if isinstance(game, str) else "cash", "coach": self.query_one("#coach", Checkbox).value}
+        return TableConfig.from_dict(data)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "sit":
+            try:
+                self.exit(self.config())
+            except MatchdbError as error:
+                self.query_one("#message", Static).update(Text(str(error)))
+
+    def action_quit_setup(self) -> None:
+        """Leave without a table."""
+        self.exit(None)
 
 
 class PlayApp(App[dict[str, Any]]):

@@ -18,7 +18,7 @@ from matchdb.human import Session, TableConfig
 pytest.importorskip("textual")
 pokerkit = pytest.importorskip("pokerkit")
 
-from textual.widgets import Button, Input, Static  # noqa: E402  (after the skip)
+from textual.widgets import Button, Checkbox, Input, Select, Static  # noqa: E402  (after the skip)
 
 from matchdb.cli.tui import PlayApp, seat_lines  # noqa: E402
 
@@ -46,6 +46,7 @@ async def play_hand(app: PlayApp, pilot, choose) -> None:
             button = choose(view)
             assert not app.query_one(f"#{button}", Button).disabled, (button, view["legal"])
             await pilot.click(f"#{button}")
+            await pilot.pause(0.25)  # a button ignores clicks during its 0.2 s pressed effect
         else:
             await asyncio.sleep(0.01)
     raise AssertionError("the hand did not end")
@@ -179,3 +180,30 @@ def test_play_options_are_checked_in_one_sentence(tmp_path, capsys):
     assert "The seat count 11 is not a whole number 2..10." in capsys.readouterr().err
     assert main(["play", "--resume", "no-such-session-id-000", "--dir", str(tmp_path)]) == 2
     assert "No session 'no-such-session-id-000' is kept" in capsys.readouterr().err
+
+
+def test_the_setup_form_chooses_the_table_and_refuses_a_bad_one_in_a_sentence():
+    from matchdb.cli.tui import SetupApp
+
+    app = SetupApp(TableConfig())
+
+    async def drive():
+        async with app.run_test(size=SIZE) as pilot:
+            app.query_one("#seats", Input).value = "11"
+            await pilot.click("#sit")
+            await pilot.pause()
+            assert shown(app, "message") == "The seat count 11 is not a whole number 2..10."
+            app.query_one("#seats", Input).value = "3"
+            app.query_one("#opponents", Input).value = "station,allin"
+            app.query_one("#stack", Input).value = "300"
+            app.query_one("#blinds", Input).value = "2/4"
+            app.query_one("#game", Select).value = "sng"
+            app.query_one("#coach", Checkbox).value = True
+            await pilot.pause(0.3)  # a button ignores clicks during its 0.2 s pressed effect
+            await pilot.click("#sit")
+            await pilot.pause()
+        return app.return_value
+
+    config = asyncio.run(drive())
+    assert config == TableConfig(seats=3, opponents=("station", "allin"), game="sng", stack=300, small_blind=2,
+                                 big_blind=4, coach=True)
