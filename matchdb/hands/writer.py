@@ -41,13 +41,19 @@ def phh_order(hand: E.HandRecord) -> list[int]:
 
 
 def history_of(hand: E.HandRecord, small_blind: int, big_blind: int, ante: int = 0, /,
-               players: Sequence[str] | None = None, hidden: bool = False, **fields: Any) -> Any:
+               players: Sequence[str] | None = None, hidden: bool = False, short_big_blind: str | None = None,
+               **fields: Any) -> Any:
     """One engine hand as a pokerkit ``HandHistory`` (amounts in chips; ``fields`` adds PHH fields like ``venue``).
 
     ``players`` names the engine's seats (all of them, by seat); the PHH
     lists those dealt in. ``hidden=True`` writes hole cards as ``????``
-    except for hands shown at a showdown.
+    except for hands shown at a showdown. ``short_big_blind`` (``"full"`` or
+    ``"posted"``, :class:`matchdb.play.engine.Rules`) is written as the
+    user-defined field ``_short_big_blind``, so :func:`matchdb.hands.replay`
+    replays the hand under the rule it was played by.
     """
+    if short_big_blind not in (None, "full", "posted"):
+        raise HandsError(f"The short big blind rule {short_big_blind!r} is unknown; expected 'full' or 'posted'.")
     HandHistory = _pokerkit().HandHistory
     order = phh_order(hand)
     label = {seat: f"p{k + 1}" for k, seat in enumerate(order)}
@@ -102,6 +108,7 @@ def history_of(hand: E.HandRecord, small_blind: int, big_blind: int, ante: int =
         players=names,
         finishing_stacks=[int(hand.stacks[s]) for s in order],
         winnings=[int(hand.won[s]) for s in order],
+        user_defined_fields={} if short_big_blind is None else {"_short_big_blind": short_big_blind},
         **fields,
     )
 
@@ -201,7 +208,8 @@ class ArenaWriter:
     Players are the seats' bot names (:func:`seat_names`); each hand carries
     ``event = 'matchdb arena'``, ``table`` (the game's file stem), ``hand``
     (1, 2, ... in the game), ``seats`` (the physical seats, 1-based) and
-    ``seat_count``; every hole card is written.
+    ``seat_count`` and the game's short-big-blind rule (``_short_big_blind``);
+    every hole card is written.
 
     >>> import tempfile
     >>> from matchdb.play.arena import run_arena
@@ -245,8 +253,9 @@ class _GameHands:
         record = played.record
         order = phh_order(record)
         self.writer.add(history_of(record, played.small_blind, played.big_blind, played.ante, players=self.names,
-                                   event="matchdb arena", table=self.label, hand=played.number + 1,
-                                   seats=[s + 1 for s in order], seat_count=len(record.start)))
+                                   short_big_blind=played.short_big_blind, event="matchdb arena", table=self.label,
+                                   hand=played.number + 1, seats=[s + 1 for s in order],
+                                   seat_count=len(record.start)))
 
     def close(self) -> None:
         self.writer.close()

@@ -81,6 +81,7 @@ from matchdb.play.engine import (
     P_STATE,
     P_WON,
     RAISE,
+    RULE_POSTED_BLIND,
     Hand,
     HandRecord,
     Rules,
@@ -241,6 +242,7 @@ class PlayedHand:
     small_blind: int
     big_blind: int
     ante: int
+    short_big_blind: str = "full"  # the game's rule (matchdb.play.engine.Rules): "full" or "posted"
 
 
 @dataclass
@@ -519,7 +521,7 @@ class _Game:
         deck = self.decks[self.game[GM_DECK] - 1]
         record = Hand(Table.over_arrays(self.g, self.p, self.log), deck).record()
         return PlayedHand(int(self.game[GM_HANDS]) - 1, record, int(self.g[G_SB]), int(self.g[G_BB]),
-                          int(self.g[G_ANTE]))
+                          int(self.g[G_ANTE]), "posted" if self.g[G_RULES] & RULE_POSTED_BLIND else "full")
 
     def more_decks(self) -> None:
         self.decks = shuffled_decks(self.rng, _DECK_BLOCK)

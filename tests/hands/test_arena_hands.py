@@ -143,6 +143,10 @@ def test_tournaments_replay_in_pokerkit_hand_after_hand_to_the_winner(tmp_path, 
         assert result.unit_values[bot]["wins"][unit] == 1, (label, winner)
     assert antes > 0
     assert differ == 0 or rule == "full"
+    # matchdb replays every hand under the rule it was played by (the _short_big_blind field)
+    report = replay(tmp_path / "hands")
+    assert report.read == report.identical == sum(len(v) for v in keeping.hands.values())
+    assert {record.fields["_short_big_blind"] for record in read(tmp_path / "hands")} == {rule}
 
 
 def test_dask_workers_write_the_same_files(tmp_path):
@@ -175,3 +179,31 @@ def test_the_folder_is_checked_before_any_game(tmp_path, capsys):
                  "--short-big-blind", "posted", "--hands-out", str(tmp_path / "new"), "--quiet"]) == 0
     assert f"wrote 2 games' hands as PHH to {tmp_path / 'new'}" in capsys.readouterr().out
     assert len(list(read(tmp_path / "new"))) == 20
+
+
+def test_a_persons_sit_and_go_with_short_big_blinds_replays_in_matchdb_identically(tmp_path):
+    """Sessions play pokerkit's short-big-blind rule and say so in each hand; matchdb replays them under it."""
+    from matchdb.human import Session, TableConfig
+
+    short = 0
+    for seed in range(1, 40):  # the random bot draws from numba's generator: play until short big blinds came
+        if short >= 2:
+            break
+        session = Session.new(TableConfig(seats=4, opponents="station,random,station", game="sng", stack=100,
+                                          hands_per_level=2, seed=seed), directory=tmp_path)
+        while True:
+            while not session.hand_over:
+                view = session.view()
+                if view["your_turn"]:
+                    session.act("check" if view["legal"]["check"] else "call")
+                else:
+                    session.step()
+            if session.over:
+                break
+            session.next_hand()
+        records = list(read(session.history_path))
+        short += sum(r.stacks[1] < r.blinds[1] for r in records if r.size > 2)  # p2 posts a short big blind
+        assert {r.fields["_short_big_blind"] for r in records} == {"posted"}
+        report = replay(session.history_path)
+        assert report.read == report.identical == len(records)
+    assert short >= 2
