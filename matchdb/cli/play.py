@@ -406,6 +406,13 @@ def _play(args: argparse.Namespace) -> int:
     hands = summary["hands"]
     print(f"session {summary['id']}: {hands} hand{'' if hands == 1 else 's'}, you {net:+d} chips "
           f"({summary['net_big_blinds'][0]:+.1f} big blinds); hands in {summary['history']}")
+    if session.config.coach and summary["hands"]:
+        from matchdb.cli.tui import report_lines
+        from matchdb.human.coach import session_report
+
+        print("the session's players (all-in adjusted results, from its hand history):")
+        print("\n".join(report_lines(session_report(session.history_path, session.source.db if session.source
+                                                     else None))))
     if not summary["over"]:
         print(f"go on with: matchdb play --resume {summary['id']} --dir {directory}")
     return 0

@@ -50,7 +50,7 @@ from textual.widgets import Button, Checkbox, Footer, Input, Select, Static
 from matchdb.errors import MatchdbError
 from matchdb.human import Session, TableConfig
 
-__all__ = ["PlayApp", "SetupApp", "seat_lines"]
+__all__ = ["PlayApp", "SetupApp", "report_lines", "seat_lines"]
 
 _PRESETS = {"half": "half_pot", "pot": "pot", "allin": "all_in"}
 
@@ -78,6 +78,27 @@ def seat_lines(view: dict[str, Any]) -> list[str]:
             state = "folded" if seat["folded"] else "all-in" if seat["all_in"] else ""
         line = f"{marker} {name:13} stack {seat['stack']:6}  bet {seat['bet']:5}  {cards}"
         lines.append((line + (f"  {state}" if state else "")).rstrip())
+    return lines
+
+
+def report_lines(report: dict[str, Any]) -> list[str]:
+    """The coach's session report (:func:`matchdb.human.coach.session_report`) as a table, one line per player.
+
+    >>> report = {"hands": 2, "players": {"you": {"hands": 2, "vpip": 0.5, "pfr": 0.5, "aggression": None,
+    ...           "bb_per_100": 150.0, "adjusted_bb_per_100": 75.0, "allins_adjusted": 1}}}
+    >>> for line in report_lines(report): print(line)
+    player          hands   VPIP    PFR    AF    bb/100  adj bb/100
+    you                 2  0.500  0.500     -     150.0        75.0
+    """
+
+    def number(value: float | None, form: str) -> str:
+        return "-" if value is None else format(value, form)
+
+    lines = [f"{'player':14} {'hands':>6} {'VPIP':>6} {'PFR':>6} {'AF':>5} {'bb/100':>9} {'adj bb/100':>11}"]
+    for name, p in report["players"].items():
+        lines.append(f"{name[:14]:14} {p['hands']:6d} {number(p['vpip'], '.3f'):>6} {number(p['pfr'], '.3f'):>6} "
+                     f"{number(p['aggression'], '.2f'):>5} {number(p['bb_per_100'], '.1f'):>9} "
+                     f"{number(p['adjusted_bb_per_100'], '.1f'):>11}")
     return lines
 
 

@@ -171,6 +171,16 @@ def test_the_coach_panel_shows_the_coachs_figures(tmp_path, full_db):
             await pilot.pause()
 
     asyncio.run(drive())
+    # what matchdb play prints after a coached session: the session report's figures, one line per player
+    from matchdb.cli.tui import report_lines
+    from matchdb.human.coach import session_report
+
+    report = session_report(session.history_path, full_db)
+    lines = report_lines(report)
+    assert [line.split()[0] for line in lines[1:]] == list(report["players"])
+    you = report["players"]["you"]
+    assert lines[1 + list(report["players"]).index("you")].split()[1:4] == [str(you["hands"]), f"{you['vpip']:.3f}",
+                                                                           f"{you['pfr']:.3f}"]
 
 
 def test_play_options_are_checked_in_one_sentence(tmp_path, capsys):
