@@ -1,4 +1,5 @@
-"""Commands that play: ``arena`` (bots against each other) and ``tune preflop|bot`` (Tomlinson's Monte Carlo optimisation)."""
+"""Commands that play: ``arena`` (bots against each other), ``tune preflop|bot`` (Tomlinson's Monte Carlo optimisation)
+and ``play`` (a person against bots in the terminal, :mod:`matchdb.cli.tui`)."""
 
 from __future__ import annotations
 
@@ -17,12 +18,40 @@ __all__ = ["register"]
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add ``arena`` and ``tune`` with its kinds ``preflop`` and ``bot`` to the subcommands ``sub``."""
+    """Add ``arena``, ``tune`` with its kinds ``preflop`` and ``bot``, and ``play`` to the subcommands ``sub``."""
     _register_arena(sub)
     p = sub.add_parser("tune", help="Tomlinson's Monte Carlo optimisation: fit a preflop score or tune a bot")
     tune = p.add_subparsers(dest="what", required=True)
     _register_tune_preflop(tune)
     _register_tune_bot(tune)
+    _register_play(sub)
+
+
+def _register_play(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("play", help="sit at a table of bots in the terminal (a textual app); every hand kept as PHH")
+    p.add_argument("--seats", type=int, default=6, help="seats at the table, 2..10, yours included")
+    p.add_argument("--opponents", default="west,west-tight,west-loose,income,fives",
+                   help="bots filling the other seats in turn, as arena --bots takes them (names, name:strength, "
+                   "bot .json files, file.py:Class)")
+    p.add_argument("--game", choices=("cash", "sng"), default="cash", help="a cash game (fixed blinds, rebuys) or a "
+                   "sit-and-go (rising blinds, to one winner)")
+    p.add_argument("--stack", type=int, default=1000, help="every seat's starting stack (a cash game's buy-in)")
+    p.add_argument("--blinds", default="5/10", help="small/big blind of a cash game")
+    p.add_argument("--ante", type=int, default=0, help="a cash game's ante")
+    p.add_argument("--hands-per-level", type=int, default=10, help="a sit-and-go's hands per blind level")
+    p.add_argument("--coach", action="store_true", help="show the coach: exact equity, pot odds, rate of return, "
+                   "West's band, the bots' choices, and a review after each hand")
+    p.add_argument("--coach-model", choices=("uniform", "dropout"), default="uniform",
+                   help="the coach's opponents: random hands or West's drop-out ranges")
+    p.add_argument("--seed", type=int, help="seed of the decks (the same seed deals the same cards)")
+    p.add_argument("--name", default="you", help="your name in the hand histories")
+    p.add_argument("--pause", type=float, default=0.6, help="seconds between the bots' actions")
+    p.add_argument("--dir", help="folder of the sessions (default: 'sessions' in the user's data folder)")
+    p.add_argument("--resume", metavar="ID", help="go on with a session kept in --dir (its table settings are kept)")
+    p.add_argument("--setup", action="store_true", help="choose the table in a form first (seats, opponents, game, "
+                   "stack, blinds, coach), starting from these options")
+    p.add_argument("--db", help=DB_HELP + "; needed by bots and the coach that read hand strength")
+    p.set_defaults(func=_play)
 
 
 def _register_arena(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -40,6 +69,9 @@ def _register_arena(sub: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                    "of stopping with an error")
     p.add_argument("--button", choices=("moving", "dead"), default="moving", help="the button moves to the next "
                    "player (default), or the TDA's dead button")
+    p.add_argument("--short-big-blind", choices=("full", "posted"), default="full", help="when the big blind is "
+                   "all-in for less, the others owe the full big blind (default, card rooms) or what it posted "
+                   "(pokerkit's rule)")
     p.add_argument("--mode", choices=("tournament", "cash"), default="tournament")
     p.add_argument("--hands", type=int, help="cash session length (default 200) or tournament hand cap")
     p.add_argument("--workers", type=int, default=1, help="Dask worker processes on this machine (default 1)")
@@ -47,6 +79,8 @@ def _register_arena(sub: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--tables", help="folder of decoded tables (made by --decode); default: decode lazily")
     p.add_argument("--decode", action="store_true", help="decode every table into --tables first (4.85 GB)")
     p.add_argument("--out", help="write the results to a .csv or .json file")
+    p.add_argument("--hands-out", metavar="DIR", help="write every game's hands as PHH into this folder, one .phhs "
+                   "file per game (made when missing; it must hold no .phhs files yet)")
     p.add_argument("--plot", help="draw the results into an image file (needs matplotlib)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=_arena)
@@ -145,6 +179,14 @@ def _arena(args: argparse.Namespace) -> int:
     check_numbers(args, (("games", 1, 10**8), ("seats", 2, 10), ("seed", 0, 2**32 - 1), ("hands", 1, 10**6),
                           ("workers", 1, 256)))
     _arena_outputs(args)
+    hands_out = None
+    if args.hands_out:
+        if args.button == "dead":
+            raise MatchdbError("--hands-out cannot write the dead button's hands (PHH puts the blinds on the players "
+                               "after the button); use the moving button with --hands-out.")
+        from matchdb.hands.writer import ArenaWriter
+
+        hands_out = ArenaWriter(args.hands_out)  # checked (made, empty of .phhs, writable) before any game
     if args.decode:
         if not args.tables:
             raise MatchdbError("--decode needs --tables, the folder to decode into.")
@@ -155,13 +197,15 @@ def _arena(args: argparse.Namespace) -> int:
         print(f"decoded every table into {args.tables} in {time.perf_counter() - started:.1f} s")
     hands = args.hands if args.hands is not None else (200 if args.mode == "cash" else 5000)
     settings = GameSettings(mode=args.mode, hands=hands, stack=1500 if args.mode == "tournament" else 2000,
-                            rules=Rules(button=args.button))
+                            rules=Rules(short_big_blind=args.short_big_blind, button=args.button))
     result = run_arena(
         args.bots, games=args.games, seats=args.seats, seed=args.seed, seeds=args.seeds, duplicate=args.duplicate,
         settings=settings, workers=args.workers, db=args.db, tables=args.tables, lenient=args.lenient,
-        progress=False if args.quiet else None,
+        progress=False if args.quiet else None, hands_out=hands_out,
     )
     print(result.report())
+    if hands_out is not None:
+        print(f"wrote {result.settings['games']} games' hands as PHH to {args.hands_out}")
     if args.out:
         written = result.save(args.out)
         extra = (f", {written.with_suffix('.pairs.csv')} and {written.with_suffix('.units.csv')}"
@@ -300,4 +344,65 @@ def _tune_bot(args: argparse.Namespace) -> int:
         print(f"wrote the log to {args.log}")
     if args.plot:
         print(f"drew {comparison.plot(args.plot) if args.method == 'both' else result.plot(args.plot)}")
+    return 0
+
+
+def _play_table(args: argparse.Namespace) -> Any:
+    """The :class:`matchdb.human.TableConfig` of ``play``'s options (each refused in one sentence)."""
+    from matchdb.human import TableConfig
+
+    small, slash, big = args.blinds.partition("/")
+    if not slash or not small.strip().isdigit() or not big.strip().isdigit():
+        raise MatchdbError(f"--blinds is {args.blinds!r}; expected SMALL/BIG in whole chips, like 5/10.")
+    return TableConfig(seats=args.seats, opponents=args.opponents, game=args.game, stack=args.stack,
+                       small_blind=int(small), big_blind=int(big), ante=args.ante,
+                       hands_per_level=args.hands_per_level, coach=args.coach, coach_model=args.coach_model,
+                       seed=args.seed, name=args.name)
+
+
+def _play(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from matchdb.human import Session
+
+    check_numbers(args, (("pause", 0.0, 60.0),))
+    try:
+        from matchdb.cli.tui import PlayApp, SetupApp
+    except ImportError:
+        raise MatchdbError("matchdb play needs textual; install it with 'pip install matchdb[play]' "
+                           "(or 'pip install textual').") from None
+    if args.dir:
+        directory = Path(args.dir)
+    else:
+        from platformdirs import user_data_path
+
+        directory = user_data_path("matchdb") / "sessions"
+    if args.resume:
+        session = Session.resume(args.resume, directory, db=args.db)
+    else:
+        config = _play_table(args)
+        if args.setup:
+            chosen = SetupApp(config).run()
+            if chosen is None:
+                print("no table chosen")
+                return 0
+            config = chosen
+        directory.mkdir(parents=True, exist_ok=True)
+        session = Session.new(config, db=args.db, directory=directory)
+    summary = PlayApp(session, pause=args.pause).run()
+    if summary is None:
+        summary = session.summary()
+    net = summary["net"][0]
+    hands = summary["hands"]
+    print(f"session {summary['id']}: {hands} hand{'' if hands == 1 else 's'}, you {net:+d} chips "
+          f"({summary['net_big_blinds'][0]:+.1f} big blinds); hands in {summary['history']}")
+    if session.config.coach and summary["hands"]:
+        from matchdb.cli.tui import report_lines
+        from matchdb.human.coach import session_report
+
+        print("the session's players (all-in adjusted results, from its hand history):")
+        print("\n".join(report_lines(session_report(session.history_path, session.source.db if session.source
+                                                     else None))))
+    if not summary["over"]:
+        print(f"go on with: matchdb play --resume {summary['id']} --dir {directory}")
     return 0

@@ -36,14 +36,16 @@ from matchdb.hands.replayer import (
     replay_files,
     replay_hand,
 )
-from matchdb.hands.writer import history_of, play_hands, write
+from matchdb.hands.writer import ArenaWriter, HandWriter, history_of, play_hands, write
 
 __all__ = [
     "SITES",
     "Analysis",
+    "ArenaWriter",
     "Decision",
     "FitResult",
     "HandStream",
+    "HandWriter",
     "HandsError",
     "PlayerStats",
     "Record",

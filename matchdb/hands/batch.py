@@ -48,7 +48,7 @@ from matchdb.hands.reader import (
     Record,
     Refusal,
 )
-from matchdb.hands.replayer import ReplayError, ReplayReport, table_parameters
+from matchdb.hands.replayer import ReplayError, ReplayReport, short_big_blind_posted, table_parameters
 from matchdb.jit import jit
 from matchdb.play import engine as E
 
@@ -66,7 +66,7 @@ STATUS_NAMES = {IDENTICAL: "identical", RAKED: "raked", UNRECORDED: "unrecorded"
 FACT_NAMES = ("vpip", "pfr", "three_bet", "three_bet_chance", "postflop_aggressive", "postflop_calls", "flop",
               "showdown", "showdown_win", "alive")
 _OP_COLUMNS = 7  # kind, player, amount, card count, three cards
-_META = ("seats", "small_blind", "big_blind", "ante", "button", "first", "end", "paid", "finishing")
+_META = ("seats", "small_blind", "big_blind", "ante", "button", "first", "end", "paid", "finishing", "rules")
 
 
 def _op_row(op) -> tuple[int, ...]:
@@ -123,7 +123,8 @@ class Block:
             end = position + len(record.ops)
             paid = record.winnings
             finishing = record.finishing_stacks
-            meta_rows.append((n, small, big, ante, button, position, end, paid is not None, finishing is not None))
+            meta_rows.append((n, small, big, ante, button, position, end, paid is not None, finishing is not None,
+                              E.RULE_POSTED_BLIND if short_big_blind_posted(record) else 0))
             position = end
             stack_rows += table_stacks
             stack_rows += pad[n:]
@@ -317,6 +318,7 @@ def _replay_block(meta, stacks, winnings, finishing, ops, log, status, won, fina
         g[E.G_SB] = meta[h, 1]
         g[E.G_BB] = meta[h, 2]
         g[E.G_ANTE] = meta[h, 3]
+        g[E.G_RULES] = meta[h, 9]
         g[E.G_STREET] = 4
         E.start_hand_kernel(g, p, log, deck, meta[h, 4])
         seen = 0

@@ -348,9 +348,11 @@ class FitResult:
 
     def save(self, path: str | os.PathLike) -> Path:
         """Save the fitted bot as a file the arena plays (``matchdb arena --bots FILE.json,...``)."""
-        return save_bot(self.bot, path, extra={"fitted_to": self.player, "train_hands": self.train_hands,
-                                                "test_hands": self.test_hands, "held_out_distance": self.distance,
-                                                "start_distance": self.start_distance})
+        # without held-out hands the distances are NaN: written as null (JSON has no NaN)
+        return save_bot(self.bot, path, extra=plain({"fitted_to": self.player, "train_hands": self.train_hands,
+                                                      "test_hands": self.test_hands,
+                                                      "held_out_distance": self.distance,
+                                                      "start_distance": self.start_distance}))
 
     def to_dict(self) -> dict:
         """JSON-safe: the fitted parameters, the losses, the held-out cells (NaN as None)."""

@@ -82,6 +82,7 @@ __all__ = [
     "replay",
     "replay_files",
     "replay_hand",
+    "short_big_blind_posted",
     "shown_holes",
     "table_parameters",
     "table_setup",
@@ -255,6 +256,17 @@ def table_parameters(record: Record) -> tuple[int, int, int, int, tuple[int, ...
 
 
 _TABLE_RULES: dict = {}
+_POSTED = E.Rules(short_big_blind="posted")
+
+
+def short_big_blind_posted(record: Record) -> bool:
+    """Whether the record says it was played under pokerkit's short-big-blind rule (``_short_big_blind = 'posted'``).
+
+    matchdb writes the field (:func:`matchdb.hands.writer.history_of`); a
+    record without it is replayed under the engine's default, the card
+    rooms' rule (the others owe the full big blind).
+    """
+    return record.fields.get("_short_big_blind") == "posted"
 
 
 def _table_rules(blinds: tuple[int, ...], antes: tuple[int, ...], min_bet: int) -> tuple[int, int, int, int] | str:
@@ -356,7 +368,8 @@ def replay_hand(record: Record, steps: bool = True) -> Replayed:
     """
     setup = table_setup(record)
     n = record.size
-    table = E.Table(list(setup.stacks), setup.small_blind, setup.big_blind, setup.ante, button=setup.button)
+    table = E.Table(list(setup.stacks), setup.small_blind, setup.big_blind, setup.ante, button=setup.button,
+                    rules=_POSTED if short_big_blind_posted(record) else None)
     hand = table.start_hand(setup.deck)
     label = record.label
     log: list[Step] = []

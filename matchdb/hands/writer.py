@@ -31,7 +31,7 @@ from matchdb.core.cards import format_cards
 from matchdb.hands.reader import HandsError, _pokerkit
 from matchdb.play import engine as E
 
-__all__ = ["history_of", "phh_order", "play_hands", "write"]
+__all__ = ["ArenaWriter", "HandWriter", "history_of", "phh_order", "play_hands", "seat_names", "write"]
 
 
 def phh_order(hand: E.HandRecord) -> list[int]:
@@ -40,20 +40,32 @@ def phh_order(hand: E.HandRecord) -> list[int]:
     return [(hand.button + 1 + k) % n for k in range(n) if hand.start[(hand.button + 1 + k) % n] > 0]
 
 
-def history_of(hand: E.HandRecord, small_blind: int, big_blind: int, ante: int = 0,
-               players: Sequence[str] | None = None, hidden: bool = False, **fields: Any) -> Any:
+def history_of(hand: E.HandRecord, small_blind: int, big_blind: int, ante: int = 0, /,
+               players: Sequence[str] | None = None, hidden: bool = False, short_big_blind: str | None = None,
+               **fields: Any) -> Any:
     """One engine hand as a pokerkit ``HandHistory`` (amounts in chips; ``fields`` adds PHH fields like ``venue``).
 
     ``players`` names the engine's seats (all of them, by seat); the PHH
     lists those dealt in. ``hidden=True`` writes hole cards as ``????``
-    except for hands shown at a showdown.
+    except for hands shown at a showdown. ``short_big_blind`` (``"full"`` or
+    ``"posted"``, :class:`matchdb.play.engine.Rules`) is written as the
+    user-defined field ``_short_big_blind``, so :func:`matchdb.hands.replay`
+    replays the hand under the rule it was played by.
     """
+    if short_big_blind not in (None, "full", "posted"):
+        raise HandsError(f"The short big blind rule {short_big_blind!r} is unknown; expected 'full' or 'posted'.")
     HandHistory = _pokerkit().HandHistory
     order = phh_order(hand)
     label = {seat: f"p{k + 1}" for k, seat in enumerate(order)}
     k = len(order)
     if k < 2:
         raise HandsError("The hand has fewer than two players dealt in; nothing to write.")
+    posts = {kind: seat for _, seat, kind, _ in hand.history if kind in (E.SMALL_BLIND, E.BIG_BLIND)}
+    expected = (order[1], order[0]) if k == 2 else (order[0], order[1])  # heads-up the button posts the small blind
+    if (posts.get(E.SMALL_BLIND), posts.get(E.BIG_BLIND)) != expected:
+        raise HandsError(f"The hand's blinds (small blind seat {posts.get(E.SMALL_BLIND)}, big blind seat "
+                         f"{posts.get(E.BIG_BLIND)}, button seat {hand.button}) are not on the players after the "
+                         "button, where PHH puts them (a dead-button hand); it cannot be written as PHH.")
     actions: list[str] = []
     alive = set(order)
     for seat, k_label in label.items():
@@ -87,6 +99,7 @@ def history_of(hand: E.HandRecord, small_blind: int, big_blind: int, ante: int =
     names = [str(players[s]) for s in order] if players is not None else None
     return HandHistory(
         variant="NT",
+        ante_trimming_status=True,  # the engine returns the part of an ante nobody matched, like an uncalled bet
         antes=[ante] * k,
         blinds_or_straddles=[small_blind, big_blind] + [0] * (k - 2),
         min_bet=big_blind,
@@ -95,6 +108,7 @@ def history_of(hand: E.HandRecord, small_blind: int, big_blind: int, ante: int =
         players=names,
         finishing_stacks=[int(hand.stacks[s]) for s in order],
         winnings=[int(hand.won[s]) for s in order],
+        user_defined_fields={} if short_big_blind is None else {"_short_big_blind": short_big_blind},
         **fields,
     )
 
@@ -115,21 +129,136 @@ def write(histories: Iterable, path: str | os.PathLike) -> Path:
 
     Hands are written one at a time, so any number can be written with flat memory.
     """
-    path = Path(path)
-    if path.suffix.lower() not in (".phh", ".phhs"):
-        raise HandsError(f"The file {str(path)!r} does not end in .phh or .phhs; expected a PHH file name.")
-    many = path.suffix.lower() == ".phhs"
-    written = 0
-    with open(path, "w", encoding="utf-8") as out:
+    with HandWriter(path) as out:
         for history in histories:
-            if many:
-                out.write(f"{'' if not written else chr(10)}[{written + 1}]\n{history.dumps()}\n")
-            elif written:
-                raise HandsError(f"A .phh file holds one hand; write several to a .phhs file, not {str(path)!r}.")
-            else:
-                out.write(history.dumps() + "\n")
-            written += 1
-    return path
+            out.add(history)
+    return out.path
+
+
+class HandWriter:
+    """A PHH file written one hand at a time: :meth:`add` each ``HandHistory`` as it comes, then :meth:`close`.
+
+    A ``.phhs`` file takes any number of hands (sections ``[1]``, ``[2]``,
+    ...), a ``.phh`` file one. Each hand is written when it is added, so a
+    game loop that finds a hand finished at a time keeps flat memory; use it
+    as a context manager to close the file.
+
+    >>> import tempfile, pathlib
+    >>> from matchdb.play.bots import CallingStation
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> with HandWriter(folder / "two.phhs") as out:
+    ...     for hand in play_hands([CallingStation(), CallingStation()], 2, seed=1):
+    ...         out.add(history_of(hand, 1, 2))
+    >>> out.written, (folder / "two.phhs").read_text().count("variant = ")
+    (2, 2)
+    """
+
+    def __init__(self, path: str | os.PathLike) -> None:
+        self.path = Path(path)
+        if self.path.suffix.lower() not in (".phh", ".phhs"):
+            raise HandsError(f"The file {str(self.path)!r} does not end in .phh or .phhs; expected a PHH file name.")
+        self.many = self.path.suffix.lower() == ".phhs"
+        self.written = 0
+        self._out: Any = open(self.path, "w", encoding="utf-8")  # noqa: SIM115  (closed by close())
+
+    def add(self, history: Any) -> None:
+        """Write one pokerkit ``HandHistory``."""
+        if self.many:
+            self._out.write(f"{'' if not self.written else chr(10)}[{self.written + 1}]\n{history.dumps()}\n")
+        elif self.written:
+            raise HandsError(f"A .phh file holds one hand; write several to a .phhs file, not {str(self.path)!r}.")
+        else:
+            self._out.write(history.dumps() + "\n")
+        self.written += 1
+
+    def close(self) -> None:
+        """Close the file (every hand added is on disk)."""
+        self._out.close()
+
+    def __enter__(self) -> HandWriter:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def seat_names(names: Sequence[str]) -> list[str]:
+    """Distinct player names for the seats: a name met again gets ``-2``, ``-3``, ... (PHH names one player once).
+
+    >>> seat_names(["west", "allin", "west", "west"])
+    ['west', 'allin', 'west-2', 'west-3']
+    """
+    seen: dict[str, int] = {}
+    out = []
+    for name in names:
+        seen[name] = seen.get(name, 0) + 1
+        out.append(name if seen[name] == 1 else f"{name}-{seen[name]}")
+    return out
+
+
+class ArenaWriter:
+    """Where ``matchdb arena --hands-out DIR`` writes its games: one ``.phhs`` file per game, every hand as played.
+
+    Give it to :func:`matchdb.play.arena.run_arena` as ``hands_out``. The
+    folder is made when missing and checked at once: a folder that already
+    holds ``.phhs`` files, a file in its place or one this user cannot write
+    to is refused before any game is played. Game ``g`` of unit ``u`` of seed
+    ``s`` goes to ``seed<s>-unit<u>-game<g>.phhs``, each hand written as soon
+    as it ends (flat memory, and the Dask workers write their own games).
+    Players are the seats' bot names (:func:`seat_names`); each hand carries
+    ``event = 'matchdb arena'``, ``table`` (the game's file stem), ``hand``
+    (1, 2, ... in the game), ``seats`` (the physical seats, 1-based) and
+    ``seat_count`` and the game's short-big-blind rule (``_short_big_blind``);
+    every hole card is written.
+
+    >>> import tempfile
+    >>> from matchdb.play.arena import run_arena
+    >>> folder = tempfile.mkdtemp()
+    >>> result = run_arena(["allin", "station"], games=2, seed=1, hands_out=ArenaWriter(folder), progress=False)
+    >>> sorted(p.name for p in Path(folder).iterdir())
+    ['seed1-unit0-game0.phhs', 'seed1-unit1-game0.phhs']
+    """
+
+    def __init__(self, folder: str | os.PathLike) -> None:
+        self.folder = str(folder)
+        path = Path(folder)
+        if path.exists() and not path.is_dir():
+            raise HandsError(f"The hands folder {self.folder!r} is a file; expected a folder (made when missing).")
+        try:
+            path.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise HandsError(f"The hands folder {self.folder!r} cannot be made ({error.strerror}); expected a "
+                             "folder this user can write to.") from None
+        if not os.access(path, os.W_OK | os.X_OK):
+            raise HandsError(f"The hands folder {self.folder!r} is not writable by this user; expected a folder "
+                             "this user can write to.")
+        if next(path.glob("*.phhs"), None) is not None:
+            raise HandsError(f"The hands folder {self.folder!r} already holds .phhs files; expected an empty or new "
+                             "folder, so no earlier run's hands are overwritten or mixed in.")
+
+    def game(self, label: str, names: Sequence[str]) -> _GameHands:
+        """The writer of one game's hands (``label`` names the file; ``names`` the bot of each seat)."""
+        return _GameHands(Path(self.folder) / f"{label}.phhs", seat_names(names), label)
+
+
+class _GameHands:
+    """One game's ``.phhs`` file: :meth:`add` each :class:`matchdb.play.games.PlayedHand`."""
+
+    def __init__(self, path: Path, names: list[str], label: str) -> None:
+        self.writer = HandWriter(path)
+        self.names = names
+        self.label = label
+
+    def add(self, played: Any) -> None:
+        record = played.record
+        order = phh_order(record)
+        self.writer.add(history_of(record, played.small_blind, played.big_blind, played.ante, players=self.names,
+                                   short_big_blind=played.short_big_blind, event="matchdb arena", table=self.label,
+                                   hand=played.number + 1, seats=[s + 1 for s in order],
+                                   seat_count=len(record.start)))
+
+    def close(self) -> None:
+        self.writer.close()
 
 
 def play_hands(bots: Sequence, hands: int, seed: int = 0, stack: int = 200, small_blind: int = 1,

@@ -704,7 +704,8 @@ class Session:
         sb, bb, ante = live.blinds
         order = phh_order(record)
         history = history_of(record, sb, bb, ante, players=list(self.names), seats=[s + 1 for s in order],
-                             seat_count=self.config.seats, event="matchdb play")
+                             seat_count=self.config.seats, event="matchdb play",
+                             short_big_blind=_RULES.short_big_blind)  # matchdb's replay plays the session's rule
         history = replace(history, hand=live.number + 1)  # ``hand`` is history_of's own first argument
         text = f"{'' if self._phh_size == 0 else chr(10)}[{live.number + 1}]\n{history.dumps()}\n".encode()
         with open(self.folder / _HANDS, "ab") as phh:

@@ -70,7 +70,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
@@ -90,6 +90,8 @@ from matchdb.play.games import (
     S_SHOWDOWNS,
     S_VPIP,
     GameSettings,
+    PlayedHand,
+    bot_name,
     native_spec,
     needs_strength,
     play_game,
@@ -100,6 +102,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ArenaError",
+    "GameHands",
+    "HandsOut",
     "DEFAULT_FIELD",
     "Estimate",
     "t_quantile",
@@ -116,6 +120,25 @@ __all__ = [
 
 class ArenaError(MatchdbError):
     """An arena run was set up wrongly."""
+
+
+class GameHands(Protocol):
+    """Where one game's hands go: :meth:`add` gets each finished hand, :meth:`close` comes after the game."""
+
+    def add(self, hand: PlayedHand) -> None: ...
+
+    def close(self) -> None: ...
+
+
+class HandsOut(Protocol):
+    """What ``run_arena(hands_out=...)`` takes: :meth:`game` opens the hands of one game.
+
+    ``label`` is ``seed<s>-unit<u>-game<g>``, ``names`` the bot of each
+    physical seat. It travels to the Dask workers, so it must pickle
+    (:class:`matchdb.hands.ArenaWriter` keeps only its folder's name).
+    """
+
+    def game(self, label: str, names: Sequence[str]) -> GameHands: ...
 
 
 #: The field when none is given: the articles' bots.
@@ -505,13 +528,23 @@ def _bot_seed(seed: int, unit: int, game: int) -> int:
 
 
 def _play_units(bots, settings: GameSettings, seats: int, pieces: Sequence[tuple[int, int]], duplicate: bool,
-                source, python: bool = False, lenient: bool = False, permute: bool = True) -> list[dict]:
-    """Play the games of some units ``(seed, unit)``; one record per game."""
+                source, python: bool = False, lenient: bool = False, permute: bool = True,
+                hands_out: HandsOut | None = None) -> list[dict]:
+    """Play the games of some units ``(seed, unit)``; one record per game (each game's hands to ``hands_out``)."""
     records = []
     for seed, unit in pieces:
         for game, seating in enumerate(seatings(len(bots), seats, seed, unit, duplicate, permute)):
-            result = play_game([bots[i] for i in seating], settings, deal_seed=[seed, unit],
-                               bot_seed=_bot_seed(seed, unit, game), source=source, python=python, lenient=lenient)
+            seated = [bots[i] for i in seating]
+            recorder = None
+            if hands_out is not None:
+                recorder = hands_out.game(f"seed{seed}-unit{unit}-game{game}", [bot_name(b) for b in seated])
+            try:
+                result = play_game(seated, settings, deal_seed=[seed, unit], bot_seed=_bot_seed(seed, unit, game),
+                                   source=source, python=python, lenient=lenient,
+                                   on_hand=None if recorder is None else recorder.add)
+            finally:
+                if recorder is not None:
+                    recorder.close()
             corrections = result.extra.get("corrections")
             records.append({"seed": seed, "unit": unit, "game": game, "seating": seating, "places": result.places,
                             "big_blinds": result.big_blinds, "net": result.net, "stats": result.stats,
@@ -523,7 +556,8 @@ def _play_units(bots, settings: GameSettings, seats: int, pieces: Sequence[tuple
 _WORKER_SOURCES: dict = {}
 
 
-def _worker_task(bots, settings, seats, pieces, duplicate, db_path, tables, capacity, needs, python, lenient, permute):
+def _worker_task(bots, settings, seats, pieces, duplicate, db_path, tables, capacity, needs, python, lenient, permute,
+                 hands_out):
     """One Dask task: open (once per worker) the strength source and play some units."""
     source = None
     if needs:
@@ -531,7 +565,7 @@ def _worker_task(bots, settings, seats, pieces, duplicate, db_path, tables, capa
         if key not in _WORKER_SOURCES:
             _WORKER_SOURCES[key] = open_source(db_path, tables, capacity)
         source = _WORKER_SOURCES[key]
-    return _play_units(bots, settings, seats, pieces, duplicate, source, python, lenient, permute)
+    return _play_units(bots, settings, seats, pieces, duplicate, source, python, lenient, permute, hands_out)
 
 
 def resolve_bots(bots: Any) -> list[Bot]:
@@ -573,7 +607,8 @@ def run_arena(bots: Any = None, games: int = 100, seats: int | None = None, seed
               mode: str = "tournament", hands: int | None = None, workers: int = 1, db: MatchDB | None = None,
               tables: str | os.PathLike | None = None, capacity: int = 64, source: Any = None,
               progress: bool | None = None, python: bool = False, settings: GameSettings | None = None,
-              seeds: Sequence[int] | str | None = None, lenient: bool = False, permute: bool = True) -> ArenaResult:
+              seeds: Sequence[int] | str | None = None, lenient: bool = False, permute: bool = True,
+              hands_out: HandsOut | None = None) -> ArenaResult:
     """Play ``games`` games of ``bots`` (names like ``"west"`` or bot objects) per seed and summarise them per bot.
 
     ``seats`` defaults to the number of bots (at least 2). ``mode`` is
@@ -586,9 +621,14 @@ def run_arena(bots: Any = None, games: int = 100, seats: int | None = None, seed
     in-process run. ``progress`` shows a bar (default: on a terminal).
     ``lenient`` corrects and counts Python bots' illegal actions instead of
     refusing them; ``permute=False`` seats the bots in the listing's cyclic
-    order (see the module notes).
+    order (see the module notes). ``hands_out`` receives every hand of
+    every game as it ends (:class:`HandsOut`; ``matchdb.hands.ArenaWriter(folder)``
+    writes each game as a PHH file).
     """
     started = time.perf_counter()
+    if hands_out is not None and not callable(getattr(hands_out, "game", None)):
+        raise ArenaError(f"hands_out {hands_out!r} has no game(label, names) method; expected a HandsOut like "
+                         "matchdb.hands.ArenaWriter(folder).")
     bots = resolve_bots(bots)
     if seeds is None:
         seeds = [_whole(seed, "seed", 0, _MAX_SEED - 1)]
@@ -629,12 +669,13 @@ def run_arena(bots: Any = None, games: int = 100, seats: int | None = None, seed
         records = []
         bar = _bar(len(pieces), progress)
         for piece in pieces:
-            records += _play_units(bots, settings, seats, [piece], duplicate, source, python, lenient, permute)
+            records += _play_units(bots, settings, seats, [piece], duplicate, source, python, lenient, permute,
+                                   hands_out)
             bar.update(1)
         bar.close()
     else:
         records = _run_dask(bots, settings, seats, pieces, duplicate, workers, db_path, tables, capacity, needs,
-                            source, progress, python, lenient, permute)
+                            source, progress, python, lenient, permute, hands_out)
     result = _summarise(bots, records, seats, pieces, duplicate, settings)
     result.settings |= {"games": len(records), "seed": seeds[0], "seeds": seeds, "mode": settings.mode,
                         "hands": settings.hands, "stack": settings.stack, "workers": workers, "set_games": set_games,
@@ -652,20 +693,21 @@ def _bar(total: int, progress: bool | None):
 
 
 def _run_dask(bots, settings, seats, pieces, duplicate, workers, db_path, tables, capacity, needs, source,
-              progress, python, lenient, permute) -> list[dict]:
+              progress, python, lenient, permute, hands_out) -> list[dict]:
     from distributed import as_completed
 
     from matchdb.cluster import local_cluster
 
     # compile (or load) every kernel here first: numba's cache races when many processes compile at once
-    _play_units(bots, settings, seats, pieces[:1], duplicate, source, python, lenient, permute)
+    # (its games' hands are written here; the workers play every unit again and write them anew, identically)
+    _play_units(bots, settings, seats, pieces[:1], duplicate, source, python, lenient, permute, hands_out)
     chunk = max(1, min(200, len(pieces) // (8 * workers) or 1))
     parts = [pieces[start:start + chunk] for start in range(0, len(pieces), chunk)]
     records: list[dict] = []
     with local_cluster(workers) as client:
         futures = [client.submit(_worker_task, bots, settings, seats, part, duplicate, db_path,
                                  None if tables is None else str(tables), capacity, needs, python, lenient, permute,
-                                 pure=False)
+                                 hands_out, pure=False)
                    for part in parts]
         bar = _bar(len(pieces), progress)
         for future in as_completed(futures):

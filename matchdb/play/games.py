@@ -39,7 +39,7 @@ game"), so hands are independent and results are chips won per hand.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -81,7 +81,9 @@ from matchdb.play.engine import (
     P_STATE,
     P_WON,
     RAISE,
+    RULE_POSTED_BLIND,
     Hand,
+    HandRecord,
     Rules,
     Table,
     act_kernel,
@@ -111,6 +113,7 @@ __all__ = [
     "STAT_NAMES",
     "GameSettings",
     "GameResult",
+    "PlayedHand",
     "play_game",
     "blind_schedule",
     "native_spec",
@@ -167,21 +170,27 @@ STAT_NAMES = ("hands", "vpip", "pfr", "postflop_raises", "postflop_calls", "flop
 _DONE = 0
 _NEED_DECKS = 1
 _NEED_TABLE = 2
+_HAND_OVER = 3  # a hand ended and the caller asked to see each one (``stop``)
 _DECK_BLOCK = 64
 
 
 def blind_schedule(levels: Sequence[Sequence[int]] = DEFAULT_SCHEDULE, total: int = 64) -> np.ndarray:
     """(total, 3) small blind, big blind, ante per level: ``levels`` and then the last one doubling.
 
+    The doubling stops at a big blind of 2**50 chips (far beyond any stack
+    in play), so the levels always fit 64-bit integers.
+
     >>> blind_schedule(((1, 2, 0),), total=3).tolist()
     [[1, 2, 0], [2, 4, 0], [4, 8, 0]]
+    >>> int(blind_schedule(((30, 60, 10),)).max()) <= 2**50
+    True
     """
     rows = [tuple(int(x) for x in level) for level in levels]
     if not rows or any(len(r) != 3 or r[0] < 0 or r[1] < 1 or r[0] > r[1] or r[2] < 0 for r in rows):
         raise GameError(f"The blind levels {levels!r} are not (small blind, big blind, ante) rows with 0 <= sb <= bb, bb >= 1.")
     while len(rows) < total:
         sb, bb, ante = rows[-1]
-        rows.append((2 * sb, 2 * bb, 2 * ante))
+        rows.append((2 * sb, 2 * bb, 2 * ante) if 2 * bb <= 2**50 else (sb, bb, ante))
     return np.array(rows[:total], dtype=np.int64)
 
 
@@ -217,6 +226,23 @@ class GameSettings:
     def big_blind(self) -> int:
         """The first level's big blind (the unit of big blinds per 100 hands in cash games)."""
         return int(self.schedule[0][1])
+
+
+@dataclass(frozen=True)
+class PlayedHand:
+    """One finished hand of a game, as :func:`play_game` gives it to ``on_hand``.
+
+    ``number`` counts the game's hands from 0; ``record`` is the engine's
+    :class:`matchdb.play.engine.HandRecord` (cards, actions, stacks before
+    and after, by physical seat); the blinds and ante are the hand's level.
+    """
+
+    number: int
+    record: HandRecord
+    small_blind: int
+    big_blind: int
+    ante: int
+    short_big_blind: str = "full"  # the game's rule (matchdb.play.engine.Rules): "full" or "posted"
 
 
 @dataclass
@@ -387,8 +413,8 @@ def _opponent_flags(g, p, log, seat, model, flags):
 
 @jit
 def _run(g, p, log, game, schedule, decks, places, bust_hand, stats, big_blinds, kinds, params, scodes, sthresholds,
-         arrays, columns, board5, flags, counts, cards):
-    """The compiled loop: play until the game ends, the decks run out or a table must be loaded."""
+         arrays, columns, board5, flags, counts, cards, stop):
+    """The compiled loop: play until the game ends, the decks run out, a table must be loaded or (``stop``) a hand ends."""
     frame_arrays, preflop, classes, powers, tables, slot_of, low, high = arrays
     n = g[G_SEATS]
     # a deterministic strength (headsup, exact) is computed once per seat, street and live opponents
@@ -408,6 +434,8 @@ def _run(g, p, log, game, schedule, decks, places, bust_hand, stats, big_blinds,
                 board5[k] = deck[2 * n + k]
             if g[G_STREET] == 4:
                 _end_hand(g, p, log, game, places, bust_hand, stats, big_blinds)
+                if stop:
+                    return _HAND_OVER
             continue
         seat = g[G_ACTOR]
         kind = kinds[seat]
@@ -452,6 +480,8 @@ def _run(g, p, log, game, schedule, decks, places, bust_hand, stats, big_blinds,
         act_kernel(g, p, log, board5, action, amount)
         if g[G_STREET] == 4:
             _end_hand(g, p, log, game, places, bust_hand, stats, big_blinds)
+            if stop:
+                return _HAND_OVER
 
 
 # -- driving a game ---------------------------------------------------------------------------------------
@@ -485,6 +515,13 @@ class _Game:
         self.rng = np.random.default_rng(deal_seed)
         self.decks = np.zeros((0, 52), dtype=np.int64)
         self.seats = seats
+
+    def played(self) -> PlayedHand:
+        """The hand that just ended (between ``_end_hand`` and the next deal)."""
+        deck = self.decks[self.game[GM_DECK] - 1]
+        record = Hand(Table.over_arrays(self.g, self.p, self.log), deck).record()
+        return PlayedHand(int(self.game[GM_HANDS]) - 1, record, int(self.g[G_SB]), int(self.g[G_BB]),
+                          int(self.g[G_ANTE]), "posted" if self.g[G_RULES] & RULE_POSTED_BLIND else "full")
 
     def more_decks(self) -> None:
         self.decks = shuffled_decks(self.rng, _DECK_BLOCK)
@@ -536,7 +573,8 @@ def needs_strength(bots: Sequence[Bot]) -> bool:
 
 
 def play_game(bots: Sequence[Bot], settings: GameSettings = GameSettings(), deal_seed: int | Sequence[int] | None = 0, bot_seed: int = 0,
-              source: Any = None, button: int = 0, python: bool = False, lenient: bool = False) -> GameResult:
+              source: Any = None, button: int = 0, python: bool = False, lenient: bool = False,
+              on_hand: Callable[[PlayedHand], None] | None = None) -> GameResult:
     """Play one game with ``bots[s]`` in seat ``s`` and return its :class:`GameResult`.
 
     ``deal_seed`` seeds the numpy Generator of the decks (any SeedSequence
@@ -548,7 +586,15 @@ def play_game(bots: Sequence[Bot], settings: GameSettings = GameSettings(), deal
     (a raise where none is allowed, outside the legal range or not a whole
     number of chips) is refused with a :class:`GameError` naming the bot,
     or with ``lenient`` corrected (a call, the amount truncated and clamped)
-    and counted per seat in ``result.extra["corrections"]``.
+    and counted per seat in ``result.extra["corrections"]``. ``on_hand``
+    gets every finished hand as a :class:`PlayedHand` before the next is
+    dealt (both loops; the compiled one stops after each hand to hand it over).
+
+    >>> from matchdb.play.bots import AllIn, CallingStation
+    >>> hands = []
+    >>> result = play_game([AllIn(), CallingStation()], deal_seed=1, on_hand=hands.append)
+    >>> len(hands) == result.hands, hands[-1].record.stacks[0] + hands[-1].record.stacks[1]
+    (True, 3000)
     """
     seats = len(bots)
     if not 2 <= seats <= MAX_SEATS:
@@ -565,7 +611,7 @@ def play_game(bots: Sequence[Bot], settings: GameSettings = GameSettings(), deal
     found = [native_spec(bot) for bot in bots]
     specs = [spec for spec in found if spec is not None]
     if python or len(specs) < len(found) or any(wants_results(bot) for bot in bots):
-        return _play_python(state, bots, source, lenient)
+        return _play_python(state, bots, source, lenient, on_hand)
     kinds = np.array([spec[0] for spec in specs], dtype=np.int64)
     params = np.stack([spec[1] for spec in specs]).astype(np.float64)
     scodes = np.array([spec[2][:4] for spec in specs], dtype=np.int64)
@@ -580,10 +626,13 @@ def play_game(bots: Sequence[Bot], settings: GameSettings = GameSettings(), deal
     while True:
         status = _run(state.g, state.p, state.log, state.game, state.schedule, state.decks, state.places,
                       state.bust_hand, state.stats, state.big_blinds, kinds, params, scodes, thresholds, arrays,
-                      columns, board5, flags, counts, cards)
+                      columns, board5, flags, counts, cards, on_hand is not None)
         if status == _DONE:
             break
-        if status == _NEED_DECKS:
+        if status == _HAND_OVER:
+            assert on_hand is not None
+            on_hand(state.played())
+        elif status == _NEED_DECKS:
             state.more_decks()
         else:
             source.tables.ensure(int(state.game[GM_NEED]))
@@ -643,7 +692,8 @@ def _checked_action(answer, legal, bot, seat: int, street: int, hand: int, lenie
     return RAISE, min(max(int(amount), min_to), max_to), True
 
 
-def _play_python(state: _Game, bots: Sequence[Bot], source, lenient: bool = False) -> GameResult:
+def _play_python(state: _Game, bots: Sequence[Bot], source, lenient: bool = False,
+                 on_hand: Callable[[PlayedHand], None] | None = None) -> GameResult:
     """The same game as the compiled loop, with each decision asked of ``bot.act(view)`` in Python.
 
     Each bot sees the hand number and the seats' names in its view, gets
@@ -666,6 +716,8 @@ def _play_python(state: _Game, bots: Sequence[Bot], source, lenient: bool = Fals
                 if state.p[P_STATE, seat] != 0:
                     bots[seat].on_hand_end(results[seat])
         _end_hand(g, state.p, state.log, state.game, state.places, state.bust_hand, state.stats, state.big_blinds)
+        if on_hand is not None:
+            on_hand(state.played())
 
     while True:
         g = state.g
