@@ -267,9 +267,9 @@ def _columns(frame_arrays, index, perm, board, n_board, out):
 
 
 @jit
-def _monte_carlo(table, frame_arrays, index, perm, hole0, hole1, board, n_board, opponents, samples, model,
-                 threshold, redraws, flags, preflop, classes):
-    """Sampled chance that the hero's hand beats ``opponents`` random hands (ties share); W levels decide."""
+def _sampling_start(frame_arrays, index, perm, hole0, hole1, board, n_board):
+    """What a sampler starts from: the cards left (deck, count), the hero's row and the turn and river in the
+    flop's frame (-1 where still to deal)."""
     known = np.zeros(52, dtype=np.bool_)
     known[hole0] = True
     known[hole1] = True
@@ -285,21 +285,37 @@ def _monte_carlo(table, frame_arrays, index, perm, hole0, hole1, board, n_board,
     hero_row = pair_index[_local_card(frame_arrays, index, perm, hole0), _local_card(frame_arrays, index, perm, hole1)]
     turn = _local_card(frame_arrays, index, perm, board[3]) if n_board >= 4 else -1
     river = _local_card(frame_arrays, index, perm, board[4]) if n_board == 5 else -1
+    return deck, n_deck, hero_row, turn, river
+
+
+@jit
+def _draw_runout(frame_arrays, index, perm, deck, n_deck, turn, river):
+    """One sample's turn and river (those not dealt drawn from the front of ``deck``), and the deck position after them."""
+    pos = 0
+    t = turn
+    r = river
+    if t < 0:
+        j = pos + np.random.randint(n_deck - pos)
+        deck[pos], deck[j] = deck[j], deck[pos]
+        t = _local_card(frame_arrays, index, perm, deck[pos])
+        pos += 1
+    if r < 0:
+        j = pos + np.random.randint(n_deck - pos)
+        deck[pos], deck[j] = deck[j], deck[pos]
+        r = _local_card(frame_arrays, index, perm, deck[pos])
+        pos += 1
+    return t, r, pos
+
+
+@jit
+def _monte_carlo(table, frame_arrays, index, perm, hole0, hole1, board, n_board, opponents, samples, model,
+                 threshold, redraws, flags, preflop, classes):
+    """Sampled chance that the hero's hand beats ``opponents`` random hands (ties share); W levels decide."""
+    deck, n_deck, hero_row, turn, river = _sampling_start(frame_arrays, index, perm, hole0, hole1, board, n_board)
+    pair_index = frame_arrays[4]
     score = 0.0
     for _ in range(samples):
-        pos = 0
-        t = turn
-        r = river
-        if t < 0:
-            j = pos + np.random.randint(n_deck - pos)
-            deck[pos], deck[j] = deck[j], deck[pos]
-            t = _local_card(frame_arrays, index, perm, deck[pos])
-            pos += 1
-        if r < 0:
-            j = pos + np.random.randint(n_deck - pos)
-            deck[pos], deck[j] = deck[j], deck[pos]
-            r = _local_card(frame_arrays, index, perm, deck[pos])
-            pos += 1
+        t, r, pos = _draw_runout(frame_arrays, index, perm, deck, n_deck, turn, river)
         column = pair_index[t, r]
         hero = table[hero_row, column]
         best_other = -1
@@ -535,36 +551,11 @@ def _accumulate(wk, hero, n_columns, beats, ties, card_beats, card_ties, a, b, p
 def _exact_sampled(table, frame_arrays, index, perm, hole0, hole1, board, n_board, opponents, samples, flags,
                    preflop, classes, threshold):
     """Sampled equity against ``opponents`` (more than the exact count takes), drop-out ranges by rejection."""
-    known = np.zeros(52, dtype=np.bool_)
-    known[hole0] = True
-    known[hole1] = True
-    for k in range(n_board):
-        known[board[k]] = True
-    deck = np.empty(52, dtype=np.int64)
-    n_deck = 0
-    for c in range(52):
-        if not known[c]:
-            deck[n_deck] = c
-            n_deck += 1
+    deck, n_deck, hero_row, turn, river = _sampling_start(frame_arrays, index, perm, hole0, hole1, board, n_board)
     pair_index = frame_arrays[4]
-    hero_row = pair_index[_local_card(frame_arrays, index, perm, hole0), _local_card(frame_arrays, index, perm, hole1)]
-    turn = _local_card(frame_arrays, index, perm, board[3]) if n_board >= 4 else -1
-    river = _local_card(frame_arrays, index, perm, board[4]) if n_board == 5 else -1
     score = 0.0
     for _ in range(samples):
-        pos = 0
-        t = turn
-        r = river
-        if t < 0:
-            j = pos + np.random.randint(n_deck - pos)
-            deck[pos], deck[j] = deck[j], deck[pos]
-            t = _local_card(frame_arrays, index, perm, deck[pos])
-            pos += 1
-        if r < 0:
-            j = pos + np.random.randint(n_deck - pos)
-            deck[pos], deck[j] = deck[j], deck[pos]
-            r = _local_card(frame_arrays, index, perm, deck[pos])
-            pos += 1
+        t, r, pos = _draw_runout(frame_arrays, index, perm, deck, n_deck, turn, river)
         column = pair_index[t, r]
         hero = table[hero_row, column]
         best_other = -1
