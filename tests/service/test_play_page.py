@@ -13,7 +13,6 @@ Chromium, chromedriver or selenium.
 
 from __future__ import annotations
 
-import shutil
 import statistics
 import time
 
@@ -21,11 +20,6 @@ import httpx
 import pytest
 
 from tests.helpers import running_server
-
-_CHROMIUM_FLAGS = (
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync", "--no-first-run", "--window-size=1200,1600",
-)
 
 #: What the page shows, read in one call: body state, seats, board, pot, coach figures.
 _READ = """
@@ -40,31 +34,6 @@ return {state: document.body.dataset.state, busy: document.body.dataset.busy || 
   pot: Number(document.getElementById('pot').dataset.pot), coach, error: document.getElementById('error').hidden ? '' :
   document.getElementById('error').textContent, roundTrip: window.matchdbRoundTrip ?? null};
 """
-
-
-@pytest.fixture(scope="module")
-def browser(tmp_path_factory):
-    pytest.importorskip("selenium", reason="selenium is not installed; pip install 'matchdb[test]' installs it.")
-    chromium = next(filter(None, map(shutil.which, ("chromium", "chromium-browser", "google-chrome"))), None)
-    if chromium is None:
-        pytest.skip("Chromium is not installed; apt-get install chromium chromium-driver (CI does, as root).")
-    driver_path = shutil.which("chromedriver")
-    if driver_path is None:
-        pytest.skip("chromedriver is not installed; apt-get install chromium-driver (CI does, as root).")
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = chromium
-    for flag in _CHROMIUM_FLAGS:
-        options.add_argument(flag)
-    options.add_argument(f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}")
-    driver = webdriver.Chrome(service=Service(driver_path), options=options)
-    driver.set_page_load_timeout(30)
-    try:
-        yield driver
-    finally:
-        driver.quit()
 
 
 @pytest.fixture(scope="module")

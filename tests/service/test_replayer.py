@@ -11,7 +11,7 @@ import pytest
 from matchdb.hands import read, replay_hand
 from matchdb.hands.walkthrough import walk
 from tests.helpers import running_server
-from tests.service.test_page import Page, browser  # noqa: F401 - the browser fixture, shared with the explorer's tests
+from tests.service.test_page import Page
 
 ABS = Path(__file__).resolve().parents[1] / "data" / "hands" / "abs-100nl.phhs"
 
@@ -57,7 +57,7 @@ def test_replayer_refuses_bad_input_in_one_sentence(server, body, status, words)
     assert words in detail and detail.count(". ") <= 1
 
 
-def test_the_page_steps_through_a_hand_showing_the_apis_figures(server, browser, full_db):  # noqa: F811
+def test_the_page_steps_through_a_hand_showing_the_apis_figures(server, browser, full_db):
     page = Page(browser, server)
     browser.get(f"{server}/replayer")
     page.wait(lambda: page.body("state") == "ready")
