@@ -21,6 +21,7 @@ import numpy as np
 
 from matchdb.core.hole_cards import CLASS_OF_HAND, CLASSES, combos, hand_class
 from matchdb.core.pairs import N_PAIRS, check_columns
+from matchdb.core.ranges import MIN_WEIGHT
 from matchdb.equity._kernels import opponents as _k
 from matchdb.equity.checks import check_table, check_weights
 from matchdb.equity.multiway import MAX_OPPONENTS, MultiwayResult
@@ -201,6 +202,8 @@ def steered(strength: Any, top: float = 0.15, softness: float = 0.05) -> ClassWe
     half its own) is q gets weight 1 / (1 + exp((q - top) / softness)): a player
     who raised preflop holds mostly the top ``top`` share of hands, ``softness``
     says how sharp the edge is. An approximation of a player's range, by design.
+    Weights below :data:`matchdb.core.ranges.MIN_WEIGHT` (1e-12) are 0: ranges
+    refuse such weights, which sums cannot count exactly.
 
     >>> r = steered(np.arange(169.0)[::-1], top=0.1, softness=0.02)
     >>> r.weights[0] > 0.99, r.weights[-1] < 1e-9, 0.08 < r.fraction() < 0.12
@@ -213,4 +216,5 @@ def steered(strength: Any, top: float = 0.15, softness: float = 0.05) -> ClassWe
     q = _percentiles(values)
     with np.errstate(over="ignore"):
         weights = 1.0 / (1.0 + np.exp((q - top) / softness))
+    weights[weights < MIN_WEIGHT] = 0.0  # the far tail: weights no answer can count exactly, each under 1e-12
     return ClassWeights(tuple(float(w) for w in weights), f"steered(top={top:g}, softness={softness:g})")
