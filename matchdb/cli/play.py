@@ -69,9 +69,9 @@ def _register_arena(sub: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                    "of stopping with an error")
     p.add_argument("--button", choices=("moving", "dead"), default="moving", help="the button moves to the next "
                    "player (default), or the TDA's dead button")
-    p.add_argument("--short-big-blind", choices=("full", "posted"), default="full", help="when the big blind is "
+    p.add_argument("--short-big-blind", choices=("full", "posted"), default=None, help="when the big blind is "
                    "all-in for less, the others owe the full big blind (default, card rooms) or what it posted "
-                   "(pokerkit's rule)")
+                   "(pokerkit's rule; the default with --hands-out, so that pokerkit replays every written hand)")
     p.add_argument("--mode", choices=("tournament", "cash"), default="tournament")
     p.add_argument("--hands", type=int, help="cash session length (default 200) or tournament hand cap")
     p.add_argument("--workers", type=int, default=1, help="Dask worker processes on this machine (default 1)")
@@ -184,6 +184,11 @@ def _arena(args: argparse.Namespace) -> int:
         if args.button == "dead":
             raise MatchdbError("--hands-out cannot write the dead button's hands (PHH puts the blinds on the players "
                                "after the button); use the moving button with --hands-out.")
+        if args.short_big_blind == "full":
+            raise MatchdbError("--hands-out with --short-big-blind full would write hands that pokerkit replays to other "
+                               "stacks (it charges callers only what a short big blind posted); leave "
+                               "--short-big-blind out or give posted.")
+        args.short_big_blind = "posted"
         from matchdb.hands.writer import ArenaWriter
 
         hands_out = ArenaWriter(args.hands_out)  # checked (made, empty of .phhs, writable) before any game
@@ -197,7 +202,7 @@ def _arena(args: argparse.Namespace) -> int:
         print(f"decoded every table into {args.tables} in {time.perf_counter() - started:.1f} s")
     hands = args.hands if args.hands is not None else (200 if args.mode == "cash" else 5000)
     settings = GameSettings(mode=args.mode, hands=hands, stack=1500 if args.mode == "tournament" else 2000,
-                            rules=Rules(short_big_blind=args.short_big_blind, button=args.button))
+                            rules=Rules(short_big_blind=args.short_big_blind or "full", button=args.button))
     result = run_arena(
         args.bots, games=args.games, seats=args.seats, seed=args.seed, seeds=args.seeds, duplicate=args.duplicate,
         settings=settings, workers=args.workers, db=args.db, tables=args.tables, lenient=args.lenient,
@@ -205,7 +210,8 @@ def _arena(args: argparse.Namespace) -> int:
     )
     print(result.report())
     if hands_out is not None:
-        print(f"wrote {result.settings['games']} games' hands as PHH to {args.hands_out}")
+        print(f"wrote {result.settings['games']} games' hands as PHH to {args.hands_out} (played under pokerkit's "
+              "short-big-blind rule, so that pokerkit replays every hand to the same stacks)")
     if args.out:
         written = result.save(args.out)
         extra = (f", {written.with_suffix('.pairs.csv')} and {written.with_suffix('.units.csv')}"

@@ -175,10 +175,14 @@ def test_the_folder_is_checked_before_any_game(tmp_path, capsys):
     assert main(["arena", "--bots", "allin,station", "--games", "2", "--button", "dead", "--hands-out",
                  str(tmp_path / "new"), "--quiet"]) == 2
     assert "cannot write the dead button's hands" in capsys.readouterr().err
+    assert main(["arena", "--bots", "allin,station", "--games", "2", "--short-big-blind", "full", "--hands-out",
+                 str(tmp_path / "new"), "--quiet"]) == 2
+    assert "would write hands that pokerkit replays to other stacks" in capsys.readouterr().err
     assert main(["arena", "--bots", "allin,station", "--games", "2", "--mode", "cash", "--hands", "10",
-                 "--short-big-blind", "posted", "--hands-out", str(tmp_path / "new"), "--quiet"]) == 0
-    assert f"wrote 2 games' hands as PHH to {tmp_path / 'new'}" in capsys.readouterr().out
-    assert len(list(read(tmp_path / "new"))) == 20
+                 "--hands-out", str(tmp_path / "new"), "--quiet"]) == 0
+    assert f"wrote 2 games' hands as PHH to {tmp_path / 'new'} (played under pokerkit's" in capsys.readouterr().out
+    records = list(read(tmp_path / "new"))
+    assert len(records) == 20 and {r.fields["_short_big_blind"] for r in records} == {"posted"}
 
 
 def test_a_persons_sit_and_go_with_short_big_blinds_replays_in_matchdb_identically(tmp_path):
