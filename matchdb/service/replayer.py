@@ -26,12 +26,13 @@ frames; it computes nothing.
 # No ``from __future__ import annotations``: FastAPI and pydantic read these annotations at run time.
 from typing import Any
 
-from fastapi import FastAPI
+from fastapi import FastAPI, Request
 from pydantic import BaseModel, ConfigDict, Field
 
 from matchdb.db.query import MatchDB
 from matchdb.errors import MatchdbError
-from matchdb.service.guards import compute
+from matchdb.service.costs import HEAVY_SECONDS, Cost
+from matchdb.service.guards import answer
 
 __all__ = ["MAX_LABELS", "ReplayerQuestion", "add_routes", "replayer_answer"]
 
@@ -81,6 +82,9 @@ def add_routes(app: FastAPI, db: MatchDB) -> None:
     """Add ``POST /v1/replayer``, answering hidden hands' equities from ``db``."""
 
     @app.post("/v1/replayer", summary="Read hand histories and step through one hand with every player's equity")
-    async def post_replayer(question: ReplayerQuestion) -> dict:
-        return await compute(replayer_answer, db, question.text, question.hand, question.name, question.site,
-                             question.opponent_range)
+    async def post_replayer(request: Request, question: ReplayerQuestion) -> dict:
+        # reading up to 2 MB of text, then a hand's equities (the database's, where hands are hidden): in a worker
+        # process that is stopped when the client goes away, like every heavy question
+        cost = Cost(HEAVY_SECONDS + 1e-7 * len(question.text), f"{len(question.text):,} characters of hand histories")
+        return await answer(request, cost, replayer_answer, question.text, question.hand, question.name, question.site,
+                            question.opponent_range)
