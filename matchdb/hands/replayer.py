@@ -145,14 +145,16 @@ class Step:
     in_hand: tuple[bool, ...]
 
     def __str__(self) -> str:
-        street = E.STREETS[self.street]
-        verb = _VERBS[self.kind]
+        return f"{self.words()} ({E.STREETS[self.street]}, pot {self.pot})"
+
+    def words(self, amount: Callable[[int], object] = int) -> str:
+        """The action in words, its chips written by ``amount`` (chips by default): ``'p2 raises to 12504'``."""
         if self.kind == E.RAISE:
             verb = "bets" if self.max_bet == 0 else "raises to"
-            return f"p{self.seat + 1} {verb} {self.amount} ({street}, pot {self.pot})"
+            return f"p{self.seat + 1} {verb} {amount(self.amount)}"
         if self.kind == E.CALL:
-            return f"p{self.seat + 1} calls {self.amount} ({street}, pot {self.pot})"
-        return f"p{self.seat + 1} {verb} ({street}, pot {self.pot})"
+            return f"p{self.seat + 1} calls {amount(self.amount)}"
+        return f"p{self.seat + 1} {_VERBS[self.kind]}"
 
 
 @dataclass(frozen=True)

@@ -52,9 +52,6 @@ if TYPE_CHECKING:
 
 __all__ = ["walk"]
 
-_VERBS = {E.FOLD: "folds", E.CHECK: "checks", E.CALL: "calls"}
-
-
 def walk(done: Replayed, db: MatchDB | None = None, opponent_range: str = "random") -> dict[str, Any]:
     """The frames of ``done`` (see the module notes) as JSON-safe data: the hand's label, players and blinds, and the frames.
 
@@ -98,7 +95,7 @@ def walk(done: Replayed, db: MatchDB | None = None, opponent_range: str = "rando
             add(step.street, board, f"the {E.STREETS[step.street]}: {format_cards(board)}", None)
         stacks, bets, in_hand = list(step.stacks), list(step.bets), list(step.in_hand)
         pot = total - sum(stacks)  # the chips in the middle (none after the action that ends the hand: it is paid)
-        add(step.street, board, _say(step, amount), step.seat)
+        add(step.street, board, step.words(amount), step.seat)
     for size in (3, 4, 5):  # the rest of the board, dealt after the last action (an all-in runout), street by street
         if len(board) < size <= len(done.board):
             board = done.board[:size]
@@ -125,16 +122,6 @@ def _amounts(record: Any) -> Any:
         return int(value) if value == value.to_integral_value() else float(value)
 
     return amount
-
-
-def _say(step: Any, amount: Any) -> str:
-    who = f"p{step.seat + 1}"
-    if step.kind == E.RAISE:
-        verb = "bets" if step.max_bet == 0 else "raises to"
-        return f"{who} {verb} {amount(step.amount)}"
-    if step.kind == E.CALL:
-        return f"{who} calls {amount(step.amount)}"
-    return f"{who} {_VERBS[step.kind]}"
 
 
 def _equities(holes: Sequence[tuple[int, int] | None], board: Sequence[int], in_hand: Sequence[bool],
