@@ -1,4 +1,4 @@
-"""Helpers shared by the tests: a free port, a real server, random positions."""
+"""Helpers shared by the tests: a free port, a real matchdb server, small HTTP servers in a thread, random positions."""
 
 from __future__ import annotations
 
@@ -78,7 +78,6 @@ def file_server(folder, ignore_ranges: bool = False):
     import http.server
     import os
     import re
-    import threading
 
     class Handler(http.server.BaseHTTPRequestHandler):
         def log_message(self, *args) -> None:  # quiet
@@ -111,12 +110,23 @@ def file_server(folder, ignore_ranges: bool = False):
             self.wfile.write(body)
             server.served += len(body)
 
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    server.served = 0
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
+    with serving(Handler) as server:
+        server.served = 0  # before any request: the server only answers once this is yielded
         yield f"http://127.0.0.1:{server.server_address[1]}", server
+
+
+@contextmanager
+def serving(handler):
+    """A real HTTP server on 127.0.0.1 answering with ``handler`` (a request handler class), a thread per client;
+    stopped and closed on exit. Yields the server (its port: ``server.server_address[1]``)."""
+    import http.server
+    import threading
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield server
     finally:
         server.shutdown()
         server.server_close()

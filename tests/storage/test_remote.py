@@ -7,7 +7,6 @@ import json
 import os
 import re
 import shutil
-import threading
 import time
 import zipfile
 from contextlib import contextmanager
@@ -26,7 +25,7 @@ from matchdb.errors import (
     MatchdbError,
 )
 from matchdb.storage.remote import HttpFile
-from tests.helpers import file_server, random_position
+from tests.helpers import file_server, random_position, serving
 
 
 @pytest.fixture(autouse=True)
@@ -144,15 +143,8 @@ def hostile_server(respond):
             except OSError:  # the client gave up
                 pass
 
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
+    with serving(Handler) as server:
         yield f"http://127.0.0.1:{server.server_address[1]}", asked
-    finally:
-        server.shutdown()
-        server.server_close()
 
 
 def serve_range(handler, path: Path, wanted) -> None:
