@@ -11,7 +11,7 @@ which answer it with the same answer objects, their board ``""``:
   minute on 2 cores) and keeps them in the store as derived data bound to the
   tables, which ``matchdb verify`` checks and ``matchdb pack`` ships; until
   then, and on a database lacking tables, a matchup is counted by enumerating
-  every board (a few milliseconds each, kept for the next question);
+  every board (about a millisecond each, kept for the next question);
 - several known hands: every board enumerated, exact, every player's equity;
 - ranges or random hands among three or more players: exact when affordable,
   else sampled with its standard error (:mod:`matchdb.equity.preflop_hands`);

@@ -289,7 +289,7 @@ def compute_matchups(tables: Iterable, threads: int | None = None) -> PreflopMat
 class EnumeratedMatchups:
     """Matchup classes counted when first asked, by enumeration, and kept: what a database lacking tables answers with.
 
-    ``limit`` bounds the classes one question may have counted (a few milliseconds each).
+    ``limit`` bounds the classes one question may have counted (about a millisecond each).
     """
 
     def __init__(self, limit: int = 400) -> None:
