@@ -156,6 +156,25 @@ def _pair_score(first, second):
     return twice
 
 
+@jit
+def _pair_counts(first, second):
+    """(wins, ties) of row ``first`` against row ``second`` over the columns where both are valid.
+
+    ``2 * wins + ties`` is :func:`_pair_score`. Counted in 16 bits, so the loop
+    runs on 16 columns per vector instruction, as fast as :func:`_pair_score`
+    (measured): an equality test takes the place of its second comparison.
+    """
+    wins = np.uint16(0)
+    ties = np.uint16(0)
+    for c in range(first.shape[0]):
+        u = first[c]
+        v = second[c]
+        valid = u != SENTINEL  # v == SENTINEL makes both comparisons false
+        wins = np.uint16(wins + np.uint16(valid & (u > v)))
+        ties = np.uint16(ties + np.uint16(valid & (u == v)))
+    return wins, ties
+
+
 @jit_parallel
 def _shared_card_scores(table, rows_of_card):
     """For every two rows sharing one card, twice the first's score against the second.
@@ -229,13 +248,18 @@ def _columns_of_pairs(columns, pair_a, pair_b):
 
 @jit
 def _against_uniform(board, columns, hero_w, rows_of_card, plow, phigh):
-    """(score, deals) of a hero range against a uniformly random villain (weight 1 each), card removal exact.
+    """(score, deals, doubles) of a hero range against a uniformly random villain (weight 1 each), card removal exact.
 
     Against every other valid row a row's doubled score is its W (docs/contract.md)
     and every column has the same number of valid rows, so the sums over columns come
     straight from the hero rows; the villain rows sharing one card with a hero row are
     then taken out, each pair compared once (16 columns per vector instruction), the
     columns valid for both counted from the cards.
+
+    ``doubles`` is what a count of ties over every pair of valid rows (``_level_walk``
+    against weight 1) holds that no deal does: each hero row level with itself on
+    its valid columns, and the ties of the pairs of rows sharing one card, hero
+    weighted. The hero range's weighted ties are that count less ``doubles``.
     """
     n_rows, n_cols = board.shape
     n_valid = 0
@@ -244,6 +268,7 @@ def _against_uniform(board, columns, hero_w, rows_of_card, plow, phigh):
     touching, exact = _columns_of_pairs(columns, plow, phigh)
     score = 0.0
     deals = 0.0
+    doubles = 0.0
     for h in range(n_rows):
         w = hero_w[h]
         if w == 0.0:
@@ -257,6 +282,7 @@ def _against_uniform(board, columns, hero_w, rows_of_card, plow, phigh):
             count += valid
         score += w * twice / 2.0
         deals += w * count * (n_valid - 1.0)
+        doubles += w * count
     # villains sharing one card with a hero hand: compare each such pair once
     for a in range(N_LOCAL):
         for i in range(N_LOCAL - 1):
@@ -272,50 +298,58 @@ def _against_uniform(board, columns, hero_w, rows_of_card, plow, phigh):
                 both = n_cols - touching[a] - touching[x] - touching[y] + exact[a, x] + exact[a, y] + exact[x, y]
                 if both <= 0:
                     continue
-                first = _pair_score(board[r1], board[r2]) / 2.0  # r1 against r2; r2 gets what is left
+                wins, ties = _pair_counts(board[r1], board[r2])
+                first = (2 * wins + ties) / 2.0  # r1 against r2; r2 gets what is left
                 score -= w1 * first + w2 * (both - first)
                 deals -= (w1 + w2) * both
-    return score, deals
+                doubles += (w1 + w2) * ties
+    return score, deals, doubles
 
 
 @jit
 def _range_pairs(board, hero_rows, hero_w, villain_rows, villain_w, row_masks):
-    """(score, deals): every hero row against every card-disjoint villain row, weighted, over the board's columns.
+    """(score, ties, deals): every hero row against every card-disjoint villain row, weighted, over the board's columns.
 
-    Counts are 16-bit (at most 2 x 1,176), so the inner loop runs on 16 columns per vector instruction.
+    Counts are 16-bit (at most 1,176), so the inner loop runs on 16 columns per vector instruction.
     """
     n_cols = board.shape[1]
     score = 0.0
+    tied = 0.0
     deals = 0.0
     for i in range(hero_rows.shape[0]):
         h = hero_rows[i]
         hero = board[h]
         twice = 0.0
+        even = 0.0
         count = 0.0
         for m in range(villain_rows.shape[0]):
             k = villain_rows[m]
             if row_masks[h] & row_masks[k]:
                 continue
             other = board[k]
-            t2 = np.uint16(0)
+            wins = np.uint16(0)
+            ties = np.uint16(0)
             both = np.uint16(0)
             for c in range(n_cols):
                 u = hero[c]
                 v = other[c]
                 valid = (u != SENTINEL) & (v != SENTINEL)
-                t2 = np.uint16(t2 + np.uint16(valid & (u > v)) + np.uint16(valid & (u >= v)))
+                wins = np.uint16(wins + np.uint16(valid & (u > v)))
+                ties = np.uint16(ties + np.uint16(valid & (u == v)))
                 both = np.uint16(both + np.uint16(valid))
-            twice += villain_w[m] * t2
+            twice += villain_w[m] * (2 * wins + ties)
+            even += villain_w[m] * ties
             count += villain_w[m] * both
         score += hero_w[i] * twice / 2.0
+        tied += hero_w[i] * even
         deals += hero_w[i] * count
-    return score, deals
+    return score, tied, deals
 
 
 @jit
 def _level_walk(tt, hero_w, villain_w):
-    """(Σ hero x villain weight x score, Σ of the weights) over every pair of rows valid on a column,
-    including pairs that share a card and each row with itself (``_shared_pairs`` takes those away).
+    """(Σ hero x villain weight x score, Σ of them x tie, Σ of the weights) over every pair of rows valid on a
+    column, including pairs that share a card and each row with itself (``_shared_pairs`` takes those away).
 
     ``tt[j, m]`` is W of row m on column j. Each column's hero and villain
     weight is summed per W level, with a bitmap of the levels present; the
@@ -329,6 +363,7 @@ def _level_walk(tt, hero_w, villain_w):
     level_v = np.zeros(n_words * 64)
     present = np.zeros(n_words, dtype=np.uint64)
     s_sum = 0.0
+    t_sum = 0.0
     d_sum = 0.0
     for j in range(n_cols):
         col = tt[j]
@@ -364,17 +399,18 @@ def _level_walk(tt, hero_w, villain_w):
                 h = level_h[v]
                 w = level_v[v]
                 s_sum += h * (below + 0.5 * w)
+                t_sum += h * w
                 below += w
                 hero_total += h
                 level_h[v] = 0.0
                 level_v[v] = 0.0
         d_sum += hero_total * below
-    return s_sum, d_sum
+    return s_sum, t_sum, d_sum
 
 
 @jit
 def _shared_pairs(board, columns, hero_w, villain_w, rows_of_card, plow, phigh):
-    """(Σ hero x villain weight x score, Σ weight x runouts) over the pairs of rows that share one card,
+    """(Σ hero x villain weight x score, Σ of them x ties, Σ weight x runouts) over the pairs of rows that share one card,
     and of each row with itself, over the runouts where both are valid: what ``_level_walk`` counted
     but no deal holds.
 
@@ -384,6 +420,7 @@ def _shared_pairs(board, columns, hero_w, villain_w, rows_of_card, plow, phigh):
     n_cols = board.shape[1]
     touching, exact = _columns_of_pairs(columns, plow, phigh)
     score = 0.0
+    tied = 0.0
     deals = 0.0
     for a in range(N_LOCAL):
         for i in range(N_LOCAL - 1):
@@ -399,8 +436,10 @@ def _shared_pairs(board, columns, hero_w, villain_w, rows_of_card, plow, phigh):
                 both = n_cols - touching[a] - touching[x] - touching[y] + exact[a, x] + exact[a, y] + exact[x, y]
                 if both <= 0:
                     continue
-                first = _pair_score(board[h], board[k]) / 2.0  # h's wins and half ties against k
+                wins, ties = _pair_counts(board[h], board[k])
+                first = (2 * wins + ties) / 2.0  # h's wins and half ties against k
                 score += forward * first + backward * (both - first)
+                tied += (forward + backward) * ties
                 deals += (forward + backward) * both
     for h in range(board.shape[0]):
         same = hero_w[h] * villain_w[h]
@@ -410,5 +449,6 @@ def _shared_pairs(board, columns, hero_w, villain_w, rows_of_card, plow, phigh):
         for c in range(n_cols):
             valid += board[h, c] != SENTINEL
         score += same * valid / 2.0
+        tied += same * valid
         deals += same * valid
-    return score, deals
+    return score, tied, deals
