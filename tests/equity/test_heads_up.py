@@ -108,8 +108,10 @@ def test_numpy_and_numba_paths_agree_to_the_last_bit(flop, table_cache):
 @pytest.mark.parametrize(
     "hero, villain",
     [
-        ("QQ+,AKs", None),  # a random villain: W's own counts
+        ("QQ+,AKs", None),  # a random villain: W's own counts (ties: each hero hand against every hand)
         (None, "QQ+,AKs"),  # a random hero: one minus the villain's share
+        ("22+,AT+,KQ", None),  # a wider range against a random hand (ties: one pass over every hand's levels)
+        (None, None),  # a random hand against a random hand
         ("QQ+,AKs", "JJ,TT,99"),  # small ranges: every pair compared
         ("22+,A2s+,K9s+,QTs+,JTs,T9s,98s,ATo+,KJo+", "22+,A2+,K2+,Q5+,J7+,T7+,97+,87,76,65s"),  # one walk per column
         ("0.5(AA),KK,0.25(AKs),7h7s", "QQ,0.75(JJ),Td9d"),  # weights, and hands that hold a turn or river card

@@ -256,10 +256,10 @@ def _against_uniform(board, columns, hero_w, rows_of_card, plow, phigh):
     then taken out, each pair compared once (16 columns per vector instruction), the
     columns valid for both counted from the cards.
 
-    ``doubles`` is what a count of ties over every pair of valid rows (``_level_walk``
-    against weight 1) holds that no deal does: each hero row level with itself on
-    its valid columns, and the ties of the pairs of rows sharing one card, hero
-    weighted. The hero range's weighted ties are that count less ``doubles``.
+    ``doubles`` is what a count of ties over every pair of valid rows (``_level_ties``)
+    holds that no deal does: each hero row level with itself on its valid
+    columns, and the ties of the pairs of rows sharing one card, hero weighted.
+    The hero range's weighted ties are that count less ``doubles``.
     """
     n_rows, n_cols = board.shape
     n_valid = 0
@@ -304,6 +304,76 @@ def _against_uniform(board, columns, hero_w, rows_of_card, plow, phigh):
                 deals -= (w1 + w2) * both
                 doubles += (w1 + w2) * ties
     return score, deals, doubles
+
+
+#: Words of a bitmap with one bit per W level, and one spare word where the sentinel's bit goes.
+_LEVEL_WORDS = (N_LEVELS + 63) // 64
+
+
+@jit
+def _level_ties(board, rows, weights, uniform):
+    """Σ over the board's columns and the given rows of weight x the number of valid rows level with the row (itself included).
+
+    A column's levels decode into their sizes: listed upwards, a level of size
+    s above b rows is W = 2b + s - 1 (docs/contract.md), so s = W - 2b + 1 and
+    the next level starts at b + s. One pass over the table, row by row, marks
+    each column's levels in a bitmap (no transposed copy, no branch); each
+    column's set bits are then read upwards. ``uniform``: every row has
+    ``weights[0]`` (a random hand), so a column's sum is its sizes' squares.
+    """
+    n_rows, n_cols = board.shape
+    spare = np.uint64(_LEVEL_WORDS)
+    present = np.zeros((n_cols, _LEVEL_WORDS + 1), dtype=np.uint64)
+    for r in range(n_rows):
+        row = board[r]
+        for c in range(n_cols):
+            v = np.uint64(row[c])
+            present[c, min(v >> np.uint64(6), spare)] |= np.uint64(1) << (v & np.uint64(63))
+    size = np.zeros(N_LEVELS, dtype=np.int64)
+    total = 0.0
+    for c in range(n_cols):
+        below = 0
+        squares = 0
+        for word_index in range(_LEVEL_WORDS):
+            word = present[c, word_index]
+            while word:
+                low = lowest_bit(word)
+                word ^= low
+                v = word_index * 64 + bit_index(low)
+                s = v - 2 * below + 1
+                size[v] = s
+                squares += s * s
+                below += s
+        if uniform:
+            total += weights[0] * squares
+            continue
+        for i in range(rows.shape[0]):
+            v = np.int64(board[rows[i], c])
+            if v != SENTINEL:
+                total += weights[i] * size[v]
+    return total
+
+
+@jit
+def _ties_by_rows(board, rows, weights):
+    """:func:`_level_ties` for a few rows: each compared with every row on every column (16 per vector instruction).
+
+    About 55 µs a row on a flop, against about 1.4 ms for the pass over the table.
+    """
+    n_rows, n_cols = board.shape
+    total = 0.0
+    for i in range(rows.shape[0]):
+        hero = board[rows[i]]
+        count = 0
+        for k in range(n_rows):
+            other = board[k]
+            level = np.uint16(0)
+            for c in range(n_cols):
+                u = hero[c]
+                level = np.uint16(level + np.uint16((u == other[c]) & (u != SENTINEL)))
+            count += level
+        total += weights[i] * count
+    return total
 
 
 @jit
