@@ -327,8 +327,8 @@ def _level_ties(board, rows, weights, uniform):
     for r in range(n_rows):
         row = board[r]
         for c in range(n_cols):
-            v = np.uint64(row[c])
-            present[c, min(v >> np.uint64(6), spare)] |= np.uint64(1) << (v & np.uint64(63))
+            entry = np.uint64(row[c])  # the sentinel's bit goes to the spare word
+            present[c, min(entry >> np.uint64(6), spare)] |= np.uint64(1) << (entry & np.uint64(63))
     size = np.zeros(N_LEVELS, dtype=np.int64)
     total = 0.0
     for c in range(n_cols):
@@ -348,9 +348,9 @@ def _level_ties(board, rows, weights, uniform):
             total += weights[0] * squares
             continue
         for i in range(rows.shape[0]):
-            v = np.int64(board[rows[i], c])
-            if v != SENTINEL:
-                total += weights[i] * size[v]
+            level = np.int64(board[rows[i], c])
+            if level != SENTINEL:
+                total += weights[i] * size[level]
     return total
 
 
@@ -371,7 +371,7 @@ def _ties_by_rows(board, rows, weights):
             for c in range(n_cols):
                 u = hero[c]
                 level = np.uint16(level + np.uint16((u == other[c]) & (u != SENTINEL)))
-            count += level
+            count += int(level)
         total += weights[i] * count
     return total
 
