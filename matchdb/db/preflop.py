@@ -152,8 +152,9 @@ def range_outcome(db: MatchDB, hero_range: RangeLike, villain_range: RangeLike) 
     score, ties, deals = heads_up_result(matchups(db, build=True), hero, villain)
     if deals <= 0:
         raise RangeError("No deal is possible: every hero hand shares a card with every villain hand.")
-    return RangeEquity(_describe(hero_range), _describe(villain_range), "", score / deals, (score - ties / 2) / deals,
-                       ties / deals, (deals - score - ties / 2) / deals)
+    # win and loss never below 0 by a rounding error (the score and the ties are summed apart)
+    return RangeEquity(_describe(hero_range), _describe(villain_range), "", score / deals, max(0.0, (score - ties / 2) / deals),
+                       ties / deals, max(0.0, (deals - score - ties / 2) / deals))
 
 
 def multiway(db: MatchDB, hole: CardsLike, opponents: Any = 1, method: str = "auto", samples: int | None = None, seed: int | None = None) -> Multiway:

@@ -192,8 +192,8 @@ class RangeResult:
 
     @property
     def win(self) -> float:
-        """The share of the deals the hero range wins."""
-        return (self.score - self.ties / 2) / self.deals
+        """The share of the deals the hero range wins (never below 0 by a rounding error, when it never wins)."""
+        return max(0.0, (self.score - self.ties / 2) / self.deals)
 
     @property
     def tie(self) -> float:
@@ -202,8 +202,8 @@ class RangeResult:
 
     @property
     def loss(self) -> float:
-        """The share of the deals the hero range loses (the villain range wins)."""
-        return (self.deals - self.score - self.ties / 2) / self.deals
+        """The share of the deals the hero range loses (the villain range wins; never below 0 either)."""
+        return max(0.0, (self.deals - self.score - self.ties / 2) / self.deals)
 
     @property
     def players(self) -> tuple[float, float]:
@@ -256,7 +256,7 @@ def range_counts(table: np.ndarray, columns: np.ndarray, hero: np.ndarray, villa
 
 
 def _range_counts(table: np.ndarray, columns: np.ndarray, hero: np.ndarray, villain: np.ndarray, ties: bool) -> tuple[float, float, float]:
-    """(score, ties, deals), the ties only when ``ties`` is true (else 0: against a uniform side they cost a walk)."""
+    """(score, ties, deals), the ties only when ``ties`` is true (else 0: against a uniform side they cost a pass over the table)."""
     table = check_table(table)
     columns = check_columns(columns)
     hero = check_weights(hero, "hero range", empty=True)
