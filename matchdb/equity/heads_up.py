@@ -274,7 +274,8 @@ def _count(table: np.ndarray, columns: np.ndarray, hero: np.ndarray, villain: np
     if is_uniform(villain) or is_uniform(hero):
         flip = not is_uniform(villain)
         ranged, uniform = (villain, hero) if flip else (hero, villain)
-        score, deals, doubles = kernels._against_uniform(board, columns, ranged, ROWS_OF_CARD, PAIR_LOW, PAIR_HIGH)
+        score, deals, doubles = kernels._against_uniform(board, columns, ranged, ROWS_OF_CARD, PAIR_LOW, PAIR_HIGH,
+                                                         is_uniform(ranged), ties)
         tied = 0.0
         if ties:  # the ranged rows' ties with every valid row, less each row with itself and the pairs sharing a card
             rows = np.flatnonzero(ranged)
