@@ -23,10 +23,11 @@ __all__ = ["register"]
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``query``, ``grid``, ``distribution``, ``report`` and ``preflop`` to the subcommands ``sub``."""
     p = sub.add_parser("query", help="win rate and exact equity of a hand or a range on a board, or preflop")
-    p.add_argument("hole", help="two hole cards, like AhKh, or the hero's range, like 'QQ+,AKs' or '15%%'")
+    p.add_argument("hole", help="two hole cards, like AhKh, or the hero's range, like 'QQ+,AKs' or '15%%' (its exact win, "
+                   "tie and loss)")
     p.add_argument("board", nargs="?", default="",
                    help="three to five board cards, like 2c7dJh; none (or '') asks before the flop")
-    p.add_argument("--players", type=int, default=2, help="players for the naive win rate, 2..23 (default 2)")
+    p.add_argument("--players", type=int, default=2, help="players for the naive win rate of a hand, 2..23 (default 2)")
     p.add_argument("--villain", action="append", help="an opponent's range, hand or 'random', like 'QQ+,AKs' "
                    "(default: one random opponent); repeat it for more opponents")
     p.add_argument("--opponents", type=int, help="this many random opponents (beside any --villain): a multiway answer "
@@ -88,8 +89,10 @@ def _query(args: argparse.Namespace) -> int:
     if args.opponents == 0 and not villains:
         raise MatchdbError("--opponents is 0 and no --villain is given; expected at least one opponent.")
     if args.opponents is None and len(villains) <= 1 and not _is_hand(args.hole):
-        answer = open_database(args.db).range_outcome(args.hole, villains[0] if villains else "random", args.board)
-        render(answer, args.json)
+        if args.players != 2:
+            raise MatchdbError(f"--players {args.players} sets the naive win rate of one hand; a hero range has its exact "
+                               "heads-up equity only (or ask several --villain for a multiway answer).")
+        render(open_database(args.db).range_outcome(args.hole, villains[0] if villains else None, args.board), args.json)
         return 0
     if args.opponents is None and len(villains) <= 1:
         db = open_database(args.db, jit=False)  # one question: numpy answers it before numba would have loaded

@@ -281,7 +281,8 @@ class MatchDB:
             if isinstance(error, DatabaseError):
                 raise
             raise RangeError("No deal is possible: every hero hand collides with every villain hand.") from None
-        return RangeEquity(describe_range(hero_range), describe_range(villain_range), _text(board), result.equity)
+        return RangeEquity(describe_range(hero_range), describe_range(villain_range), _text(board), result.equity, result.win,
+                           result.tie, result.loss)
 
     def multiway(
         self, hole: CardsLike, board: CardsLike, opponents: Any = 1, method: str = "auto", samples: int | None = None, seed: int | None = None
