@@ -80,8 +80,9 @@ MAX_OPPONENTS = 9
 MAX_EXACT_UNKNOWN = 3
 #: Opponents counted exactly under a sampled answer (the rest are drawn).
 _EXACT_WHEN_SAMPLING = 3
-#: Visits to the board's columns for a hero range (per hand), spread evenly over them (at least 2 each); a single
-#: hand's default is adaptive instead (see ``_sampled``).
+#: Visits to the board's columns by default, spread evenly over them (at least 2 each): per hand of a hero range,
+#: and first for a hand on a turn or river or beside known opponents; a hand on a flop visits groups of runouts
+#: instead (see ``_sampled``).
 DEFAULT_SAMPLES = 2 * N_PAIRS
 
 _ALL_CARDS = np.uint64((1 << N_LOCAL) - 1)
@@ -230,8 +231,9 @@ def multiway_outcome(
         cheap (:data:`EXACT_AUTO_LEAVES`: four unknown opponents on the river), else sampled.
         ``"exact"`` raises when that enumeration would be too long (:data:`EXACT_MAX_LEAVES`).
     samples : visits to the board's columns in all, spread evenly over them (rounded up, at
-        least 2 per column), each drawing one or two partial deals; default: visits to groups
-        of runouts until the standard error is at most 0.0005 (see ``_sampled``).
+        least 2 per column), each drawing one or two partial deals. Default: 2,352 so spread
+        for a hero range (per hand); for a hand, as many as a standard error of 0.0005 needs
+        (on a flop visiting groups of runouts; else 2,352 first; see ``_sampled``).
     seed : makes a sampled answer reproducible; None draws one, reported in the result.
 
     Examples
@@ -427,24 +429,34 @@ def _all_known(q: _Question, hero: int) -> MultiwayResult:
     )
 
 
-#: Columns (runouts) in one stratum of a sampled answer's default allocation: each stratum is this many
-#: runouts where the hero's hand is about as strong (adjacent in the order of its level), and every sample
-#: picks one of them at random (a single-runout stratum needs two samples a runout to say its error).
+#: Columns (runouts) in one stratum of a sampled answer's default allocation on a flop: each stratum is this many
+#: runouts where the hero's hand is about as strong (adjacent in the order of its level), and every visit picks
+#: one of them at random (a single-runout stratum needs two visits a runout to say its error, which is more than
+#: the target needs on a flop's 1,081 runouts). Not with known opponents: a known hand that beats the hero on
+#: some runouts of a group and not on others makes them too unlike for two visits to say their spread (measured:
+#: standard errors half what the estimates spread); not on a turn or river, whose runouts are few.
 GROUP_COLUMNS = 4
 
 
 class _Strata:
     """A sampled answer's strata for one hero row: the runouts where the hero can be dealt, in groups of ``size``
-    adjacent in the order of the hero's level there (``size`` 1: every runout its own stratum). A visit to a group
-    picks one of its runouts uniformly, from a stream of the seed, the row and the phase only."""
+    adjacent in the order of the hero's level there (``size`` 1: every runout its own stratum), after the runouts
+    where a known opponent beats the hero (nothing to win: those groups are exact zeros) and by the number of known
+    opponents tied with him (a split pot), so that a group's runouts are alike. A visit to a group picks one of its
+    runouts uniformly, from a stream of the seed, the row and the phase only."""
 
     def __init__(self, q: _Question, row: int, size: int) -> None:
         levels = q.cols[:, row]
         valid = levels != SENTINEL
+        beaten = np.zeros(len(levels), dtype=bool)  # by a known hand: the hero wins nothing there
+        tied = np.zeros(len(levels), dtype=np.int64)  # with known hands: the pot is split
         for known in q.known_rows:
-            valid &= q.cols[:, known] != SENTINEL
+            theirs = q.cols[:, known]
+            valid &= theirs != SENTINEL
+            beaten |= theirs > levels
+            tied += theirs == levels
         columns = np.flatnonzero(valid)
-        self.order = columns[np.argsort(levels[columns], kind="stable")]
+        self.order = columns[np.lexsort((levels[columns], tied[columns], beaten[columns]))]
         self.starts = np.arange(0, len(self.order), size)
         self.sizes = np.minimum(size, len(self.order) - self.starts)
         self.group = np.repeat(np.arange(len(self.starts)), self.sizes)  # of each runout in ``order``
@@ -480,9 +492,11 @@ def _sampled(q: _Question, hero_w: np.ndarray, forced: bool, samples, seed) -> M
     """Stratified estimate: visits to the runouts, one or two partial deals each, the last (up to) three opponents exact.
 
     With ``samples`` given (or a hero range), every runout is its own stratum and gets the same
-    number of visits. By default a hand's strata are groups of :data:`GROUP_COLUMNS` runouts
-    where its level is about the same (:class:`_Strata`), visited :data:`PILOT_SAMPLES` times
-    each, a visit picking one runout of the group at random; while the standard error is above
+    number of visits. By default a hand's strata on a flop (without known opponents) are groups
+    of :data:`GROUP_COLUMNS` runouts where its level is about the same (:class:`_Strata`),
+    visited :data:`PILOT_SAMPLES` times each, a visit picking one runout of the group at random
+    (on a turn or river, and beside known hands, every runout is a stratum visited as often as
+    with ``samples`` at its default); while the standard error is above
     :data:`TARGET_STANDARD_ERROR`, up to :data:`_PHASES` - 1 later phases add visits where the
     earlier ones found the numerator most variable (Neyman's allocation), as many as that target
     asks (at most :data:`MAX_EXTRA_SAMPLES` per runout on average each). A visit draws once from
@@ -513,10 +527,13 @@ def _sampled(q: _Question, hero_w: np.ndarray, forced: bool, samples, seed) -> M
         free = q.hero_free(int(row))
         if free is None:
             continue
-        strata = _Strata(q, int(row), GROUP_COLUMNS if adaptive else 1)
+        # a flop's runouts in groups (its 1,081 runouts each visited twice would be more than the target needs);
+        # a turn's or river's few runouts get as many visits each as before, each its own stratum
+        grouped = adaptive and not len(q.known_rows) and per_column <= PILOT_SAMPLES
+        strata = _Strata(q, int(row), GROUP_COLUMNS if grouped else 1)
         if not len(strata.sizes):
             continue  # the hero cannot be dealt on any runout beside the known hands
-        visits = np.full(len(strata.sizes), PILOT_SAMPLES if adaptive else per_column, dtype=np.int64)
+        visits = np.full(len(strata.sizes), PILOT_SAMPLES if grouped else per_column, dtype=np.int64)
         first = strata.choose(visits, seed, 0)
         sums, taken = _sample_phase(q, int(row), free, k_exact, parts, first, _stream_seed(seed, row, 0))
         used += taken
@@ -554,7 +571,8 @@ def _sampled(q: _Question, hero_w: np.ndarray, forced: bool, samples, seed) -> M
     )
 
 
-#: Visits to each stratum in a sampled answer's first phase, and the standard error the later phases aim at.
+#: Visits to each group of runouts in a sampled answer's first phase on a flop, and the standard error the later
+#: phases aim at.
 PILOT_SAMPLES = 2
 TARGET_STANDARD_ERROR = 0.0005
 #: A later phase adds at most this many visits per column on average.

@@ -58,7 +58,8 @@ def add_routes(app: FastAPI, db: MatchDB) -> None:
         opponents: int | None = Query(None, description="this many random opponents beside any villains"),
         method: Literal["auto", "exact", "sample", "independent"] = Query("auto", description="exact when affordable (auto), exact, sample, independent"),
         samples: int | None = Query(None, description="on a board, visits to the runouts (each draws one or two partial deals; "
-                                    "default: as many as a standard error of 0.0005 needs, 2,352 per hand of a hero range); "
+                                    "default for a hand: as many as a standard error of 0.0005 needs, at least 2,352 on a turn or river; "
+                                    "2,352 per hand of a hero range); "
                                     "before the flop, sampled deals (default 262,144)"),
         seed: int | None = Query(None, description="seed of a sampled answer"),
     ) -> Multiway:
