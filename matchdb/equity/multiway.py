@@ -80,9 +80,9 @@ MAX_OPPONENTS = 9
 MAX_EXACT_UNKNOWN = 3
 #: Opponents counted exactly under a sampled answer (the rest are drawn).
 _EXACT_WHEN_SAMPLING = 3
-#: Visits to the board's columns by default, spread evenly over them (at least 2 each): per hand of a hero range,
-#: and first for a hand on a turn or river or beside known opponents; a hand on a flop visits groups of runouts
-#: instead (see ``_sampled``).
+#: Partial deals drawn by default (at most), over visits spread evenly over the board's columns (at least 2 each):
+#: per hand of a hero range, and first for a hand on a turn or river or beside known opponents; a hand on a flop
+#: visits groups of runouts instead (see ``_sampled``).
 DEFAULT_SAMPLES = 2 * N_PAIRS
 
 _ALL_CARDS = np.uint64((1 << N_LOCAL) - 1)
@@ -230,10 +230,11 @@ def multiway_outcome(
         are not known hands; beyond, exact when enumerating the extra opponents' hands is
         cheap (:data:`EXACT_AUTO_LEAVES`: four unknown opponents on the river), else sampled.
         ``"exact"`` raises when that enumeration would be too long (:data:`EXACT_MAX_LEAVES`).
-    samples : visits to the board's columns in all, spread evenly over them (rounded up, at
-        least 2 per column), each drawing one or two partial deals. Default: 2,352 so spread
-        for a hero range (per hand); for a hand, as many as a standard error of 0.0005 needs
-        (on a flop visiting groups of runouts; else 2,352 first; see ``_sampled``).
+    samples : partial deals to draw, at most: the board's columns are visited evenly, each
+        visit drawing once or (when every drawn opponent is random) twice, so samples / 2
+        visits in all then, else samples (rounded up, at least 2 per column). Default: 2,352
+        so for a hero range (per hand); for a hand, as many as a standard error of 0.0005
+        needs (on a flop visiting groups of runouts; else 2,352 first; see ``_sampled``).
     seed : makes a sampled answer reproducible; None draws one, reported in the result.
 
     Examples
@@ -492,7 +493,7 @@ def _sampled(q: _Question, hero_w: np.ndarray, forced: bool, samples, seed) -> M
     """Stratified estimate: visits to the runouts, one or two partial deals each, the last (up to) three opponents exact.
 
     With ``samples`` given (or a hero range), every runout is its own stratum and gets the same
-    number of visits. By default a hand's strata on a flop (without known opponents) are groups
+    number of visits (``samples`` over the runouts, halved when a visit can draw twice). By default a hand's strata on a flop (without known opponents) are groups
     of :data:`GROUP_COLUMNS` runouts where its level is about the same (:class:`_Strata`),
     visited :data:`PILOT_SAMPLES` times each, a visit picking one runout of the group at random
     (on a turn or river, and beside known hands, every runout is a stratum visited as often as
@@ -516,7 +517,9 @@ def _sampled(q: _Question, hero_w: np.ndarray, forced: bool, samples, seed) -> M
     samples = check_samples(samples)
     if samples is None:
         samples = DEFAULT_SAMPLES
-    per_column = max(2, -(-int(samples) // n_cols))
+    drawn_random = parts[3]
+    per_visit = 2 if len(drawn_random) and drawn_random.all() else 1  # draws a visit makes at most
+    per_column = max(2, -(-int(samples) // (n_cols * per_visit)))
     if seed is None:
         seed = int(np.random.SeedSequence().generate_state(1)[0] >> 1)
     elif isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
