@@ -592,27 +592,43 @@ def _stream_seed(seed: int, row, phase: int) -> int:
 
 
 def _neyman_extra(sums: np.ndarray, visits: np.ndarray, sizes: np.ndarray) -> np.ndarray:
-    """Extra visits per stratum (a group of ``sizes`` runouts), in proportion to the first phase's standard
-    deviation of the equity numerator times the group's size, enough to bring the standard error to
-    :data:`TARGET_STANDARD_ERROR` if the first phase's deviations hold. ``sums`` is :meth:`_Strata.gather`'s."""
+    """Extra visits per stratum (a group of ``sizes`` runouts), enough to bring the standard error to
+    :data:`TARGET_STANDARD_ERROR` if the earlier phases' deviations hold, split in proportion to each stratum's
+    neighbours' standard deviation of the equity numerator times their size (Neyman's allocation, from the
+    strata next to it in the order of the hero's level). ``sums`` is :meth:`_Strata.gather`'s.
+
+    Not the stratum's own deviation: its visits would then decide how many more it gets, and the mean of a
+    stratum whose first visits happened to spread wide would be pulled towards the later ones, while one whose
+    first visits agreed would keep their mean (measured: 7c7s against five random hands 0.9 standard errors
+    low on average over 150 seeds; the previous sampler, 9s8s 1.25 standard errors high). A neighbour's
+    visits are independent of the stratum's own, so its pooled mean stays unbiased.
+    """
     weight = sizes.astype(np.float64)
     n = np.maximum(visits, 2)
     deals = (weight * sums[:, 3] / np.maximum(visits, 1)).sum()
     spread = weight * np.sqrt(np.maximum(sums[:, 6] - sums[:, 2] ** 2 / n, 0.0) / (n - 1)) * (visits > 0)
     if (spread**2 / n).sum() <= (TARGET_STANDARD_ERROR * deals) ** 2 or spread.sum() == 0:
         return np.zeros_like(visits)
+    if len(spread) > 1:
+        padded = np.concatenate([[0.0], spread, [0.0]])
+        neighbours = np.concatenate([[0.0], np.ones(len(spread)), [0.0]])
+        share = (padded[:-2] + padded[2:]) / (neighbours[:-2] + neighbours[2:])
+    else:
+        share = spread  # one stratum: it alone says how many more visits it needs
+    if share.sum() == 0:
+        return np.zeros_like(visits)
     target = (_AIM * TARGET_STANDARD_ERROR * deals) ** 2
     low, high = 0.0, float(MAX_EXTRA_SAMPLES * sizes.sum())
-    for _ in range(24):  # the smallest total whose Neyman split reaches the target (to 1e-3 visits)
+    for _ in range(24):  # the smallest total whose split reaches the target (to 1e-3 visits)
         middle = (low + high) / 2
-        if (spread**2 / (n + middle * spread / spread.sum())).sum() <= target:
+        if (spread**2 / (n + middle * share / share.sum())).sum() <= target:
             high = middle
         else:
             low = middle
-    # every stratum with a spread gets at least one more visit: rounding shares below one down to none would
-    # leave the strata whose first visits happened to agree with their too-small variances (a standard error
+    # every stratum whose neighbours spread gets at least one more visit: rounding shares below one down to none
+    # would leave strata whose first visits happened to agree with their too-small variances (a standard error
     # that says less than the estimates spread)
-    return np.ceil(high * spread / spread.sum()).astype(np.int64)
+    return np.ceil(high * share / share.sum()).astype(np.int64)
 
 
 def _sample_phase(
