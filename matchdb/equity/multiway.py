@@ -686,4 +686,4 @@ def _sample_phase(
 
 
 #: A phase's columns are cut into this many pieces per thread (threads take the next piece when free).
-_PIECES_PER_THREAD = 6
+_PIECES_PER_THREAD = 3

@@ -858,7 +858,7 @@ def _sample_columns(
         if not drawn_random[i]:
             need_cand = True
             split = False
-    u_dense = np.zeros((2, 49, 49))
+    u_dense = np.zeros((2, 49, 49)) if not exact_random else np.zeros((2, 1, 1))  # only ranges counted exactly use it
     coef = np.zeros(4)
     total = np.zeros(1)
     share = np.zeros(4)
