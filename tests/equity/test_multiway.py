@@ -448,31 +448,6 @@ def test_known_hands_equities_sum_to_one():
         assert sum(r.player_equities) == pytest.approx(1.0, abs=1e-12)
 
 
-def test_a_hero_range_against_one_range_counts_every_pair(db):
-    """Heads-up, range against range (counted a column at a time): on the river win and tie are every pair of
-    hands compared one by one, weighted; on the flop the equity is range_outcome's, a random hero included."""
-    from matchdb.core.ranges import parse_range
-
-    board = "2c7dJh4s9d"
-    hero, villain = "QQ+,AKs,T8s,0.5(76s)", "JJ-99,AQ,T8s"
-    on_board = set(parse_cards(board))
-    win = tie = deals = 0.0
-    for a, b, w in parse_range(hero):
-        for c, d, x in parse_range(villain):
-            if {a, b} & on_board or {c, d} & on_board or {a, b} & {c, d}:
-                continue
-            pair = multiway(format_cards([a, b]), board, [format_cards([c, d])], db=db)
-            win += w * x * pair.win
-            tie += w * x * pair.tie
-            deals += w * x
-    got = multiway(hero, board, [villain], db=db)
-    assert (got.win, got.tie) == pytest.approx((win / deals, tie / deals), abs=1e-12)
-    random = "22+,A2+,K2+,Q2+,J2+,T2+,92+,82+,72+,62+,52+,42+,32"
-    for hero, villain in ((random, "QQ+,AK"), ("QQ+,AKs", "JJ-99"), (random, random)):
-        got = multiway(hero, "2c7dJh", [villain], db=db)
-        assert got.exact and got.equity == pytest.approx(db.range_outcome(hero, villain, "2c7dJh").equity, abs=1e-12)
-
-
 def test_all_range_players_sum_to_one():
     r = multiway("QQ+,AKs", "2c7dJh", ["JJ,TT,99", "AK,AQ"])
     assert r.player_equities is not None and sum(r.player_equities) == pytest.approx(1.0, abs=1e-12)

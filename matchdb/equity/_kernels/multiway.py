@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from matchdb.core.pairs import N_LEVELS, SENTINEL
+from matchdb.core.pairs import SENTINEL
 from matchdb.equity._kernels.bits import MIX1, MIX2, popcount, splitmix
 from matchdb.jit import jit
 
@@ -1142,106 +1142,3 @@ def _enumerate_hero(
                 out,
             )
 
-
-
-@jit
-def _ranges_heads_up(cols, hero_w, villain_w, rows_of_card, result):
-    """A hero range against one ranged opponent, no known hands: add (win, tie, equity, deals) weights over every
-    column to ``result``; the same counts as :func:`_exact_hero` summed over the hero's rows, in one pass a column.
-
-    On a column every valid pair of rows is counted from the weight of each side per level (hero
-    above the villain: a win; level with him: a tie); then the pairs that cannot be dealt are taken
-    out: a row against itself, and two rows sharing one card, found among the 48 rows of each card
-    (each such pair shares exactly one card, so it is taken out once).
-    """
-    n_rows = cols.shape[1]
-    hero_level = np.zeros(N_LEVELS)
-    villain_level = np.zeros(N_LEVELS)
-    present = np.empty(n_rows, dtype=np.int64)
-    order = np.empty(48, dtype=np.int64)
-    keys = np.empty(48, dtype=np.int64)
-    for c in range(cols.shape[0]):
-        levels = cols[c]
-        n_present = 0
-        h_total = 0.0
-        v_total = 0.0
-        same = 0.0
-        for r in range(n_rows):
-            v = levels[r]
-            if v == SENTINEL:
-                continue
-            h = hero_w[r]
-            w = villain_w[r]
-            if h == 0.0 and w == 0.0:
-                continue
-            if hero_level[v] == 0.0 and villain_level[v] == 0.0:
-                present[n_present] = v
-                n_present += 1
-            hero_level[v] += h
-            villain_level[v] += w
-            h_total += h
-            v_total += w
-            same += h * w
-        if h_total == 0.0 or v_total == 0.0:
-            for i in range(n_present):
-                hero_level[present[i]] = 0.0
-                villain_level[present[i]] = 0.0
-            continue
-        ordered = np.sort(present[:n_present])
-        below = 0.0
-        win = 0.0
-        tie = -same  # a row against itself is no deal, and it would be a tie
-        for i in range(n_present):
-            v = ordered[i]
-            h = hero_level[v]
-            w = villain_level[v]
-            win += h * below
-            tie += h * w
-            below += w
-            hero_level[v] = 0.0
-            villain_level[v] = 0.0
-        deals = h_total * v_total - same
-        # pairs of rows sharing one card: each card's rows in the order of their level (insertion sort, 48 at
-        # most), walked like the column
-        for a in range(rows_of_card.shape[0]):
-            n = 0
-            for i in range(rows_of_card.shape[1]):
-                r = rows_of_card[a, i]
-                v = np.int64(levels[r])
-                if v == SENTINEL or (hero_w[r] == 0.0 and villain_w[r] == 0.0):
-                    continue
-                j = n
-                while j > 0 and keys[j - 1] > v:
-                    keys[j] = keys[j - 1]
-                    order[j] = order[j - 1]
-                    j -= 1
-                keys[j] = v
-                order[j] = r
-                n += 1
-            below = 0.0
-            h_card = 0.0
-            v_card = 0.0
-            i = 0
-            while i < n:
-                j = i
-                h_run = 0.0
-                w_run = 0.0
-                while j < n and keys[j] == keys[i]:
-                    r = order[j]
-                    h_run += hero_w[r]
-                    w_run += villain_w[r]
-                    tie += hero_w[r] * villain_w[r]  # a row against itself is no pair of this card: put back
-                    j += 1
-                win -= h_run * below
-                tie -= h_run * w_run
-                below += w_run
-                h_card += h_run
-                v_card += w_run
-                i = j
-            deals -= h_card * v_card
-            for i in range(n):
-                deals += hero_w[order[i]] * villain_w[order[i]]
-        result[0] += win
-        result[1] += tie
-        result[2] += win + 0.5 * tie
-        result[3] += deals
