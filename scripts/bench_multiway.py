@@ -5,13 +5,14 @@ its header says how); a plain table-driven Monte Carlo (runouts and opponents sa
 variance reduction) written here; today's ``MatchDB.range_equity``; an eval7 enumeration.
 Times are with the table already decoded (the computation); first touch is shown apart.
 
-    python3 scripts/bench_multiway.py [--db PATH] [--ompeval /tmp/omp_peer]
+    python3 scripts/bench_multiway.py [--db PATH] [--ompeval /tmp/omp_peer] [--threads N]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import subprocess
 import time
@@ -30,6 +31,7 @@ from matchdb.core.pairs import (
     local_index,
 )
 from matchdb.core.ranges import parse_range
+from matchdb.equity import enumeration
 from matchdb.equity.heads_up import all_hands_scores, range_vs_range
 from matchdb.equity.multiway import multiway_outcome
 
@@ -119,6 +121,7 @@ def main() -> None:
     parser.add_argument("--db", default=None)
     parser.add_argument("--ompeval", default=None, help="the omp_peer binary built from scripts/ompeval_peer.cpp")
     parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--threads", type=int, default=None, help="threads of the sampler (default: one per core, at most 8)")
     parser.add_argument("--preflop-json", default=None, help="a saved preflop_multiway to_stored() to quote its time")
     args = parser.parse_args()
     db = matchdb.open(args.db)
@@ -132,7 +135,12 @@ def main() -> None:
     hero = frame.row(*matchdb.parse_cards(HERO))
     ones = np.ones(1176)
     cols = np.ascontiguousarray(table.T)
-    print(f"machine: {numba.get_num_threads()} numba threads; every matchdb figure below runs on one thread\n")
+    if args.threads is not None:
+        enumeration.THREADS = args.threads
+    print(
+        f"machine: {os.cpu_count()} cores, {numba.get_num_threads()} numba threads; the six-player sampler splits its "
+        f"runouts between {enumeration.THREADS} threads\n"
+    )
     print("| question | matchdb | result | peer | peer result | target |")
     print("|---|---:|---|---|---|---|")
 

@@ -53,6 +53,9 @@ HEAVY_SECONDS = 0.05
 SAMPLE_SECONDS = 1e-6
 #: An exact count against up to three random opponents (or one or two ranges), per hero hand; against three ranges.
 EXACT_SECONDS = 0.008
+#: A hero range against one ranged opponent: the two ranges' rows compared (``range_vs_range``, as ``db.multiway``
+#: answers it: about 10 ms for any two ranges on a flop).
+RANGES_HEADS_UP_SECONDS = 0.04
 EXACT_RANGE_SECONDS = 0.15
 #: Four or five opponents that are not known hands, per hero hand: ``auto`` (enumerates at most
 #: 20,000 partial deals, else samples) and ``exact`` (up to 3,000,000).
@@ -105,7 +108,8 @@ def multiway_cost(hole: Any, board: Any, opponents: Iterable[Any], method: str, 
     """
     samples = check_samples(samples)
     hero = _hands(hole)
-    unknown = [n for n in map(_hands, opponents) if n > 1]
+    counts = [_hands(opponent) for opponent in opponents]
+    unknown = [n for n in counts if n > 1]
     k = len(unknown)
     rows = f"{hero:,} hero hand{'s' if hero != 1 else ''}"
     if method == "independent" or k == 0:
@@ -116,6 +120,8 @@ def multiway_cost(hole: Any, board: Any, opponents: Iterable[Any], method: str, 
     if method == "sample" or (method == "auto" and k > MAX_EXACT_UNKNOWN + 2):
         per_hand = samples if samples is not None else 2 * DEFAULT_SAMPLES if hero == 1 else DEFAULT_SAMPLES
         return Cost(hero * per_hand * k * SAMPLE_SECONDS, f"{per_hand:,} samples x {k} opponents x {rows}")
+    if k == 1 and len(counts) == 1 and hero > 1:  # a hero range heads-up: one pass over the runouts
+        return Cost(RANGES_HEADS_UP_SECONDS, "a hero range against one range, the two ranges' rows compared")
     if k <= MAX_EXACT_UNKNOWN:
         each = EXACT_RANGE_SECONDS if k == MAX_EXACT_UNKNOWN and any(n != N_HANDS for n in unknown) else EXACT_SECONDS
         return Cost(hero * each, f"exact counts against {k} opponents x {rows}")

@@ -552,28 +552,33 @@ def _draw(levels, level, hero, free, weights, cand, n_cand, restrict, row_masks,
 
 @jit
 def _draw_uniform(
-    ba, bb, n_na, na_deg, levels, level, blocked, removed, removed_cards, n_removed, pair_index, row_masks, state
+    ba, bb, start, n_na, na_deg, levels, lo, hi, blocked, removed, removed_cards, n_removed, pair_index, row_masks,
+    state,
 ):
-    """Draw uniformly one of the hands ``(ba[i], bb[i])``, i < ``n_na``, touching no card of ``removed``, by rejection.
+    """Draw uniformly one of the hands ``(ba[i], bb[i])``, ``start <= i < start + n_na``, touching no card of
+    ``removed``, by rejection.
 
-    Returns (row, how many such hands there are, next state). ``na_deg[c]`` counts the listed hands
-    holding card c; a hand made of two removed cards is listed when it is valid, not
-    blocked and does not beat the hero, so the count is the list less the hands touching
-    a removed card (inclusion-exclusion over those cards).
+    The list holds every valid unblocked hand whose level is in ``lo..hi`` (the hands that do
+    not beat the hero, or only those below it, or only those tied with it). Returns (row, how
+    many such hands there are, next state). ``na_deg[c]`` counts the listed hands holding card
+    c; a hand made of two removed cards is listed when its level is in the band and it is not
+    blocked, so the count is the list less the hands touching a removed card
+    (inclusion-exclusion over those cards).
     """
     touching = 0
     for i in range(n_removed):
         touching += na_deg[removed_cards[i]]
         for j in range(i + 1, n_removed):
             r = pair_index[removed_cards[i], removed_cards[j]]
-            if levels[r] != SENTINEL and levels[r] <= level and not blocked[r]:
+            v = np.int64(levels[r])
+            if v >= lo and v <= hi and not blocked[r]:
                 touching -= 1
     mass = n_na - touching
     if mass <= 0:
         return -1, 0.0, state
     while True:
         state, u = _uniform(state)
-        i = int(u * n_na)
+        i = start + int(u * n_na)
         r = pair_index[ba[i], bb[i]]
         if (row_masks[r] & removed) == 0:
             return r, float(mass), state
@@ -625,15 +630,24 @@ def _rest_counts(
 
 
 @jit
-def _column_lists(levels, level, blocked, need_cand, exact_random, plow, phigh, cand, ba, bb, bt, na_deg, ea, eb, et):
+def _column_lists(levels, level, blocked, need_cand, exact_random, plow, phigh, cand, ba, bb, bt, na_deg, ea, eb, et, typed):
     """The hands one column offers the sampler: every valid unblocked row (``cand``, when ``need_cand``), those
     that do not beat the hero (``ba, bb, bt``: tied 0, below 1; ``na_deg`` per card) and, for a random exact
-    part, those that tie or beat it (``ea, eb, et``). Returns the three lengths."""
+    part, those that tie or beat it (``ea, eb, et``). Returns the three lengths.
+
+    The hands that do not beat the hero are listed below it first, then tied with it, so each kind
+    is a stretch of the list; ``typed`` is :func:`_typed_scratch`'s arrays, which get the tied
+    hands' cards on the way, each kind's degrees per card (``typed[2][0]`` below, ``typed[2][1]``
+    tied) and the number below the hero (``typed[3][0]``).
+    """
+    ta, tb, deg, n_kind = typed
     n_cand = 0
     n_na = 0
     ne = 0
+    n_tied = 0
     for x in range(49):
-        na_deg[x] = 0
+        deg[0, x] = 0
+        deg[1, x] = 0
     for r in range(levels.shape[0]):
         v = levels[r]
         if v == SENTINEL or blocked[r]:
@@ -641,41 +655,92 @@ def _column_lists(levels, level, blocked, need_cand, exact_random, plow, phigh, 
         if need_cand:
             cand[n_cand] = r
             n_cand += 1
-        if v <= level:
-            a = plow[r]
-            b = phigh[r]
+        a = plow[r]
+        b = phigh[r]
+        if v < level:
             ba[n_na] = a
             bb[n_na] = b
-            bt[n_na] = 0 if v == level else 1
-            na_deg[a] += 1
-            na_deg[b] += 1
+            bt[n_na] = 1
+            deg[0, a] += 1
+            deg[0, b] += 1
             n_na += 1
-        if v >= level and exact_random:
-            ea[ne] = plow[r]
-            eb[ne] = phigh[r]
-            et[ne] = 0 if v == level else 1
-            ne += 1
+        else:
+            if v == level:
+                ta[n_tied] = a
+                tb[n_tied] = b
+                n_tied += 1
+            if exact_random:
+                ea[ne] = a
+                eb[ne] = b
+                et[ne] = 0 if v == level else 1
+                ne += 1
+    n_kind[0] = n_na
+    for j in range(n_tied):
+        a = ta[j]
+        b = tb[j]
+        ba[n_na] = a
+        bb[n_na] = b
+        bt[n_na] = 0
+        deg[1, a] += 1
+        deg[1, b] += 1
+        n_na += 1
+    for x in range(49):
+        na_deg[x] = deg[0, x] + deg[1, x]
     return n_cand, n_na, ne
+
+
+@jit
+def _typed_scratch(n_rows):
+    """Scratch arrays of :func:`_column_lists`: (cards of the tied hands, degrees per kind and card, number below)."""
+    return (
+        np.empty(n_rows, dtype=np.int8),
+        np.empty(n_rows, dtype=np.int8),
+        np.zeros((2, 49), dtype=np.int64),
+        np.zeros(1, dtype=np.int64),
+    )
 
 
 @jit
 def _sample_numerator(
     levels, level, hero, free0, tied0, n_rest, drawn_w, drawn_random, k_exact, exact_random, exact_w,
-    cand, n_cand, ba, bb, bt, n_na, na_deg, ea, eb, et, ne, blocked, removed_cards,
+    cand, n_cand, ba, bb, bt, n_na, na_deg, ea, eb, et, ne, blocked, removed_cards, typed, part,
     plow, phigh, pair_index, row_masks, bits, u_dense, coef, total, share, state,
 ):
     """One sample of the numerator: the drawn opponents from the hands that do not beat the hero (each
     weighted by the mass it came from), then the last ``k_exact`` counted exactly; (win, tie, equity)
-    weights in ``share[0..2]`` (zeros when a draw finds no hand). Returns the stream's next state."""
+    weights in ``share[0..2]`` (zeros when a draw finds no hand). Returns the stream's next state.
+
+    ``part`` splits the deals by the drawn opponents' ties (every drawn opponent random): 0, the deals
+    where none of them ties the hero (all drawn from the hands below it); 1, those where some do (the first
+    drawn from the tied hands, the others from every hand that does not beat the hero, and the weight
+    times d / j for j tied among the d drawn: a deal with j tied drawn opponents has j orders with a tied
+    one first, of d). A tied opponent splits the pot, so mixing the two in one draw is most of the
+    variance; -1 draws as one (opponents with their own weights).
+    """
     share[:] = 0.0
     weight = 1.0
     free = free0
     tied = tied0
-    for i in range(drawn_w.shape[0]):
-        if drawn_random[i]:
+    deg = typed[2]
+    n_below = typed[3][0]
+    n_drawn = drawn_w.shape[0]
+    lo = np.int64(0)
+    level_i = np.int64(level)
+    for i in range(n_drawn):
+        if part == 0:
             row, mass, state = _draw_uniform(
-                ba, bb, n_na, na_deg, levels, level, blocked, ~free & free0, removed_cards, 2 * i, pair_index, row_masks,
-                state,
+                ba, bb, 0, n_below, deg[0], levels, lo, level_i - 1, blocked, ~free & free0, removed_cards, 2 * i,
+                pair_index, row_masks, state,
+            )
+        elif part == 1 and i == 0:
+            row, mass, state = _draw_uniform(
+                ba, bb, n_below, n_na - n_below, deg[1], levels, level_i, level_i, blocked, ~free & free0,
+                removed_cards, 0, pair_index, row_masks, state,
+            )
+        elif drawn_random[i]:
+            row, mass, state = _draw_uniform(
+                ba, bb, 0, n_na, na_deg, levels, lo, level_i, blocked, ~free & free0, removed_cards, 2 * i, pair_index,
+                row_masks, state,
             )
         else:
             row, mass, state = _draw(levels, level, hero, free, drawn_w[i], cand, n_cand, True, row_masks, bits, state)
@@ -687,6 +752,8 @@ def _sample_numerator(
         removed_cards[2 * i + 1] = phigh[row]
         if levels[row] == level:
             tied += 1
+    if part == 1:
+        weight *= n_drawn / (tied - tied0)
     _rest_counts(
         levels, level, hero, free, n_rest, k_exact, exact_random, exact_w, ea, eb, et, ne, ba, bb, bt, n_na,
         plow, phigh, bits, u_dense, coef, total,
@@ -719,6 +786,12 @@ def _sample_deals(
     return weight * total[0], state
 
 
+#: A visit draws from a column's tied part with probability min(1, this x sqrt(d t / h)) (t tied hands of the h
+#: that do not beat the hero, d drawn opponents: about the tied part's share of the numerator), its draw divided
+#: by that probability: the tied part is a small share where ties are few, and a draw costs as much there.
+TIED_DRAW_FACTOR = 2.0
+
+
 @jit
 def _sample_columns(
     cols,
@@ -743,17 +816,22 @@ def _sample_columns(
     row_masks,
     bits,
     sums,
+    taken,
 ):
-    """Stratified, partly exact samples for one hero row on columns ``lo`` to ``hi``, ``per_column[c]`` in column c.
+    """Partly exact samples for one hero row on columns ``lo`` to ``hi``: ``per_column[c]`` visits to column c.
 
-    Every column is a stratum. A sample draws the opponents of ``drawn_w`` one by one from the
-    hands that do not beat the hero (weighted by the mass drawn from), then counts the last
-    ``k_exact`` opponents exactly on the cards left (:func:`_sample_numerator`). When not every
-    unknown opponent is random, the column's number of deals is estimated the same way with
-    unrestricted draws (:func:`_sample_deals`). Each column draws from its own splitmix stream,
-    seeded by ``seed`` (which the caller makes from the question's seed, the row and the phase)
-    and the column, so the samples do not depend on how the columns are split between threads.
-    ``sums[c]`` gets the sums of (win, tie, equity, deals) in 0..3 and of their squares in 4..7.
+    A visit draws the opponents of ``drawn_w`` one by one from the hands that do not beat the
+    hero (weighted by the mass drawn from), then counts the last ``k_exact`` opponents exactly on
+    the cards left (:func:`_sample_numerator`). When every drawn opponent is random, a visit
+    draws twice, once from the deals where no drawn opponent ties the hero and once from those
+    where one does (when the column has a tied hand), and adds the two: a stratified draw within
+    the column, since a tie splits the pot. When not every unknown opponent is random, the
+    column's number of deals is estimated the same way with unrestricted draws
+    (:func:`_sample_deals`). Each column draws from its own splitmix stream, seeded by ``seed``
+    (which the caller makes from the question's seed, the row and the phase) and the column, so
+    the samples do not depend on how the columns are split between threads. ``sums[c]`` gets the
+    sums over the visits of (win, tie, equity, deals) in 0..3 and of their squares in 4..7,
+    ``taken[c]`` the draws made.
     """
     n_drawn = drawn_w.shape[0]
     k_all = n_drawn + k_exact
@@ -766,21 +844,25 @@ def _sample_columns(
     blocked = np.empty(n_rows, dtype=np.bool_)  # rows holding a card of the hero or of a known opponent
     for r in range(n_rows):
         blocked[r] = (row_masks[r] & ~base_free) != 0
-    ea = np.empty(n_rows, dtype=np.int64)
-    eb = np.empty(n_rows, dtype=np.int64)
-    et = np.empty(n_rows, dtype=np.int64)
-    ba = np.empty(n_rows, dtype=np.int64)
-    bb = np.empty(n_rows, dtype=np.int64)
-    bt = np.empty(n_rows, dtype=np.int64)
+    ea = np.empty(n_rows, dtype=np.int8)  # cards and kinds as bytes: the lists stay in the first cache level
+    eb = np.empty(n_rows, dtype=np.int8)
+    et = np.empty(n_rows, dtype=np.int8)
+    ba = np.empty(n_rows, dtype=np.int8)
+    bb = np.empty(n_rows, dtype=np.int8)
+    bt = np.empty(n_rows, dtype=np.int8)
+    typed = _typed_scratch(n_rows)
     removed_cards = np.empty(2 * n_drawn + 1, dtype=np.int64)
     need_cand = not all_random
+    split = n_drawn > 0
     for i in range(n_drawn):
         if not drawn_random[i]:
             need_cand = True
-    u_dense = np.zeros((2, 49, 49))
+            split = False
+    u_dense = np.zeros((2, 49, 49)) if not exact_random else np.zeros((2, 1, 1))  # only ranges counted exactly use it
     coef = np.zeros(4)
     total = np.zeros(1)
     share = np.zeros(4)
+    visit = np.zeros(4)
     for c in range(lo, hi):
         if per_column[c] == 0:
             continue
@@ -791,32 +873,48 @@ def _sample_columns(
         state = _known_state(levels, level, known_rows)
         if state < 0:
             continue
-        stream = np.uint64(seed) * MIX2 + np.uint64(c + 1) * MIX1
         free0 = base_free & ~col_masks[c]
         n_rest = n_free - 2 - 2 * n_drawn
         n_cand, n_na, ne = _column_lists(
-            levels, level, blocked, need_cand, exact_random, plow, phigh, cand, ba, bb, bt, na_deg, ea, eb, et
+            levels, level, blocked, need_cand, exact_random, plow, phigh, cand, ba, bb, bt, na_deg, ea, eb, et, typed
         )
+        n_parts = 1
+        keep_tied = 1.0
+        if split and state > 0 and n_na > typed[3][0]:
+            n_parts = 2
+            keep_tied = min(1.0, TIED_DRAW_FACTOR * np.sqrt(n_drawn * (n_na - typed[3][0]) / n_na))
+        stream = np.uint64(seed) * MIX2 + np.uint64(c + 1) * MIX1
         out = sums[c]
         for _rep in range(per_column[c]):
+            visit[:] = 0.0
             if state > 0:
-                stream = _sample_numerator(
-                    levels, level, hero, free0, state - 1, n_rest, drawn_w, drawn_random, k_exact, exact_random,
-                    exact_w, cand, n_cand, ba, bb, bt, n_na, na_deg, ea, eb, et, ne, blocked, removed_cards,
-                    plow, phigh, pair_index, row_masks, bits, u_dense, coef, total, share, stream,
-                )
-                for j in range(3):
-                    out[j] += share[j]
-                    out[4 + j] += share[j] ** 2
+                for part in range(n_parts):
+                    how = part if split else -1
+                    scale = 1.0
+                    if part == 1 and keep_tied < 1.0:
+                        stream, u = _uniform(stream)
+                        if u >= keep_tied:
+                            continue
+                        scale = 1.0 / keep_tied
+                    stream = _sample_numerator(
+                        levels, level, hero, free0, state - 1, n_rest, drawn_w, drawn_random, k_exact, exact_random,
+                        exact_w, cand, n_cand, ba, bb, bt, n_na, na_deg, ea, eb, et, ne, blocked, removed_cards,
+                        typed, how, plow, phigh, pair_index, row_masks, bits, u_dense, coef, total, share, stream,
+                    )
+                    taken[c] += 1
+                    for j in range(3):
+                        visit[j] += scale * share[j]
             if all_random:
-                d = _matchings(n_free - 2, k_all) * ordered_all
+                visit[3] = _matchings(n_free - 2, k_all) * ordered_all
             else:
                 d, stream = _sample_deals(
                     levels, level, hero, free0, n_rest, drawn_w, k_exact, exact_random, exact_w,
                     cand, n_cand, ea, eb, et, ba, bb, bt, plow, phigh, row_masks, bits, u_dense, coef, total, stream,
                 )
-            out[3] += d
-            out[7] += d * d
+                visit[3] = d
+            for j in range(4):
+                out[j] += visit[j]
+                out[4 + j] += visit[j] ** 2
 
 
 @jit
@@ -1043,3 +1141,4 @@ def _enumerate_hero(
                 share,
                 out,
             )
+
