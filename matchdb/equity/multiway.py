@@ -48,6 +48,9 @@ table against 1 to 9 random hands (:func:`matchdb.equity.preflop.compute_preflop
 
 from __future__ import annotations
 
+import collections
+import threading
+import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -179,10 +182,7 @@ class _Question:
         self.known_mask = known_mask
         self.unknown = [w for w, kind in zip(self.weights, self.kinds) if kind != "known"]
         self.unknown_kinds = [kind for kind in self.kinds if kind != "known"]
-        if len(self.columns) == N_PAIRS and (self.columns == np.arange(N_PAIRS)).all():
-            self.cols = np.ascontiguousarray(self.table.T)  # a flop: every column, one copy
-        else:
-            self.cols = np.ascontiguousarray(self.table[:, self.columns].T)
+        self.cols = _columns_first(self.table, self.columns)
         self.col_masks = _ROW_MASKS[self.columns]
         self.n_free = N_LOCAL - 2 - 2 * len(self.known_rows)  # the column's two cards still included
 
@@ -191,6 +191,35 @@ class _Question:
         if self.known_mask & _ROW_MASKS[row]:
             return None
         return _ALL_CARDS & ~self.known_mask & ~_ROW_MASKS[row]
+
+
+#: The last few read-only tables' columns as rows: (id of the table, its columns) -> (the table, weakly; the copy).
+_COLUMNS_FIRST: collections.OrderedDict = collections.OrderedDict()
+_COLUMNS_FIRST_LOCK = threading.Lock()
+_COLUMNS_FIRST_KEPT = 4  # 2.8 MB each on a flop
+
+
+def _columns_first(table: np.ndarray, columns: np.ndarray) -> np.ndarray:
+    """The table's ``columns`` as contiguous rows (a copy that takes about a millisecond on a flop), kept for the last
+    few tables that cannot change (read-only, as the database hands them out), so questions on one board share it."""
+    key = (id(table), columns.tobytes())
+    if not table.flags.writeable:
+        with _COLUMNS_FIRST_LOCK:
+            kept = _COLUMNS_FIRST.get(key)
+            if kept is not None and kept[0]() is table:
+                _COLUMNS_FIRST.move_to_end(key)
+                return kept[1]
+    if len(columns) == N_PAIRS and (columns == np.arange(N_PAIRS)).all():
+        cols = np.ascontiguousarray(table.T)  # a flop: every column, one copy
+    else:
+        cols = np.ascontiguousarray(table[:, columns].T)
+    if not table.flags.writeable:
+        cols.flags.writeable = False
+        with _COLUMNS_FIRST_LOCK:
+            _COLUMNS_FIRST[key] = (weakref.ref(table), cols)
+            while len(_COLUMNS_FIRST) > _COLUMNS_FIRST_KEPT:
+                _COLUMNS_FIRST.popitem(last=False)
+    return cols
 
 
 def _exact_row(q: _Question, row: int, free) -> np.ndarray:

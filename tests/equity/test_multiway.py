@@ -695,3 +695,17 @@ def test_http_multiway_and_batch(db, tmp_path):
         assert refused.status_code == 400 and "expected 0..9" in refused.json()["detail"]
         twice = httpx.get(f"{url}/v1/multiway", params=[("hole", "AhKh"), ("hole", "QsQd"), ("board", "2c7dJh")])
         assert twice.status_code == 400 and "given 2 times" in twice.json()["detail"]
+
+
+def test_a_read_only_tables_columns_are_copied_once_and_a_writable_ones_every_time():
+    """Questions on one board share the table's columns as rows; a table the caller may change is copied afresh."""
+    from matchdb.equity.multiway import _columns_first
+
+    table = np.arange(20 * 6, dtype=np.uint16).reshape(20, 6)
+    columns = np.array([0, 2, 5], dtype=np.int64)
+    fresh = _columns_first(table, columns)
+    assert np.array_equal(fresh, table[:, columns].T) and fresh is not _columns_first(table, columns)
+    table.flags.writeable = False
+    kept = _columns_first(table, columns)
+    assert kept is _columns_first(table, columns) and not kept.flags.writeable
+    assert np.array_equal(_columns_first(table, columns[:2]), table[:, columns[:2]].T)
