@@ -106,6 +106,7 @@ _CARD |= {text[0] + text[1].upper(): c for text, c in _CARD.items()} | {text.upp
 _REQUIRED = ("variant", "antes", "blinds_or_straddles", "min_bet", "starting_stacks", "actions")
 _SECTION = re.compile(r"^\[\s*([^\[\]]+?)\s*\]\s*(?:#.*)?$")
 _SCALES = (1, 100, 10, 1000, 10_000, 100_000, 1_000_000)
+_PIECE = 1 << 20  # characters of a PHH file read at a time
 _VARIANT_NAMES = {
     "FT": "fixed-limit Texas hold'em",
     "NS": "no-limit short-deck hold'em",
@@ -265,7 +266,53 @@ class HandStream:
 
     # -- PHH ---------------------------------------------------------------------------------------
 
-    def _phh(self, name: str, lines: Iterable[str]) -> Iterator[Record]:
+    def _phh(self, name: str, handle: io.TextIOBase) -> Iterator[Record]:
+        # Sections start at a line that opens with "[" (not "[[") and reads as a section header; the text is
+        # read in large pieces cut at line ends and searched for "\n[" (the same split as reading line by line,
+        # see _phh_lines, which the tests compare with it).
+        sections: list[tuple[str, int, str]] = []
+        header: str | None = None
+        body: list[str] = []
+        index = 0
+        carry = ""
+        while True:
+            piece = handle.read(_PIECE)
+            text = carry + piece
+            if piece:
+                cut = text.rfind("\n") + 1
+                if cut == 0:
+                    carry = text
+                    continue
+                text, carry = text[:cut], text[cut:]
+            start = 0
+            at = 0 if text.startswith("[") else _line_after(text.find("\n["))
+            while at >= 0:
+                newline = text.find("\n", at)
+                end = len(text) if newline < 0 else newline + 1
+                line = text[at:end]
+                match = None if line.startswith("[[") else _SECTION.match(line.strip())
+                if match:
+                    body.append(text[start:at])
+                    if header is not None or _has_content("".join(body)):
+                        sections.append((header if header is not None else "1", index, "".join(body)))
+                        if len(sections) >= self.block:
+                            yield from self._sections(name, sections)
+                            sections = []
+                    index += 1
+                    header = match.group(1).strip("'\"")
+                    body = []
+                    start = end
+                at = -1 if newline < 0 else _line_after(text.find("\n[", newline))
+            body.append(text[start:])
+            if not piece:
+                break
+        rest = "".join(body)
+        if header is not None or rest.strip():
+            sections.append((header if header is not None else "1", max(index, 1), rest))
+        yield from self._sections(name, sections)
+
+    def _phh_lines(self, name: str, lines: Iterable[str]) -> Iterator[Record]:
+        """The same as :meth:`_phh`, line by line (the plain reading the tests compare the fast split with)."""
         sections: list[tuple[str, int, str]] = []
         header: str | None = None
         body: list[str] = []
@@ -426,7 +473,20 @@ def make_record(raw: dict, file: str = "<hand>", number: str = "1", index: int =
     """A :class:`Record` from a hand's PHH fields (a parsed TOML section or a pokerkit HandHistory's fields).
 
     Raises ``_Refuse`` (internal) with a reason code; :class:`HandStream` turns it into a :class:`Refusal`.
+    The common hand (every amount a finite int or float, every action one already met) takes a quick path
+    that gives the same record; any other, a refused one included, the careful path below it.
+
+    >>> record = make_record({"variant": "NT", "antes": [0, 0], "blinds_or_straddles": [0.5, 1], "min_bet": 1,
+    ...                       "starting_stacks": [100, 80.25], "actions": ["d dh p1 AsAd", "p2 cbr 3.5"]})
+    >>> record.unit, record.blinds, record.stacks, record.ops[1]
+    (100, (50, 100), (10000, 8025), (4, 1, 350))
     """
+    record = _quick_record(raw, file, number, index)
+    return record if record is not None else _careful_record(raw, file, number, index)
+
+
+def _careful_record(raw: dict, file: str, number: str, index: int) -> Record:
+    """:func:`make_record` field by field: every check in order, so a refusal names the first thing wrong."""
     for name in _REQUIRED:
         if name not in raw:
             raise _Refuse("malformed", f"lacks the field {name!r}; the file may be truncated")
@@ -468,7 +528,7 @@ def make_record(raw: dict, file: str = "<hand>", number: str = "1", index: int =
             if not words:
                 continue
             op = _op(words, action)
-            if len(_OPS) > 200_000:
+            if len(_OPS) > _CACHED:
                 _OPS.clear()
             _OPS[action] = op
         if op[1] >= n:
@@ -521,6 +581,219 @@ def make_record(raw: dict, file: str = "<hand>", number: str = "1", index: int =
 _OWN = ("players", "winnings", "finishing_stacks")
 #: Decoded actions by their text: real files repeat the same few hundred action strings.
 _OPS: dict[str, tuple[int, int, Any]] = {}
+
+
+_FIXED_FIELDS = (*_REQUIRED, *_OWN)
+_NUMBER_TYPES = frozenset((int, float))
+_ALL_SCALES = (1 << len(_SCALES)) - 1
+#: The unit of a hand from the scales (bits in _SCALES order) that make every one of its amounts whole.
+_UNIT_OF_MASK = [next((scale for k, scale in enumerate(_SCALES) if mask >> k & 1), None)
+                 for mask in range(1 << len(_SCALES))]
+#: Quick-path caches (each cleared past _CACHED entries): an amount's scale mask; an action's scale mask with
+#: its player + 1 in the bits above 8; per unit, an action's op in chips and an amount in chips.
+_CACHED = 200_000
+_NUMBER_MASKS: dict[int | float, int] = {}
+_ACTION_CODES: dict[str, int] = {}
+_UNIT_OPS: dict[int, dict[str, tuple[int, int, Any]]] = {}
+_UNIT_CHIPS: dict[int, dict[int | float, int]] = {}
+_RANGES: dict[int, tuple[int, ...]] = {}
+_new = object.__new__
+
+
+def _quick_record(raw: dict, file: str, number: str, index: int) -> Record | None:
+    """The record :func:`_careful_record` makes, for a hand it accepts with plain amounts and known actions; else None.
+
+    Every amount is an int or a finite float, every action a string the careful path decoded before (or
+    decodes here without refusing): then the unit, the chips and the ops are those of the careful path,
+    looked up per distinct amount and action string. Anything else returns None and the careful path
+    decides (and words any refusal).
+    """
+    try:
+        if raw["variant"] != "NT":
+            return None
+        antes, blinds, min_bet = raw["antes"], raw["blinds_or_straddles"], raw["min_bet"]
+        stacks, actions = raw["starting_stacks"], raw["actions"]
+    except KeyError:
+        return None
+    if type(antes) is not list or type(blinds) is not list or type(stacks) is not list or type(actions) is not list:
+        return None
+    n = len(stacks)
+    if not 2 <= n <= MAX_PLAYERS or len(antes) != n or len(blinds) != n:
+        return None
+    players, winnings, finishing = raw.get("players"), raw.get("winnings"), raw.get("finishing_stacks")
+    for value in (players, winnings, finishing):
+        if value is not None and (type(value) is not list or len(value) != n):
+            return None
+    numbers = [*antes, *blinds, min_bet, *stacks]
+    if winnings is not None:
+        numbers += winnings
+    if finishing is not None:
+        numbers += finishing
+    types = set(map(type, numbers))
+    if not types <= _NUMBER_TYPES:
+        return None
+    masks = set(map(_NUMBER_MASKS.get, numbers))
+    if None in masks:
+        if not _learn_numbers(numbers):
+            return None
+        masks = set(map(_NUMBER_MASKS.get, numbers))
+    try:
+        codes = set(map(_ACTION_CODES.get, actions))
+        if None in codes:
+            if not _learn_actions(actions):
+                return None
+            codes = set(map(_ACTION_CODES.get, actions))
+    except TypeError:  # an action that is not text (a list, say)
+        return None
+    mask = _ALL_SCALES
+    top = 0
+    for code in masks | codes:
+        if code is None:
+            return None
+        mask &= code
+        if code >> 8 > top:
+            top = code >> 8
+    unit = _UNIT_OF_MASK[mask & _ALL_SCALES]
+    if unit is None or top > n:
+        return None
+    table = _UNIT_OPS.get(unit)
+    if table is None:
+        table = _UNIT_OPS[unit] = {}
+    ops = list(map(table.get, actions))
+    if None in ops:
+        _learn_ops(actions, unit, table)
+        ops = list(map(table.get, actions))
+        if None in ops:
+            return None
+    if unit == 1 and float not in types:
+        chips = numbers
+    else:
+        amounts = _UNIT_CHIPS.get(unit)
+        if amounts is None:
+            amounts = _UNIT_CHIPS[unit] = {}
+        chips = list(map(amounts.get, numbers))
+        if None in chips:
+            chips = _learn_chips(numbers, unit, amounts)
+    if min(chips[: 2 * n]) < 0 or min(chips[2 * n + 1:3 * n + 1]) < 0:
+        return None
+    at = 3 * n + 1
+    paid = finished = None
+    if winnings is not None:
+        paid = tuple(chips[at:at + n])
+        at += n
+    if finishing is not None:
+        finished = tuple(chips[at:at + n])
+    fields = dict(raw)
+    for key in _FIXED_FIELDS:
+        fields.pop(key, None)
+    where = _RANGES.get(len(actions))
+    if where is None:
+        where = _RANGES[len(actions)] = tuple(range(len(actions)))
+    record = _new(Record)
+    record.__dict__.update(
+        file=file, number=str(number), index=index, unit=unit, antes=tuple(chips[:n]), blinds=tuple(chips[n:2 * n]),
+        min_bet=chips[2 * n], stacks=tuple(chips[2 * n + 1:3 * n + 1]), actions=tuple(actions), ops=tuple(ops),
+        op_actions=where, players=tuple(map(str, players)) if players is not None else _NAMES[n],
+        winnings=paid, finishing_stacks=finished, fields=fields,
+    )
+    return record
+
+
+_NAMES = {n: tuple(f"p{k + 1}" for k in range(n)) for n in range(2, MAX_PLAYERS + 1)}
+
+
+def _scale_mask(value: float) -> int | None:
+    """The scales of _SCALES (bits) that make ``value`` whole, as :func:`_unit` tests them; None for inf or NaN."""
+    if type(value) is int:
+        return _ALL_SCALES
+    if not -1e300 < value < 1e300:  # NaN, inf and amounts _convert leaves unlimited
+        return None
+    mask = 0
+    for k, scale in enumerate(_SCALES):
+        x = value * scale
+        if not abs(x - round(x)) > 1e-7 * (max(1.0, x)):
+            mask |= 1 << k
+    return mask
+
+
+def _learn_numbers(numbers: list) -> bool:
+    """Cache the scale masks of ``numbers`` (ints and floats); False when one is not finite."""
+    if len(_NUMBER_MASKS) > _CACHED:
+        _NUMBER_MASKS.clear()
+    for value in numbers:
+        mask = _scale_mask(value)
+        if mask is None:
+            return False
+        _NUMBER_MASKS[value] = mask
+    return True
+
+
+def _learn_chips(numbers: list, unit: int, amounts: dict) -> list[int]:
+    """``numbers`` in chips at ``unit`` as :func:`_convert` gives them (finite), caching those below 10**9.
+
+    An int and a float that are equal (a dictionary key for both) give the same chips there: the float's
+    product with the unit (at most 10**6) is exact below 2**53.
+    """
+    if len(amounts) > _CACHED:
+        amounts.clear()
+    chips = []
+    for value in numbers:
+        if unit == 1:
+            amount = value if type(value) is int else int(value)
+        else:
+            amount = value * unit if type(value) is int else round(value * unit)
+        if -1e9 < value < 1e9:
+            amounts[value] = amount
+        chips.append(amount)
+    return chips
+
+
+def _decoded(action: Any) -> tuple[int, int, Any] | None:
+    """The op of an action as the careful path decodes it, or None where it would skip or refuse it."""
+    op = _OPS.get(action)
+    if op is not None:
+        return op
+    if type(action) is not str:
+        return None
+    words = action.split("#", 1)[0].split()
+    if not words:
+        return None
+    try:
+        op = _op(words, action)
+    except _Refuse:
+        return None
+    if len(_OPS) > _CACHED:
+        _OPS.clear()
+    _OPS[action] = op
+    return op
+
+
+def _learn_actions(actions: list) -> bool:
+    """Cache the codes of ``actions`` (scale mask, player + 1 above bit 8); False when one is not plain."""
+    if len(_ACTION_CODES) > _CACHED:
+        _ACTION_CODES.clear()
+    for action in actions:
+        op = _decoded(action)
+        if op is None:
+            return False
+        mask = _scale_mask(op[2]) if op[0] == BET_RAISE else _ALL_SCALES
+        if mask is None:
+            return False
+        _ACTION_CODES[action] = mask | (op[1] + 1) << 8
+    return True
+
+
+def _learn_ops(actions: list, unit: int, table: dict) -> None:
+    """Cache the ops of ``actions`` in chips at ``unit`` (bets converted as :func:`_convert` does)."""
+    if len(table) > _CACHED:
+        table.clear()
+    for action in actions:
+        op = _decoded(action)
+        if op is None:
+            return
+        if op[0] == BET_RAISE:
+            op = (BET_RAISE, op[1], _convert([op[2]], unit)[0])
+        table[action] = op
 
 
 def _op(words: list[str], action: str) -> tuple[int, int, Any]:
@@ -661,6 +934,16 @@ def _detect_site(text: str) -> str | None:
         if re.search(_site_parser(site).HAND, head):
             return site
     return None
+
+
+def _line_after(found: int) -> int:
+    """The start of the line after the newline at ``found``, or -1 when ``found`` is -1 (nothing found)."""
+    return found + 1 if found >= 0 else -1
+
+
+def _has_content(text: str) -> bool:
+    """Whether text before a file's first section header holds anything but blank lines and comments."""
+    return any(x.strip() and not x.lstrip().startswith("#") for x in text.split("\n"))
 
 
 def _looks_like_phh(text: str) -> bool:
