@@ -60,7 +60,8 @@ import math
 import os
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
-from itertools import chain
+from itertools import chain, compress, count, repeat
+from operator import is_
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -389,10 +390,9 @@ class Analysis:
         players = [record.players for record in records]
         names = list(chain.from_iterable(players))
         ids = list(map(index.get, names))
-        if None in ids:  # new players numbered in order of their first hand, as setdefault would
-            for name in names:
-                index.setdefault(name, len(index))
-            ids = list(map(index.get, names))
+        if None in ids:  # new players numbered in order of their first hand
+            for k in compress(count(), map(is_, ids, repeat(None))):
+                ids[k] = index.setdefault(names[k], len(index))
         sizes = np.fromiter(map(len, players), dtype=np.int64, count=len(players))
         first_row = np.cumsum(sizes) - sizes
         h = np.repeat(ok, sizes)
@@ -427,7 +427,8 @@ class Analysis:
             grown = np.zeros((max(len(index), 2 * len(self._tally)), len(_TALLY)))
             grown[: len(self._tally)] = self._tally
             self._tally = grown
-        np.add.at(self._tally, pid, columns)
+        for column in range(columns.shape[1]):  # one column at a time: numpy's fast path, the same sums in order
+            np.add.at(self._tally[:, column], pid, columns[:, column])
         self._players_ready = False
         tracked = set(track)
         if tracked:

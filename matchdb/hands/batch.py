@@ -35,7 +35,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from itertools import chain, compress, count, repeat
-from operator import is_
+from operator import is_, itemgetter
 from typing import Any
 
 import numpy as np
@@ -57,7 +57,7 @@ from matchdb.play import engine as E
 __all__ = ["BLOCK", "FACT_NAMES", "STATUS_NAMES", "Block", "replay_blocks"]
 
 #: Hands per compiled block.
-BLOCK = 1024
+BLOCK = 256
 
 MAX = E.MAX_SEATS
 IDENTICAL, RAKED, UNRECORDED = 0, 1, 2
@@ -122,7 +122,8 @@ class Block:
         lengths = np.fromiter(map(len, ops_of), dtype=np.int64, count=h)
         ends = np.cumsum(lengths)
         # the table of each hand, then its seats' amounts scattered into rows of MAX
-        sizes = np.fromiter((len(table[4]) for table in tables), dtype=np.int64, count=h)
+        table_stacks = list(map(itemgetter(4), tables))
+        sizes = np.fromiter(map(len, table_stacks), dtype=np.int64, count=h)
         meta = np.zeros((h, len(_META)), dtype=np.int64)
         if h:
             meta[:, 0] = sizes
@@ -144,13 +145,18 @@ class Block:
             return out
 
         pad = (0,) * MAX
-        stacks = seats(table[4] for table in tables)
-        winnings = seats(pad[:len(record.stacks)] if x is None else x for record, x in zip(records, paid))
-        finishing_array = seats(
-            pad[:len(record.stacks)] if x is None
-            else x if None not in record.stacks
-            else [-1 if a is None or s is None else a for a, s in zip(x, record.stacks)]
-            for record, x in zip(records, finishing))
+        stacks = seats(table_stacks)
+        if None in paid:
+            paid = [pad[:len(record.stacks)] if x is None else x for record, x in zip(records, paid)]
+        winnings = seats(paid)
+        if finishing.count(None) == h:
+            finishing_array = np.zeros((h, MAX), dtype=np.int64)
+        else:
+            finishing_array = seats(
+                pad[:len(record.stacks)] if x is None
+                else x if None not in record.stacks
+                else [-1 if a is None or s is None else a for a, s in zip(x, record.stacks)]
+                for record, x in zip(records, finishing))
         return cls(list(records), meta, stacks, winnings, finishing_array, ops, np.zeros(h, dtype=np.int64),
                    np.zeros((h, MAX), dtype=np.int64), np.zeros((h, MAX), dtype=np.int64),
                    np.zeros((h, MAX), dtype=np.int64), np.zeros(h, dtype=np.int64), np.full(h, -1, dtype=np.int64),
@@ -170,7 +176,9 @@ class Block:
         try:
             replay_hand(self.records[k], steps=False)
         except ReplayError as error:
-            return error
+            # a fresh error: the caught one's traceback reaches the caller's frame, which holds the error (and
+            # this block) in a reference cycle only the garbage collector would free
+            return ReplayError(str(error), error.reason)
         return ReplayError(f"Hand {self.records[k].label} was refused by the compiled replay but not by the "
                            "Python one; please report it.", "disagreement")
 

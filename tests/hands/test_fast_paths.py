@@ -229,3 +229,66 @@ def test_a_hidden_hand_gets_the_stand_in_every_pair_would_give():
             got = B._extreme(-1, -1, np.array(board, dtype=np.int64), padded, len(left), strongest, cards, counts,
                              STRAIGHT_TOP, FLUSH_VALUE)
             assert (int(got[0]), int(got[1])) == _extreme_plain(board, left, strongest), (board, strongest)
+
+
+def _plain_arrays(records: list) -> dict:
+    """A block's input arrays built record by record, seat by seat (what Block.of builds at once)."""
+    from matchdb.hands.replayer import short_big_blind_posted, table_parameters
+    from matchdb.play import engine as E
+
+    meta, stacks, paid, finishing, ops = [], [], [], [], []
+    pad = [0] * B.MAX
+    for record in records:
+        small, big, ante, button, table_stacks = table_parameters(record)
+        n = len(table_stacks)
+        first = len(ops)
+        ops += [B._op_row(op) for op in record.ops]
+        meta.append((n, small, big, ante, button, first, len(ops), record.winnings is not None,
+                     record.finishing_stacks is not None,
+                     E.RULE_POSTED_BLIND if short_big_blind_posted(record) else 0))
+        stacks.append([*table_stacks, *pad[n:]])
+        paid.append([*(record.winnings if record.winnings is not None else pad[:n]), *pad[n:]])
+        ends = ([-1 if x is None or s is None else x for x, s in zip(record.finishing_stacks, record.stacks)]
+                if record.finishing_stacks is not None else pad[:n])
+        finishing.append([*ends, *pad[n:]])
+    as_array = {"meta": meta, "stacks": stacks, "winnings": paid, "finishing": finishing, "ops": ops}
+    return {k: np.array(v, dtype=np.int64).reshape(len(v), -1) for k, v in as_array.items()}
+
+
+def test_a_block_encodes_its_records_as_the_plain_loop_does():
+    records = list(R.read([ABS, PS]))[:300]
+    odd = read_text("\n".join([
+        phh(["p3 f", "p1 f"], number=1, extra="finishing_stacks = [99, 101, 100]"),
+        phh(["p3 cbr 50", "p1 f", "p2 cc", "d db 2c7dJh", "d db 3s", "d db 9h", "p2 cc", "p3 cc"], number=2,
+            stacks=(100, 999, 100), winnings=[0, 101, 0], extra="finishing_stacks = [99, 0, 50]").replace("999", "inf"),
+        phh(["p2 f"], number=3, stacks=(100, 100), blinds=(2, 1), extra="_short_big_blind = 'posted'"),
+    ]), "odd.phhs")
+    odd_records = list(odd)
+    assert len(odd_records) == 3, odd.refused
+    for chosen in (records, odd_records, odd_records + records[:5], records[:1]):
+        block = B.Block.of(chosen)
+        plain = _plain_arrays(chosen)
+        for name, expected in plain.items():
+            got = getattr(block, name)
+            assert got.dtype == np.int64 and got.shape[0] == expected.shape[0]
+            assert (got.reshape(expected.shape) == expected).all(), name
+
+
+def test_replaying_and_analysing_leave_no_reference_cycles():
+    """A refused hand's error does not hold its block (every record of it) in a cycle until the collector runs."""
+    import gc
+
+    from matchdb.hands import analyse, replay
+
+    assert replay([ABS, PS]).refused  # the sample files have refused hands, whose errors are made here
+    analyse([ABS, PS])  # the first run compiles and caches
+    gc.collect()
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        replay([ABS, PS])
+        analyse([ABS, PS])
+        assert gc.collect() == 0
+    finally:
+        if enabled:
+            gc.enable()
