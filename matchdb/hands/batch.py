@@ -113,12 +113,15 @@ class Block:
         ops_of = [record.ops for record in records]
         every_op = list(chain.from_iterable(ops_of))
         rows: list[Any] = list(map(_ROWS.get, every_op))
-        if None in rows:
+        try:
+            joined = b"".join(rows)
+        except TypeError:  # ops not met before (None): their rows made and cached
             if len(_ROWS) > 200_000:
                 _ROWS.clear()
             for k in compress(count(), map(is_, rows, repeat(None))):
                 rows[k] = _ROWS[every_op[k]] = np.array(_op_row(every_op[k]), dtype=np.int64).tobytes()
-        ops = np.frombuffer(b"".join(rows), dtype=np.int64).reshape(-1, _OP_COLUMNS).copy()
+            joined = b"".join(rows)
+        ops = np.frombuffer(joined, dtype=np.int64).reshape(-1, _OP_COLUMNS).copy()
         lengths = np.fromiter(map(len, ops_of), dtype=np.int64, count=h)
         ends = np.cumsum(lengths)
         # the table of each hand, then its seats' amounts scattered into rows of MAX
@@ -127,14 +130,15 @@ class Block:
         meta = np.zeros((h, len(_META)), dtype=np.int64)
         if h:
             meta[:, 0] = sizes
-            meta[:, 1:5] = np.array([table[:4] for table in tables], dtype=np.int64)
+            meta[:, 1:5] = np.fromiter(chain.from_iterable(map(itemgetter(0, 1, 2, 3), tables)), dtype=np.int64,
+                                       count=4 * h).reshape(h, 4)
         meta[:, 5] = ends - lengths
         meta[:, 6] = ends
         paid = [record.winnings for record in records]
         finishing = [record.finishing_stacks for record in records]
         meta[:, 7] = [x is not None for x in paid]
         meta[:, 8] = [x is not None for x in finishing]
-        meta[:, 9] = [E.RULE_POSTED_BLIND if short_big_blind_posted(record) else 0 for record in records]
+        meta[:, 9] = np.fromiter(map(short_big_blind_posted, records), dtype=np.int64, count=h) * E.RULE_POSTED_BLIND
         total = int(sizes.sum())
         hand_of = np.repeat(np.arange(h), sizes)
         seat_of = np.arange(total) - np.repeat(np.cumsum(sizes) - sizes, sizes)
@@ -146,9 +150,10 @@ class Block:
 
         pad = (0,) * MAX
         stacks = seats(table_stacks)
-        if None in paid:
-            paid = [pad[:len(record.stacks)] if x is None else x for record, x in zip(records, paid)]
-        winnings = seats(paid)
+        try:
+            winnings = seats(paid)
+        except TypeError:  # hands without recorded winnings (None): zeros
+            winnings = seats(pad[:len(record.stacks)] if x is None else x for record, x in zip(records, paid))
         if finishing.count(None) == h:
             finishing_array = np.zeros((h, MAX), dtype=np.int64)
         else:

@@ -290,8 +290,12 @@ class HandStream:
                 newline = text.find("\n", at)
                 end = len(text) if newline < 0 else newline + 1
                 line = text[at:end]
-                match = None if line.startswith("[[") else _SECTION.match(line.strip())
-                if match:
+                if line[-2:] == "]\n" and line[1:-2].isdigit():  # the usual "[12]": what the pattern finds in it
+                    number: str | None = line[1:-2]
+                else:
+                    match = None if line.startswith("[[") else _SECTION.match(line.strip())
+                    number = match.group(1).strip("'\"") if match else None
+                if number is not None:
                     body.append(text[start:at])
                     if header is not None or _has_content("".join(body)):
                         sections.append((header if header is not None else "1", index, "".join(body)))
@@ -299,7 +303,7 @@ class HandStream:
                             yield from self._sections(name, sections)
                             sections = []
                     index += 1
-                    header = match.group(1).strip("'\"")
+                    header = number
                     body = []
                     start = end
                 at = -1 if newline < 0 else _line_after(text.find("\n[", newline))
@@ -345,7 +349,7 @@ class HandStream:
                 self._refuse(name, number, index, "malformed",
                              f"is not valid TOML ({_first_line(error)}); the file may be truncated or damaged")
                 continue
-            made = self._make(name, number, index, raw)
+            made = _quick_record(raw, name, number, index) or self._make(name, number, index, raw)
             if made is not None:
                 yield made
 
@@ -385,7 +389,7 @@ class HandStream:
             raw = {f.name: getattr(history, f.name) for f in dataclasses.fields(history)
                    if f.name in _KEEP and getattr(history, f.name) is not None}
             raw |= dict(history.user_defined_fields)
-            made = self._make(name, number, index, raw)
+            made = _quick_record(raw, name, number, index) or self._make(name, number, index, raw)
             if made is not None:
                 yield made
 
@@ -632,23 +636,26 @@ def _quick_record(raw: dict, file: str, number: str, index: int) -> Record | Non
     types = set(map(type, numbers))
     if not types <= _NUMBER_TYPES:
         return None
-    masks = set(map(_NUMBER_MASKS.get, numbers))
-    if None in masks:
+    # Each lookup below raises on a value not met before (a quicker test than looking for None afterwards);
+    # the value is then learnt, and one that the careful path would treat otherwise ends the quick path.
+    try:
+        masks: set[int | None] = set(map(_NUMBER_MASKS.__getitem__, numbers))
+    except KeyError:
         if not _learn_numbers(numbers):
             return None
         masks = set(map(_NUMBER_MASKS.get, numbers))
     try:
+        codes: set[int | None] = set(map(_ACTION_CODES.__getitem__, actions))
+    except KeyError:
+        if not _learn_actions(actions):
+            return None
         codes = set(map(_ACTION_CODES.get, actions))
-        if None in codes:
-            if not _learn_actions(actions):
-                return None
-            codes = set(map(_ACTION_CODES.get, actions))
     except TypeError:  # an action that is not text (a list, say)
         return None
     mask = _ALL_SCALES
     top = 0
     for code in masks | codes:
-        if code is None:
+        if code is None:  # a cache cleared meanwhile
             return None
         mask &= code
         if code >> 8 > top:
@@ -659,8 +666,9 @@ def _quick_record(raw: dict, file: str, number: str, index: int) -> Record | Non
     table = _UNIT_OPS.get(unit)
     if table is None:
         table = _UNIT_OPS[unit] = {}
-    ops = list(map(table.get, actions))
-    if None in ops:
+    try:
+        ops: list[Any] = list(map(table.__getitem__, actions))
+    except KeyError:
         _learn_ops(actions, unit, table)
         ops = list(map(table.get, actions))
         if None in ops:
@@ -671,8 +679,9 @@ def _quick_record(raw: dict, file: str, number: str, index: int) -> Record | Non
         amounts = _UNIT_CHIPS.get(unit)
         if amounts is None:
             amounts = _UNIT_CHIPS[unit] = {}
-        chips = list(map(amounts.get, numbers))
-        if None in chips:
+        try:
+            chips = list(map(amounts.__getitem__, numbers))
+        except KeyError:
             chips = _learn_chips(numbers, unit, amounts)
     if min(chips[: 2 * n]) < 0 or min(chips[2 * n + 1:3 * n + 1]) < 0:
         return None
@@ -750,11 +759,11 @@ def _learn_chips(numbers: list, unit: int, amounts: dict) -> list[int]:
 
 def _decoded(action: Any) -> tuple[int, int, Any] | None:
     """The op of an action as the careful path decodes it, or None where it would skip or refuse it."""
+    if not isinstance(action, str):
+        return None
     op = _OPS.get(action)
     if op is not None:
         return op
-    if type(action) is not str:
-        return None
     words = action.split("#", 1)[0].split()
     if not words:
         return None
