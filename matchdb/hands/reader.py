@@ -602,6 +602,7 @@ _UNIT_OPS: dict[int, dict[str, tuple[int, int, Any]]] = {}
 _UNIT_CHIPS: dict[int, dict[int | float, int]] = {}
 _RANGES: dict[int, tuple[int, ...]] = {}
 _new = object.__new__
+_set_attribute = object.__setattr__
 
 
 def _quick_record(raw: dict, file: str, number: str, index: int) -> Record | None:
@@ -699,12 +700,13 @@ def _quick_record(raw: dict, file: str, number: str, index: int) -> Record | Non
     if where is None:
         where = _RANGES[len(actions)] = tuple(range(len(actions)))
     record = _new(Record)
-    record.__dict__.update(
-        file=file, number=str(number), index=index, unit=unit, antes=tuple(chips[:n]), blinds=tuple(chips[n:2 * n]),
-        min_bet=chips[2 * n], stacks=tuple(chips[2 * n + 1:3 * n + 1]), actions=tuple(actions), ops=tuple(ops),
-        op_actions=where, players=tuple(map(str, players)) if players is not None else _NAMES[n],
-        winnings=paid, finishing_stacks=finished, fields=fields,
-    )
+    _set_attribute(record, "__dict__", {  # the fields in their order, as the dataclass's __init__ sets them
+        "file": file, "number": str(number), "index": index, "unit": unit, "antes": tuple(chips[:n]),
+        "blinds": tuple(chips[n:2 * n]), "min_bet": chips[2 * n], "stacks": tuple(chips[2 * n + 1:3 * n + 1]),
+        "actions": tuple(actions), "ops": tuple(ops), "op_actions": where,
+        "players": tuple(map(str, players)) if players is not None else _NAMES[n], "winnings": paid,
+        "finishing_stacks": finished, "fields": fields,
+    })
     return record
 
 
