@@ -65,7 +65,7 @@ def main() -> None:
             files.append(path)
     hands = sum(1 for _ in read(files))
     print(f"{hands} hands in {len(files)} files")
-    analyse(files[:1])  # compile the kernels first
+    analyse(files)  # compile or load every kernel the files need before timing
 
     def rate(run) -> tuple[float, list[float]]:
         values = [hands / timed(run) for _ in range(args.repeats)]
