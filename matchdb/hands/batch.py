@@ -34,8 +34,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from functools import reduce
 from itertools import chain, compress, count, repeat
-from operator import is_, itemgetter
+from operator import add, is_, itemgetter
 from typing import Any
 
 import numpy as np
@@ -585,8 +586,9 @@ def _flush(records: list[Record], places: list[int], tables: list[tuple], report
     report.raked += int(counts[RAKED])
     report.unrecorded += int(counts[UNRECORDED])
     raked = np.flatnonzero(block.status == RAKED)
-    if len(raked):
-        report.rake += float(sum(block.rake[k] / records[k].unit for k in raked))
+    if len(raked):  # added one hand at a time, as the Python replay adds them (the same sum whatever the blocks)
+        units = np.array([records[k].unit for k in raked.tolist()], dtype=np.int64)
+        report.rake = float(reduce(add, (block.rake[raked] / units).tolist(), report.rake))
     for k in np.flatnonzero(block.status == REFUSED):
         error = block.refusal(int(k))
         record = records[k]

@@ -292,3 +292,17 @@ def test_replaying_and_analysing_leave_no_reference_cycles():
     finally:
         if enabled:
             gc.enable()
+
+
+def test_the_rake_adds_up_hand_by_hand_whatever_the_blocks():
+    """The compiled replay's rake is the Python replay's to the last bit, for any block size."""
+    from matchdb.hands import replay
+    from matchdb.hands.replayer import ReplayReport
+
+    records = list(R.read([ABS, PS]))
+    python = replay(records, on_hand=lambda done: None)
+    assert python.raked > 0
+    for size in (1, 7, 256, 1024):
+        report = ReplayReport()
+        B.replay_blocks(records, report, [], size=size)
+        assert (report.raked, report.rake) == (python.raked, python.rake), size
