@@ -598,16 +598,13 @@ _OPS: dict[str, tuple[int, int, Any]] = {}
 _FIXED_FIELDS = (*_REQUIRED, *_OWN)
 _NUMBER_TYPES = frozenset((int, float))
 _ALL_SCALES = (1 << len(_SCALES)) - 1
-#: The unit of a hand from the scales (bits in _SCALES order) that make every one of its amounts whole.
-_UNIT_OF_MASK = [next((scale for k, scale in enumerate(_SCALES) if mask >> k & 1), None)
-                 for mask in range(1 << len(_SCALES))]
-#: Quick-path caches (each cleared past _CACHED entries): an amount's scale mask; an action's scale mask with
-#: its player + 1 in the bits above 8; per unit, an action's op in chips and an amount in chips.
+_SCALE_BITS = tuple((1 << k, scale) for k, scale in enumerate(_SCALES))
+_HUGE = 1e300  # amounts this large or more _convert leaves unlimited
+#: Quick-path caches (each cleared past _CACHED entries): an action's scale mask (the scales that make its bet
+#: whole) with its player + 1 in the bits above 8; per unit, an action's op in chips.
 _CACHED = 200_000
-_NUMBER_MASKS: dict[int | float, int] = {}
 _ACTION_CODES: dict[str, int] = {}
 _UNIT_OPS: dict[int, dict[str, tuple[int, int, Any]]] = {}
-_UNIT_CHIPS: dict[int, dict[int | float, int]] = {}
 _RANGES: dict[int, tuple[int, ...]] = {}
 _new = object.__new__
 _set_attribute = object.__setattr__
@@ -645,14 +642,11 @@ def _quick_record(raw: dict, file: str, number: str, index: int) -> Record | Non
     types = set(map(type, numbers))
     if not types <= _NUMBER_TYPES:
         return None
-    # Each lookup below raises on a value not met before (a quicker test than looking for None afterwards);
-    # the value is then learnt, and one that the careful path would treat otherwise ends the quick path.
-    try:
-        masks: set[int | None] = set(map(_NUMBER_MASKS.__getitem__, numbers))
-    except KeyError:
-        if not _learn_numbers(numbers):
-            return None
-        masks = set(map(_NUMBER_MASKS.get, numbers))
+    floats = [value for value in numbers if type(value) is float]
+    if floats and not all(map(_HUGE.__gt__, map(abs, floats))):  # inf, NaN or an amount _convert leaves unlimited
+        return None
+    # Each lookup below raises on an action not met before (a quicker test than looking for None afterwards);
+    # the action is then learnt, and one that the careful path would treat otherwise ends the quick path.
     try:
         codes: set[int | None] = set(map(_ACTION_CODES.__getitem__, actions))
     except KeyError:
@@ -663,14 +657,26 @@ def _quick_record(raw: dict, file: str, number: str, index: int) -> Record | Non
         return None
     mask = _ALL_SCALES
     top = 0
-    for code in masks | codes:
+    for code in codes:
         if code is None:  # a cache cleared meanwhile
             return None
         mask &= code
         if code >> 8 > top:
             top = code >> 8
-    unit = _UNIT_OF_MASK[mask & _ALL_SCALES]
-    if unit is None or top > n:
+    if top > n:
+        return None
+    # the unit: the first scale, in _unit's order, that makes every bet (the actions' masks) and every amount whole
+    unit = None
+    for bit, scale in _SCALE_BITS:
+        if mask & bit:
+            for value in floats:
+                x = value * scale
+                if abs(x - round(x)) > 1e-7 * (x if x > 1.0 else 1.0):  # _unit's test, max(1.0, x) written out
+                    break
+            else:
+                unit = scale
+                break
+    if unit is None:
         return None
     table = _UNIT_OPS.get(unit)
     if table is None:
@@ -682,16 +688,12 @@ def _quick_record(raw: dict, file: str, number: str, index: int) -> Record | Non
         ops = list(map(table.get, actions))
         if None in ops:
             return None
-    if unit == 1 and float not in types:
-        chips = numbers
+    if not floats:
+        chips = [value * unit for value in numbers] if unit != 1 else numbers
+    elif unit == 1:
+        chips = [value if type(value) is int else int(value) for value in numbers]
     else:
-        amounts = _UNIT_CHIPS.get(unit)
-        if amounts is None:
-            amounts = _UNIT_CHIPS[unit] = {}
-        try:
-            chips = list(map(amounts.__getitem__, numbers))
-        except KeyError:
-            chips = _learn_chips(numbers, unit, amounts)
+        chips = [value * unit if type(value) is int else round(value * unit) for value in numbers]
     if min(chips[: 2 * n]) < 0 or min(chips[2 * n + 1:3 * n + 1]) < 0:
         return None
     at = 3 * n + 1
@@ -728,43 +730,11 @@ def _scale_mask(value: float) -> int | None:
     if not -1e300 < value < 1e300:  # NaN, inf and amounts _convert leaves unlimited
         return None
     mask = 0
-    for k, scale in enumerate(_SCALES):
+    for bit, scale in _SCALE_BITS:
         x = value * scale
-        if not abs(x - round(x)) > 1e-7 * (max(1.0, x)):
-            mask |= 1 << k
+        if abs(x - round(x)) <= 1e-7 * (x if x > 1.0 else 1.0):  # whole within _unit's tolerance (x finite)
+            mask |= bit
     return mask
-
-
-def _learn_numbers(numbers: list) -> bool:
-    """Cache the scale masks of ``numbers`` (ints and floats); False when one is not finite."""
-    if len(_NUMBER_MASKS) > _CACHED:
-        _NUMBER_MASKS.clear()
-    for value in numbers:
-        mask = _scale_mask(value)
-        if mask is None:
-            return False
-        _NUMBER_MASKS[value] = mask
-    return True
-
-
-def _learn_chips(numbers: list, unit: int, amounts: dict) -> list[int]:
-    """``numbers`` in chips at ``unit`` as :func:`_convert` gives them (finite), caching those below 10**9.
-
-    An int and a float that are equal (a dictionary key for both) give the same chips there: the float's
-    product with the unit (at most 10**6) is exact below 2**53.
-    """
-    if len(amounts) > _CACHED:
-        amounts.clear()
-    chips = []
-    for value in numbers:
-        if unit == 1:
-            amount = value if type(value) is int else int(value)
-        else:
-            amount = value * unit if type(value) is int else round(value * unit)
-        if -1e9 < value < 1e9:
-            amounts[value] = amount
-        chips.append(amount)
-    return chips
 
 
 def _decoded(action: Any) -> tuple[int, int, Any] | None:
@@ -792,6 +762,8 @@ def _learn_actions(actions: list) -> bool:
     if len(_ACTION_CODES) > _CACHED:
         _ACTION_CODES.clear()
     for action in actions:
+        if isinstance(action, str) and action in _ACTION_CODES:
+            continue
         op = _decoded(action)
         if op is None:
             return False
@@ -807,6 +779,8 @@ def _learn_ops(actions: list, unit: int, table: dict) -> None:
     if len(table) > _CACHED:
         table.clear()
     for action in actions:
+        if action in table:
+            continue
         op = _decoded(action)
         if op is None:
             return
