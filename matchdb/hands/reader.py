@@ -20,10 +20,9 @@ that names it.
 Speed (about 40,000 hands a second on one core, the TOML parse a third of
 it): a file is read in large pieces searched for its section lines; a
 section's fields become a record by a quick path for the common hand (plain
-int and float amounts, action strings met before, each amount's scale and
-each action's decoded form looked up once per distinct value) that gives
-the careful path's record, and by the careful path, field by field, for
-everything else, refusals included (the tests compare the two).
+int and float amounts, each action string decoded once and looked up after)
+that gives the careful path's record, and by the careful path, field by
+field, for everything else, refusals included (the tests compare the two).
 
 >>> text = '''
 ... [7]
@@ -614,8 +613,8 @@ def _quick_record(raw: dict, file: str, number: str, index: int) -> Record | Non
     """The record :func:`_careful_record` makes, for a hand it accepts with plain amounts and known actions; else None.
 
     Every amount is an int or a finite float, every action a string the careful path decoded before (or
-    decodes here without refusing): then the unit, the chips and the ops are those of the careful path,
-    looked up per distinct amount and action string. Anything else returns None and the careful path
+    decodes here without refusing): then the unit and the chips are found as the careful path finds them
+    and the ops looked up per action string and unit. Anything else returns None and the careful path
     decides (and words any refusal).
     """
     try:
