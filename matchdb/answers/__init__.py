@@ -230,15 +230,32 @@ class HandReport(Answer):
 
 @dataclass(frozen=True)
 class RangeEquity(Answer):
-    """Exact equity of a hero range against a villain range on a board (every consistent deal, weighted)."""
+    """Exact heads-up result of a hero range against a villain range on a board (every consistent deal, weighted).
+
+    ``win``, ``tie`` and ``loss`` are the hero range's shares of the weighted
+    deals; they sum to 1 and ``equity = win + tie / 2``.
+
+    >>> answer = RangeEquity("QQ+", "JJ-99", "", 0.81, 0.8, 0.02, 0.18)
+    >>> print(answer.to_text())
+    QQ+ vs JJ-99 preflop
+      exact equity of the hero range: 0.810000
+      win 0.800000  tie 0.020000  loss 0.180000
+    """
 
     hero: str
     villain: str
     board: str
     equity: float
+    win: float
+    tie: float
+    loss: float
 
     def to_text(self) -> str:
-        return f"{self.hero} vs {self.villain} {_where(self.board)}\n  exact equity of the hero range: {self.equity:.6f}"
+        return (
+            f"{self.hero} vs {self.villain} {_where(self.board)}\n"
+            f"  exact equity of the hero range: {self.equity:.6f}\n"
+            f"  win {self.win:.6f}  tie {self.tie:.6f}  loss {self.loss:.6f}"
+        )
 
 
 @dataclass(frozen=True)

@@ -22,11 +22,12 @@ __all__ = ["register"]
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``query``, ``grid``, ``distribution``, ``report`` and ``preflop`` to the subcommands ``sub``."""
-    p = sub.add_parser("query", help="win rate and exact equity of a hand on a board, or preflop")
-    p.add_argument("hole", help="two hole cards, like AhKh")
+    p = sub.add_parser("query", help="win rate and exact equity of a hand or a range on a board, or preflop")
+    p.add_argument("hole", help="two hole cards, like AhKh, or the hero's range, like 'QQ+,AKs' or '15%%' (its exact win, "
+                   "tie and loss)")
     p.add_argument("board", nargs="?", default="",
                    help="three to five board cards, like 2c7dJh; none (or '') asks before the flop")
-    p.add_argument("--players", type=int, default=2, help="players for the naive win rate, 2..23 (default 2)")
+    p.add_argument("--players", type=int, default=2, help="players for the naive win rate of a hand, 2..23 (default 2)")
     p.add_argument("--villain", action="append", help="an opponent's range, hand or 'random', like 'QQ+,AKs' "
                    "(default: one random opponent); repeat it for more opponents")
     p.add_argument("--opponents", type=int, help="this many random opponents (beside any --villain): a multiway answer "
@@ -87,6 +88,12 @@ def _query(args: argparse.Namespace) -> int:
     villains = args.villain or []
     if args.opponents == 0 and not villains:
         raise MatchdbError("--opponents is 0 and no --villain is given; expected at least one opponent.")
+    if args.opponents is None and len(villains) <= 1 and not _is_hand(args.hole):
+        if args.players != 2:
+            raise MatchdbError(f"--players {args.players} sets the naive win rate of one hand; a hero range has its exact "
+                               "heads-up equity only (or ask several --villain for a multiway answer).")
+        render(open_database(args.db).range_outcome(args.hole, villains[0] if villains else None, args.board), args.json)
+        return 0
     if args.opponents is None and len(villains) <= 1:
         db = open_database(args.db, jit=False)  # one question: numpy answers it before numba would have loaded
         render(db.report(args.hole, args.board, players=args.players, villain=villains[0] if villains else None), args.json)
@@ -96,6 +103,26 @@ def _query(args: argparse.Namespace) -> int:
     )
     render(answer, args.json)
     return 0
+
+
+def _is_hand(text: str) -> bool:
+    """Whether the hero goes the way of a hand (two cards, or a mistyped hand, whose error names the cards) rather
+    than of a range (text with range syntax, or that reads as a range)."""
+    from matchdb.core.cards import parse_cards
+    from matchdb.core.ranges import range_weights
+
+    try:
+        parse_cards(text)
+        return True
+    except MatchdbError:
+        pass
+    if any(c in text for c in ",+-%()"):
+        return False
+    try:
+        range_weights(text)
+        return False
+    except MatchdbError:
+        return True
 
 
 def _grid(args: argparse.Namespace) -> int:

@@ -11,7 +11,7 @@ which answer it with the same answer objects, their board ``""``:
   minute on 2 cores) and keeps them in the store as derived data bound to the
   tables, which ``matchdb verify`` checks and ``matchdb pack`` ships; until
   then, and on a database lacking tables, a matchup is counted by enumerating
-  every board (a few milliseconds each, kept for the next question);
+  every board (about a millisecond each, kept for the next question);
 - several known hands: every board enumerated, exact, every player's equity;
 - ranges or random hands among three or more players: exact when affordable,
   else sampled with its standard error (:mod:`matchdb.equity.preflop_hands`);
@@ -144,15 +144,17 @@ def outcome(db: MatchDB, hole: CardsLike, villain: RangeLike = None) -> Outcome:
 
 
 def range_outcome(db: MatchDB, hero_range: RangeLike, villain_range: RangeLike) -> RangeEquity:
-    """Exact equity of a range against a range before the flop: every card-disjoint pair of hands, every board."""
-    from matchdb.equity.matchups import heads_up_score
+    """Exact win, tie and loss of a range against a range before the flop: every card-disjoint pair of hands, every board."""
+    from matchdb.equity.matchups import heads_up_result
 
     hero = range_weights(_as_range(hero_range))
     villain = range_weights(_as_range(villain_range))
-    score, deals = heads_up_score(matchups(db, build=True), hero, villain)
+    score, ties, deals = heads_up_result(matchups(db, build=True), hero, villain)
     if deals <= 0:
         raise RangeError("No deal is possible: every hero hand shares a card with every villain hand.")
-    return RangeEquity(_describe(hero_range), _describe(villain_range), "", score / deals)
+    # win and loss never below 0 by a rounding error (the score and the ties are summed apart)
+    return RangeEquity(_describe(hero_range), _describe(villain_range), "", score / deals, max(0.0, (score - ties / 2) / deals),
+                       ties / deals, max(0.0, (deals - score - ties / 2) / deals))
 
 
 def multiway(db: MatchDB, hole: CardsLike, opponents: Any = 1, method: str = "auto", samples: int | None = None, seed: int | None = None) -> Multiway:

@@ -3,10 +3,8 @@
 :func:`known_hands` deals every 5-card board beside two to ten known hands and
 counts, for each player, the boards won alone and those shared with 1, 2, ...
 others (the kernels are in :mod:`matchdb.equity._kernels.enumeration`: a perfect
-hash over rank multisets, flush by suit counters, and the suits that can no
-longer make a flush counted once per rank). The boards are split between threads
-by their first card; the counts are whole numbers, so the answer is the same
-whatever the number of threads.
+hash over rank multisets, boards dealt by rank and only those that make
+someone a flush dealt card by card). The counts are whole numbers.
 
 >>> from matchdb.core.cards import parse_cards
 >>> r = known_hands([parse_cards("AhKh"), parse_cards("QsQd")])
@@ -90,7 +88,7 @@ class KnownHands:
         return tuple(int(x) / (common * self.boards) for x in numerators)
 
 
-def known_hands(hands: Sequence[Sequence[int]], dead: Sequence[int] = (), threads: int | None = None) -> KnownHands:
+def known_hands(hands: Sequence[Sequence[int]], dead: Sequence[int] = ()) -> KnownHands:
     """Every board beside 2 to 10 known hands (pairs of card ids), none sharing a card, ``dead`` cards out too.
 
     >>> from matchdb.core.cards import parse_cards
@@ -116,29 +114,22 @@ def known_hands(hands: Sequence[Sequence[int]], dead: Sequence[int] = (), thread
                     "expected card-disjoint hands."
                 )
             used[card] = hand
-    out = set(used) | {int(c) for c in dead}
-    deck = np.array(sorted((c for c in range(52) if c not in out), key=lambda c: (-(c % 13), c // 13)), dtype=np.int64)
-    ranks = deck % 13
-    group_end = np.searchsorted(-ranks, -ranks, side="right").astype(np.int64)
-    hand_keys = np.array([kernels.CARD_KEY[a] + kernels.CARD_KEY[b] for a, b in hands], dtype=np.uint64)
-    hand_masks = np.array([kernels.CARD_MASK[a] | kernels.CARD_MASK[b] for a, b in hands], dtype=np.uint64)
-    suit_max = np.array([max(sum(c // 13 == s for c in hand) for hand in hands) for s in range(4)], dtype=np.int64)
+    available = np.ones((4, 13), dtype=np.int64)
+    for card in set(used) | {int(c) for c in dead}:
+        available[card // 13, card % 13] = 0
+    hand_ranks = np.array([kernels.RANK_KEYS[a % 13] + kernels.RANK_KEYS[b % 13] for a, b in hands], dtype=np.int64)
+    hand_suits = np.zeros((len(hands), 4), dtype=np.int64)
+    hand_flush = np.zeros((len(hands), 4), dtype=np.int64)
+    for i, hand in enumerate(hands):
+        for card in hand:
+            hand_suits[i, card // 13] += 1
+            hand_flush[i, card // 13] |= 1 << (card % 13)
     lookup, offsets, flush_rank = evaluator_tables()
-    parts = min(THREADS if threads is None else int(threads), max(1, len(deck) - 4))
-    counts = np.zeros((parts, len(hands), len(hands)), dtype=np.int64)
-
-    def work(part: int) -> None:
-        kernels._enumerate(hand_keys, hand_masks, suit_max, deck, group_end, lookup, offsets, flush_rank, part, parts,
-                           counts[part])
-
-    if parts == 1 or not kernels._enumerate.signatures:  # the first call compiles or loads: never from two threads
-        for part in range(parts):
-            work(part)
-    else:
-        futures = [_pool().submit(work, part) for part in range(1, parts)]
-        work(0)
-        for future in futures:
-            future.result()
-    n = len(deck)
-    boards = n * (n - 1) * (n - 2) * (n - 3) * (n - 4) // 120
-    return KnownHands(counts.sum(axis=0), boards)
+    by_winners = np.zeros(1 << len(hands), dtype=np.int64)
+    kernels._enumerate(hand_ranks, hand_suits, hand_flush, available, lookup, offsets, flush_rank, by_winners)
+    counts = np.zeros((len(hands), len(hands)), dtype=np.int64)
+    for winners in np.flatnonzero(by_winners):
+        players = [i for i in range(len(hands)) if winners >> i & 1]
+        counts[players, len(players) - 1] += by_winners[winners]
+    n = int(available.sum())
+    return KnownHands(counts, math.comb(n, 5))

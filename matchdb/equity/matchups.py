@@ -69,6 +69,7 @@ __all__ = [
     "hand_vs_hand",
     "heads_up_counts",
     "heads_up_score",
+    "heads_up_result",
     "matchup_classes",
 ]
 
@@ -289,7 +290,7 @@ def compute_matchups(tables: Iterable, threads: int | None = None) -> PreflopMat
 class EnumeratedMatchups:
     """Matchup classes counted when first asked, by enumeration, and kept: what a database lacking tables answers with.
 
-    ``limit`` bounds the classes one question may have counted (a few milliseconds each).
+    ``limit`` bounds the classes one question may have counted (about a millisecond each).
     """
 
     def __init__(self, limit: int = 400) -> None:
@@ -370,6 +371,25 @@ def heads_up_score(source: Any, hero: np.ndarray, villain: np.ndarray) -> tuple[
         return float(hero[h] @ twice) / 2, disjoint_weight(hero, villain) * BOARDS
     win, tie, loss = heads_up_counts(source, hero, villain)
     return win + tie / 2, win + tie + loss
+
+
+def heads_up_result(source: Any, hero: np.ndarray, villain: np.ndarray) -> tuple[float, float, float]:
+    """(score, ties, deals): :func:`heads_up_score` (the same numbers, to the last bit) and Σ weights x boards tied.
+
+    >>> from matchdb.core.ranges import range_weights
+    >>> score, ties, deals = heads_up_result(EnumeratedMatchups(), range_weights("AhKh"), range_weights("QsQd"))
+    >>> round(score / deals, 12), int(ties), int(deals)
+    (0.462144572459, 6732, 1712304)
+    """
+    h = np.flatnonzero(hero)
+    v = np.flatnonzero(villain)
+    if isinstance(source, PreflopMatchups) and len(h) * len(v) > _DENSE_PAIRS:
+        from matchdb.equity._kernels.matchups import _row_sums_and_ties
+
+        twice, tied = _row_sums_and_ties(source.twice_score, source.matrices[1], h, np.ascontiguousarray(villain, dtype=np.float64))
+        return float(hero[h] @ twice) / 2, float(hero[h] @ tied), disjoint_weight(hero, villain) * BOARDS
+    win, tie, loss = heads_up_counts(source, hero, villain)
+    return win + tie / 2, tie, win + tie + loss
 
 
 def heads_up_counts(source: Any, hero: np.ndarray, villain: np.ndarray) -> tuple[float, float, float]:

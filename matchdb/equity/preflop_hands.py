@@ -33,7 +33,7 @@ import numpy as np
 
 from matchdb.core.canonical import CARD_MAP
 from matchdb.core.hole_cards import HAND_HIGH, HAND_LOW, N_HANDS
-from matchdb.equity.enumeration import THREADS, evaluator_tables, known_hands
+from matchdb.equity.enumeration import THREADS, _pool, evaluator_tables, known_hands
 from matchdb.equity.matchups import heads_up_counts
 from matchdb.equity.multiway import MAX_OPPONENTS, MultiwayResult, check_samples
 from matchdb.errors import MatchdbError, RangeError
@@ -43,8 +43,8 @@ __all__ = ["DEFAULT_PREFLOP_SAMPLES", "EXACT_AUTO_DEALS", "EXACT_MAX_DEALS", "pr
 #: Sampled deals of a sampled preflop answer unless told otherwise (a standard error of about 0.001).
 DEFAULT_PREFLOP_SAMPLES = 262_144
 #: Distinct deals of the players' hands (after renaming suits) up to which ``method="auto"`` counts exactly
-#: (each a few milliseconds); ``"exact"`` goes up to the second figure.
-EXACT_AUTO_DEALS = 32
+#: (each about a millisecond, on every core); ``"exact"`` goes up to the second figure.
+EXACT_AUTO_DEALS = 128
 EXACT_MAX_DEALS = 4_000
 #: Deals of the players' hands looked at, at most, to find the distinct ones.
 _MAX_COMBINATIONS = 200_000
@@ -151,10 +151,15 @@ def _distinct_deals(players: list[np.ndarray], limit: int) -> tuple[np.ndarray, 
 def _enumerated(deals: tuple[np.ndarray, np.ndarray], n_players: int) -> MultiwayResult:
     hands, weights = deals
     total = weights.sum()
+
+    def count(deal: np.ndarray):
+        return known_hands([(int(HAND_HIGH[h]), int(HAND_LOW[h])) for h in deal])
+
+    results = [count(hands[0])]  # the first call compiles or loads the kernel: never from two threads
+    results += list(_pool().map(count, hands[1:])) if THREADS > 1 else [count(deal) for deal in hands[1:]]
     win = tie = 0.0
     equities = np.zeros(n_players)
-    for deal, weight in zip(hands, weights):
-        result = known_hands([(int(HAND_HIGH[h]), int(HAND_LOW[h])) for h in deal])
+    for result, weight in zip(results, weights):
         win += weight * result.win[0]
         tie += weight * result.tie[0]
         equities += weight * np.array(result.equity)
@@ -164,7 +169,6 @@ def _enumerated(deals: tuple[np.ndarray, np.ndarray], n_players: int) -> Multiwa
 
 def _sampled(players: list[np.ndarray], samples, seed) -> MultiwayResult:
     from matchdb.equity._kernels.enumeration import _sample_chunk
-    from matchdb.equity.enumeration import _pool
 
     samples = check_samples(samples)
     if samples is None:

@@ -4,9 +4,9 @@ When the betting ends before the river with the hands still in shown, a
 player's *all-in adjusted* result replaces the chips the runout happened to
 pay by their expectation over every runout (the usual "all-in EV"). Here the
 remaining board cards are enumerated exhaustively (no sampling): 1,712,304
-boards preflop heads-up (about 5 ms through :func:`matchdb.equity.enumeration.known_hands`
-when every pot is open to all the hands still in, else 0.4 s here), 990 on the
-flop, 44 on the turn; each
+boards preflop heads-up (each pot's contenders through
+:func:`matchdb.equity.enumeration.known_hands`, about a millisecond a pot, the
+other live hands as dead cards), 990 on the flop, 44 on the turn; each
 runout pays the main pot and the side pots by contribution level to the best
 hands eligible for them, a tie splitting evenly (fractions of a chip, so the
 expectation carries no odd-chip rule). Folded players' chips are dead money
@@ -99,14 +99,19 @@ def expected_payments(holes: Sequence, board: Sequence[int], contributions: Sequ
 def _shares(key) -> tuple[float, ...]:
     holes, board, levels = key
     k = len(holes)
-    everyone = tuple(range(k))
-    if not board and all(who == everyone or len(who) == 1 for _, who in levels):
-        # preflop with no side pot among a subset of the players (heads-up always): every pot goes to the best
-        # hand of all, so each player's exact equity over every board (matchdb.equity.enumeration, about 5 ms
-        # instead of 0.4 s here) pays it
-        equity = known_hands(holes).equity
-        return tuple(sum(amount * (equity[s] if who == everyone else float(who == (s,))) for amount, who in levels)
-                     for s in range(k))
+    if not board:
+        # preflop: each pot's contenders' exact equity over every board (matchdb.equity.enumeration, about a
+        # millisecond), the other live hands out of the deck as dead cards, pays that pot
+        shares = [0.0] * k
+        for amount, who in levels:
+            if len(who) == 1:
+                shares[who[0]] += amount
+                continue
+            dead = [c for s in range(k) if s not in who for c in holes[s]]
+            equity = known_hands([holes[s] for s in who], dead=dead).equity
+            for s, e in zip(who, equity):
+                shares[s] += amount * e
+        return tuple(shares)
     hole_array = np.array(holes, dtype=np.int64).reshape(k, 2)
     board_array = np.array(board, dtype=np.int64)
     used = {c for h in holes for c in h} | set(board)

@@ -94,13 +94,19 @@ def write_atomically(path: str | Path, data: bytes) -> None:
 
 
 def _alive(pid: int) -> bool:
+    """Whether process ``pid`` of this host still runs (a killed process not yet reaped, a zombie, does not)."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
     except PermissionError:
         return True
-    return True
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as handle:
+            state = handle.read().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return True  # no /proc (not Linux): os.kill's answer stands
+    return state not in ("Z", "X")
 
 
 def remove_stale_partials(folder: str | Path, older_than: float = 3600.0) -> int:

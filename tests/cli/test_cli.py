@@ -239,3 +239,49 @@ def test_query_without_a_board_is_a_preflop_question(full_db, capsys):
     answer = json.loads(capsys.readouterr().out)
     assert answer["board"] == "" and answer["equity"] == full_db.equity("AhKh", "", villain="QsQd")
     assert abs(answer["equity"] - 0.4621445724590958) < 1e-12  # OMPEval's exact figure
+
+
+@pytest.mark.parametrize("board", ["2c7dJh", ""])
+def test_query_takes_a_hero_range(full_db, capsys, board):
+    """A PokerStove user's range against a range from the terminal, on a flop and preflop, equals the API's answer;
+    with more opponents it is a multiway question."""
+    assert main(["query", "QQ+,AKs", board, "--villain", "JJ-99", "--db", str(full_db.path), "--json"]) == 0
+    answer = json.loads(capsys.readouterr().out)
+    assert answer["equity"] == full_db.range_outcome("QQ+,AKs", "JJ-99", board).equity
+    assert main(["query", "15%", board, "--db", str(full_db.path), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["equity"] == full_db.range_outcome("15%", "random", board).equity
+    assert main(["query", "QQ+", board, "--villain", "JJ", "--villain", "random", "--seed", "3", "--db",
+                 str(full_db.path), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["equity"] == full_db.multiway("QQ+", board, ["JJ", "random"], seed=3).equity
+
+
+def test_a_hero_that_is_neither_a_hand_nor_a_range_is_refused(full_db, capsys):
+    assert main(["query", "QQ+,,AK", "2c7dJh", "--db", str(full_db.path)]) == 2
+    err = capsys.readouterr().err
+    assert "The range 'QQ+,,AK' cannot be parsed" in err and "a hand like 'AhKh'" in err
+    assert main(["query", "AhK", "2c7dJh", "--db", str(full_db.path)]) == 2  # a mistyped hand keeps the hand's error
+    assert "The cards 'AhK' have an odd number of characters" in capsys.readouterr().err
+
+
+def test_query_a_range_against_a_range_shows_win_tie_and_loss(full_db, capsys):
+    """Issue 21: a range in place of the hole cards answers its exact win, tie and loss, on a board and preflop."""
+    from matchdb.cli.main import main
+
+    path = str(full_db.path)
+    for board in (["2c7dJh"], ["2c7dJh7s"], []):
+        assert main(["query", "AK,AQ", *board, "--villain", "AK,KQ", "--db", path, "--json"]) == 0
+        answer = json.loads(capsys.readouterr().out)
+        assert answer == full_db.range_outcome("AK,AQ", "AK,KQ", "".join(board)).to_dict()
+        assert answer["tie"] > 0.01 and answer["win"] + answer["tie"] + answer["loss"] == pytest.approx(1.0, abs=1e-15)
+    assert main(["query", "ak, aq", "2c7dJh", "--villain", "AK,KQ", "--db", path]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        "AK,AQ vs AK,KQ on 2c7dJh",
+        "  exact equity of the hero range: 0.594360",
+        "  win 0.492479  tie 0.203763  loss 0.303758",
+    ]
+    assert main(["query", "QQ+", "2c7dJh", "--db", path]) == 0  # no villain: a random hand
+    assert capsys.readouterr().out.splitlines()[0] == "QQ+ vs random on 2c7dJh"
+    assert main(["query", "QQ+", "2c7dJh", "--players", "3", "--db", path]) == 2
+    assert "--players 3 sets the naive win rate of one hand" in capsys.readouterr().err
+    assert main(["query", "AhKx", "2c7dJh", "--db", path]) == 2  # neither two cards nor a range: the card's own error
+    assert "unknown suit 'x'" in capsys.readouterr().err

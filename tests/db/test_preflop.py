@@ -39,6 +39,37 @@ def test_hand_against_a_range_equals_the_reference(small_db):
     assert answer.win == pytest.approx(wins / boards, abs=1e-12) and answer.tie == pytest.approx(ties / boards, abs=1e-12)
 
 
+def test_range_against_a_range_win_and_tie_equal_the_reference(small_db, full_db):
+    """Win, tie and loss of a range against a range: the reference's counts of every matchup, weighted, to 1e-9.
+
+    The small database enumerates its matchups, the full one reads them from the match tables: both agree.
+    """
+    hero, villain = "AhAd,0.5(KsKc)", "QhQd,0.25(AsKs)"
+    wins = ties = boards = 0.0
+    for a, wa in (("AhAd", 1.0), ("KsKc", 0.5)):
+        for b, wb in (("QhQd", 1.0), ("AsKs", 0.25)):
+            if set(parse_cards(a)) & set(parse_cards(b)):
+                continue
+            counts = reference_counts([parse_cards(a), parse_cards(b)])
+            wins += wa * wb * counts[0, 0]
+            ties += wa * wb * counts[0, 1]
+            boards += wa * wb * (counts[0, 0] + counts[0, 1] + counts[1, 0])
+    for db in (small_db, full_db):
+        answer = db.range_outcome(hero, villain, "")
+        assert answer.board == "" and answer.to_text().startswith("AhAd,0.5(KsKc) vs QhQd,0.25(AsKs) preflop\n")
+        assert answer.win == pytest.approx(wins / boards, abs=1e-9) and answer.tie == pytest.approx(ties / boards, abs=1e-9)
+        assert answer.loss == pytest.approx(1 - (wins + ties) / boards, abs=1e-9)
+        assert answer.equity == pytest.approx((wins + ties / 2) / boards, abs=1e-9)
+        assert answer.equity == db.range_equity(hero, villain, "")
+    # large ranges go through the dense sums: still win + tie / 2 and the multiway engine's own figures
+    full = "22+,A2+,K2+,Q2+,J2+,T2+,92+,82+,72+,62+,52+,42+,32"
+    for hero, villain in ((full, full), ("22+,A2+,K9+", "random"), ("QQ+,AKs", "JJ-99,AQs")):
+        answer = full_db.range_outcome(hero, villain, "")
+        other = full_db.multiway(hero, "", [villain])
+        assert (answer.win, answer.tie, answer.loss) == pytest.approx((other.win, other.tie, other.loss), abs=1e-12)
+        assert answer.win + answer.tie / 2 == pytest.approx(answer.equity, abs=1e-15)
+
+
 def test_known_hands_every_player(small_db):
     hands = ["AhKh", "QsQd", "JcTc", "9d9c"]
     want = _equities(reference_counts([parse_cards(h) for h in hands]))

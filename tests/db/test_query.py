@@ -311,3 +311,20 @@ def test_every_hand_against_an_impossible_range_is_an_error_not_nans(db):
     """equities() answered 1,326 NaNs where outcome() raised (issue 16)."""
     with pytest.raises(matchdb.RangeError, match="No hand of the range '2d2c' is possible on the board"):
         db.equities("2c7dJh", villain="2c2d")
+
+
+@pytest.mark.parametrize("board", ["2c7dJh", "2c7dJh7s", "2c7dJhKs3d"])
+def test_a_hero_range_against_one_range_is_the_heads_up_count(full_db, board):
+    """Issue 21: a wide hero range against one range took seconds through the multiway enumeration; it is now the two
+    ranges' rows compared, the same counts to the last bit."""
+    from matchdb.equity.multiway import multiway_outcome
+
+    for hero, villain in [("QQ+,AKs", "JJ-99"), ("50%", "QQ+"), ("AK,AQ", "AK,KQ")]:
+        answer = full_db.multiway(hero, board, [villain])
+        canon, columns, _ = full_db._frame(None, board)
+        enumerated = multiway_outcome(full_db.table(canon.index), columns, full_db._weights(canon, hero),
+                                      [full_db._weights(canon, villain)], method="exact")
+        assert (answer.win, answer.tie, answer.loss, answer.equity) == pytest.approx(
+            (enumerated.win, enumerated.tie, enumerated.loss, enumerated.equity), abs=1e-14)
+        assert answer.exact and answer.player_equities == pytest.approx((answer.equity, 1 - answer.equity), abs=0)
+        assert answer.equity == full_db.range_outcome(hero, villain, board).equity

@@ -84,11 +84,13 @@ def test_equal_to_an_independent_enumeration(players):
         assert got.boards == sum(want[i, t] / (t + 1) for i in range(players) for t in range(players))  # each board once
 
 
-def test_the_answer_does_not_depend_on_the_threads():
-    hands = [parse_cards(h) for h in ("8s8h", "AdKc", "7c6c")]
-    one = known_hands(hands, threads=1)
-    assert np.array_equal(one.counts, known_hands(hands, threads=3).counts)
-    assert np.array_equal(one.counts, known_hands(hands, threads=5).counts)
+def test_flush_heavy_deals_equal_an_independent_enumeration():
+    """Boards that give several players a flush (suited hands in one suit, a dead card of it) are counted once each."""
+    hands = [parse_cards(h) for h in ("AhKh", "QhJh", "7h6d", "2c2h")]
+    got = known_hands(hands, dead=parse_cards("9h"))
+    used = {c for hand in hands for c in hand} | set(parse_cards("9h"))
+    deck = np.array([c for c in range(52) if c not in used], dtype=np.int64)
+    assert np.array_equal(got.counts, _reference(np.array(hands), deck, STRAIGHT_TOP, FLUSH_VALUE))
 
 
 def test_dead_cards_are_left_out():

@@ -11,6 +11,7 @@ from matchdb.equity.heads_up import (
     hand_vs_weights,
     naive_win_rate,
     naive_win_rates,
+    range_vs_range,
 )
 from matchdb.errors import MatchdbError
 
@@ -107,8 +108,10 @@ def test_numpy_and_numba_paths_agree_to_the_last_bit(flop, table_cache):
 @pytest.mark.parametrize(
     "hero, villain",
     [
-        ("QQ+,AKs", None),  # a random villain: W's own counts
+        ("QQ+,AKs", None),  # a random villain: W's own counts (ties: each hero hand against every hand)
         (None, "QQ+,AKs"),  # a random hero: one minus the villain's share
+        ("22+,AT+,KQ", None),  # a wider range against a random hand (ties: one pass over every hand's levels)
+        (None, None),  # a random hand against a random hand
         ("QQ+,AKs", "JJ,TT,99"),  # small ranges: every pair compared
         ("22+,A2s+,K9s+,QTs+,JTs,T9s,98s,ATo+,KJo+", "22+,A2+,K2+,Q5+,J7+,T7+,97+,87,76,65s"),  # one walk per column
         ("0.5(AA),KK,0.25(AKs),7h7s", "QQ,0.75(JJ),Td9d"),  # weights, and hands that hold a turn or river card
@@ -119,7 +122,7 @@ def test_range_scores_against_all_hands_scores(table_cache, hero, villain, board
     """Every way range_scores counts, on the flop, turn and river, against the every-hand kernels weighted by the hero range."""
     from matchdb.core.canonical import CANONICAL_FLOPS, canonicalize
     from matchdb.core.pairs import local_index
-    from matchdb.equity.heads_up import range_scores
+    from matchdb.equity.heads_up import range_counts, range_scores, range_vs_range
     from tests.equity.test_multiway import frame_weights
 
     canon = canonicalize(board)
@@ -132,6 +135,51 @@ def test_range_scores_against_all_hands_scores(table_cache, hero, villain, board
     s, d = all_hands_scores(table, columns, v)
     assert score / deals == pytest.approx((h @ s) / (h @ d), abs=1e-12)
     assert deals == pytest.approx(h @ d, rel=1e-12)
+    # the ties beside the score, against one hand at a time (hand_vs_weights counts win, tie and loss itself)
+    counted_score, ties, counted_deals = range_counts(table, columns, h, v)
+    assert (counted_score, counted_deals) == (score, deals)  # the same numbers, to the last bit
+    want = 0.0
+    for row in np.flatnonzero(h * (d > 0)):
+        _, tie, _ = hand_vs_weights(table, row, columns, v)
+        want += h[row] * tie * d[row]
+    assert ties / deals == pytest.approx(want / (h @ d), abs=1e-12)
+    result = range_vs_range(table, columns, h, v)
+    assert (result.score, result.ties, result.deals) == (score, ties, deals)
+    assert result.win + result.tie + result.loss == pytest.approx(1.0, abs=1e-15)
+    assert result.win + result.tie / 2 == pytest.approx(result.equity, abs=1e-15)
+
+
+@pytest.mark.parametrize(
+    "hero, villain, board",
+    [
+        ("AK,AQ", "AK,KQ", "2c7dJh"),  # a flop; many ties
+        ("QQ+,AKs", "JJ-99,AQs", "2c7dJh"),  # a flop, small ranges: every pair compared
+        ("0.5(AA),KK,0.25(AKs),7h7s", "QQ,0.75(JJ),Td9d", "2c7dJh7s"),  # a turn, weights, hands that hold the turn card
+        ("QQ+,AKs", "random", "2c7dJh9d"),  # a turn against a random hand
+        ("random", "TT+,AQ+,0.5(KQs)", "Kh8s3d2c9h"),  # a river, a random hero
+        ("random", "random", "AhTcTh7h2d"),  # a river, random against random
+        ("22+,A2s+,K9s+,QTs+,JTs,T9s,98s,ATo+,KJo+", "22+,A2+,K2+,Q5+,J7+,T7+,97+,87,76,65s", "AhTcTh7h2d"),  # one walk per runout
+    ],
+)
+def test_range_vs_range_win_and_tie_equal_an_enumeration(table_cache, hero, villain, board):
+    """Win, tie and loss of a range against a range: eval7's values over every deal (tests.equity.test_multiway), to 1e-9."""
+    from matchdb.core.canonical import CANONICAL_FLOPS, canonicalize
+    from matchdb.core.pairs import local_index
+    from tests.equity.test_multiway import enumerate_totals, frame_weights, random_hand_dict, range_dict
+
+    canon = canonicalize(board)
+    flop = CANONICAL_FLOPS[canon.index]
+    columns = board_columns([int(local_index(flop)[c]) for c in canon.extra])
+    h = np.ones(1176) if hero == "random" else frame_weights(flop, canon.perm, hero)
+    v = np.ones(1176) if villain == "random" else frame_weights(flop, canon.perm, villain)
+    result = range_vs_range(table_cache(format_cards(flop)), columns, h, v)
+    hero_hands = random_hand_dict() if hero == "random" else range_dict(hero)
+    villain_hands = random_hand_dict() if villain == "random" else range_dict(villain)
+    win, tie, equity, deals = enumerate_totals([(a, b, w) for (a, b), w in hero_hands.items()], parse_cards(board), [villain_hands])
+    assert result.win == pytest.approx(win / deals, abs=1e-9)
+    assert result.tie == pytest.approx(tie / deals, abs=1e-9)
+    assert result.loss == pytest.approx(1 - (win + tie) / deals, abs=1e-9)
+    assert result.equity == pytest.approx(equity / deals, abs=1e-9)
 
 
 def test_range_vs_range_equals_range_equity(full_db):

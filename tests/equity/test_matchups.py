@@ -18,6 +18,7 @@ from matchdb.equity.matchups import (
     disjoint_weight,
     enumerate_classes,
     heads_up_counts,
+    heads_up_result,
     heads_up_score,
     matchup_classes,
 )
@@ -84,6 +85,9 @@ def test_range_sums_dense_and_pair_by_pair_agree(full_matchups):
         score, deals = heads_up_score(full_matchups, h, v)
         assert win + tie + loss == pytest.approx(deals, rel=1e-12)
         assert score / deals == pytest.approx((win + tie / 2) / (win + tie + loss), abs=1e-12)
+        counted_score, ties, counted_deals = heads_up_result(full_matchups, h, v)
+        assert (counted_score, counted_deals) == (score, deals)  # the same numbers, to the last bit
+        assert ties / deals == pytest.approx(tie / (win + tie + loss), abs=1e-12)
     # an enumerated source gives the same figures
     h, v = range_weights("AKs"), range_weights("QQ")
     assert heads_up_counts(EnumeratedMatchups(), h, v) == pytest.approx(heads_up_counts(full_matchups, h, v), abs=0)

@@ -96,12 +96,13 @@ def test_preflop_runouts_equal_the_published_equity():
 @pytest.mark.parametrize(("holes", "contributions", "alive"), [
     (["AhKh", "QsQd", "7c7d"], [100, 100, 100], [True, True, True]),  # one pot: every board through known_hands
     (["AhKh", "QsQd", "7c7d", "2h3h"], [100, 100, 100, 40], [True, True, True, False]),  # dead money, one pot
-    (["AhKh", "QsQd", "7c7d"], [100, 60, 100], [True, True, True]),  # a side pot: the board-by-board enumeration
+    (["AhKh", "QsQd", "7c7d"], [100, 60, 100], [True, True, True]),  # a side pot: QsQd's cards dead for it
+    (["AhKh", "QsQd", "7c7d", "Jh9h"], [100, 60, 100, 30], [True, True, True, True]),  # two side pots
 ])
-def test_preflop_all_ins_open_to_every_hand_equal_the_board_by_board_enumeration(holes, contributions, alive):
-    """A preflop all-in whose pots are open to every live hand is valued through equity.enumeration.known_hands
-    (checked against OMPEval's published figures in tests/equity); it equals this module's own enumeration of
-    every board (checked against eval7 above), which a side pot among some of the hands still takes."""
+def test_preflop_all_ins_equal_the_board_by_board_enumeration(holes, contributions, alive):
+    """A preflop all-in is valued pot by pot through equity.enumeration.known_hands (checked against OMPEval's
+    published figures and an independent enumeration in tests/equity), the live hands outside a side pot dead
+    for it; it equals this module's own enumeration of every board (checked against eval7 above)."""
     from matchdb.core.evaluator import FLUSH_VALUE, STRAIGHT_TOP
     from matchdb.hands import allin
 

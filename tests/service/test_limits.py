@@ -295,7 +295,10 @@ def test_sigterm_with_questions_in_flight_stops_in_time_without_a_traceback(smal
         threads = [threading.Thread(target=ask, args=(path,)) for path in paths]
         for thread in threads:
             thread.start()
-        time.sleep(1.0)
+        deadline = time.monotonic() + 30  # the light ones answered: the heavy ones, asked first, are in flight
+        while len(answers) < 3 and time.monotonic() < deadline:
+            time.sleep(0.02)
+        time.sleep(0.2)
         pids = subprocess.run(["pgrep", "-f", "--", f"--port {port}"], check=False, capture_output=True, text=True).stdout.split()
         started = time.monotonic()
         for pid in pids:

@@ -378,20 +378,31 @@ def test_a_hand_against_a_range_heads_up(page, db):
     _assert_mirror(second, outcome)
     _assert_grid(page, db.equities("2c7dJh", villain="QQ+,AKs").grid())
 
-    # a range for player 1: its exact equity (win and tie are not split for range against range), no distribution
+    # a range for player 1: its exact equity, win and tie (the mirror for player 2), no distribution
     page.type("player-1", "JJ-99")
     assert page.show() == "done"
-    equity = db.range_equity("JJ-99", "QQ+,AKs", "2c7dJh")
-    assert float(page.element("headline-equity").get_attribute("data-value")) == equity
+    outcome = db.range_outcome("JJ-99", "QQ+,AKs", "2c7dJh")
+    assert float(page.element("headline-equity").get_attribute("data-value")) == outcome.equity
     assert not page.shown("naive")
     page.rows_done(2)
     first, second = page.player_rows()
-    assert float(first["equity"]) == equity and float(second["equity"]) == 1 - equity
-    assert first["win"] == first["tie"] == "" and first["how"] == "exact (win and tie not split for a range against a range)"
+    _assert_outcome(first, outcome)
+    _assert_mirror(second, outcome)
+    assert first["how"] == second["how"] == "exact"
     assert page.shown("dist-note") and not page.shown("dist-body")
     assert page.text("dist-note") == (
         "The distribution over runouts is drawn for one hand against one opponent on a flop or turn; here the hero is the range JJ-99."
     )
+    # ranges that often split the pot: the tie shown is the Python API's
+    page.players("AK,AQ", "AK,KQ")
+    assert page.show() == "done"
+    outcome = db.range_outcome("AK,AQ", "AK,KQ", "2c7dJh")
+    page.rows_done(2)
+    first, second = page.player_rows()
+    _assert_outcome(first, outcome)
+    _assert_mirror(second, outcome)
+    assert outcome.tie > 0.2 and first["shown"] == f"{outcome.equity:.6f}"
+    page.players("JJ-99", "QQ+,AKs")
 
     # errors are the API's one sentence, and no stale numbers stay on the page
     page.type("player-1", "AhKh")
@@ -593,3 +604,14 @@ def test_preflop_on_an_empty_board(browser, full_server, full_store):
     for k, row in enumerate(page.player_rows()):
         answer = db.multiway(players[k], "", players[:k] + players[k + 1:])
         assert (float(row["equity"]), float(row["win"]), float(row["tie"])) == (answer.equity, answer.win, answer.tie)
+    # a range against a range heads-up: every player's win and tie, the Python API's range outcome
+    page.players("QQ+,AKs", "JJ-99,AQs")
+    assert page.show() == "done"
+    page.rows_done(2)
+    first, second = page.player_rows()
+    outcome = db.range_outcome("QQ+,AKs", "JJ-99,AQs", "")
+    assert (float(first["equity"]), float(first["win"]), float(first["tie"])) == pytest.approx(
+        (outcome.equity, outcome.win, outcome.tie), abs=1e-15)
+    assert (float(second["equity"]), float(second["win"]), float(second["tie"])) == pytest.approx(
+        (1 - outcome.equity, outcome.loss, outcome.tie), abs=1e-15)
+    assert outcome.tie > 0.005 and first["how"] == "exact"

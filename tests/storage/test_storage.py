@@ -16,6 +16,7 @@ import shutil
 import subprocess
 import sys
 import threading
+import time
 
 import numpy as np
 import pytest
@@ -129,6 +130,24 @@ def test_temp_files_of_dead_writers_go_and_of_live_ones_stay(tmp_path):
         path.write_bytes(b"x")
     assert remove_stale_partials(tmp_path) == 1
     assert live.exists() and other_host.exists() and not gone.exists()
+
+
+def test_temp_files_of_killed_writers_not_yet_reaped_go(tmp_path):
+    """A build resumed right after a kill: the killed writer may still be a zombie, which writes nothing more."""
+    host = os.uname().nodename.replace(".", "-")
+    writer = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        left = tmp_path / f".0.{host}.{writer.pid}.abc{PARTIAL_SUFFIX}"
+        left.write_bytes(b"x")
+        assert remove_stale_partials(tmp_path) == 0  # at work: kept
+        writer.kill()
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and remove_stale_partials(tmp_path) == 0:  # killed, not yet waited for
+            time.sleep(0.01)
+        assert not left.exists()
+    finally:
+        writer.kill()
+        writer.wait()
 
 
 def test_atomic_write_leaves_old_content_or_new(tmp_path):

@@ -82,6 +82,24 @@ def _add_to_classes(win, tie, row_hand, row_cards, class_of, class_of_t, column_
 
 
 @jit
+def _row_sums_and_ties(matrix, ties, rows, weights):
+    """(``matrix[rows] @ weights``, ``ties[rows] @ weights``) in one pass; the first sum as :func:`_row_sums` adds it."""
+    out = np.zeros(rows.shape[0])
+    tied = np.zeros(rows.shape[0])
+    for i in range(rows.shape[0]):
+        row = matrix[rows[i]]
+        tie = ties[rows[i]]
+        total = 0.0
+        even = 0.0
+        for j in range(weights.shape[0]):
+            total += row[j] * weights[j]
+            even += tie[j] * weights[j]
+        out[i] = total
+        tied[i] = even
+    return out, tied
+
+
+@jit
 def _row_sums(matrix, rows, weights):
     """``matrix[rows] @ weights``: one thread, so a busy machine never keeps it waiting for BLAS's second thread."""
     out = np.zeros(rows.shape[0])

@@ -359,7 +359,7 @@ function named(text) {
 }
 
 // Every player's figures, one promise each. Heads-up: /v1/equity when a hand is involved, else the range's
-// exact equity from /v1/hands (win and tie are not split there); the other player's figures are the mirror.
+// exact win, tie and loss from /v1/hands (its hero answer); the other player's figures are the mirror.
 // Three or more players: /v1/multiway with each distinct player as the hero against all the others.
 function playerQuestions(board, players, grid) {
   const mirror = (answer) => ({
@@ -374,7 +374,7 @@ function playerQuestions(board, players, grid) {
         .then((r) => ({ ...r, exact: true, method: "exact" }));
       first = isHand(a) ? outcome : outcome.then(mirror);
     } else if (grid) {
-      first = grid.then((hands) => ({ equity: hands.hero.equity, win: null, tie: null, loss: null, exact: true, method: "exact" }));
+      first = grid.then((hands) => ({ ...hands.hero, exact: true, method: "exact" }));
     } else {
       first = api("/v1/multiway", { hole: named(a), board, villain: [named(b)] });
     }
@@ -493,7 +493,7 @@ function drawPlayers(form, hero, naive) {
   $("headline").hidden = false;
 }
 
-// One player's row: the figures of its own question (null win and tie: not split, shown as '-'), or why not.
+// One player's row: the figures of its own question (equity, win and tie, every kind of player), or why not.
 function fillPlayer(index, answer, failure) {
   const row = $("players-result").tBodies[0].rows[index];
   if (!row) return;
@@ -504,7 +504,7 @@ function fillPlayer(index, answer, failure) {
     cell.textContent = answer ? fixed(value) : "";
   }
   const note = row.querySelector("td.how");
-  note.textContent = answer ? how(answer) + (answer.win === null ? " (win and tie not split for a range against a range)" : "") : failure;
+  note.textContent = answer ? how(answer) : failure;
   note.classList.toggle("section-error", !answer);
   document.body.dataset.rows = String(Number(document.body.dataset.rows) + 1);
 }
