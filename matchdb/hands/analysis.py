@@ -60,6 +60,8 @@ import math
 import os
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
+from itertools import chain, compress, count, repeat
+from operator import is_
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -384,27 +386,28 @@ class Analysis:
         if not len(ok):
             return
         index = self._index
-        hands: list[int] = []
-        seats: list[int] = []
-        ids: list[int] = []
-        for k in ok.tolist():
-            players = block.records[k].players
-            for name in players:
-                ids.append(index.setdefault(name, len(index)))
-            hands += [k] * len(players)
-            seats += range(len(players))
-        h = np.array(hands, dtype=np.int64)
-        s = np.array(seats, dtype=np.int64)
+        records = [block.records[k] for k in ok.tolist()]
+        players = [record.players for record in records]
+        names = list(chain.from_iterable(players))
+        ids = list(map(index.get, names))
+        if None in ids:  # new players numbered in order of their first hand
+            for k in compress(count(), map(is_, ids, repeat(None))):
+                ids[k] = index.setdefault(names[k], len(index))
+        sizes = np.fromiter(map(len, players), dtype=np.int64, count=len(players))
+        first_row = np.cumsum(sizes) - sizes
+        h = np.repeat(ok, sizes)
+        s = np.arange(len(names)) - np.repeat(first_row, sizes)
         pid = np.array(ids, dtype=np.int64)
         facts = block.facts[h, s]
         paid = np.where((block.status == RAKED)[:, None], block.winnings, block.won)[h, s]
         net = (paid - block.contributions[h, s]).astype(np.float64)
         adjusted = net.copy()
         allin = np.zeros(len(h), dtype=np.float64)
-        for hand in ok[block.adjust[ok] >= 0].tolist():
+        for at in np.flatnonzero(block.adjust[ok] >= 0).tolist():
+            hand = int(ok[at])
             record = block.records[hand]
             n = record.size
-            rows = np.flatnonzero(h == hand)
+            rows = np.arange(first_row[at], first_row[at] + n)
             alive = block.facts[hand, :n, FACT_NAMES.index("alive")].astype(bool)
             board = [c for kind, _, value in record.ops if kind == DB for c in value][: int(block.adjust[hand])]
             values = allin_adjusted(shown_holes(record), board, block.contributions[hand, :n].tolist(), alive,
@@ -412,7 +415,7 @@ class Analysis:
             adjusted[rows] = values
             allin[rows] = alive
         big = block.meta[h, 2].astype(np.float64)
-        unit = np.array([block.records[k].unit for k in hands], dtype=np.float64)
+        unit = np.repeat(np.array([record.unit for record in records], dtype=np.float64), sizes)
         columns = np.column_stack([
             np.ones(len(h)), facts[:, FACT_NAMES.index("vpip")], facts[:, FACT_NAMES.index("pfr")],
             facts[:, FACT_NAMES.index("three_bet")], facts[:, FACT_NAMES.index("three_bet_chance")],
@@ -424,10 +427,12 @@ class Analysis:
             grown = np.zeros((max(len(index), 2 * len(self._tally)), len(_TALLY)))
             grown[: len(self._tally)] = self._tally
             self._tally = grown
-        np.add.at(self._tally, pid, columns)
+        for column in range(columns.shape[1]):  # one column at a time: numpy's fast path, the same sums in order
+            np.add.at(self._tally[:, column], pid, columns[:, column])
         self._players_ready = False
         tracked = set(track)
         if tracked:
+            hands, seats = h.tolist(), s.tolist()
             for row in np.flatnonzero(np.isin(pid, [index[t] for t in tracked if t in index])).tolist():
                 name = block.records[hands[row]].players[seats[row]]
                 labels, nets, adjusted_series = self.series.setdefault(name, ([], [], []))

@@ -34,6 +34,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from functools import reduce
+from itertools import chain, compress, count, repeat
+from operator import add, is_, itemgetter
 from typing import Any
 
 import numpy as np
@@ -55,7 +58,7 @@ from matchdb.play import engine as E
 __all__ = ["BLOCK", "FACT_NAMES", "STATUS_NAMES", "Block", "replay_blocks"]
 
 #: Hands per compiled block.
-BLOCK = 1024
+BLOCK = 256
 
 MAX = E.MAX_SEATS
 IDENTICAL, RAKED, UNRECORDED = 0, 1, 2
@@ -99,47 +102,67 @@ class Block:
     facts: np.ndarray
 
     @classmethod
-    def of(cls, records: Sequence[Record]) -> Block:
-        """Encode records whose table the engine plays (others are refused: check with ``table_parameters`` first)."""
+    def of(cls, records: Sequence[Record], tables: Sequence[tuple] | None = None) -> Block:
+        """Encode records whose table the engine plays (others are refused: check with ``table_parameters`` first).
+
+        ``tables`` holds each record's ``table_parameters`` when the caller has them already.
+        """
         h = len(records)
-        meta_rows: list[tuple] = []
-        stack_rows: list[int] = []
-        paid_rows: list[int] = []
-        finish_rows: list[int] = []
-        flat: list[int] = []
-        rows = _ROWS
-        pad = [0] * MAX
-        position = 0
-        for record in records:
-            small, big, ante, button, table_stacks = table_parameters(record)
-            n = len(table_stacks)
-            for op in record.ops:
-                row = rows.get(op)
-                if row is None:
-                    row = rows[op] = _op_row(op)
-                    if len(rows) > 200_000:
-                        rows.clear()
-                flat += row
-            end = position + len(record.ops)
-            paid = record.winnings
-            finishing = record.finishing_stacks
-            meta_rows.append((n, small, big, ante, button, position, end, paid is not None, finishing is not None,
-                              E.RULE_POSTED_BLIND if short_big_blind_posted(record) else 0))
-            position = end
-            stack_rows += table_stacks
-            stack_rows += pad[n:]
-            paid_rows += paid if paid is not None else pad[:n]
-            paid_rows += pad[n:]
-            if finishing is not None:
-                finish_rows += [-1 if x is None or s is None else x for x, s in zip(finishing, record.stacks)]
-            else:
-                finish_rows += pad[:n]
-            finish_rows += pad[n:]
-        meta = np.array(meta_rows, dtype=np.int64).reshape(h, len(_META))
-        stacks = np.array(stack_rows, dtype=np.int64).reshape(h, MAX)
-        winnings = np.array(paid_rows, dtype=np.int64).reshape(h, MAX)
-        finishing_array = np.array(finish_rows, dtype=np.int64).reshape(h, MAX)
-        ops = np.array(flat, dtype=np.int64).reshape(-1, _OP_COLUMNS)
+        if tables is None:
+            tables = [table_parameters(record) for record in records]
+        # the ops: one cached row of bytes per distinct op, joined
+        ops_of = [record.ops for record in records]
+        every_op = list(chain.from_iterable(ops_of))
+        rows: list[Any] = list(map(_ROWS.get, every_op))
+        try:
+            joined = b"".join(rows)
+        except TypeError:  # ops not met before (None): their rows made and cached
+            if len(_ROWS) > 200_000:
+                _ROWS.clear()
+            for k in compress(count(), map(is_, rows, repeat(None))):
+                rows[k] = _ROWS[every_op[k]] = np.array(_op_row(every_op[k]), dtype=np.int64).tobytes()
+            joined = b"".join(rows)
+        ops = np.frombuffer(joined, dtype=np.int64).reshape(-1, _OP_COLUMNS).copy()
+        lengths = np.fromiter(map(len, ops_of), dtype=np.int64, count=h)
+        ends = np.cumsum(lengths)
+        # the table of each hand, then its seats' amounts scattered into rows of MAX
+        table_stacks = list(map(itemgetter(4), tables))
+        sizes = np.fromiter(map(len, table_stacks), dtype=np.int64, count=h)
+        meta = np.zeros((h, len(_META)), dtype=np.int64)
+        if h:
+            meta[:, 0] = sizes
+            meta[:, 1:5] = np.fromiter(chain.from_iterable(map(itemgetter(0, 1, 2, 3), tables)), dtype=np.int64,
+                                       count=4 * h).reshape(h, 4)
+        meta[:, 5] = ends - lengths
+        meta[:, 6] = ends
+        paid = [record.winnings for record in records]
+        finishing = [record.finishing_stacks for record in records]
+        meta[:, 7] = [x is not None for x in paid]
+        meta[:, 8] = [x is not None for x in finishing]
+        meta[:, 9] = np.fromiter(map(short_big_blind_posted, records), dtype=np.int64, count=h) * E.RULE_POSTED_BLIND
+        total = int(sizes.sum())
+        hand_of = np.repeat(np.arange(h), sizes)
+        seat_of = np.arange(total) - np.repeat(np.cumsum(sizes) - sizes, sizes)
+
+        def seats(values: Iterable) -> np.ndarray:
+            out = np.zeros((h, MAX), dtype=np.int64)
+            out[hand_of, seat_of] = np.fromiter(chain.from_iterable(values), dtype=np.int64, count=total)
+            return out
+
+        pad = (0,) * MAX
+        stacks = seats(table_stacks)
+        try:
+            winnings = seats(paid)
+        except TypeError:  # hands without recorded winnings (None): zeros
+            winnings = seats(pad[:len(record.stacks)] if x is None else x for record, x in zip(records, paid))
+        if finishing.count(None) == h:
+            finishing_array = np.zeros((h, MAX), dtype=np.int64)
+        else:
+            finishing_array = seats(
+                pad[:len(record.stacks)] if x is None
+                else x if None not in record.stacks
+                else [-1 if a is None or s is None else a for a, s in zip(x, record.stacks)]
+                for record, x in zip(records, finishing))
         return cls(list(records), meta, stacks, winnings, finishing_array, ops, np.zeros(h, dtype=np.int64),
                    np.zeros((h, MAX), dtype=np.int64), np.zeros((h, MAX), dtype=np.int64),
                    np.zeros((h, MAX), dtype=np.int64), np.zeros(h, dtype=np.int64), np.full(h, -1, dtype=np.int64),
@@ -159,7 +182,9 @@ class Block:
         try:
             replay_hand(self.records[k], steps=False)
         except ReplayError as error:
-            return error
+            # a fresh error: the caught one's traceback reaches the caller's frame, which holds the error (and
+            # this block) in a reference cycle only the garbage collector would free
+            return ReplayError(str(error), error.reason)
         return ReplayError(f"Hand {self.records[k].label} was refused by the compiled replay but not by the "
                            "Python one; please report it.", "disagreement")
 
@@ -181,13 +206,48 @@ def _extreme(hole0, hole1, board, left, nleft, strongest, cards, counts, straigh
             if best_a < 0 or (strongest and v > best_value) or (not strongest and v < best_value):
                 best_value, best_a, best_b = v, known, left[i]
         return best_a, best_b
+    # Both cards hidden: a pair's value is the flush's where the board's suit of three or more and the pair
+    # make five of it, else it depends on the seven ranks alone (valued once per pair of ranks, on stand-in
+    # cards of those ranks whose suits make no flush): the same values as evaluating every pair, far faster.
+    suit_count = np.zeros(4, dtype=np.int64)
+    suit_mask = np.zeros(4, dtype=np.int64)
+    for j in range(5):
+        suit_count[board[j] // 13] += 1
+        suit_mask[board[j] // 13] |= 1 << (board[j] % 13)
+    flush_suit = -1
+    for suit in range(4):
+        if suit_count[suit] >= 3:
+            flush_suit = suit
+    by_ranks = np.full((13, 13), -1, dtype=np.int64)
     for i in range(nleft):
+        a = left[i]
+        rank_a = a % 13
         for j in range(i + 1, nleft):
-            cards[0] = left[i]
-            cards[1] = left[j]
-            v = evaluate_with(cards, counts, straight_top, flush_value)
+            b = left[j]
+            rank_b = b % 13
+            v = -1
+            if flush_suit >= 0:
+                in_suit = suit_count[flush_suit]
+                mask = suit_mask[flush_suit]
+                if a // 13 == flush_suit:
+                    in_suit += 1
+                    mask |= 1 << rank_a
+                if b // 13 == flush_suit:
+                    in_suit += 1
+                    mask |= 1 << rank_b
+                if in_suit >= 5:
+                    v = flush_value[mask]
+            if v < 0:
+                v = by_ranks[rank_a, rank_b]
+                if v < 0:
+                    cards[0] = rank_a
+                    cards[1] = 13 + rank_b
+                    for k in range(5):
+                        cards[2 + k] = 13 * ((k + 2) % 4) + board[k] % 13
+                    v = evaluate_with(cards, counts, straight_top, flush_value)
+                    by_ranks[rank_a, rank_b] = v
             if best_a < 0 or (strongest and v > best_value) or (not strongest and v < best_value):
-                best_value, best_a, best_b = v, left[i], left[j]
+                best_value, best_a, best_b = v, a, b
     return best_a, best_b
 
 
@@ -498,10 +558,11 @@ def replay_blocks(records: Iterable[Any], report: ReplayReport, numbered: list, 
     """Replay ``records`` block by block into ``report`` (refusals into ``numbered`` as (hand number, Refusal))."""
     pending: list[Record] = []
     places: list[int] = []
+    tables: list[tuple] = []
     for record in records:
         report.read += 1
         try:
-            table_parameters(record)
+            tables.append(table_parameters(record))
         except ReplayError as error:
             report.refused[error.reason] += 1
             numbered.append((report.read, Refusal(record.file, record.number, record.index, error.reason,
@@ -510,22 +571,24 @@ def replay_blocks(records: Iterable[Any], report: ReplayReport, numbered: list, 
         pending.append(record)
         places.append(report.read)
         if len(pending) >= size:
-            _flush(pending, places, report, numbered, on_block)
-            pending, places = [], []
+            _flush(pending, places, tables, report, numbered, on_block)
+            pending, places, tables = [], [], []
     if pending:
-        _flush(pending, places, report, numbered, on_block)
+        _flush(pending, places, tables, report, numbered, on_block)
 
 
-def _flush(records: list[Record], places: list[int], report: ReplayReport, numbered: list, on_block) -> None:
-    block = Block.of(records)
+def _flush(records: list[Record], places: list[int], tables: list[tuple], report: ReplayReport, numbered: list,
+           on_block) -> None:
+    block = Block.of(records, tables)
     block.run()
     counts = np.bincount(block.status, minlength=REFUSED + 1)
     report.identical += int(counts[IDENTICAL])
     report.raked += int(counts[RAKED])
     report.unrecorded += int(counts[UNRECORDED])
     raked = np.flatnonzero(block.status == RAKED)
-    if len(raked):
-        report.rake += float(sum(block.rake[k] / records[k].unit for k in raked))
+    if len(raked):  # added one hand at a time, as the Python replay adds them (the same sum whatever the blocks)
+        units = np.array([records[k].unit for k in raked.tolist()], dtype=np.int64)
+        report.rake = float(reduce(add, (block.rake[raked] / units).tolist(), report.rake))
     for k in np.flatnonzero(block.status == REFUSED):
         error = block.refusal(int(k))
         record = records[k]

@@ -49,7 +49,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -250,10 +250,11 @@ def table_parameters(record: Record) -> tuple[int, int, int, int, tuple[int, ...
     stacks = record.stacks
     if 0 in stacks:
         raise ReplayError(f"Hand {record.label} deals in a player without chips.", "table")
-    cover = 0  # what an unlimited stack gets: enough to cover every bet
-    if None in stacks:
-        cover = sum(x for x in stacks if x is not None) + sum(v for k, _, v in record.ops if k == BET_RAISE)
-        cover += len(stacks) * (ante + big) + 1
+    if None not in stacks:
+        return small, big, ante, button, cast("tuple[int, ...]", stacks if type(stacks) is tuple else tuple(stacks))
+    # what an unlimited stack gets: enough to cover every bet
+    cover = sum(x for x in stacks if x is not None) + sum(v for k, _, v in record.ops if k == BET_RAISE)
+    cover += len(stacks) * (ante + big) + 1
     return small, big, ante, button, tuple(cover if x is None else x for x in stacks)
 
 
