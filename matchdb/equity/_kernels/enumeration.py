@@ -226,6 +226,22 @@ def _rank_multisets(size, available):
 
 
 @jit
+def _rank_strength(key, lookup, offsets):
+    """Strength of a hand without a flush from its summed rank keys (the perfect hash)."""
+    return np.int64(lookup[(key & _COLUMN_MASK) + offsets[key >> _ROW_SHIFT]])
+
+
+@jit
+def _among_best(value, player, best, winners):
+    """(best, winners) once ``player`` shows ``value``: the best strength so far and the bit mask of who holds it."""
+    if value > best:
+        return value, 1 << player
+    if value == best:
+        return best, winners | (1 << player)
+    return best, winners
+
+
+@jit
 def _enumerate(hand_ranks, hand_suits, hand_flush, available, lookup, offsets, flush_rank, by_winners):
     """Every 5-card board of the ``available`` cards beside known hands: ``by_winners[m]`` gets the boards whose best
     hand is held by exactly the players of bit mask m.
@@ -252,13 +268,7 @@ def _enumerate(hand_ranks, hand_suits, hand_flush, available, lookup, offsets, f
         best = np.int64(0)
         winners = 0
         for i in range(n):
-            k = keys[j] + hand_ranks[i]
-            v = np.int64(lookup[(k & _COLUMN_MASK) + offsets[k >> _ROW_SHIFT]])
-            if v > best:
-                best = v
-                winners = 1 << i
-            elif v == best:
-                winners |= 1 << i
+            best, winners = _among_best(_rank_strength(keys[j] + hand_ranks[i], lookup, offsets), i, best, winners)
         by_winners[winners] += ways[j]
     others = np.empty(13, dtype=np.int64)
     for s in range(4):
@@ -284,20 +294,11 @@ def _enumerate(hand_ranks, hand_suits, hand_flush, available, lookup, offsets, f
                         best = np.int64(0)
                         winners = 0
                         for i in range(n):
-                            h = key + rest[j] + hand_ranks[i]
-                            v = np.int64(lookup[(h & _COLUMN_MASK) + offsets[h >> _ROW_SHIFT]])
-                            if v > best:
-                                best = v
-                                winners = 1 << i
-                            elif v == best:
-                                winners |= 1 << i
+                            v = _rank_strength(key + rest[j] + hand_ranks[i], lookup, offsets)
+                            best, winners = _among_best(v, i, best, winners)
                             if hand_suits[i, s] + k >= 5:
                                 v = np.int64(flush_rank[sub | hand_flush[i, s]])
-                            if v > true_best:
-                                true_best = v
-                                true_winners = 1 << i
-                            elif v == true_best:
-                                true_winners |= 1 << i
+                            true_best, true_winners = _among_best(v, i, true_best, true_winners)
                         if true_winners != winners:
                             by_winners[true_winners] += rest_ways[j]
                             by_winners[winners] -= rest_ways[j]
