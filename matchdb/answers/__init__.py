@@ -30,6 +30,7 @@ AhKh on 2c7dJh
 
 from __future__ import annotations
 
+import functools
 import html
 import json
 import math
@@ -118,6 +119,12 @@ def write_json(data: Any, path: str | os.PathLike | None = None) -> str:
     return text
 
 
+@functools.cache
+def _field_names(cls: type) -> tuple[str, ...]:
+    """An answer class's field names, found once (every answer checks its fields when made)."""
+    return tuple(item.name for item in fields(cls))
+
+
 @dataclass(frozen=True)
 class Answer:
     """Base of every answer: JSON and text renderings, notebook displays, and no NaN in scalar fields.
@@ -127,14 +134,14 @@ class Answer:
     """
 
     def __post_init__(self) -> None:
-        for item in fields(self):
-            values = getattr(self, item.name)
+        for name in _field_names(type(self)):
+            values = getattr(self, name)
             if isinstance(values, (np.floating, np.integer, np.bool_)):
                 values = values.item()
-                object.__setattr__(self, item.name, values)
+                object.__setattr__(self, name, values)
             for value in values if isinstance(values, tuple) else (values,):
                 if isinstance(value, (float, np.floating)) and not math.isfinite(value):
-                    raise MatchdbError(f"The answer's {item.name} would be {value}; no finite answer exists for this question.")
+                    raise MatchdbError(f"The answer's {name} would be {value}; no finite answer exists for this question.")
 
     def to_dict(self) -> dict:
         """The answer as plain JSON types (lists for arrays, None where an array holds NaN): ``json.dumps`` takes it."""
