@@ -30,7 +30,6 @@ AhKh on 2c7dJh
 
 from __future__ import annotations
 
-import functools
 import html
 import json
 import math
@@ -119,10 +118,15 @@ def write_json(data: Any, path: str | os.PathLike | None = None) -> str:
     return text
 
 
-@functools.cache
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+
 def _field_names(cls: type) -> tuple[str, ...]:
     """An answer class's field names, found once (every answer checks its fields when made)."""
-    return tuple(item.name for item in fields(cls))
+    names = _FIELD_NAMES.get(cls)
+    if names is None:
+        names = _FIELD_NAMES[cls] = tuple(item.name for item in fields(cls))
+    return names
 
 
 @dataclass(frozen=True)
