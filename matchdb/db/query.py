@@ -70,6 +70,7 @@ from matchdb.storage.layout import check_index
 if TYPE_CHECKING:
     from matchdb.answers.distributions import BoardDistributions, HandDistribution
     from matchdb.answers.preflop import PreflopMultiway, PreflopTable
+    from matchdb.equity.heads_up import RangeResult
     from matchdb.equity.matchups import PreflopMatchups
 
 __all__ = ["open", "MatchDB", "FlopTable", "opponent_list"]
@@ -266,8 +267,6 @@ class MatchDB:
         Only the ranges' rows are compared (:func:`matchdb.equity.heads_up.range_vs_range`),
         so narrow ranges cost a fraction of a millisecond.
         """
-        from matchdb.equity.heads_up import range_vs_range
-
         if _is_preflop(board):
             from matchdb.db import preflop
 
@@ -275,12 +274,7 @@ class MatchDB:
         canon, columns, _ = self._frame(None, board)
         hero = check_possible(self._weights(canon, hero_range), f"hero range {describe_range(hero_range)!r}", _text(board))
         villain = check_possible(self._weights(canon, villain_range), f"villain range {describe_range(villain_range)!r}", _text(board))
-        try:
-            result = range_vs_range(self.table(canon.index), columns, hero, villain)
-        except MatchdbError as error:
-            if isinstance(error, DatabaseError):
-                raise
-            raise RangeError("No deal is possible: every hero hand collides with every villain hand.") from None
+        result = _ranges_heads_up(self.table(canon.index), columns, hero, villain)
         return RangeEquity(describe_range(hero_range), describe_range(villain_range), _text(board), result.equity, result.win,
                            result.tie, result.loss)
 
@@ -305,7 +299,7 @@ class MatchDB:
         >>> [round(100 * e, 4) for e in db.multiway("KdQd", "AhKhQh", ["JcTc", "5h5s"]).player_equities]
         [18.9738, 47.3237, 33.7025]
         """
-        from matchdb.equity.multiway import check_samples, multiway_outcome
+        from matchdb.equity.multiway import MultiwayResult, check_samples, multiway_outcome
         from matchdb.equity.opponents import independent_outcome
 
         samples = check_samples(samples)  # before any work: 10**30 is one sentence, not an OverflowError
@@ -333,8 +327,11 @@ class MatchDB:
             if hand is None:
                 raise MatchdbError("The independent-opponents formula takes one hand as the hero, not a range.")
             result = independent_outcome(table, columns, int(row), weights)
-        elif hand is None and len(weights) == 1 and method in ("auto", "exact"):
-            result = _heads_up_ranges(table, columns, hero, weights[0])
+        elif hand is None and len(weights) == 1 and method in ("auto", "exact"):  # the two ranges' rows compared
+            counted = _ranges_heads_up(table, columns, hero, weights[0])
+            result = MultiwayResult(win=counted.win, tie=counted.tie, loss=counted.loss, equity=counted.equity,
+                                    players=(counted.equity, 1.0 - counted.equity), exact=True, standard_error=0.0,
+                                    samples=0, seed=None, method="exact")
         else:
             result = multiway_outcome(table, columns, hero, weights, method=method, samples=samples, seed=seed)
         return Multiway.of(_text(hole) if hand is not None else _describe(hole), _text(board), names, result)
@@ -614,22 +611,17 @@ def opponent_list(villains: Iterable | None = (), random: int | None = None) -> 
     return opponents or ["random"]
 
 
-def _heads_up_ranges(table: np.ndarray, columns: np.ndarray, hero: np.ndarray, villain: np.ndarray):
-    """A hero range against one range as a multiway answer: the two ranges' rows compared
-    (:func:`matchdb.equity.heads_up.range_vs_range`, the same counts as the multiway enumeration in a fraction of
-    its time)."""
+def _ranges_heads_up(table: np.ndarray, columns: np.ndarray, hero: np.ndarray, villain: np.ndarray) -> RangeResult:
+    """A hero range against a villain range on one table: the two ranges' rows compared
+    (:func:`matchdb.equity.heads_up.range_vs_range`), what range_outcome and a hero range's multiway heads-up ask."""
     from matchdb.equity.heads_up import range_vs_range
-    from matchdb.equity.multiway import MultiwayResult
 
     try:
-        counted = range_vs_range(table, columns, hero, villain)
+        return range_vs_range(table, columns, hero, villain)
     except MatchdbError as error:
         if isinstance(error, DatabaseError):
             raise
         raise RangeError("No deal is possible: every hero hand collides with every villain hand.") from None
-    return MultiwayResult(win=counted.win, tie=counted.tie, loss=counted.loss, equity=counted.equity,
-                          players=(counted.equity, 1.0 - counted.equity), exact=True, standard_error=0.0, samples=0,
-                          seed=None, method="exact")
 
 
 def _check_known_hands(specs: list, taken: set[int], others: str) -> None:
