@@ -45,7 +45,6 @@ _ROW_SHIFT = 12
 _COLUMN_MASK = (1 << _ROW_SHIFT) - 1
 #: The key of no card: every suit counter at 3.
 EMPTY_KEY = np.uint64(0x3333 << 32)
-_FLUSH_BITS = np.uint64(0x8888 << 32)
 _S35 = np.uint64(35)
 _M1111 = np.uint64(0x1111)
 _LOW32 = np.uint64(0xFFFFFFFF)
@@ -170,14 +169,19 @@ def build_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 @jit
+def _rank_strength(key, lookup, offsets):
+    """Strength of a hand without a flush from its summed rank keys (the perfect hash)."""
+    return np.int64(lookup[(key & _COLUMN_MASK) + offsets[key >> _ROW_SHIFT]])
+
+
+@jit
 def strength(key, mask, lookup, offsets, flush_rank):
     """Strength (1..7,462, larger is stronger) of a 7-card hand given by its summed key and suit mask."""
     flush = (key >> _S35) & _M1111
     if flush:
         shift = np.uint64(16) * (np.uint64(flush > 0xF) + np.uint64(flush > 0xFF) + np.uint64(flush > 0xFFF))
         return np.int64(flush_rank[(mask >> shift) & _M13])
-    k = np.int64(key & _LOW32)
-    return np.int64(lookup[(k & _COLUMN_MASK) + offsets[k >> _ROW_SHIFT]])
+    return _rank_strength(np.int64(key & _LOW32), lookup, offsets)
 
 
 _BINOMIAL = np.array([[1, 0, 0, 0, 0], [1, 1, 0, 0, 0], [1, 2, 1, 0, 0], [1, 3, 3, 1, 0], [1, 4, 6, 4, 1]], dtype=np.int64)
@@ -223,12 +227,6 @@ def _rank_multisets(size, available):
         for j in range(i + 1, size):
             seq[j] = seq[i]
     return keys[:n], ways[:n]
-
-
-@jit
-def _rank_strength(key, lookup, offsets):
-    """Strength of a hand without a flush from its summed rank keys (the perfect hash)."""
-    return np.int64(lookup[(key & _COLUMN_MASK) + offsets[key >> _ROW_SHIFT]])
 
 
 @jit
