@@ -11,7 +11,7 @@ import json
 from typing import TYPE_CHECKING
 
 from matchdb.cli.common import DB_HELP, check_numbers, check_output, open_db, render
-from matchdb.equity.checks import MAX_SAMPLES
+from matchdb.equity.checks import MAX_SAMPLES, SAMPLES_HELP
 from matchdb.errors import MatchdbError
 
 if TYPE_CHECKING:
@@ -34,9 +34,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    "(default none beside the villains)")
     p.add_argument("--method", choices=("auto", "exact", "sample", "independent"), default="auto",
                    help="multiway: exact when affordable (auto), exact, sampled, or the article's independent formula")
-    p.add_argument("--samples", type=int, help="multiway: sampled partial deals, at most (default for a hand: as many as a "
-                   "standard error of 0.0005 needs, at least 2,352 on a turn or river; 2,352 per hand of a hero range; "
-                   "before the flop 262,144)")
+    p.add_argument("--samples", type=int, help=f"multiway: {SAMPLES_HELP}")
     p.add_argument("--seed", type=int, help="multiway: seed of a sampled answer (default: a fresh one, printed with the answer)")
     p.add_argument("--db", help=DB_HELP)
     p.add_argument("--json", action="store_true", help="print one JSON object")

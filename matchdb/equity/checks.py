@@ -33,7 +33,7 @@ import numpy as np
 from matchdb.core.pairs import N_PAIRS
 from matchdb.errors import MatchdbError, RangeError
 
-__all__ = ["MAX_SAMPLES", "check_table", "check_row", "check_weights", "check_possible", "check_samples", "is_uniform"]
+__all__ = ["MAX_SAMPLES", "SAMPLES_HELP", "check_table", "check_row", "check_weights", "check_possible", "check_samples", "is_uniform"]
 
 
 def check_table(table: object) -> np.ndarray:
@@ -106,6 +106,9 @@ def check_possible(weights: np.ndarray, name: str, board: str | None = None) -> 
 
 #: Most sampled partial deals a question may ask for (per hero hand): ten million take seconds to a minute.
 MAX_SAMPLES = 10_000_000
+#: What ``samples`` means and its defaults, as the command line's help and the HTTP reference say it.
+SAMPLES_HELP = ("sampled partial deals, at most (default for a hand: as many as a standard error of 0.0005 needs, "
+                "at least 2,352 on a turn or river; 2,352 per hand of a hero range; before the flop 262,144)")
 
 
 def check_samples(samples: Any) -> int | None:

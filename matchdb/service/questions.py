@@ -15,6 +15,7 @@ from fastapi import FastAPI, Query, Request
 
 from matchdb.answers import Multiway, Outcome, WinRate
 from matchdb.db.query import MatchDB, opponent_list
+from matchdb.equity.checks import SAMPLES_HELP
 from matchdb.service.costs import multiway_cost, report_cost
 from matchdb.service.guards import answer, compute
 
@@ -57,9 +58,7 @@ def add_routes(app: FastAPI, db: MatchDB) -> None:
         villain: list[str] | None = Query(None, description="one per opponent: a range ('JJ%2B'), a hand or 'random'; repeat it"),  # noqa: B008 - FastAPI's parameter declaration, read once
         opponents: int | None = Query(None, description="this many random opponents beside any villains"),
         method: Literal["auto", "exact", "sample", "independent"] = Query("auto", description="exact when affordable (auto), exact, sample, independent"),
-        samples: int | None = Query(None, description="sampled partial deals, at most (default for a hand: as many as a "
-                                    "standard error of 0.0005 needs, at least 2,352 on a turn or river; 2,352 per hand of "
-                                    "a hero range; before the flop 262,144)"),
+        samples: int | None = Query(None, description=SAMPLES_HELP),
         seed: int | None = Query(None, description="seed of a sampled answer"),
     ) -> Multiway:
         players = opponent_list(villain or [], opponents)
