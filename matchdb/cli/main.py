@@ -137,6 +137,26 @@ def parser() -> argparse.ArgumentParser:
     return top
 
 
+def _log_to_stderr() -> None:
+    """Send matchdb's own progress and notes to stderr, each line ``matchdb: ...``.
+
+    Only the ``matchdb`` logger is set to INFO: the root logger keeps Python's default (warnings only), so
+    libraries' informational messages (matplotlib's "generated new fontManager" on its first use in a new
+    HOME, say) are not printed as if they were matchdb's.
+    """
+    logger = logging.getLogger("matchdb")
+    handler = next((h for h in logger.handlers if getattr(h, "matchdb_cli", False)), None)
+    if handler is None:
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(logging.Formatter("matchdb: %(message)s"))
+        handler.matchdb_cli = True  # type: ignore[attr-defined]  # marks the handler so a second main() adds none
+        logger.addHandler(handler)
+    else:
+        handler.setStream(sys.stderr)  # type: ignore[attr-defined]  # a StreamHandler; stderr may have been replaced since
+    logger.setLevel(logging.INFO)
+    logger.propagate = False
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the command line on ``argv`` (default ``sys.argv[1:]``); return the exit status.
 
@@ -144,7 +164,7 @@ def main(argv: list[str] | None = None) -> int:
     stderr), 130 when interrupted.
     """
     args = parser().parse_args(argv)
-    logging.basicConfig(level=logging.INFO, format="matchdb: %(message)s", stream=sys.stderr)
+    _log_to_stderr()
     try:
         return args.func(args)
     except MatchdbError as error:
