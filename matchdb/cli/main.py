@@ -34,6 +34,7 @@ import logging
 import os
 import re
 import sys
+from typing import TextIO
 
 from matchdb.cli import database, hands, play, plots, questions, serve
 from matchdb.errors import MatchdbError
@@ -137,6 +138,23 @@ def parser() -> argparse.ArgumentParser:
     return top
 
 
+class _StderrHandler(logging.StreamHandler):
+    """Writes each record to whatever ``sys.stderr`` is when it is logged (as logging's own last-resort handler
+    does), so a handler set up by one call of :func:`main` never writes into a stream that was replaced since."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setFormatter(logging.Formatter("matchdb: %(message)s"))
+
+    @property
+    def stream(self) -> TextIO:  # a property over StreamHandler's attribute
+        return sys.stderr
+
+    @stream.setter
+    def stream(self, value: TextIO) -> None:  # StreamHandler's __init__ sets it; ignored
+        pass
+
+
 def _log_to_stderr() -> None:
     """Send matchdb's own progress and notes to stderr, each line ``matchdb: ...``.
 
@@ -145,14 +163,8 @@ def _log_to_stderr() -> None:
     HOME, say) are not printed as if they were matchdb's.
     """
     logger = logging.getLogger("matchdb")
-    handler = next((h for h in logger.handlers if getattr(h, "matchdb_cli", False)), None)
-    if handler is None:
-        handler = logging.StreamHandler(sys.stderr)
-        handler.setFormatter(logging.Formatter("matchdb: %(message)s"))
-        handler.matchdb_cli = True  # type: ignore[attr-defined]  # marks the handler so a second main() adds none
-        logger.addHandler(handler)
-    else:
-        handler.setStream(sys.stderr)  # type: ignore[attr-defined]  # a StreamHandler; stderr may have been replaced since
+    if not any(isinstance(handler, _StderrHandler) for handler in logger.handlers):
+        logger.addHandler(_StderrHandler())
     logger.setLevel(logging.INFO)
     logger.propagate = False
 
