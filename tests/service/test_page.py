@@ -581,6 +581,23 @@ def full_server(full_store, tmp_path_factory):
         yield url
 
 
+def test_equity_without_a_board_is_preflop(full_server, full_store):
+    """``/v1/equity`` and ``/v1/multiway`` without ``board=`` ask before the flop (they answered 422, 'board' missing):
+    OMPEval's exact AhKh vs QsQd, 0.4621445724590958, and the Python API's answers."""
+    import matchdb
+
+    db = matchdb.open(full_store)
+    answer = httpx.get(f"{full_server}/v1/equity", params={"hole": "AhKh", "villain": "QsQd"}, timeout=300)
+    assert answer.status_code == 200, answer.text
+    assert answer.json() == db.outcome("AhKh", "", "QsQd").to_dict() | {"board": ""}
+    assert answer.json()["equity"] == pytest.approx(0.4621445724590958, abs=1e-12)
+    assert httpx.get(f"{full_server}/v1/equity", params={"hole": "AhKh", "board": "", "villain": "QsQd"},
+                     timeout=300).json() == answer.json()
+    multiway = httpx.get(f"{full_server}/v1/multiway", params={"hole": "AhKh", "villain": ["QsQd", "JcTc"]}, timeout=300)
+    assert multiway.status_code == 200, multiway.text
+    assert multiway.json()["equity"] == pytest.approx(0.4020918414245004, abs=1e-12)
+
+
 def test_preflop_on_an_empty_board(browser, full_server, full_store):
     """OMPEval's published exact figures: AhKh vs QsQd 0.4621445724590958; AhKh vs QsQd vs JcTc 0.4020918414245004."""
     import matchdb
