@@ -375,8 +375,8 @@ def _play(args: argparse.Namespace) -> int:
     try:
         from matchdb.cli.tui import PlayApp, SetupApp
     except ImportError:
-        raise MatchdbError("matchdb play needs textual; install it with 'pip install matchdb[play]' "
-                           "(or 'pip install textual').") from None
+        raise MatchdbError("matchdb play needs textual (the play extra); install it with "
+                           "python3 -m pip install -e '.[play]' in matchdb's checkout, or pip install textual.") from None
     if args.dir:
         directory = Path(args.dir)
     else:

@@ -439,7 +439,7 @@ class Session:
             board=card_names(hand.board), pot=0 if hand.over else hand.pot, street=STREETS[hand.street],
             hole=card_names(record.holes[HUMAN_SEAT]), stacks=stacks, button=record.button,
             seats=[self._seat(s, record, (stacks[s], bets[s], s in folded, s in shown)) for s in range(n)],
-            log=[self._log_entry(entry) for entry in history],
+            log=[self._log_entry(entry, history[:k]) for k, entry in enumerate(history)],
             legal=self._legal(hand) if actor == HUMAN_SEAT else None,
         )
         if actor == HUMAN_SEAT and self.coach is not None:
@@ -479,10 +479,14 @@ class Session:
         folded = {seat for _, seat, kind, _ in record.history if kind == FOLD}
         return {s for s in range(len(record.start)) if record.start[s] > 0 and s not in folded}
 
-    def _log_entry(self, entry: tuple[int, int, int, int]) -> dict[str, Any]:
+    def _log_entry(self, entry: tuple[int, int, int, int], earlier: Sequence[tuple[int, int, int, int]] = ()) -> dict[str, Any]:
+        """One action of the hand's log (``earlier``: the actions before it); the first wager of a street after the
+        flop is a ``"bet"`` (preflop the big blind is the bet, so every wager there is a ``"raise"``)."""
         street, seat, kind, amount = entry
-        return {"street": STREETS[street], "seat": seat, "name": self.names[seat], "action": ACTION_NAMES[kind],
-                "amount": amount}
+        action = ACTION_NAMES[kind]
+        if kind == RAISE and street > 0 and not any(s == street and k == RAISE for s, _, k, _ in earlier):
+            action = "bet"
+        return {"street": STREETS[street], "seat": seat, "name": self.names[seat], "action": action, "amount": amount}
 
     def _legal(self, hand: Hand) -> dict[str, Any]:
         legal = hand.legal()
@@ -570,7 +574,7 @@ class Session:
                                                           "error": f"{type(error).__name__}: {str(error)[:200]}"}]
             before = len(live.hand.history)
             live.hand.act(kind, amount)
-            entry = self._log_entry(live.hand.history[before])
+            entry = self._log_entry(live.hand.history[before], live.hand.history[:before])
             self._after_action()
             return entry
 
