@@ -686,7 +686,7 @@ def _ask(bot: Any, seat: int, method: str, where: str, argument: Any) -> Any:
     try:
         return getattr(bot, method)(argument)
     except Exception as error:
-        text = str(error).strip().splitlines()[0][:200] if str(error).strip() else ""
+        text = str(error).strip().splitlines()[0][:200].rstrip(".") if str(error).strip() else ""
         raise GameError(f"The bot {bot_name(bot)!r} (seat {seat}, {where}) failed in {method}: "
                         f"{type(error).__name__}{': ' + text if text else ''}.") from error
 
