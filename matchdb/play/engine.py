@@ -99,6 +99,7 @@ __all__ = [
     "View",
     "HandRecord",
     "HandResult",
+    "GameStart",
     "Hand",
     "Table",
     "shuffled_decks",
@@ -308,6 +309,31 @@ class HandResult:
     net: tuple[int, ...]
     showdown: bool
     pots: tuple[tuple[int, tuple[int, ...], tuple[int, ...]], ...] = ()
+
+
+@dataclass(frozen=True)
+class GameStart:
+    """What a bot learns when a game starts (a bot's ``on_game_start(start)`` gets one, its own ``seat`` set).
+
+    A bot object may play many games in a run, in another seat each time
+    (the arena seats the bots anew for each game); this is where it learns
+    which. ``names`` is the bot in each seat, ``stacks`` the starting
+    stacks, ``button`` the first hand's button, ``small_blind``,
+    ``big_blind`` and ``ante`` the first hand's blinds, ``mode``
+    ``"tournament"``, ``"cash"`` or ``"sng"`` (a person's sit-and-go), and
+    ``hands`` the game's length in hands (a cash session's; a tournament's
+    safety cap), None when it has none.
+    """
+
+    seat: int
+    names: tuple[str, ...]
+    stacks: tuple[int, ...]
+    button: int
+    small_blind: int
+    big_blind: int
+    ante: int
+    mode: str
+    hands: int | None = None
 
 
 # -- kernels -----------------------------------------------------------------------

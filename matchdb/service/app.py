@@ -38,22 +38,25 @@ from fastapi.responses import JSONResponse
 
 from matchdb.db.query import MatchDB
 from matchdb.errors import MatchdbError
-from matchdb.human.store import IDLE_SECONDS, LIMIT
+from matchdb.human.store import CLIENT_LIMIT, IDLE_SECONDS, LIMIT
 from matchdb.service import batch, docs, info, page, play, questions, replayer
-from matchdb.service.guards import BodyLimit, status_of, strict_parameters
+from matchdb.service.guards import ANSWER_SECONDS, BodyLimit, status_of, strict_parameters
 from matchdb.service.pool import HeavyPool
 
 __all__ = ["create_app"]
 
 
 def create_app(db: MatchDB, info_details: bool = False, play_dir: str | os.PathLike | None = None,
-               play_limit: int = LIMIT, play_idle: float = IDLE_SECONDS) -> FastAPI:
+               play_limit: int = LIMIT, play_idle: float = IDLE_SECONDS, play_client_limit: int = CLIENT_LIMIT,
+               play_deadline: float = ANSWER_SECONDS) -> FastAPI:
     """The FastAPI application answering from ``db``.
 
     ``info_details`` lets ``/v1/info`` show the path, host and versions.
     ``play_dir`` keeps the sessions of ``/play`` (a temporary folder by
     default: then they end with the process); at most ``play_limit`` are
-    open, each put away after ``play_idle`` seconds unused.
+    open (``play_client_limit`` per client address), each put away after
+    ``play_idle`` seconds unused; a session not made within
+    ``play_deadline`` seconds is answered 503 and not kept.
     """
     heavy = HeavyPool(str(db.path.resolve()) if isinstance(db.path, Path) else str(db.path))
 
@@ -79,7 +82,7 @@ def create_app(db: MatchDB, info_details: bool = False, play_dir: str | os.PathL
     app.add_exception_handler(RequestValidationError, _validation_error)  # type: ignore[arg-type]
     for group in (questions, batch, info, page, replayer, docs):
         group.add_routes(app, db)
-    play.add_routes(app, db, play_dir, play_limit, play_idle)
+    play.add_routes(app, db, play_dir, play_limit, play_idle, play_client_limit, play_deadline)
     return app
 
 
