@@ -133,6 +133,12 @@ def _run_limited(argv: list[str], limit: int | None) -> subprocess.CompletedProc
                           preexec_fn=limit_files if limit else None, cwd=Path(__file__).resolve().parents[2])
 
 
+def _said_once(stderr: str) -> bool:
+    """matchdb said one sentence (one ``matchdb:`` line) and no traceback. A library's own first-use notes
+    (matplotlib's "building the font cache" in a new HOME, on a slow machine) may stand beside it: they are not matchdb's."""
+    return sum(line.startswith("matchdb: ") for line in stderr.splitlines()) == 1 and "Traceback" not in stderr
+
+
 @pytest.mark.parametrize(
     "argv",
     [
@@ -145,12 +151,6 @@ def _run_limited(argv: list[str], limit: int | None) -> subprocess.CompletedProc
     ],
     ids=["abstraction-zarr", "abstraction-hdf5", "pack", "export", "report", "plot"],
 )
-def _said_once(stderr: str) -> bool:
-    """matchdb said one sentence (one ``matchdb:`` line) and no traceback. A library's own first-use notes
-    (matplotlib's "building the font cache" in a new HOME, on a slow machine) may stand beside it: they are not matchdb's."""
-    return sum(line.startswith("matchdb: ") for line in stderr.splitlines()) == 1 and "Traceback" not in stderr
-
-
 def test_a_full_disk_is_said_and_leaves_no_partial_file(argv, request, tmp_path):
     """'abstraction --zarr' on a full disk computed 56 s, failed with OSError and left a.zarr.partial."""
     if argv[0] == "plot":
