@@ -62,7 +62,6 @@ from matchdb.hands.replayer import (
     ReplayError,
     ReplayReport,
     TableParameters,
-    post_seats,
     table_parameters,
 )
 from matchdb.jit import jit
@@ -157,9 +156,7 @@ class Block:
         meta[:, 7] = [x is not None for x in paid]
         meta[:, 8] = [x is not None for x in finishing]
         if h:
-            meta[:, [9, 10, 12]] = np.array([(t.rules, t.opener, t.notes) for t in tables], dtype=np.int64)
-        meta[:, 11] = [record.fields.get("venue") == "PartyPoker" for record in records]
-        meta[:, 13] = [post_seats(record) if t.posts is not None else 0 for record, t in zip(records, tables)]
+            meta[:, 9:] = np.array(list(map(itemgetter(7, 6, 9, 8, 10), tables)), dtype=np.int64)
         total = int(sizes.sum())
         hand_of = np.repeat(np.arange(h), sizes)
         seat_of = np.arange(total) - np.repeat(np.cumsum(sizes) - sizes, sizes)

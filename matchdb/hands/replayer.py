@@ -300,6 +300,8 @@ class TableParameters(NamedTuple):
     opener: int  # the seat the preflop action starts after (under posts; else -1)
     rules: int  # engine rule bits
     notes: int  # NOTES bits of the set-up
+    party: bool  # the record's site counts an uncalled bet given back as won (Party Poker)
+    dead: int  # the seats (bits) whose post may be dead money (posts written as negative blinds)
 
 
 def table_parameters(record: Record) -> TableParameters:
@@ -335,10 +337,11 @@ def table_parameters(record: Record) -> TableParameters:
         stacks = tuple(stacks)
     code = E.RULE_OPEN_FOLD | (E.RULE_POSTED_BLIND if short_big_blind_posted(record) else 0)
     chips = cast("tuple[int, ...]", stacks)
+    party = _counts_uncalled(record)
     if posts is None:
-        return TableParameters(small, big, ante, button, chips, None, -1, code, notes)
+        return TableParameters(small, big, ante, button, chips, None, -1, code, notes, party, 0)
     return TableParameters(small, big, ante, button, chips, posts, _opener(record, posts, chips, ante),
-                           code | E.RULE_POSTS, notes)
+                           code | E.RULE_POSTS, notes, party, post_seats(record))
 
 
 _TABLE_RULES: dict = {}
@@ -399,7 +402,7 @@ def _opener(record: Record, posts: tuple[int, ...], stacks: tuple[int, ...], ant
 
 def table_setup(record: Record) -> Setup:
     """The engine's table for a record (:func:`table_parameters`) and a deck with every card the record shows."""
-    small, big, ante, button, stacks, posts, opener, rules, notes = table_parameters(record)
+    small, big, ante, button, stacks, posts, opener, rules, notes = table_parameters(record)[:9]
     deck, hidden = _deck(record)
     return Setup(stacks, small, big, ante, button, deck, tuple(x is None for x in record.stacks), posts, opener,
                  rules, hidden, notes)

@@ -266,6 +266,7 @@ def _plain_arrays(records: list) -> dict:
         rules = E.RULE_OPEN_FOLD | (E.RULE_POSTED_BLIND if short_big_blind_posted(record) else 0)
         rules |= E.RULE_POSTS if table.posts is not None else 0
         dead = sum(1 << s for s, b in enumerate(record.blinds) if b < 0) if table.posts is not None else 0
+        assert table.rules == rules and table.dead == dead
         meta.append((n, table.small_blind, table.big_blind, table.ante, table.button, first, len(ops),
                      record.winnings is not None, record.finishing_stacks is not None, rules, table.opener,
                      record.fields.get("venue") == "PartyPoker", table.notes, dead))
