@@ -762,7 +762,9 @@ def _quick_record(raw: dict, file: str, number: str, index: int) -> Record | Non
         chips = [value if type(value) is int else int(value) for value in numbers]
     else:
         chips = [value * unit if type(value) is int else round(value * unit) for value in numbers]
-    if min(chips[:n]) < 0 or min(chips[2 * n + 1:3 * n + 1]) < 0 or max(chips) > MAX_CHIPS or min(chips) < -MAX_CHIPS:
+    low = min(chips)  # negative only for a post (a blind) or a bad ante, stack or payment
+    if max(chips) > MAX_CHIPS or low < 0 and (low < -MAX_CHIPS or min(chips[:n]) < 0
+                                              or min(chips[2 * n + 1:3 * n + 1]) < 0):
         return None
     at = 3 * n + 1
     paid = finished = None
