@@ -400,7 +400,7 @@ class HandStream:
         loads, error_types = _toml()
         for number, index, text in sections:
             self.read += 1
-            if number.startswith("["):
+            if number[:1] == "[":
                 self._refuse(name, number[1:-1], index, "malformed",
                              f"is headed [{number}], a TOML array of tables; a .phhs file heads each hand [N]")
                 continue

@@ -335,16 +335,19 @@ def table_parameters(record: Record) -> TableParameters:
         stacks = tuple(cover if x is None else x for x in stacks)
     elif type(stacks) is not tuple:
         stacks = tuple(stacks)
-    code = E.RULE_OPEN_FOLD | (E.RULE_POSTED_BLIND if short_big_blind_posted(record) else 0)
+    fields = record.fields  # short_big_blind_posted and _counts_uncalled, read here without two more calls
+    code = _OPEN_FOLD_POSTED if fields.get("_short_big_blind") == "posted" else E.RULE_OPEN_FOLD
+    party = fields.get("venue") == "PartyPoker"
+    if posts is None:  # tuple.__new__: the named tuple without its Python-level __new__ (once per hand)
+        return _new_tuple(TableParameters, (small, big, ante, button, stacks, None, -1, code, notes, party, 0))
     chips = cast("tuple[int, ...]", stacks)
-    party = _counts_uncalled(record)
-    if posts is None:
-        return TableParameters(small, big, ante, button, chips, None, -1, code, notes, party, 0)
     return TableParameters(small, big, ante, button, chips, posts, _opener(record, posts, chips, ante),
                            code | E.RULE_POSTS, notes, party, post_seats(record))
 
 
 _TABLE_RULES: dict = {}
+_OPEN_FOLD_POSTED = E.RULE_OPEN_FOLD | E.RULE_POSTED_BLIND
+_new_tuple = tuple.__new__
 
 
 def short_big_blind_posted(record: Record) -> bool:
