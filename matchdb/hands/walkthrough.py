@@ -25,7 +25,7 @@ Amounts are in the record's currency, as numbers.
 ... min_bet = 2
 ... starting_stacks = [200, 200]
 ... actions = ['d dh p1 AhKh', 'd dh p2 QsQd', 'p2 cbr 6', 'p1 cc', 'd db 2c7dJh',
-...            'p1 cbr 194', 'p2 cc', 'd db 3s', 'd db 4d']
+...            'p1 cbr 194', 'p2 cc', 'p1 sm AhKh', 'p2 sm QsQd', 'd db 3s', 'd db 4d']
 ... '''
 >>> done = replay_hand(next(iter(read_text(text, "ak-vs-qq.phh"))))
 >>> frames = walk(done)["frames"]

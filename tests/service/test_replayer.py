@@ -49,12 +49,31 @@ def test_replayer_answers_the_walk_of_the_chosen_hand(server, full_db):
     ({"text": ABS.read_text(), "hand": 10_000}, 400, "beyond the 83 hands read"),
     ({"text": ABS.read_text(), "hands": 1}, 422, "'hands'"),
     ({"text": ABS.read_text(), "hand": -1}, 422, "'hand'"),
+    ({"text": ABS.read_text().split("\n\n[2]")[0].replace("[200.30,", "[92233720368547758.08,")}, 400,
+     "has an amount of 9,223,372,036,854,775,808 chips; matchdb reads amounts of at most 10^15 chips"),
+    ({"text": ABS.read_text().split("\n\n[2]")[0].replace("actions = [", "actions = [" + "'p1 cc', " * 20_001)},
+     400, "has 20,007 actions; matchdb reads hands of at most 20,000 actions"),
+    ({"text": ABS.read_text().split("\n\n[2]")[0].replace("[1]", "[[1]]")}, 400, "is headed [[1]], a TOML array"),
 ])
 def test_replayer_refuses_bad_input_in_one_sentence(server, body, status, words):
     response = httpx.post(f"{server}/v1/replayer", json=body, timeout=60)
     assert response.status_code == status, response.text
     detail = response.json()["detail"]
     assert words in detail and detail.count(". ") <= 1
+
+
+def test_a_hand_past_the_limits_is_refused_and_the_others_served(server):
+    """A stack of 2^63 beside good hands: the good ones are read and replayed, the bad one listed, never a 500."""
+    text = ABS.read_text()
+    second = text.index("\n\n[2]")
+    bad = text[:second].replace("[1]", "[0]").replace("[200.30,", "[92233720368547758.08,")
+    response = httpx.post(f"{server}/v1/replayer", json={"text": bad + "\n" + text, "hand": 0, "name": "x.phhs"},
+                          timeout=120)
+    assert response.status_code == 200, response.text
+    answer = response.json()
+    assert answer["count"] == 83 and answer["refused"] == 1 and answer["labels"][0] == "x.phhs [1]"
+    assert answer["refusals"] == ["Hand [0] of x.phhs has an amount of 9,223,372,036,854,775,808 chips; matchdb reads "
+                                  "amounts of at most 10^15 chips (10,000,000,000,000.00 in this hand's currency)."]
 
 
 def test_the_page_steps_through_a_hand_showing_the_apis_figures(server, browser, full_db):
