@@ -82,7 +82,7 @@ def small_flops(small_store):
 
 @pytest.fixture(scope="session")
 def full_store(tmp_path_factory):
-    """The whole database, built as ``matchdb build`` builds it (about 80 s on 2 cores).
+    """The whole database, built as ``matchdb build`` builds it, its derived data included (about 2 minutes on 2 cores).
 
     A developer who already has a full store built by this checkout's code can set
     ``MATCHDB_TEST_FULL_STORE`` to its path: the session then works on a copy of it
@@ -94,7 +94,7 @@ def full_store(tmp_path_factory):
     prebuilt = os.environ.get("MATCHDB_TEST_FULL_STORE")
     if prebuilt:
         shutil.copytree(prebuilt, root)
-    report = build(root, quiet=True)  # with a copy: checks it is complete and builds nothing
+    report = build(root, quiet=True)  # with a copy: checks it is complete and computes only the derived data it lacks
     assert len(report.built) + report.skipped == 1755
     yield root
     shutil.rmtree(root, ignore_errors=True)  # 238 MB: never left behind under /tmp

@@ -529,10 +529,10 @@ class MatchDB:
     def missing_derived(self) -> list[str]:
         """The kinds of derived data (:data:`matchdb.equity.derived.DERIVED`) a complete database lacks or holds stale;
         [] for a database lacking tables, whose questions never need them."""
-        from matchdb.equity.derived import DERIVED
-
         if len(self.built()) < N_FLOPS:
             return []
+        from matchdb.equity.derived import DERIVED
+
         return [kind for kind in DERIVED if self.stored_derived(kind) is None]
 
     def prepare(self, kinds: Iterable[str] | None = None, show_progress: bool | None = None) -> list[str]:
@@ -594,7 +594,6 @@ class MatchDB:
     def stored_derived(self, kind: str) -> Any:
         """Derived data ``kind`` when this object holds it or the store does (intact and computed from these
         tables), else None; never computes it. Raises when the stored file was altered or damaged."""
-
         with self._lock:
             kept = self._kept.get(kind)
         if kept is not None:

@@ -216,3 +216,32 @@ def test_a_hand_against_two_random_hands_is_exact(full_db, small_db):
     with pytest.raises(MatchdbError, match=r"lacks tables \(8 of 1755\).*method='sample'"):
         small_db.multiway("JhTh", "", 2, method="exact")
     assert not small_db.multiway("JhTh", "", 2, seed=1).exact  # auto: sampled, as before
+
+
+@pytest.mark.slow
+def test_a_store_built_before_computes_what_a_question_needs_once_with_progress(full_store, tmp_path, monkeypatch):
+    """A complete store lacking its derived data (built before `matchdb build` computed it) computes, on a question's
+    first use, what that question needs, once, with a bar on a terminal (standard error) and nothing elsewhere; then
+    it is kept in the store, and `matchdb build` computes the rest (minutes on 2 cores)."""
+    import io
+    import shutil
+    import sys
+
+    from matchdb.db.build import build
+
+    copy = tmp_path / "old.zarr"
+    shutil.copytree(full_store, copy, ignore=shutil.ignore_patterns("derived"))
+    terminal = io.StringIO()
+    terminal.isatty = lambda: True  # type: ignore[method-assign]
+    monkeypatch.setattr(sys, "stderr", terminal)
+    db = matchdb.open(copy)
+    assert db.range_equity("QQ+,AKs", "JJ-99", "") == matchdb.open(full_store).range_equity("QQ+,AKs", "JJ-99", "")
+    assert "preflop data" in terminal.getvalue() and "1755/1755" in terminal.getvalue()
+    assert sorted(p.name for p in (copy / "derived").iterdir()) == ["preflop_matchups.json"]
+    monkeypatch.setattr(sys, "stderr", io.StringIO())  # not a terminal: no bar
+    assert db.multiway("JhTh", "", 2, method="exact").equity == matchdb.open(full_store).multiway("JhTh", "", 2).equity
+    assert sys.stderr.getvalue() == ""
+    assert sorted(p.name for p in (copy / "derived").iterdir()) == ["preflop.json", "preflop_matchups.json", "preflop_multiway.json"]
+    (copy / "derived" / "preflop.json").unlink()
+    report = build(copy, quiet=True)
+    assert report.built == [] and report.derived == ["preflop"] and "then the derived data (preflop) in" in report.summary()

@@ -117,24 +117,31 @@ def test_an_edited_preflop_file_is_refused_and_verify_names_it(full_store, prefl
     assert matchdb.open(full_store).preflop().row("AA")["equity"] == pytest.approx(0.8520, abs=5e-5)
 
 
-def test_edited_preflop_matchups_are_refused_and_verify_names_them(full_store, full_matchups):
-    """The matchups are derived data bound to the tables: an edited count is refused, and verify says so."""
+def test_edited_preflop_matchups_are_refused_and_verify_names_them(full_store, full_matchups, tmp_path):
+    """The matchups are derived data bound to the tables: an edited count is refused, and verify says so; a derived
+    file a complete store lacks is named, not a failure (a store built before `matchdb build` computed it)."""
     from matchdb.db.verify import verify
 
     path = full_store / "derived" / "preflop_matchups.json"
+    multiway = full_store / "derived" / "preflop_multiway.json"
     original = path.read_bytes()
     payload = json.loads(original)
     payload["content"]["win"][0] += 1
     try:
         path.write_text(json.dumps(payload))
+        multiway.rename(tmp_path / multiway.name)
         with pytest.raises(CorruptDatabaseError, match="derived/preflop_matchups.json.*altered or damaged"):
             matchdb.open(full_store).range_equity("AA", "KK", "")
         report = verify(full_store, sample=0)
         assert not report.ok and any("preflop_matchups.json" in p and "altered" in p for p in report.problems)
+        assert report.derived_missing == ["preflop_multiway"] and len(report.problems) == 1
+        assert "derived data not yet computed: preflop_multiway (matchdb build computes it" in report.lines()[-2]
     finally:
         path.write_bytes(original)
-    assert verify(full_store, sample=0).ok
-    assert "derived/preflop_matchups.json" in verify(full_store, sample=0).derived_checked
+        (tmp_path / multiway.name).rename(multiway)
+    report = verify(full_store, sample=0)
+    assert report.ok and report.derived_missing == []
+    assert report.derived_checked == ["derived/preflop.json", "derived/preflop_matchups.json", "derived/preflop_multiway.json"]
 
 
 def test_preflop_needs_every_table(small_store):
