@@ -133,7 +133,7 @@ def compute_derived(tables: Iterable, kinds: Iterable[str] | None = None, thread
             future.result()
     if len(seen) != N_FLOPS:
         raise MatchdbError(f"The derived data needs all {N_FLOPS} tables; got {len(seen)}.")
-    provenance = {"seconds": round(time.perf_counter() - started, 1), "method": "match tables, weighted columns"}
+    provenance = {"seconds": round(time.perf_counter() - started, 1), "method": "match tables"}
     out: dict[str, Any] = {}
     if with_counts:
         counts = slots[0].counts

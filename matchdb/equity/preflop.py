@@ -121,7 +121,7 @@ def add_table_counts(columns: np.ndarray, weights: np.ndarray, hands: np.ndarray
     and the hero's share in sixths against two, the columns' weight).
 
     >>> from matchdb.core.table import match_table
-    >>> from matchdb.core.pairs import pair_row, remaining_cards
+    >>> from matchdb.core.pairs import PAIRS, pair_row, remaining_cards
     >>> from matchdb.core.cards import parse_cards
     >>> flop = parse_cards("2c7dJh")
     >>> columns = np.ascontiguousarray(match_table(flop).T)
