@@ -25,9 +25,17 @@ from matchdb.answers import Answer, class_cell, grid_html, require_pandas
 from matchdb.core.hole_cards import class_index, combos
 from matchdb.errors import MatchdbError
 
-__all__ = ["PreflopTable", "PreflopMultiway", "PREFLOP_MULTIWAY_VERSION"]
+__all__ = ["PreflopTable", "PreflopMultiway", "PLAYERS", "PREFLOP_KIND", "PREFLOP_VERSION", "PREFLOP_MULTIWAY_KIND",
+           "PREFLOP_MULTIWAY_VERSION"]
 
-#: The layout version of a stored :class:`PreflopMultiway` (``derived/preflop_multiway.json``).
+#: Player counts the naive win rate is tabulated for.
+PLAYERS = tuple(range(2, 11))
+
+#: How a :class:`PreflopTable` is kept in a store (``derived/preflop.json``), and its layout's version.
+PREFLOP_KIND = "preflop"
+PREFLOP_VERSION = 2
+#: How a :class:`PreflopMultiway` is kept in a store (``derived/preflop_multiway.json``), and its layout's version.
+PREFLOP_MULTIWAY_KIND = "preflop_multiway"
 PREFLOP_MULTIWAY_VERSION = 2
 
 

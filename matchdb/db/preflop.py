@@ -175,8 +175,8 @@ def _against_two_random(db: MatchDB, hero: np.ndarray, method: str) -> MultiwayR
     """A hand or hero range against two random hands, exact: the multiway preflop table's figures of the hero's classes
     (every flop's exact three-player counts, summed when the database was built). None where that table cannot be had
     and ``method`` is ``"auto"`` (then sampled, as before)."""
+    from matchdb.answers.preflop import PREFLOP_MULTIWAY_KIND
     from matchdb.equity.multiway import MultiwayResult
-    from matchdb.equity.preflop import PREFLOP_MULTIWAY_KIND
 
     table: Any = db.stored_derived(PREFLOP_MULTIWAY_KIND)
     if table is None:

@@ -498,7 +498,7 @@ class MatchDB:
         package, :mod:`matchdb.equity.preflop`). Derived data: ``matchdb build`` computes it
         after the tables and keeps it in the store (see :meth:`prepare`).
         """
-        from matchdb.equity.preflop import PREFLOP_MULTIWAY_KIND
+        from matchdb.answers.preflop import PREFLOP_MULTIWAY_KIND
 
         return self._derived(PREFLOP_MULTIWAY_KIND, show_progress)
 
@@ -520,7 +520,7 @@ class MatchDB:
         ``matchdb build`` computes it after the tables and keeps it in the store
         (see :meth:`prepare`).
         """
-        from matchdb.equity.preflop import PLAYERS, PREFLOP_KIND
+        from matchdb.answers.preflop import PLAYERS, PREFLOP_KIND
 
         asked = [players] if isinstance(players, (int, np.integer)) else players  # a bool is refused as a count
         wanted = [check_players(n, low=PLAYERS[0], high=PLAYERS[-1]) for n in (asked or PLAYERS)]

@@ -36,10 +36,16 @@ from typing import Any
 
 import numpy as np
 
-from matchdb.answers.preflop import PREFLOP_MULTIWAY_VERSION, PreflopMultiway, PreflopTable
+from matchdb.answers.preflop import (
+    PREFLOP_KIND,
+    PREFLOP_MULTIWAY_KIND,
+    PREFLOP_MULTIWAY_VERSION,
+    PREFLOP_VERSION,
+    PreflopMultiway,
+    PreflopTable,
+)
 from matchdb.core.canonical import CANONICAL_FLOPS, N_FLOPS
-from matchdb.equity import matchups, preflop
-from matchdb.equity.enumeration import THREADS
+from matchdb.equity import matchups
 from matchdb.errors import MatchdbError
 from matchdb.progress import progress
 
@@ -56,9 +62,9 @@ class DerivedKind:
 
 #: Every kind of derived data a complete database keeps (``derived/KIND.json``), in the order a pass computes them.
 DERIVED = {
-    preflop.PREFLOP_KIND: DerivedKind(preflop.PREFLOP_VERSION, PreflopTable.from_stored),
+    PREFLOP_KIND: DerivedKind(PREFLOP_VERSION, PreflopTable.from_stored),
     matchups.MATCHUPS_KIND: DerivedKind(matchups.MATCHUPS_VERSION, matchups.PreflopMatchups.from_stored),
-    preflop.PREFLOP_MULTIWAY_KIND: DerivedKind(PREFLOP_MULTIWAY_VERSION, PreflopMultiway.from_stored),
+    PREFLOP_MULTIWAY_KIND: DerivedKind(PREFLOP_MULTIWAY_VERSION, PreflopMultiway.from_stored),
 }
 
 
@@ -66,8 +72,10 @@ class _Totals:
     """What one thread adds up: the hands' wins and ties (the matchups), the counts against random hands."""
 
     def __init__(self, with_matchups: bool, with_counts: bool) -> None:
+        from matchdb.equity.preflop import RandomCounts
+
         self.hands = matchups.HandCounts() if with_matchups else None
-        self.counts = preflop.RandomCounts() if with_counts else None
+        self.counts = RandomCounts() if with_counts else None
 
 
 def compute_derived(tables: Iterable, kinds: Iterable[str] | None = None, threads: int | None = None,
@@ -83,6 +91,9 @@ def compute_derived(tables: Iterable, kinds: Iterable[str] | None = None, thread
     ...
     matchdb.errors.MatchdbError: The derived data needs all 1755 tables; got 0.
     """
+    from matchdb.equity import preflop  # numba's kernels: loaded here, not by a process that only reads derived data
+    from matchdb.equity.enumeration import THREADS
+
     wanted = list(DERIVED) if kinds is None else list(dict.fromkeys(kinds))
     for kind in wanted:
         if kind not in DERIVED:
@@ -141,10 +152,10 @@ def compute_derived(tables: Iterable, kinds: Iterable[str] | None = None, thread
         for other in slots[1:]:
             assert other.counts is not None
             counts.add(other.counts)
-        if preflop.PREFLOP_KIND in wanted:
-            out[preflop.PREFLOP_KIND] = preflop.preflop_table(counts, provenance)
-        if preflop.PREFLOP_MULTIWAY_KIND in wanted:
-            out[preflop.PREFLOP_MULTIWAY_KIND] = preflop.multiway_table(counts, provenance)
+        if PREFLOP_KIND in wanted:
+            out[PREFLOP_KIND] = preflop.preflop_table(counts, provenance)
+        if PREFLOP_MULTIWAY_KIND in wanted:
+            out[PREFLOP_MULTIWAY_KIND] = preflop.multiway_table(counts, provenance)
     if with_matchups:
         out[matchups.MATCHUPS_KIND] = matchups.matchups_from_counts([s.hands for s in slots if s.hands is not None],
                                                                     provenance)

@@ -100,26 +100,36 @@ class MatchupClasses:
 
 @functools.cache
 def matchup_classes() -> MatchupClasses:
-    """The 93,769 classes of ordered matchups (about half a second, once per process)."""
+    """The 93,769 classes of ordered matchups (a tenth of a second, once per process).
+
+    A class is named by its smallest renaming, compared hand by hand: the first hand's smallest
+    renaming, then the second hand's smallest under the renamings that take the first one there
+    (6 for a suited hand, 4 for a pair, 2 for an offsuit one); classes are numbered in that order.
+    """
     position = np.full((52, 52), -1, dtype=np.int64)
     position[HAND_HIGH, HAND_LOW] = np.arange(N_HANDS)
     position[HAND_LOW, HAND_HIGH] = np.arange(N_HANDS)
-    renamed = np.stack([position[CARD_MAP[p, HAND_HIGH], CARD_MAP[p, HAND_LOW]] for p in range(24)])
-    h, v = np.meshgrid(np.arange(N_HANDS), np.arange(N_HANDS), indexing="ij")
-    hands_high, hands_low = HAND_HIGH[:, None], HAND_LOW[:, None]
+    renamed = np.stack([position[CARD_MAP[p, HAND_HIGH], CARD_MAP[p, HAND_LOW]] for p in range(24)])  # (24, hands)
+    first = renamed.min(axis=0)
+    best = np.empty((N_HANDS, 6), dtype=np.int64)  # the renamings taking each hand to its smallest, repeated to 6
+    for hand in range(N_HANDS):
+        best[hand] = np.resize(np.flatnonzero(renamed[:, hand] == first[hand]), 6)
+    second = renamed[best[:, 0]]  # row h: every hand v renamed as h's first such renaming renames it
+    for j in range(1, 6):
+        np.minimum(second, renamed[best[:, j]], out=second)
     disjoint = (
-        (hands_high != HAND_HIGH[None, :]) & (hands_high != HAND_LOW[None, :])
-        & (hands_low != HAND_HIGH[None, :]) & (hands_low != HAND_LOW[None, :])
+        (HAND_HIGH[:, None] != HAND_HIGH[None, :]) & (HAND_HIGH[:, None] != HAND_LOW[None, :])
+        & (HAND_LOW[:, None] != HAND_HIGH[None, :]) & (HAND_LOW[:, None] != HAND_LOW[None, :])
     )
-    h, v = h[disjoint], v[disjoint]
-    key = renamed[0, h] * N_HANDS + renamed[0, v]
-    for p in range(1, 24):
-        np.minimum(key, renamed[p, h] * N_HANDS + renamed[p, v], out=key)
-    first, inverse, orbit = np.unique(key, return_inverse=True, return_counts=True)
-    class_of = np.full((N_HANDS, N_HANDS), -1, dtype=np.int32)
-    class_of[h, v] = inverse
-    hands = np.stack([first // N_HANDS, first % N_HANDS], axis=1)
-    out = MatchupClasses(class_of, np.ascontiguousarray(class_of.T), hands, orbit.astype(np.int64))
+    key = first[:, None] * N_HANDS + second
+    present = np.zeros(N_HANDS * N_HANDS, dtype=bool)
+    present[key[disjoint]] = True
+    number = np.cumsum(present) - 1  # each class's number: its key's rank among the keys present
+    class_of = np.where(disjoint, number[key], -1).astype(np.int32)
+    keys = np.flatnonzero(present)
+    orbit = np.bincount(class_of[disjoint], minlength=len(keys)).astype(np.int64)
+    out = MatchupClasses(class_of, np.ascontiguousarray(class_of.T), np.stack([keys // N_HANDS, keys % N_HANDS], axis=1),
+                         orbit)
     for array in (out.class_of, out.class_of_t, out.hands, out.orbit):
         array.flags.writeable = False
     return out

@@ -38,7 +38,15 @@ from pathlib import Path
 
 import numpy as np
 
-from matchdb.answers.preflop import PREFLOP_MULTIWAY_VERSION, PreflopMultiway, PreflopTable
+from matchdb.answers.preflop import (
+    PLAYERS,
+    PREFLOP_KIND,
+    PREFLOP_MULTIWAY_KIND,
+    PREFLOP_MULTIWAY_VERSION,
+    PREFLOP_VERSION,
+    PreflopMultiway,
+    PreflopTable,
+)
 from matchdb.core.hole_cards import CLASS_OF_HAND, CLASSES, hand_positions
 from matchdb.core.pairs import MAX_W, N_LEVELS, N_PAIRS, PAIR_HIGH, PAIR_INDEX, PAIR_LOW, board_columns
 from matchdb.equity._kernels import preflop as _kernels
@@ -65,13 +73,6 @@ __all__ = [
     "SAMPLED_FILE",
 ]
 
-#: Player counts the naive win rate is tabulated for.
-PLAYERS = tuple(range(2, 11))
-#: How the table is kept in a store (``derived/preflop.json``), and its layout's version.
-PREFLOP_KIND = "preflop"
-PREFLOP_VERSION = 2
-#: How the multiway table is kept in a store (``derived/preflop_multiway.json``); its version is the answer's.
-PREFLOP_MULTIWAY_KIND = "preflop_multiway"
 #: On a whole board beside the hero's hand (45 cards left): the hands of one opponent, C(45, 2), and the
 #: unordered pairs of card-disjoint hands of two, C(45, 2) x C(43, 2) / 2.
 HEADS_UP_DEALS = 990
