@@ -74,25 +74,32 @@ def test_questions_wait_for_the_data_being_prepared_with_a_clear_503(full_store,
 
 
 @pytest.mark.slow
-def test_a_server_prepares_missing_derived_data_and_shares_it_with_its_workers(full_store, tmp_path):
-    """The whole preparation, for real: the store lacks every derived file (a copy); the server computes them at
-    start-up, then a range question answered by a worker process reads them (minutes on 2 cores)."""
+def test_a_server_prepares_missing_derived_data_and_hands_it_to_its_workers(full_store, tmp_path):
+    """The whole preparation, for real, on a packed file that lacks every derived file (one packed before `matchdb
+    build` computed them): the server cannot write it, so it keeps what it prepared and hands it to the worker processes
+    that answer heavy questions (minutes on 2 cores)."""
+    from matchdb.db.pack import pack
     from matchdb.service.app import create_app
 
-    copy = tmp_path / "old.zarr"
-    shutil.copytree(full_store, copy, ignore=shutil.ignore_patterns("derived"))
-    db = matchdb.open(copy)
+    folder = tmp_path / "old.zarr"
+    shutil.copytree(full_store, folder, ignore=shutil.ignore_patterns("derived"))
+    packed = pack(folder, tmp_path / "old.zip", preflop=False).path
+    shutil.rmtree(folder)
+    before = packed.read_bytes()
+    db = matchdb.open(packed)
     assert sorted(db.missing_derived()) == ["preflop", "preflop_matchups", "preflop_multiway"]
     url, server, thread = _serve(create_app(db))
     try:
-        params = {"hole": "QQ+", "board": "", "villain": "JJ-99"}
+        params = {"hole": "QQ+", "board": "", "villain": "JJ-99"}  # a hero range preflop: a heavy question, a worker's
         deadline = time.monotonic() + 1200
         while (answer := httpx.get(f"{url}/v1/multiway", params=params, timeout=60)).status_code == 503:
-            assert answer.headers["retry-after"] and time.monotonic() < deadline
+            assert answer.headers["retry-after"] and "being prepared" in answer.json()["detail"] and time.monotonic() < deadline
             time.sleep(5)
         assert answer.status_code == 200 and answer.json()["exact"]
         assert answer.json()["equity"] == pytest.approx(matchdb.open(full_store).range_equity("QQ+", "JJ-99", ""), abs=1e-12)
-        assert sorted(p.name for p in (copy / "derived").iterdir()) == sorted(p.name for p in (full_store / "derived").iterdir())
+        grid = httpx.get(f"{url}/v1/hands", params={"board": ""}, timeout=60)
+        assert grid.status_code == 200
+        assert packed.read_bytes() == before  # nothing written into the file
     finally:
         server.should_exit = True
         thread.join(timeout=30)
