@@ -125,7 +125,7 @@ def small_flops(small_store):
 
 @pytest.fixture(scope="session")
 def full_store():
-    """The whole database, built once per test run as ``matchdb build`` builds it (about 80 s on 2 cores).
+    """The whole database, built once per test run as ``matchdb build`` builds it, its derived data included (about 2 minutes on 2 cores).
 
     A developer who already has a full store built by this checkout's code can set
     ``MATCHDB_TEST_FULL_STORE`` to its path: the run then works on a copy of it
@@ -138,7 +138,7 @@ def full_store():
         prebuilt = os.environ.get("MATCHDB_TEST_FULL_STORE")
         if prebuilt:
             shutil.copytree(prebuilt, root)
-        report = build(root, quiet=True)  # with a copy: checks it is complete and builds nothing
+        report = build(root, quiet=True)  # with a copy: checks it is complete and computes only the derived data it lacks
         assert len(report.built) + report.skipped == 1755
 
     return built_once("full", make) / "matchdb.zarr"

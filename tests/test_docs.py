@@ -155,10 +155,7 @@ def test_transcripts_on_the_small_store(transcript, small_store, tmp_path):
 
 @pytest.fixture(scope="module")
 def full_home(full_store, tmp_path_factory):
-    """A home folder whose data folder holds the full database, as after ``matchdb build``, with its preflop table."""
-    import matchdb
-
-    matchdb.open(full_store).preflop()  # kept in the store: `matchdb pack` then has nothing to compute first
+    """A home folder whose data folder holds the full database, as after ``matchdb build`` (its derived data included)."""
     home = tmp_path_factory.mktemp("home")
     data = home / ".local" / "share" / "matchdb"
     data.mkdir(parents=True)
