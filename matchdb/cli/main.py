@@ -160,13 +160,13 @@ def _log_to_stderr() -> None:
 
     Only the ``matchdb`` logger is set to INFO: the root logger keeps Python's default (warnings only), so
     libraries' informational messages (matplotlib's "generated new fontManager" on its first use in a new
-    HOME, say) are not printed as if they were matchdb's.
+    HOME, say) are not printed as if they were matchdb's. The logger still propagates, so whatever a caller
+    set up on the root logger (pytest's log capture, say) keeps seeing matchdb's records after a call.
     """
     logger = logging.getLogger("matchdb")
     if not any(isinstance(handler, _StderrHandler) for handler in logger.handlers):
         logger.addHandler(_StderrHandler())
     logger.setLevel(logging.INFO)
-    logger.propagate = False
 
 
 def main(argv: list[str] | None = None) -> int:
