@@ -1,11 +1,21 @@
-"""The equity explorer (issues 15 and 21): the page at ``/``, its files under ``/web/``, ``GET /v1/hands`` (the grid it
-draws) and ``GET /v1/range`` (a range's weight on each starting-hand class, what the page draws of a range).
+"""The pages and their files: the equity explorer (issues 15 and 21) at ``/``, the table at ``/play``, the hand
+replayer at ``/replayer``, their files under ``/web/``; and the explorer's routes ``GET /v1/hands`` (the grid it draws)
+and ``GET /v1/range`` (a range's weight on each starting-hand class, what the page draws of a range).
 
-The page's files live in the package (``matchdb/service/web/``) and are sent
-under a content security policy that lets the page load and ask nothing from
-elsewhere. Every number the page shows is an answer of these routes or of the
-question routes (:mod:`matchdb.service.questions`): the page computes nothing.
+The pages' files live in the package (``matchdb/service/web/``) and are sent
+under a content security policy that lets a page load and ask nothing from
+elsewhere. The pages share one base (issue 31): each is ``base.html``'s shell
+(head, header with the pages' navigation, the error box) around its own body
+(``explorer.html``, ``play.html``, ``replayer.html``), styled by ``base.css``
+and its own stylesheet; its script imports ``base.js`` (``$``, the requests to
+the API with their one error path, ``showError``, percentages). Every number
+a page shows is an answer of the API: the pages compute nothing.
 
+>>> html = page_html("/play")
+>>> "<title>matchdb: play the bots</title>" in html, '<script type="module" src="/web/play.js"></script>' in html
+(True, True)
+>>> '<a href="/play" aria-current="page">play the bots</a>' in html
+True
 >>> answer = range_answer("qq+, 0.5(AKs)")
 >>> answer["range"], answer["combos"], answer["classes"]["AKs"]
 ('QQ+,0.5(AKs)', 20.0, {'weight': 0.5, 'combos': 4, 'hands': None})
@@ -15,6 +25,7 @@ question routes (:mod:`matchdb.service.questions`): the page computes nothing.
 
 # No ``from __future__ import annotations``: FastAPI and pydantic read these annotations at run time.
 import math
+import re
 from importlib.resources import files
 from typing import Literal
 
@@ -30,17 +41,22 @@ from matchdb.db.query import MatchDB
 from matchdb.errors import MatchdbError
 from matchdb.service.guards import compute
 
-__all__ = ["PAGE_FILES", "ClassWeight", "HandsAnswer", "RangeAnswer", "add_routes", "hands_answer", "range_answer"]
+__all__ = [
+    "PAGES", "PAGE_FILES", "PAGE_HEADERS", "ClassWeight", "HandsAnswer", "RangeAnswer", "add_routes", "hands_answer",
+    "page_html", "range_answer",
+]
 
-#: The pages' files in the package (matchdb/service/web/: the explorer's, the hand replayer's and the table's,
-#: ``/play``) and their media types; nothing else is served from there.
+#: Each page's address, its title and its name: its body is web/{name}.html, its script and stylesheet
+#: /web/{name}.js and /web/{name}.css; web/base.html is the shell of them all.
+PAGES = {"/": ("equity explorer", "explorer"), "/play": ("play the bots", "play"), "/replayer": ("hand replayer", "replayer")}
+#: The files served under ``/web/`` (from matchdb/service/web/) and their media types; nothing else is served from there.
 PAGE_FILES = {
-    "index.html": "text/html", "page.js": "text/javascript", "page.css": "text/css",
-    "replayer.html": "text/html", "replayer.js": "text/javascript", "replayer.css": "text/css",
-    "play.html": "text/html", "play.js": "text/javascript", "play.css": "text/css",
+    "base.js": "text/javascript", "base.css": "text/css",
+    **{f"{name}.{ending}": media for _, name in PAGES.values()
+       for ending, media in (("js", "text/javascript"), ("css", "text/css"))},
 }
-#: The page loads nothing from elsewhere and talks only to this server.
-_PAGE_HEADERS = {
+#: A page loads nothing from elsewhere and talks only to this server.
+PAGE_HEADERS = {
     "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
     "X-Content-Type-Options": "nosniff",
     "Cache-Control": "no-cache",
@@ -111,10 +127,22 @@ def hands_answer(db: MatchDB, board: str, figure: str, villain: str | None, play
     return table.to_dict() | {"grid": grid, "hero": mine}
 
 
+def page_html(path: str) -> str:
+    """The HTML of the page at ``path`` (a key of :data:`PAGES`): web/base.html with the page's title, files, body and
+    the navigation between the pages filled in."""
+    title, name = PAGES[path]
+    folder = files("matchdb.service") / "web"
+    current = ' aria-current="page"'
+    nav = "".join(f'<a href="{where}"{current if where == path else ""}>{text}</a>' for where, (text, _) in PAGES.items())
+    fields = {"title": title, "name": name, "nav": nav, "body": (folder / f"{name}.html").read_text().rstrip()}
+    return re.sub(r"\{\{(\w+)\}\}", lambda match: fields[match[1]], (folder / "base.html").read_text())
+
+
 def add_routes(app: FastAPI, db: MatchDB) -> None:
-    """Add the page, its files and ``/v1/hands``, answering from ``db``."""
+    """Add the pages, their files and ``/v1/hands``, answering from ``db``."""
     folder = files("matchdb.service") / "web"
     contents = {name: (folder / name).read_bytes() for name in PAGE_FILES}
+    pages = {path: page_html(path).encode() for path in PAGES}
 
     @app.get(
         "/v1/hands",
@@ -140,24 +168,24 @@ def add_routes(app: FastAPI, db: MatchDB) -> None:
     ) -> dict:
         return await compute(range_answer, range)
 
-    def page_file(name: str) -> Response:
-        return Response(contents[name], media_type=PAGE_FILES[name], headers=_PAGE_HEADERS)
+    def page(path: str) -> Response:
+        return Response(pages[path], media_type="text/html", headers=PAGE_HEADERS)
 
     @app.get("/", include_in_schema=False)
     def get_page() -> Response:
-        return page_file("index.html")
+        return page("/")
 
     @app.get("/replayer", include_in_schema=False)
     def get_replayer() -> Response:
-        return page_file("replayer.html")
+        return page("/replayer")
 
     @app.get("/play", include_in_schema=False)
     def get_play_page(pause: int | None = Query(None, description="ms the page waits before each bot action")) -> Response:
-        return page_file("play.html")  # the page's script reads ``pause`` itself
+        return page("/play")  # the page's script reads ``pause`` itself
 
     @app.get("/web/{name}", include_in_schema=False)
     def get_page_file(name: str) -> Response:
         if name not in PAGE_FILES:
             raise HTTPException(404, detail=f"The page has no file {name[:40]!r}; expected one of {', '.join(PAGE_FILES)}.")
-        return page_file(name)
+        return Response(contents[name], media_type=PAGE_FILES[name], headers=PAGE_HEADERS)
 

@@ -11,7 +11,7 @@ import pytest
 from matchdb.hands import read, replay_hand
 from matchdb.hands.walkthrough import walk
 from tests.helpers import running_server
-from tests.service.test_page import Page
+from tests.service.test_page import STARLETTE_500, Page, stand_in
 
 ABS = Path(__file__).resolve().parents[1] / "data" / "hands" / "abs-100nl.phhs"
 
@@ -222,3 +222,36 @@ def test_the_page_labels_hands_by_file_explains_the_status_and_draws_its_step_bu
         assert inked >= 0.15 * pixels.shape[0] * pixels.shape[1], (name, inked, pixels.shape)
     errors = [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
     assert not errors, errors
+
+
+# -- issue 31: the replayer's errors through the pages' one error path ------------------------------------------
+
+
+def test_the_page_shows_a_plain_text_500_as_the_servers_answer(browser):
+    """The replayer read every answer as JSON: a plain-text 500 (what Starlette sends for an exception nothing
+    handled) failed to parse and the page said "The server could not be reached" of a server that had answered. The
+    real page against a stand-in answering so (why a stand-in: tests/service/test_page.py, above ``stand_in``)."""
+    with stand_in({"/v1/replayer": STARLETTE_500}) as url:
+        page = Page(browser, url)
+        browser.get(f"{url}/replayer")
+        page.wait(lambda: page.body("state") == "ready")
+        browser.execute_script("document.getElementById('text').value = arguments[0];", ABS.read_text())
+        page.element("go").click()
+        page.wait(lambda: page.body("state") == "error")
+        assert page.text("error") == ("The server answered /v1/replayer with 500 Internal Server Error; the fault is the "
+                                      "server's, not the question's.")
+        assert "could not be reached" not in page.text("error")
+        assert not page.shown("hand") and page.element("go").is_enabled()
+
+
+def test_the_page_shows_the_apis_sentence_for_a_refused_text(server, browser):
+    """The real server refusing a text (400): the page shows the API's one sentence, word for word."""
+    detail = httpx.post(f"{server}/v1/replayer", json={"text": "nonsense", "name": "pasted text"}, timeout=60).json()["detail"]
+    page = Page(browser, server)
+    browser.get(f"{server}/replayer")
+    page.wait(lambda: page.body("state") == "ready")
+    browser.execute_script("document.getElementById('text').value = 'nonsense';")
+    page.element("go").click()
+    page.wait(lambda: page.body("state") == "error")
+    assert page.text("error") == detail and "is neither PHH nor a site history" in detail
+

@@ -1,9 +1,10 @@
 // matchdb's table for a person. Plain JavaScript over /v1/play: every card, stack and figure shown is the server's
 // view of the session (it never sends a bot's cards before a showdown, nor the undealt deck). Bots act one step at a
-// time with a short visible pause (?pause=ms in the address, 600 by default). Errors show the API's one sentence.
-"use strict";
+// time with a short visible pause (?pause=ms in the address, 600 by default). Requests, errors and percentages go
+// through the pages' shared base (base.js): an error shows the API's one sentence, or what the server answered.
 
-const $ = (id) => document.getElementById(id);
+import { $, getJSON, percent as pct, postJSON, setInfo, showError } from "./base.js";
+
 const SUITS = { s: "\u2660", h: "\u2665", d: "\u2666", c: "\u2663" };
 const params = new URLSearchParams(location.search);
 const PAUSE = Math.max(0, Number(params.get("pause") ?? 600) || 0);
@@ -12,34 +13,17 @@ let view = null; // the latest view of the session
 let busy = false; // a request or the bots' turn is in progress
 let clicked = 0; // performance.now() of the last click on an action, for the round trip the page records
 
-// -- talking to the API --------------------------------------------------------------------------------------
+// How a sentence says each action of the log: [the person's verb, a bot's verb]; the amount follows ("you bet 10",
+// "station bets 10"). The same words as the terminal table's (matchdb.cli.tui).
+const VERBS = {
+  fold: ["fold", "folds"], check: ["check", "checks"], call: ["call", "calls"], bet: ["bet", "bets"],
+  raise: ["raise to", "raises to"], "small blind": ["post the small blind", "posts the small blind"],
+  "big blind": ["post the big blind", "posts the big blind"], ante: ["post an ante of", "posts an ante of"],
+};
 
-async function api(method, path, body) {
-  let response;
-  try {
-    response = await fetch(path, {
-      method,
-      headers: body === undefined ? { accept: "application/json" } : { accept: "application/json", "content-type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-  } catch (failure) {
-    throw new Error(`The server could not be reached (${failure.message}); is matchdb serve still running?`);
-  }
-  let answer = null;
-  try {
-    answer = await response.json();
-  } catch (failure) {
-    answer = null;
-  }
-  if (!response.ok) {
-    throw new Error(answer && typeof answer.detail === "string" ? answer.detail : `The server answered ${response.status}.`);
-  }
-  return answer;
-}
-
-function showError(error) {
-  $("error").textContent = error ? error.message || String(error) : "";
-  $("error").hidden = !error;
+// The name a sentence gives a seat ("you" for the person) and the form of its verbs (0: the person's, 1: a bot's).
+function who(seat) {
+  return Number(seat) === view.human_seat ? ["you", 0] : [view.names[seat], 1];
 }
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -118,23 +102,32 @@ function drawActions() {
   $("leave").disabled = view.left;
 }
 
+// Whether the person's cards were shown at the last hand's showdown, known while the view's log is that hand's: the
+// person's own cards are always sent, shown or not ("you held" them when not at the showdown, or when unknown).
+let shownAt = { hand: null, showdown: false };
+
+function personAtShowdown() {
+  return view.last.showdown && !view.log.some((entry) => entry.seat === view.human_seat && entry.action === "fold");
+}
+
 function drawResult() {
   const last = view.last;
   const box = $("result");
   box.hidden = !last;
   if (!last) return;
-  const names = view.names;
+  if (view.hand_over && view.hand === last.hand) shownAt = { hand: last.hand, showdown: personAtShowdown() };
+  const atShowdown = shownAt.hand === last.hand && shownAt.showdown;
   const lines = [`Hand ${last.hand}: ` + (last.showdown ? "showdown" : "no showdown") + (last.board.length ? `, board ${last.board.join(" ")}` : "")];
   for (const [seat, cards] of Object.entries(last.shown)) {
-    if (Number(seat) !== view.human_seat || last.showdown) lines.push(`${names[seat]} shows ${cards.join(" ")}`);
+    const [name, form] = who(seat);
+    if (form === 1 && last.showdown) lines.push(`${name} shows ${cards.join(" ")}`); // only a bot still in is sent
+    else if (form === 0) lines.push(`${atShowdown ? "you show" : "you held"} ${cards.join(" ")}`);
   }
-  lines.push(last.net.map((net, seat) => `${names[seat]} ${net > 0 ? "+" : ""}${net}`).join(", "));
+  lines.push(last.net.map((net, seat) => `${who(seat)[0]} ${net > 0 ? "+" : ""}${net}`).join(", "));
   box.replaceChildren(...lines.map((text) => Object.assign(document.createElement("p"), { textContent: text })));
   box.dataset.hand = last.hand;
   box.dataset.net = last.net.join(" ");
 }
-
-const pct = (x) => (x === null || x === undefined ? "-" : `${(100 * x).toFixed(2)} %`);
 
 function drawCoach() {
   const panel = $("coach-panel");
@@ -183,9 +176,13 @@ function drawCoach() {
 }
 
 function drawLog() {
-  $("log").replaceChildren(...view.log.map((entry) => Object.assign(document.createElement("li"), {
-    textContent: `${entry.street}: ${entry.name} ${entry.action}${entry.amount ? " " + entry.amount : ""}`,
-  })));
+  $("log").replaceChildren(...view.log.map((entry) => {
+    const [name, form] = who(entry.seat);
+    const verb = (VERBS[entry.action] || [entry.action, entry.action])[form];
+    return Object.assign(document.createElement("li"), {
+      textContent: `${entry.street}: ${name} ${verb}${entry.amount ? " " + entry.amount : ""}`,
+    });
+  }));
 }
 
 function draw() {
@@ -199,7 +196,7 @@ function draw() {
   $("hand-number").textContent = view.hand;
   $("blinds").textContent = `${view.blinds.small_blind}/${view.blinds.big_blind}` + (view.blinds.ante ? ` ante ${view.blinds.ante}` : "");
   const failures = view.bot_errors.length ? ` · a bot failed and folded: ${view.bot_errors.at(-1).name} (${view.bot_errors.at(-1).error})` : "";
-  $("session-info").textContent = `session ${view.id} · ${view.game} · hands played ${view.hands_played}${failures}`;
+  setInfo(`session ${view.id} · ${view.game} · hands played ${view.hands_played}${failures}`);
   drawActions();
   drawResult();
   drawCoach();
@@ -215,7 +212,7 @@ async function bots() {
   while (view && !view.hand_over && !view.your_turn && view.actor !== null) {
     document.body.dataset.state = "bots";
     await sleep(PAUSE);
-    const answer = await api("POST", `/v1/play/${view.id}/step`);
+    const answer = await postJSON(`/v1/play/${view.id}/step`);
     view = answer.view;
     draw();
   }
@@ -244,7 +241,7 @@ async function run(task) {
 
 function act(kind, amount) {
   clicked = performance.now();
-  run(() => api("POST", `/v1/play/${view.id}/act`, amount === undefined ? { kind } : { kind, amount }));
+  run(() => postJSON(`/v1/play/${view.id}/act`, amount === undefined ? { kind } : { kind, amount }));
 }
 
 function raiseAmount() {
@@ -266,7 +263,7 @@ function wire() {
   $("setup").addEventListener("submit", (event) => {
     event.preventDefault();
     run(async () => {
-      const answer = await api("POST", "/v1/play", settings());
+      const answer = await postJSON("/v1/play", settings());
       history.replaceState(null, "", `${location.pathname}${location.search}#${answer.id}`);
       return answer;
     });
@@ -286,13 +283,13 @@ function wire() {
   }
   $("next").addEventListener("click", () => {
     clicked = performance.now();
-    run(() => api("POST", `/v1/play/${view.id}/next`));
+    run(() => postJSON(`/v1/play/${view.id}/next`));
   });
   $("leave").addEventListener("click", async () => {
     if (busy) return;
     busy = true;
     try {
-      const summary = await api("POST", `/v1/play/${view.id}/leave`);
+      const summary = await postJSON(`/v1/play/${view.id}/leave`);
       showSummary(summary);
       document.body.dataset.state = "left";
     } catch (error) {
@@ -326,7 +323,8 @@ function showSummary(summary) {
   box.replaceChildren(Object.assign(document.createElement("h2"), { textContent: `Session over: ${summary.hands} hands (resume at #${summary.id})` }), table);
 }
 
+document.body.dataset.state = "setup";
 wire();
 if (location.hash.length > 1) {
-  run(() => api("GET", `/v1/play/${encodeURIComponent(location.hash.slice(1))}`));
+  run(() => getJSON(`/v1/play/${encodeURIComponent(location.hash.slice(1))}`));
 }

@@ -1,8 +1,9 @@
 // matchdb's hand replayer: reads hand histories through POST /v1/replayer and steps through one hand's frames.
-// Every number shown is the server's answer; this script only draws them.
-"use strict";
+// Every number shown is the server's answer; this script only draws them. Requests, errors and percentages go
+// through the pages' shared base (base.js).
 
-const $ = (id) => document.getElementById(id);
+import { $, percent, postJSON, showError } from "./base.js";
+
 let answer = null; // the last answer of /v1/replayer
 let frame = 0; // the frame shown
 let sourceName = "pasted text"; // what the hands are labelled by: the file's name, once one is chosen
@@ -19,35 +20,20 @@ function setState(state) {
   document.body.dataset.state = state;
 }
 
-function showError(message) {
-  $("error").textContent = message;
-  $("error").hidden = false;
-  setState("error");
-}
-
 async function ask(hand) {
   setState("loading");
-  $("error").hidden = true;
+  showError(null);
   $("go").disabled = true;
   try {
-    const response = await fetch("/v1/replayer", {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({
-        text: $("text").value, hand, name: sourceName, opponent_range: $("opponent-range").value.trim() || "random",
-      }),
+    answer = await postJSON("/v1/replayer", {
+      text: $("text").value, hand, name: sourceName, opponent_range: $("opponent-range").value.trim() || "random",
     });
-    const data = await response.json();
-    if (!response.ok) {
-      showError(typeof data.detail === "string" ? data.detail : `The server answered ${response.status}.`);
-      return;
-    }
-    answer = data;
     drawChoice(hand);
     show(0);
     setState("done");
   } catch (error) {
-    showError(`The server could not be reached (${error.message}).`);
+    showError(error); // the base's one sentence: the API's detail, or what the server (or no server) answered
+    setState("error");
   } finally {
     $("go").disabled = false;
   }
@@ -103,7 +89,7 @@ function show(k) {
     const equity = f.equity[seat];
     const error = f.standard_error[seat];
     let shown = "";
-    if (equity !== null) shown = `${(100 * equity).toFixed(2)} %` + (error > 0 ? ` ± ${(100 * error).toFixed(2)} (sampled)` : "");
+    if (equity !== null) shown = percent(equity) + (error > 0 ? ` ± ${(100 * error).toFixed(2)} (sampled)` : "");
     else if (f.in_hand[seat]) shown = hole ? "" : "hidden";
     tr.append(
       cell(`p${seat + 1} ${name}`),
@@ -156,3 +142,5 @@ document.addEventListener("keydown", (event) => {
   if (event.key === "ArrowRight") show(frame + 1);
   if (event.key === "ArrowLeft") show(frame - 1);
 });
+document.body.dataset.frame = "";
+setState("ready"); // listening: the form can be used

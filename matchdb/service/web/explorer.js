@@ -1,49 +1,14 @@
 // matchdb's equity explorer. Plain JavaScript over the HTTP API: every number shown is an answer of
 // /v1/equity, /v1/multiway, /v1/win-rate, /v1/hands, /v1/distribution, /v1/range or /v1/info, never computed
-// here. Errors show the API's one-sentence `detail`. Parameters are URL-encoded (a range's '+' travels as %2B).
-"use strict";
+// here. Requests, errors and percentages go through the pages' shared base (base.js).
+
+import { $, getJSON, percent, query, setInfo, showError } from "./base.js";
 
 const RANKS = "AKQJT98765432"; // grid rows and columns: row and column 0 is the ace (as HandTable.grid())
 const SUITS = [["s", "\u2660"], ["h", "\u2665"], ["d", "\u2666"], ["c", "\u2663"]];
 const CARD = /^[2-9TJQKA][cdhs]$/i;
 const MAX_PLAYERS = 10;
 const STOPS = [[215, 48, 39], [255, 255, 191], [26, 152, 80]]; // matplotlib's RdYlGn, as matchdb.plots.grid_colour
-
-const $ = (id) => document.getElementById(id);
-
-// -- talking to the API --------------------------------------------------------------------------
-
-function query(params) {
-  const parts = [];
-  for (const [key, value] of Object.entries(params)) {
-    if (value === undefined || value === null) continue;
-    for (const one of Array.isArray(value) ? value : [value]) {
-      parts.push(`${encodeURIComponent(key)}=${encodeURIComponent(String(one))}`);
-    }
-  }
-  return parts.join("&");
-}
-
-async function api(path, params = {}) {
-  const search = query(params);
-  let response;
-  try {
-    response = await fetch(search ? `${path}?${search}` : path, { headers: { accept: "application/json" } });
-  } catch (failure) {
-    throw new Error(`The server could not be reached (${failure.message}); is matchdb serve still running?`);
-  }
-  let body = null;
-  try {
-    body = await response.json();
-  } catch (failure) {
-    body = null;
-  }
-  if (!response.ok) {
-    const detail = body && typeof body.detail === "string" ? body.detail : `The server answered ${response.status} ${response.statusText}.`;
-    throw new Error(detail);
-  }
-  return body;
-}
 
 // -- cards and the picker ---------------------------------------------------------------------------
 
@@ -204,7 +169,7 @@ const NO_CLASSES = { range: "", combos: 0, fraction: 0, classes: {} }; // an emp
 async function rangeClasses(text) {
   if (!text) return NO_CLASSES;
   if (isRandom(text)) text = "random";
-  if (!rangeCache.has(text)) rangeCache.set(text, await api("/v1/range", { range: text }));
+  if (!rangeCache.has(text)) rangeCache.set(text, await getJSON("/v1/range", { range: text }));
   return rangeCache.get(text);
 }
 
@@ -363,17 +328,6 @@ function fillFromAddress() {
   return true;
 }
 
-function showError(message) {
-  const box = $("error");
-  box.textContent = message || "";
-  box.hidden = !message;
-}
-
-// An equity or a probability as players read it: a percentage with two decimals (the full float is in data-value).
-function percent(value) {
-  return value === null || value === undefined ? "-" : `${(100 * value).toFixed(2)} %`;
-}
-
 function fixed(value) {
   return value === null || value === undefined ? "-" : value.toFixed(6);
 }
@@ -394,13 +348,13 @@ function playerQuestions(board, players, grid) {
     let first;
     if (isHand(a) || isHand(b)) {
       const [hand, other] = isHand(a) ? [a, b] : [b, a];
-      const outcome = api("/v1/equity", { hole: hand, board, villain: isRandom(other) ? undefined : other })
+      const outcome = getJSON("/v1/equity", { hole: hand, board, villain: isRandom(other) ? undefined : other })
         .then((r) => ({ ...r, exact: true, method: "exact" }));
       first = isHand(a) ? outcome : outcome.then(mirror);
     } else if (grid) {
       first = grid.then((hands) => ({ ...hands.hero, exact: true, method: "exact" }));
     } else {
-      first = api("/v1/multiway", { hole: named(a), board, villain: [named(b)] });
+      first = getJSON("/v1/multiway", { hole: named(a), board, villain: [named(b)] });
     }
     return [first, first.then(mirror)];
   }
@@ -409,7 +363,7 @@ function playerQuestions(board, players, grid) {
     const key = named(text);
     if (!asked.has(key)) {
       const others = players.filter((_, k) => k !== i).map(named);
-      asked.set(key, api("/v1/multiway", { hole: key, board, villain: others }));
+      asked.set(key, getJSON("/v1/multiway", { hole: key, board, villain: others }));
     }
     return asked.get(key);
   });
@@ -436,11 +390,11 @@ async function show(started = performance.now()) {
     if (!preflop) {
       const rangeHero = players.length === 2 && !isHand(hero) && !isHand(players[1]) ? named(hero) : undefined;
       grid = players.length === 2
-        ? api("/v1/hands", { board: form.board, villain: isRandom(players[1]) ? undefined : players[1], hero: rangeHero })
-        : api("/v1/hands", { board: form.board, figure: "win-rate", players: players.length });
+        ? getJSON("/v1/hands", { board: form.board, villain: isRandom(players[1]) ? undefined : players[1], hero: rangeHero })
+        : getJSON("/v1/hands", { board: form.board, figure: "win-rate", players: players.length });
     }
     const figures = playerQuestions(form.board, players, grid);
-    const naive = isHand(hero) && count >= 3 ? api("/v1/win-rate", { hole: hero, board: form.board, players: players.length }) : null;
+    const naive = isHand(hero) && count >= 3 ? getJSON("/v1/win-rate", { hole: hero, board: form.board, players: players.length }) : null;
     const wantsDistribution = isHand(hero) && players.length === 2 && (count === 3 || count === 4);
     const answers = await Promise.allSettled([figures[0], naive, grid]);
     const failed = answers.find((a) => a.status === "rejected");
@@ -456,7 +410,7 @@ async function show(started = performance.now()) {
     // then, not to slow the answers above: the selected player's range on the grid, and the distribution
     const drawing = rangeChanged(active);
     const distribution = wantsDistribution
-      ? api("/v1/distribution", { hole: hero, board: form.board, villain: isRandom(players[1]) ? undefined : players[1] })
+      ? getJSON("/v1/distribution", { hole: hero, board: form.board, villain: isRandom(players[1]) ? undefined : players[1] })
       : null;
     const [, dist] = await Promise.all([drawing, distribution]);
     if (asked !== questions) return;
@@ -760,6 +714,7 @@ function wireRangeTools() {
 }
 
 async function start() {
+  document.body.dataset.shown = "0";
   buildPicker();
   wireTips();
   wireGridEditing();
@@ -773,17 +728,21 @@ async function start() {
   window.addEventListener("hashchange", () => {
     if (fillFromAddress()) show();
   });
+  let trouble = null; // the database's description could not be had: said once the page is drawn
   try {
-    const info = await api("/v1/info");
-    $("db-info").textContent = `format ${info.format_version}, ${info.tables_built} of ${info.tables} tables`;
+    const info = await getJSON("/v1/info");
+    setInfo(`format ${info.format_version}, ${info.tables_built} of ${info.tables} tables`);
   } catch (failure) {
-    showError(failure.message);
+    trouble = failure;
   }
   const asked = fillFromAddress();
   drawGrid(null, playerTexts(), $("board").value.trim() === "", false); // the grid builds ranges before any question
   document.body.dataset.state = "ready";
-  if (asked) await show();
-  else await drawRange();
+  if (asked) await show(); // its own answer, or its own error, replaces the description's
+  else {
+    await drawRange();
+    if (trouble) showError(trouble); // after the range is drawn (drawing clears the error box)
+  }
 }
 
 start();
