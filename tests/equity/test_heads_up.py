@@ -53,6 +53,7 @@ def test_every_hand_at_once_equals_one_at_a_time(table_cache):
     assert pair_row(flop, parse_cards("AsKs")) >= 0
 
 
+@pytest.mark.slow  # about 25 s of pure Python; tests/db/test_query.py checks the same figures against eval7's enumeration
 def test_exact_equity_equals_the_pure_python_enumeration(table_cache):
     flop = parse_cards("7c7d2s")
     hole = parse_cards("As2d")

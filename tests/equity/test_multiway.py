@@ -364,8 +364,8 @@ def test_enumerated_random_opponents_against_sampled(table_cache):
         hero = pair_row(flop, parse_cards(hand))
         exact = multiway_outcome(table, columns, hero, [np.ones(1176)] * opponents, method="exact")
         assert exact.exact and exact.method == "exact"
-        z = _z_scores(table, columns, hero, [np.ones(1176)] * opponents, 40, samples=4000)
-        assert (np.abs(z) <= 4).sum() >= 39
+        z = _z_scores(table, columns, hero, [np.ones(1176)] * opponents, 20, samples=4000)
+        assert (np.abs(z) <= 4).sum() >= 19
     auto = multiway_outcome(table, columns, pair_row(flop, parse_cards("QsJs")), [np.ones(1176)] * 4)
     assert auto.exact  # four random opponents on the river: exact by default
 
