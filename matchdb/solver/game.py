@@ -51,6 +51,8 @@ __all__ = [
     "deals_of",
     "swap_permutation",
     "showdown_order",
+    "canonical_frame",
+    "canonical_rows",
     "card_masks",
     "SUIT_PAIRS",
 ]
@@ -223,6 +225,19 @@ class Showdown:
     start: tuple[np.ndarray, np.ndarray]
 
 
+def canonical_frame(board: tuple[int, ...]) -> tuple[int, np.ndarray]:
+    """(canonical flop index, local index of every real card id) of a board's flop: where its cards sit in the
+    flop's match table (a hand's row is ``PAIR_INDEX[local[a], local[b]]``; -1 for the flop's own cards)."""
+    canon = canonicalize(board[:3])
+    return canon.index, np.asarray(local_lookup(canon.index))[CARD_MAP[canon.perm]]
+
+
+def canonical_rows(board: tuple[int, ...], hands: Hands) -> np.ndarray:
+    """Each hand's row in the match table of the board's flop."""
+    _, local = canonical_frame(board)
+    return PAIR_INDEX[local[hands.cards[:, 0]], local[hands.cards[:, 1]]].astype(np.int64)
+
+
 def showdown_order(table: Callable[[int], np.ndarray], board: tuple[int, ...], players: tuple[Hands, Hands],
                    runouts: list[tuple[int, int]]) -> Showdown:
     """Sort both players' hands by W on each runout (turn, river) of ``runouts``, reading the flop's table once.
@@ -232,13 +247,12 @@ def showdown_order(table: Callable[[int], np.ndarray], board: tuple[int, ...], p
     canonical flop's frame by the board's suit renaming; a hand's row and a
     runout's column are then the positions of those pairs (:data:`matchdb.core.pairs.PAIR_INDEX`).
     """
-    canon = canonicalize(board[:3])
-    local = np.asarray(local_lookup(canon.index))[CARD_MAP[canon.perm]]  # real card id -> local index (-1 on the flop)
-    w = table(canon.index)
+    index, local = canonical_frame(board)  # real card id -> local index (-1 on the flop)
+    w = table(index)
     columns = np.array([PAIR_INDEX[local[t], local[r]] for t, r in runouts], dtype=np.int64)
     orders, strengths, starts = [], [], []
     for hands in players:
-        rows = PAIR_INDEX[local[hands.cards[:, 0]], local[hands.cards[:, 1]]].astype(np.int64)
+        rows = canonical_rows(board, hands)
         values = w[rows][:, columns]  # (hands, runouts) uint16, SENTINEL where the hand holds a runout card
         order = np.argsort(values, axis=0, kind="stable")
         sorted_values = np.take_along_axis(values, order, axis=0)

@@ -71,9 +71,9 @@ KTree = namedtuple("KTree", "kind player street pot nact child loc lnode pos sub
 #: per turn index, ``n_river``/``river_card``/``river_mask``/``runout`` per (turn, river) index, the turn deal's
 #: cards taken from others (``tmap_rep``, ``tmap_swap``) and each river deal's (``rmap_n``, ``rmap_rep``,
 #: ``rmap_swap``), ``swaps`` (suit pair, player, hand) -> swapped hand; ``board_mask``; the showdown orders
-#: ``sd_order``, ``sd_strength``, ``sd_start`` (player, runout).
+#: ``sd_order``, ``sd_strength``, the hands' two cards ``sd_card0``/``sd_card1`` in that order, ``sd_start`` (player, runout).
 KCards = namedtuple("KCards", "n cards mask same weights board_mask turn_card turn_mask n_river river_card river_mask runout "
-                              "tmap_rep tmap_swap rmap_n rmap_rep rmap_swap swaps sd_order sd_strength sd_start")
+                              "tmap_rep tmap_swap rmap_n rmap_rep rmap_swap swaps sd_order sd_strength sd_card0 sd_card1 sd_start")
 #: Where instances live: instance (subtree s, turn index t, river index r) is entry ``inst_first[s] + t * 48 + r``
 #: of ``inst_base`` (offset of its block) and ``inst_node`` (number of its first action node among all).
 KLayout = namedtuple("KLayout", "inst_first inst_base inst_node")
@@ -133,15 +133,15 @@ def flatten(tree: ActionTree) -> Flat:
     player = np.array([max(n.player, 0) for n in nodes], dtype=np.int8)
     street = np.array([n.street for n in nodes], dtype=np.int8)
     pot = np.array([n.pot(tree.options.pot) for n in nodes], dtype=np.float64)
-    nact = np.array([len(n.children) if n.kind == "action" else 0 for n in nodes], dtype=np.int32)
-    child = np.full((m, width), -1, dtype=np.int32)
+    nact = np.array([len(n.children) if n.kind == "action" else 0 for n in nodes], dtype=np.int64)
+    child = np.full((m, width), -1, dtype=np.int64)
     for n in nodes:
         for a, c in enumerate(n.children):
             child[n.index, a] = c.index
-    sub = np.full(m, -1, dtype=np.int32)
-    pos = np.full(m, -1, dtype=np.int32)
-    lnode = np.full(m, -1, dtype=np.int32)
-    next_sub = np.full(m, -1, dtype=np.int32)
+    sub = np.full(m, -1, dtype=np.int64)  # every index the kernels carry is int64: one compiled version each
+    pos = np.full(m, -1, dtype=np.int64)
+    lnode = np.full(m, -1, dtype=np.int64)
+    next_sub = np.full(m, -1, dtype=np.int64)
     roots = [tree.root.index]
     sub_nodes: list[list[int]] = []
     sub_street: list[int] = []
@@ -257,11 +257,11 @@ def make_cards(hands: tuple[Hands, Hands], board: tuple[int, ...], deals: list[D
     n_turn = len(turns)
     turn_card = np.array(turns, dtype=np.int64)
     turn_mask = np.array([board_mask | np.uint64(1 << t) for t in turns], dtype=np.uint64)
-    n_river = np.zeros(n_turn, dtype=np.int32)
+    n_river = np.zeros(n_turn, dtype=np.int64)
     river_card = np.full((n_turn, MAX_RIVERS), -1, dtype=np.int64)
     river_mask = np.zeros((n_turn, MAX_RIVERS), dtype=np.uint64)
     runout = np.full((n_turn, MAX_RIVERS), -1, dtype=np.int32)
-    rmap_n = np.zeros(n_turn, dtype=np.int32)
+    rmap_n = np.zeros(n_turn, dtype=np.int64)
     rmap_rep = np.full((n_turn, MAX_RIVERS), -1, dtype=np.int32)
     rmap_swap = np.full((n_turn, MAX_RIVERS), -1, dtype=np.int32)
     for t, turn in enumerate(turns):
@@ -292,8 +292,10 @@ def make_cards(hands: tuple[Hands, Hands], board: tuple[int, ...], deals: list[D
         sd_order[p, : len(showdown.order[p])] = showdown.order[p]
         sd_strength[p, : len(showdown.strength[p])] = showdown.strength[p]
     sd_start = np.stack(showdown.start).astype(np.int64)
+    sd_card0 = np.stack([cards[p, sd_order[p], 0] for p in range(2)]).astype(np.uint8)
+    sd_card1 = np.stack([cards[p, sd_order[p], 1] for p in range(2)]).astype(np.uint8)
     return (n, cards, mask, same, weights, board_mask, turn_card, turn_mask, n_river, river_card, river_mask, runout,
-            tmap_rep, tmap_swap, rmap_n, rmap_rep, rmap_swap, swaps, sd_order, sd_strength, sd_start)
+            tmap_rep, tmap_swap, rmap_n, rmap_rep, rmap_swap, swaps, sd_order, sd_strength, sd_card0, sd_card1, sd_start)
 
 
 def make_buffers(elements: int, action_nodes: int, compressed: bool, lock_of: np.ndarray | None = None,
@@ -332,14 +334,14 @@ def make_scratch(flat: Flat, width: int, threads: int) -> tuple:
     """Working rows for ``threads`` threads and the calling one (see :class:`KScratch`)."""
     slots = threads + 1
     f, t, r = _max_nodes(flat, 0), _max_nodes(flat, 1), _max_nodes(flat, 2)
-    actions = max(1, int(flat.nact.max()))
+    actions = max(1, int(flat.nact.max())) + 1  # a row more for the strategy's sums
     exits = max([len(e) for e in flat.exits] or [1]) or 1
     return (
-        np.zeros((f, width), dtype=np.float32), np.zeros((f, width), dtype=np.float32), np.zeros(f, dtype=np.int32),
+        np.zeros((f, width), dtype=np.float32), np.zeros((f, width), dtype=np.float32), np.zeros(f, dtype=np.int64),
         np.zeros((slots, t, width), dtype=np.float32), np.zeros((slots, t, width), dtype=np.float32),
-        np.zeros((slots, t), dtype=np.int32),
+        np.zeros((slots, t), dtype=np.int64),
         np.zeros((slots, r, width), dtype=np.float32), np.zeros((slots, r, width), dtype=np.float32),
-        np.zeros((slots, r), dtype=np.int32),
+        np.zeros((slots, r), dtype=np.int64),
         np.zeros((slots, actions, width), dtype=np.float32), np.zeros((slots, width), dtype=np.float64),
         np.zeros((exits, width), dtype=np.float32), np.zeros((max_jobs(flat), width), dtype=np.float32),
         np.zeros((slots, MAX_RIVERS, width), dtype=np.float32),
@@ -356,7 +358,7 @@ def memory_estimate(flat: Flat, counts: tuple[int, int], elements: int, action_n
     slots = threads + 1
     rows = width * 4 * (2 * _max_nodes(flat, 0) + 2 * slots * (_max_nodes(flat, 1) + _max_nodes(flat, 2))
                         + slots * max(1, int(flat.nact.max())) + 2 * slots + max_jobs(flat) + 49 + slots * MAX_RIVERS)
-    showdown = runouts * (counts[0] + counts[1]) * 6
+    showdown = runouts * (counts[0] + counts[1]) * 8
     return int(numbers + rows + showdown)
 
 

@@ -24,6 +24,7 @@ take, refused before anything is allocated when it is over the bound
 
 from __future__ import annotations
 
+import hashlib
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -35,7 +36,16 @@ from matchdb.core.cards import CardsLike, format_cards
 from matchdb.core.ranges import RangeLike, describe_range, range_weights
 from matchdb.errors import RangeError
 from matchdb.progress import logger, progress
-from matchdb.solver.game import Deal, Hands, deals_of, num_combinations, parse_board, range_hands, showdown_order
+from matchdb.solver.game import (
+    Deal,
+    Hands,
+    canonical_frame,
+    deals_of,
+    num_combinations,
+    parse_board,
+    range_hands,
+    showdown_order,
+)
 from matchdb.solver.layout import (
     MAX_RIVERS,
     Flat,
@@ -105,6 +115,8 @@ class Spot:
     beta: float = 0.5
     gamma: float = 3.0
     flop_index: int = -1
+    table: Any = None
+    table_sha256: str = ""
 
     @property
     def street(self) -> int:
@@ -140,8 +152,8 @@ def prepare(source: TableSource | Callable[[int], np.ndarray], oop: RangeLike, i
     )
     w_oop = range_weights(oop)
     w_ip = range_weights(ip)
-    hands = (range_hands(w_oop, cards, "OOP range"), range_hands(w_ip, cards, "IP range"))
-    hands = (_described(hands[0], oop), _described(hands[1], ip))
+    hands = (range_hands(oop if isinstance(oop, str) else w_oop, cards, "OOP range"),
+             range_hands(ip if isinstance(ip, str) else w_ip, cards, "IP range"))
     numcomb = num_combinations(*hands)
     if numcomb <= 0:
         raise RangeError(f"Every OOP hand of {describe_range(oop)!r} shares a card with every IP hand of "
@@ -175,15 +187,16 @@ def prepare(source: TableSource | Callable[[int], np.ndarray], oop: RangeLike, i
                 runouts, numcomb, layout, memory, compressed, nthreads)
 
 
-def _described(hands: Hands, spec: RangeLike) -> Hands:
-    return hands
-
-
 def allocate(spot: Spot, source: TableSource | Callable[[int], np.ndarray]) -> None:
     """Read the flop's table, sort every runout's hands, and allocate the numbers and working rows."""
-    table = source.table if hasattr(source, "table") else source
+    read = source.table if hasattr(source, "table") else source
+    index, _ = canonical_frame(spot.board)
+    table = np.asarray(read(index))
+    spot.table = table
+    spot.flop_index = index
+    spot.table_sha256 = hashlib.sha256(np.ascontiguousarray(table).tobytes()).hexdigest()
     ordered = sorted(spot.runouts.items(), key=lambda item: item[1])
-    showdown = showdown_order(table, spot.board, spot.hands, [pair for pair, _ in ordered])
+    showdown = showdown_order(lambda _: table, spot.board, spot.hands, [pair for pair, _ in ordered])
     kcards = KCards(*make_cards(spot.hands, spot.board, spot.deals, showdown, spot.runouts))
     flat = spot.flat
     sub_first = np.zeros(flat.n_subtrees + 1, dtype=np.int64)
@@ -193,9 +206,9 @@ def allocate(spot: Spot, source: TableSource | Callable[[int], np.ndarray]) -> N
     options = spot.options
     ktree = KTree(
         flat.kind, flat.player, flat.street, flat.pot, flat.nact, flat.child, spot.layout.offsets, flat.lnode, flat.pos,
-        flat.sub, flat.next_sub, sub_first, np.array([k for m in flat.sub_nodes for k in m], dtype=np.int32),
-        np.array(flat.sub_street, dtype=np.int8), exit_first,
-        np.array([k for e in flat.exits for k in e] or [0], dtype=np.int32),
+        flat.sub, flat.next_sub, sub_first, np.array([k for m in flat.sub_nodes for k in m], dtype=np.int64),
+        np.array(flat.sub_street, dtype=np.int64), exit_first,
+        np.array([k for e in flat.exits for k in e] or [0], dtype=np.int64),
         float(options.rake_rate), float(options.rake_cap), float(spot.numcomb),
     )
     klayout = KLayout(*spot.layout.klayout)

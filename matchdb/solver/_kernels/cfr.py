@@ -50,7 +50,9 @@ def node_strategy(tree, bufs, prm, k, base, nodes, n, out):
     their lock."""
     count = tree.nact[k]
     offset = base + tree.loc[k]
-    total = np.zeros(n, dtype=np.float32)
+    total = out[out.shape[0] - 1]  # the working rows keep one row more than the most actions
+    for i in range(n):
+        total[i] = 0.0
     if prm.mode == UPDATE:
         if bufs.compressed:
             for a in range(count):
@@ -306,7 +308,7 @@ def turn_pass(spot, bufs, prm, scr, at, reach):
     its root's value ends in ``scr.V_turn[slot][0]``."""
     tree, cards, _ = spot
     sub, t, _, slot = at
-    inst = _instance(spot, sub, t, 0)
+    inst = _instance(spot, sub, t, np.int64(0))
     R, V, src = scr.R_turn[slot], scr.V_turn[slot], scr.src_turn[slot]
     rows = (R, V, src, scr.strat[slot])
     top_down(spot, bufs, prm, inst, reach, rows)
@@ -351,7 +353,7 @@ def _jobs(tree, cards, layout, bufs, prm, scr, w, where):
             river_pass(spot, bufs, prm, scr, (nsub, t, card, w), scr.exit_reach[x])
             values = scr.V_river[w][0]
         else:
-            turn_pass(spot, bufs, prm, scr, (nsub, card, 0, w), scr.exit_reach[x])
+            turn_pass(spot, bufs, prm, scr, (nsub, card, np.int64(0), w), scr.exit_reach[x])
             values = scr.V_turn[w][0]
         for i in range(n):
             scr.job_out[j, i] = values[i]
@@ -392,8 +394,8 @@ def traverse(tree, cards, layout, bufs, prm, scr, at, reach):
         for i in range(n_opp):
             scr.exit_reach[x, i] = R[row, i] * factor
     where = (np.int64(street), np.int64(t), np.int64(x0), np.int64(n_exits), np.int64(n_cards), np.int64(threads))
-    for w in numba.prange(threads):
-        _jobs(tree, cards, layout, bufs, prm, scr, w, where)
+    for w in numba.prange(threads):  # a parallel loop's index is unsigned: made int64, so one compiled version
+        _jobs(tree, cards, layout, bufs, prm, scr, np.int64(w), where)
     acc = scr.acc[top]
     for x in range(n_exits):
         out = scr.job_out[x * n_cards : (x + 1) * n_cards]

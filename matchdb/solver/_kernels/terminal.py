@@ -50,34 +50,35 @@ def showdown_values(cards, player, runout, win, lose, reach, out):
         out[i] = 0.0
     p0, p1 = cards.sd_start[player, runout], cards.sd_start[player, runout + 1]
     o0, o1 = cards.sd_start[opp, runout], cards.sd_start[opp, runout + 1]
+    order, strength, first, second = cards.sd_order[player], cards.sd_strength[player], cards.sd_card0[player], cards.sd_card1[player]
+    o_order, o_strength, o_first, o_second = cards.sd_order[opp], cards.sd_strength[opp], cards.sd_card0[opp], cards.sd_card1[opp]
     minus = np.zeros(52)
     total = 0.0
     j = o0
     for q in range(p0, p1):
-        s = cards.sd_strength[player, q]
-        while j < o1 and cards.sd_strength[opp, j] < s:
-            h = cards.sd_order[opp, j]
-            r = reach[h]
-            total += r
-            minus[cards.cards[opp, h, 0]] += r
-            minus[cards.cards[opp, h, 1]] += r
+        s = strength[q]
+        while j < o1 and o_strength[j] < s:
+            r = reach[o_order[j]]
+            if r != 0.0:
+                total += r
+                minus[o_first[j]] += r
+                minus[o_second[j]] += r
             j += 1
-        i = cards.sd_order[player, q]
-        out[i] = win * (total - minus[cards.cards[player, i, 0]] - minus[cards.cards[player, i, 1]])
+        out[order[q]] = win * (total - minus[first[q]] - minus[second[q]])
     minus[:] = 0.0
     total = 0.0
     j = o1 - 1
     for q in range(p1 - 1, p0 - 1, -1):
-        s = cards.sd_strength[player, q]
-        while j >= o0 and cards.sd_strength[opp, j] > s:
-            h = cards.sd_order[opp, j]
-            r = reach[h]
-            total += r
-            minus[cards.cards[opp, h, 0]] += r
-            minus[cards.cards[opp, h, 1]] += r
+        s = strength[q]
+        while j >= o0 and o_strength[j] > s:
+            r = reach[o_order[j]]
+            if r != 0.0:
+                total += r
+                minus[o_first[j]] += r
+                minus[o_second[j]] += r
             j -= 1
-        i = cards.sd_order[player, q]
-        out[i] += np.float32(lose * (total - minus[cards.cards[player, i, 0]] - minus[cards.cards[player, i, 1]]))
+        i = order[q]
+        out[i] += np.float32(lose * (total - minus[first[q]] - minus[second[q]]))
 
 
 @jit
