@@ -17,14 +17,14 @@ take, refused before anything is allocated when it is over the bound
   iteration and after every tenth; the loop stops at the first one at most the
   target (in chips: ``target_pct`` % of the starting pot).
 
->>> from matchdb.solver.tree import round_half_away
->>> [tuple(round(float(x), 4) for x in discounts(t)) for t in (0, 1, 2, 5)]
-[(0.0, 0.5, 0.0), (0.0, 0.5, 0.125), (0.5, 0.5, 0.2963), (0.8889, 0.5, 0.0156)]
+>>> [tuple(round(x, 4) for x in discounts(t)) for t in (0, 1, 2, 5)]
+[(0.0, 0.5, 0.0), (0.0, 0.5, 0.0), (0.5, 0.5, 0.125), (0.8889, 0.5, 0.125)]
 """
 
 from __future__ import annotations
 
 import hashlib
+import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -117,6 +117,7 @@ class Spot:
     flop_index: int = -1
     table: Any = None
     table_sha256: str = ""
+    load_seconds: float = 0.0
 
     @property
     def street(self) -> int:
@@ -215,15 +216,15 @@ def allocate(spot: Spot, source: TableSource | Callable[[int], np.ndarray]) -> N
     spot.kspot = (ktree, kcards, klayout)
     spot.bufs = KBuffers(*make_buffers(spot.layout.elements, spot.layout.action_nodes, spot.compressed))
     spot.scratch = KScratch(*make_scratch(flat, int(kcards.n.max()), spot.threads))
+    began = time.perf_counter()
+    nothing = np.array([0, 0, 0.0, 0.0, 0, spot.alpha, spot.gamma, 0.0, 0.0])  # no iteration, no check
+    _kernels("dcfr").iterate(*spot.kspot, spot.bufs, spot.scratch, nothing, np.zeros((3, 2)))
+    spot.load_seconds = time.perf_counter() - began  # numba reading (or compiling) the kernels, not solving
 
 
-def discounts(t: int, alpha: float = 1.5, beta: float = 0.5, gamma: float = 3.0) -> tuple[np.float32, np.float32, np.float32]:
-    """DCFR's (positive regret, negative regret, summed strategy) discounts at iteration ``t`` (from 0)."""
-    power4 = 0 if t == 0 else 1 << ((t.bit_length() - 1) & ~1)
-    ta = max(t - 1, 0)
-    pa = ta**alpha
-    tg = t - power4
-    return np.float32(pa / (pa + 1)), np.float32(beta), np.float32((tg / (tg + 1)) ** gamma)
+def discounts(t: int, alpha: float = 1.5, gamma: float = 3.0) -> tuple[float, float, float]:
+    """DCFR's (positive regret, negative regret, summed strategy) discounts at iteration ``t`` (from 0), as float32."""
+    return tuple(float(x) for x in _kernels("dcfr").discounts(int(t), float(alpha), float(gamma)))  # type: ignore[return-value]
 
 
 def values(spot: Spot, mode: int, player: int, at: tuple[int, int, int] = (0, 0, 0), reach: np.ndarray | None = None,
@@ -245,11 +246,11 @@ def values(spot: Spot, mode: int, player: int, at: tuple[int, int, int] = (0, 0,
     return scratch.V_flop
 
 
-def _kernels():
-    """The traversal kernels, loaded (numba) on first use."""
-    from matchdb.solver._kernels import cfr
+def _kernels(name: str = "cfr"):
+    """A kernel module (``cfr``: the traversal, ``dcfr``: the loop), loaded (numba) on first use."""
+    import importlib
 
-    return cfr
+    return importlib.import_module(f"matchdb.solver._kernels.{name}")
 
 
 def _set_threads(threads: int) -> None:
@@ -259,50 +260,38 @@ def _set_threads(threads: int) -> None:
         numba.set_num_threads(threads)
 
 
-def root_values(spot: Spot, mode: int, player: int) -> float:
-    """The player's value at the root, summed over their starting weights (chips, less half the starting pot)."""
-    n = len(spot.hands[player])
-    row = values(spot, mode, player)[0, :n].astype(np.float64)
-    return float(row @ spot.weights(player)[:n].astype(np.float64))
-
-
 def exploitability(spot: Spot) -> float:
     """How much a best response gains against the average strategy, in chips: the mean over both players of
     (best response's value - the strategy's value); without rake the game is zero-sum and this is the mean of
     the two best responses' values (postflop-solver's ``compute_exploitability``)."""
-    best = [root_values(spot, BEST, p) for p in (0, 1)]
-    if not spot.options.raked:
-        return 0.5 * (best[0] + best[1])
-    current = [root_values(spot, AVERAGE, p) for p in (0, 1)]
-    return 0.5 * ((best[0] - current[0]) + (best[1] - current[1]))
+    _set_threads(spot.threads)
+    return float(_kernels("dcfr").exploitability(*spot.kspot, spot.bufs, spot.scratch, spot.options.raked))
 
 
 def run(spot: Spot, target: float, max_iterations: int = 1000, show_progress: bool = False,
         stats: SolveStats | None = None, start: int = 0) -> SolveStats:
     """Iterate DCFR on an allocated spot until the exploitability is at most ``target`` chips (checked before the
-    first iteration and after every tenth) or ``max_iterations`` have run."""
-    traverse = _kernels().traverse
+    first iteration and after every tenth) or ``max_iterations`` have run. The loop runs compiled, ten
+    iterations per call (one exploitability check), so that a progress bar can follow it."""
+    dcfr = _kernels("dcfr")
     stats = stats or SolveStats()
-    began = time.perf_counter()
     _set_threads(spot.threads)
-    expl = exploitability(spot)
-    stats.history.append((start, expl))
+    began = time.perf_counter()
     done = start
     last = start + max_iterations
-    weights = (spot.weights(0), spot.weights(1))
-    for t in progress(range(start, last), max_iterations, "solving", unit="iteration", enabled=show_progress):
+    history = np.zeros((3, 2))
+    expl = math.inf
+    chunks = range(start, max(last, start + 1), 10)
+    for first in progress(chunks, len(chunks), "solving", unit="10 iterations", enabled=show_progress):
         if expl <= target:
             break
-        a, b, g = discounts(t, spot.alpha, spot.beta, spot.gamma)
-        for player in (0, 1):
-            traverse(*spot.kspot, spot.bufs, Params(UPDATE, player, a, b, g), spot.scratch, (0, 0, 0), weights[1 - player])
-        done = t + 1
-        if done % 10 == 0 or done == last:
-            expl = exploitability(spot)
-            stats.history.append((done, expl))
-    stats.iterations = done
+        plan = np.array([first, min(first + 10, last), expl, target, last, spot.alpha, spot.gamma,
+                         float(spot.options.raked), float(first == start)])
+        done, expl, checks = dcfr.iterate(*spot.kspot, spot.bufs, spot.scratch, plan, history)
+        stats.history.extend((int(history[c, 0]), float(history[c, 1])) for c in range(checks))
+    stats.iterations = int(done)
     stats.seconds += time.perf_counter() - began
-    stats.exploitability = expl
+    stats.exploitability = float(expl)
     if show_progress:
         logger.info("exploitability %.4g chips (%.3f %% of the pot) after %d iterations, %.1f s", expl,
                     100 * expl / spot.options.pot, done, stats.seconds)
