@@ -67,6 +67,14 @@ def _frequency(value: object, name: object) -> float:
     return float(value)
 
 
+def _is_action(name: object) -> bool:
+    try:
+        parse_action(str(name))
+    except SolverError:
+        return False
+    return True
+
+
 def _lock_matrix(spot, place, strategy: LockLike) -> np.ndarray:
     """The lock as (actions, hands) in real hand order, -1 for a free hand."""
     k = place.node
@@ -87,7 +95,7 @@ def _lock_matrix(spot, place, strategy: LockLike) -> np.ndarray:
         return out
     if not isinstance(strategy, Mapping):
         raise SolverError(f"The lock {strategy!r} is neither a mix like {{'Check': 1}}, a mix per hand, nor an array.")
-    if all(isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, bool) for v in strategy.values()):
+    if all(_is_action(k) for k in strategy):
         mix = normalise_mix(strategy, actions)  # one mix for every hand
         if any(mix):
             out[:, :] = np.array(mix)[:, None]

@@ -114,6 +114,14 @@ def _action_index(spot, place: Place, spec: object) -> int:
         if not 0 <= spec < len(actions):
             raise SolverError(f"The action {int(spec)} is out of range at this node; expected 0..{len(actions) - 1} ({shown}).")
         return int(spec)
+    if not isinstance(spec, Action):
+        try:
+            parse_card(str(spec))
+        except CardError:
+            pass
+        else:
+            who = ("OOP", "IP")[node.player]
+            raise SolverError(f"The line deals {str(spec)!r} where {who} acts; expected one of {shown} (a card comes after a street ends).")
     wanted = spec if isinstance(spec, Action) else parse_action(str(spec))
     for position, action in enumerate(actions):
         if action == wanted or (wanted.kind == ALLIN and wanted.amount == -1 and action.kind == ALLIN):
