@@ -48,6 +48,7 @@ __all__ = [
     "make_layout",
     "make_buffers",
     "make_scratch",
+    "terminal_lists",
     "memory_estimate",
     "check_memory",
     "default_memory_limit",
@@ -62,10 +63,11 @@ MAX_RIVERS = 48
 #: (node, action) -> child node, ``loc`` its numbers' offset in its instance block, ``lnode`` its number among
 #: its subtree's action nodes, ``pos`` its position in its subtree, ``sub`` that subtree, ``next_sub`` the
 #: subtree a chance node deals into); per subtree (``sub_first``/``sub_nodes`` its nodes in preorder,
-#: ``sub_street``, ``exit_first``/``exits`` its chance nodes); and the game's ``rake_rate``, ``rake_cap`` and
+#: ``sub_street``, ``exit_first``/``exits`` its chance nodes, ``fold_first``/``folds`` and ``sd_first``/``sds``
+#: its folds and showdowns, valued together); and the game's ``rake_rate``, ``rake_cap`` and
 #: ``numcomb`` (the weight of all deals, what values are divided by).
 KTree = namedtuple("KTree", "kind player street pot nact child loc lnode pos sub next_sub sub_first sub_nodes sub_street "
-                            "exit_first exits rake_rate rake_cap numcomb")
+                            "exit_first exits fold_first folds sd_first sds rake_rate rake_cap numcomb")
 #: The cards: per player (index 0 OOP, 1 IP) ``n`` hands, their ``cards`` (2 ids), ``mask`` (64-bit), ``same``
 #: (the same hand's position among the opponent's, -1), ``weights``; the deals: ``turn_card``/``turn_mask``
 #: per turn index, ``n_river``/``river_card``/``river_mask``/``runout`` per (turn, river) index, the turn deal's
@@ -86,9 +88,10 @@ KBuffers = namedtuple("KBuffers", "regrets strategy regrets16 strategy16 rscale 
 Params = namedtuple("Params", "mode player alpha beta gamma")
 #: Per-thread working rows (the last slot serves the calling thread): reach ``R*``, values ``V*`` and the row
 #: each node reads its reach from (``src*``) for flop, turn and river subtrees; ``strat`` a strategy;
-#: ``exit_reach`` and ``job_out`` for the deals spread over threads, ``deal_out`` for a thread's own rivers.
+#: ``exit_reach`` and ``job_out`` for the deals spread over threads, ``deal_out`` for a thread's own rivers,
+#: ``gather`` (hands, terminals) for the reaches of a subtree's folds or showdowns side by side.
 KScratch = namedtuple("KScratch", "R_flop V_flop src_flop R_turn V_turn src_turn R_river V_river src_river strat acc "
-                                  "exit_reach job_out deal_out")
+                                  "exit_reach job_out deal_out gather")
 
 
 @dataclass
@@ -330,6 +333,19 @@ def max_jobs(flat: Flat) -> int:
     return max([len(e) for e in flat.exits] or [0]) * 49 + 1
 
 
+def terminal_lists(flat: Flat) -> tuple[list[list[int]], list[list[int]]]:
+    """Each subtree's folds and showdowns (node ids, preorder)."""
+    folds = [[k for k in nodes if flat.kind[k] == FOLD] for nodes in flat.sub_nodes]
+    showdowns = [[k for k in nodes if flat.kind[k] == SHOWDOWN] for nodes in flat.sub_nodes]
+    return folds, showdowns
+
+
+def max_terminals(flat: Flat) -> int:
+    """The most folds or showdowns of one subtree (the width of the rows they are valued in together)."""
+    folds, showdowns = terminal_lists(flat)
+    return max([len(x) for x in folds + showdowns] + [1])
+
+
 def make_scratch(flat: Flat, width: int, threads: int) -> tuple:
     """Working rows for ``threads`` threads and the calling one (see :class:`KScratch`)."""
     slots = threads + 1
@@ -345,6 +361,7 @@ def make_scratch(flat: Flat, width: int, threads: int) -> tuple:
         np.zeros((slots, actions, width), dtype=np.float32), np.zeros((slots, width), dtype=np.float64),
         np.zeros((exits, width), dtype=np.float32), np.zeros((max_jobs(flat), width), dtype=np.float32),
         np.zeros((slots, MAX_RIVERS, width), dtype=np.float32),
+        np.zeros((slots, width, max_terminals(flat)), dtype=np.float32),
     )
 
 
@@ -357,7 +374,8 @@ def memory_estimate(flat: Flat, counts: tuple[int, int], elements: int, action_n
     numbers = 2 * per * elements + (8 if compressed else 0) * action_nodes + 8 * action_nodes
     slots = threads + 1
     rows = width * 4 * (2 * _max_nodes(flat, 0) + 2 * slots * (_max_nodes(flat, 1) + _max_nodes(flat, 2))
-                        + slots * max(1, int(flat.nact.max())) + 2 * slots + max_jobs(flat) + 49 + slots * MAX_RIVERS)
+                        + slots * max(1, int(flat.nact.max())) + 2 * slots + max_jobs(flat) + 49 + slots * MAX_RIVERS
+                        + slots * max_terminals(flat))
     showdown = runouts * (counts[0] + counts[1]) * 8
     return int(numbers + rows + showdown)
 

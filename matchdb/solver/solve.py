@@ -64,6 +64,7 @@ from matchdb.solver.layout import (
     make_layout,
     make_scratch,
     memory_estimate,
+    terminal_lists,
 )
 from matchdb.solver.sizes import SolverError
 from matchdb.solver.tree import ActionTree, SizesLike, TreeOptions, build_tree, donk_sizes, street_sizes
@@ -204,12 +205,19 @@ def allocate(spot: Spot, source: TableSource | Callable[[int], np.ndarray]) -> N
     sub_first[1:] = np.cumsum([len(m) for m in flat.sub_nodes])
     exit_first = np.zeros(flat.n_subtrees + 1, dtype=np.int64)
     exit_first[1:] = np.cumsum([len(e) for e in flat.exits])
+    folds, showdowns = terminal_lists(flat)
+
+    def csr(lists: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
+        first = np.zeros(len(lists) + 1, dtype=np.int64)
+        first[1:] = np.cumsum([len(x) for x in lists])
+        return first, np.array([k for x in lists for k in x] or [0], dtype=np.int64)
+
     options = spot.options
     ktree = KTree(
         flat.kind, flat.player, flat.street, flat.pot, flat.nact, flat.child, spot.layout.offsets, flat.lnode, flat.pos,
         flat.sub, flat.next_sub, sub_first, np.array([k for m in flat.sub_nodes for k in m], dtype=np.int64),
         np.array(flat.sub_street, dtype=np.int64), exit_first,
-        np.array([k for e in flat.exits for k in e] or [0], dtype=np.int64),
+        np.array([k for e in flat.exits for k in e] or [0], dtype=np.int64), *csr(folds), *csr(showdowns),
         float(options.rake_rate), float(options.rake_cap), float(spot.numcomb),
     )
     klayout = KLayout(*spot.layout.klayout)
@@ -218,13 +226,13 @@ def allocate(spot: Spot, source: TableSource | Callable[[int], np.ndarray]) -> N
     spot.scratch = KScratch(*make_scratch(flat, int(kcards.n.max()), spot.threads))
     began = time.perf_counter()
     nothing = np.array([0, 0, 0.0, 0.0, 0, spot.alpha, spot.gamma, 0.0, 0.0])  # no iteration, no check
-    _kernels("dcfr").iterate(*spot.kspot, spot.bufs, spot.scratch, nothing, np.zeros((3, 2)))
+    _kernels().iterate(*spot.kspot, spot.bufs, spot.scratch, nothing, np.zeros((3, 2)))
     spot.load_seconds = time.perf_counter() - began  # numba reading (or compiling) the kernels, not solving
 
 
 def discounts(t: int, alpha: float = 1.5, gamma: float = 3.0) -> tuple[float, float, float]:
     """DCFR's (positive regret, negative regret, summed strategy) discounts at iteration ``t`` (from 0), as float32."""
-    return tuple(float(x) for x in _kernels("dcfr").discounts(int(t), float(alpha), float(gamma)))  # type: ignore[return-value]
+    return tuple(float(x) for x in _kernels().discounts(int(t), float(alpha), float(gamma)))  # type: ignore[return-value]
 
 
 def values(spot: Spot, mode: int, player: int, at: tuple[int, int, int] = (0, 0, 0), reach: np.ndarray | None = None,
@@ -246,11 +254,11 @@ def values(spot: Spot, mode: int, player: int, at: tuple[int, int, int] = (0, 0,
     return scratch.V_flop
 
 
-def _kernels(name: str = "cfr"):
-    """A kernel module (``cfr``: the traversal, ``dcfr``: the loop), loaded (numba) on first use."""
-    import importlib
+def _kernels():
+    """The compiled code (:mod:`matchdb.solver._kernels.cfr`), loaded (numba) on first use."""
+    from matchdb.solver._kernels import cfr
 
-    return importlib.import_module(f"matchdb.solver._kernels.{name}")
+    return cfr
 
 
 def _set_threads(threads: int) -> None:
@@ -265,7 +273,7 @@ def exploitability(spot: Spot) -> float:
     (best response's value - the strategy's value); without rake the game is zero-sum and this is the mean of
     the two best responses' values (postflop-solver's ``compute_exploitability``)."""
     _set_threads(spot.threads)
-    return float(_kernels("dcfr").exploitability(*spot.kspot, spot.bufs, spot.scratch, spot.options.raked))
+    return float(_kernels().exploitability(*spot.kspot, spot.bufs, spot.scratch, spot.options.raked))
 
 
 def run(spot: Spot, target: float, max_iterations: int = 1000, show_progress: bool = False,
@@ -273,7 +281,7 @@ def run(spot: Spot, target: float, max_iterations: int = 1000, show_progress: bo
     """Iterate DCFR on an allocated spot until the exploitability is at most ``target`` chips (checked before the
     first iteration and after every tenth) or ``max_iterations`` have run. The loop runs compiled, ten
     iterations per call (one exploitability check), so that a progress bar can follow it."""
-    dcfr = _kernels("dcfr")
+    dcfr = _kernels()
     stats = stats or SolveStats()
     _set_threads(spot.threads)
     began = time.perf_counter()

@@ -1,21 +1,30 @@
-"""The traversal of the game tree: one pass for one player, as a DCFR update, a best response, or the values of
-the average strategy (private: :mod:`matchdb.solver.solve` and :mod:`matchdb.solver.solution` call it).
+"""The solver's compiled code: rows of hands, folds and showdowns, the traversal of the game tree (a DCFR update,
+a best response, or the values of the average strategy) and the DCFR loop (private: :mod:`matchdb.solver.solve`
+and :mod:`matchdb.solver.solution` call it).
 
-A street subtree is traversed in two sweeps over its nodes in preorder: down,
-the opponent's reach of each node (its reach at the parent times its strategy's
-share of the action); then up, in reverse, the player's value of each node (a
-fold or a showdown from the opponent's reach there, a deal from the next
-street's subtrees, an action node from its children's values). Between the
-two, the values of the subtree's deals are computed: for each card dealt
-(one of each isomorphic pair), the next street's subtree with the reach
-divided by the cards that can come (45 turns, 44 rivers); a card dealt as
-another's image takes that card's values with the suits swapped.
+One module on purpose: numba's disk cache of a function is invalidated only when the function's own source file
+changes, not when a function it calls in another file does, so code that calls each other lives in one file.
 
-The top of a traversal spreads the deals below its subtree over the threads
-(:func:`traverse`); below that each thread works on its own rows. Every
-function takes the spot (:class:`matchdb.solver.layout.KTree`, ``KCards``,
-``KLayout`` as one tuple), the numbers (``KBuffers``), the traversal's
-``Params``, and working rows.
+**Rows.** Operations on rows of hands, one simple loop each over 1-D arrays, so that the compiler vectorises them.
+
+**Ends of the game.** A value is the player's chips won, per deal weight, times the opponent's reach of every
+hand that shares no card with theirs or the board: card removal by inclusion and exclusion (the opponent's total
+reach, less the reach of the hands holding either of the player's two cards, plus that of the very same hand,
+which was taken away twice). A showdown is one linear sweep over both players' hands sorted by strength.
+
+**The traversal.** A street subtree is traversed in two sweeps over its nodes in preorder: down, the opponent's
+reach of each node (its reach at the parent times its strategy's share of the action); then up, in reverse, the
+player's value of each node (a fold or a showdown from the opponent's reach there, a deal from the next street's
+subtrees, an action node from its children's values). Between the two, the values of the subtree's deals are
+computed: for each card dealt (one of each isomorphic pair), the next street's subtree with the reach divided by
+the cards that can come (45 turns, 44 rivers); a card dealt as another's image takes that card's values with the
+suits swapped. The top of a traversal spreads the deals below its subtree over the threads (:func:`traverse`);
+below that each thread works on its own rows. Functions take the spot (the layout's ``KTree``, ``KCards``,
+``KLayout`` as one tuple), the numbers (``KBuffers``), the traversal's ``Params``, and working rows.
+
+**The loop.** A call from Python costs a fraction of a millisecond (numba checks every array it is given), more
+than a whole iteration of a small river spot: :func:`iterate` runs iterations, discounts and exploitability
+checks without returning to Python.
 """
 
 from __future__ import annotations
@@ -24,11 +33,271 @@ import numba
 import numpy as np
 
 from matchdb.jit import jit, jit_parallel
-from matchdb.solver._kernels.terminal import fold_values, showdown_values, showdown_values_tied
+from matchdb.solver.layout import Params
 
 ACTION, FOLD, SHOWDOWN, CHANCE = 0, 1, 2, 3
 MAX_RIVERS = 48
 UPDATE, BEST, AVERAGE = 0, 1, 2
+
+
+# -- rows -------------------------------------------------------------------------------------------------
+
+@jit
+def fill_row(dst, value, n):
+    for i in range(n):
+        dst[i] = value
+
+
+@jit
+def copy_row(dst, src, n):
+    for i in range(n):
+        dst[i] = src[i]
+
+
+@jit
+def add_row(dst, src, n):
+    for i in range(n):
+        dst[i] += src[i]
+
+
+@jit
+def max_row(dst, src, n):
+    for i in range(n):
+        dst[i] = max(dst[i], src[i])
+
+
+@jit
+def product_row(dst, a, b, n):
+    """``dst = a * b``."""
+    for i in range(n):
+        dst[i] = a[i] * b[i]
+
+
+@jit
+def add_product_row(dst, a, b, n):
+    """``dst += a * b``."""
+    for i in range(n):
+        dst[i] += a[i] * b[i]
+
+
+@jit
+def positive_part(dst, src, total, n):
+    """``dst = max(src, 0)`` and ``total += dst``: regret matching's numerators and their sum."""
+    zero = np.float32(0.0)
+    for i in range(n):
+        x = src[i]
+        x = x if x > zero else zero
+        dst[i] = x
+        total[i] += x
+
+
+@jit
+def with_total(dst, src, total, n):
+    """``dst = src`` and ``total += src``."""
+    for i in range(n):
+        x = np.float32(src[i])
+        dst[i] = x
+        total[i] += x
+
+
+@jit
+def share(dst, total, n, even):
+    """``dst /= total``, or ``even`` where the total is 0."""
+    for i in range(n):
+        t = total[i]
+        dst[i] = dst[i] / t if t != 0.0 else even
+
+
+@jit
+def discount_sum(summed, current, gamma, n):
+    """The summed strategy: ``summed * gamma + current``."""
+    for i in range(n):
+        summed[i] = summed[i] * gamma + current[i]
+
+
+@jit
+def discount_regret(regret, action, node, alpha, beta, n):
+    """Regrets: ``regret * (alpha if regret >= 0 else beta) + action's value - node's value``."""
+    for i in range(n):
+        x = regret[i]
+        regret[i] = x * (alpha if x >= 0.0 else beta) + action[i] - node[i]
+
+
+# -- ends of the game ------------------------------------------------------------------------------
+
+@jit
+def showdown_values_tied(cards, player, runout, win, tie, lose, reach, out):
+    """Showdown where a tie has a value (rake): one upward pass keeps the reach below and below-or-equal."""
+    opp = 1 - player
+    for i in range(cards.n[player]):
+        out[i] = 0.0
+    p0, p1 = cards.sd_start[player, runout], cards.sd_start[player, runout + 1]
+    o0, o1 = cards.sd_start[opp, runout], cards.sd_start[opp, runout + 1]
+    minus = np.zeros(52)
+    total = 0.0
+    for j in range(o0, o1):
+        h = cards.sd_order[opp, j]
+        r = reach[h]
+        total += r
+        minus[cards.cards[opp, h, 0]] += r
+        minus[cards.cards[opp, h, 1]] += r
+    below = np.zeros(52)
+    upto = np.zeros(52)
+    total_below = 0.0
+    total_upto = 0.0
+    j = o0
+    k = o0
+    for q in range(p0, p1):
+        s = cards.sd_strength[player, q]
+        while j < o1 and cards.sd_strength[opp, j] < s:
+            h = cards.sd_order[opp, j]
+            r = reach[h]
+            total_below += r
+            below[cards.cards[opp, h, 0]] += r
+            below[cards.cards[opp, h, 1]] += r
+            j += 1
+        if k < j:
+            k = j
+            total_upto = total_below
+            upto[:] = below
+        while k < o1 and cards.sd_strength[opp, k] <= s:
+            h = cards.sd_order[opp, k]
+            r = reach[h]
+            total_upto += r
+            upto[cards.cards[opp, h, 0]] += r
+            upto[cards.cards[opp, h, 1]] += r
+            k += 1
+        i = cards.sd_order[player, q]
+        c0, c1 = cards.cards[player, i, 0], cards.cards[player, i, 1]
+        sh = cards.same[player, i]
+        same = reach[sh] if sh >= 0 else 0.0
+        r_below = total_below - below[c0] - below[c1]
+        r_upto = total_upto - upto[c0] - upto[c1] + same
+        r_all = total - minus[c0] - minus[c1] + same
+        out[i] = win * r_below + tie * (r_upto - r_below) + lose * (r_all - r_upto)
+
+
+@jit
+def batch_folds(tree, cards, prm, inst, rows, board):
+    """The values of every fold of a subtree instance at once: one pass over the opponent's hands sums each
+    fold's reach (total and per card) side by side, then each hand's value is read off for every fold."""
+    sub = inst[0]
+    f0 = tree.fold_first[sub]
+    count = tree.fold_first[sub + 1] - f0
+    if count == 0:
+        return
+    R, V, src, _, gather = rows
+    p = prm.player
+    opp = 1 - p
+    n, n_opp = cards.n[p], cards.n[opp]
+    at = np.empty(count, dtype=np.int64)
+    payoff = np.empty(count)
+    for k in range(count):
+        node = tree.folds[f0 + k]
+        at[k] = tree.pos[node]
+        pot = tree.pot[node]
+        rake = min(pot * tree.rake_rate, tree.rake_cap)
+        payoff[k] = (0.5 * pot - rake) / tree.numcomb if tree.player[node] != p else -0.5 * pot / tree.numcomb
+        row = R[src[at[k]]]
+        for j in range(n_opp):
+            gather[j, k] = row[j]
+    minus = np.zeros((52, count))
+    total = np.zeros(count)
+    for j in range(n_opp):
+        if cards.mask[opp, j] & board:
+            continue
+        a, b = cards.cards[opp, j, 0], cards.cards[opp, j, 1]
+        for k in range(count):
+            x = np.float64(gather[j, k])
+            total[k] += x
+            minus[a, k] += x
+            minus[b, k] += x
+    for i in range(n):
+        if cards.mask[p, i] & board:
+            for k in range(count):
+                V[at[k], i] = 0.0
+            continue
+        same = cards.same[p, i]
+        a, b = cards.cards[p, i, 0], cards.cards[p, i, 1]
+        for k in range(count):
+            held = np.float64(gather[same, k]) if same >= 0 else 0.0
+            V[at[k], i] = payoff[k] * (total[k] + held - minus[a, k] - minus[b, k])
+
+
+@jit
+def batch_showdowns(tree, cards, prm, inst, rows):
+    """The values of every showdown of a river subtree instance at once (no rake): the two sweeps over the
+    runout's sorted hands carry every showdown's sums side by side (independent additions the processor
+    overlaps), in the same order as one showdown alone, so the sums are the same to the last bit."""
+    sub, _, _, t, r = inst
+    s0 = tree.sd_first[sub]
+    count = tree.sd_first[sub + 1] - s0
+    if count == 0:
+        return
+    R, V, src, _, gather = rows
+    p = prm.player
+    opp = 1 - p
+    n = cards.n[p]
+    runout = cards.runout[t, r]
+    p0, p1 = cards.sd_start[p, runout], cards.sd_start[p, runout + 1]
+    o0, o1 = cards.sd_start[opp, runout], cards.sd_start[opp, runout + 1]
+    order, strength, first, second = cards.sd_order[p], cards.sd_strength[p], cards.sd_card0[p], cards.sd_card1[p]
+    o_order, o_strength, o_first, o_second = cards.sd_order[opp], cards.sd_strength[opp], cards.sd_card0[opp], cards.sd_card1[opp]
+    m = o1 - o0
+    at = np.empty(count, dtype=np.int64)
+    win = np.empty(count)
+    lose = np.empty(count)
+    for k in range(count):
+        node = tree.sds[s0 + k]
+        at[k] = tree.pos[node]
+        pot = tree.pot[node]
+        win[k] = 0.5 * pot / tree.numcomb
+        lose[k] = -0.5 * pot / tree.numcomb
+        row = R[src[at[k]]]
+        for j in range(m):
+            gather[j, k] = row[o_order[o0 + j]]
+        out = V[at[k]]
+        for i in range(n):
+            out[i] = 0.0
+    minus = np.zeros((52, count))
+    total = np.zeros(count)
+    j = 0
+    for q in range(p0, p1):
+        s = strength[q]
+        while j < m and o_strength[o0 + j] < s:
+            a, b = o_first[o0 + j], o_second[o0 + j]
+            for k in range(count):
+                x = np.float64(gather[j, k])
+                total[k] += x
+                minus[a, k] += x
+                minus[b, k] += x
+            j += 1
+        i = order[q]
+        a, b = first[q], second[q]
+        for k in range(count):
+            V[at[k], i] = win[k] * (total[k] - minus[a, k] - minus[b, k])
+    minus[:, :] = 0.0
+    total[:] = 0.0
+    j = m - 1
+    for q in range(p1 - 1, p0 - 1, -1):
+        s = strength[q]
+        while j >= 0 and o_strength[o0 + j] > s:
+            a, b = o_first[o0 + j], o_second[o0 + j]
+            for k in range(count):
+                x = np.float64(gather[j, k])
+                total[k] += x
+                minus[a, k] += x
+                minus[b, k] += x
+            j -= 1
+        i = order[q]
+        a, b = first[q], second[q]
+        for k in range(count):
+            V[at[k], i] += np.float32(lose[k] * (total[k] - minus[a, k] - minus[b, k]))
+
+
+
+# -- the traversal ---------------------------------------------------------------------------------
+
 
 
 @jit
@@ -47,43 +316,25 @@ def instance_entry(tree, layout, sub, t, r):
 def node_strategy(tree, bufs, prm, k, base, nodes, n, out):
     """The strategy at action node ``k`` of an instance (numbers from ``base``, action nodes from ``nodes``) that
     the traversal plays: regret matching when updating, else the summed strategy normalised; locked hands keep
-    their lock."""
+    their lock. ``out`` keeps one row more than the most actions: the sums."""
     count = tree.nact[k]
     offset = base + tree.loc[k]
-    total = out[out.shape[0] - 1]  # the working rows keep one row more than the most actions
-    for i in range(n):
-        total[i] = 0.0
-    if prm.mode == UPDATE:
-        if bufs.compressed:
-            for a in range(count):
-                for i in range(n):
-                    x = np.float32(max(bufs.regrets16[offset + a * n + i], 0))
-                    out[a, i] = x
-                    total[i] += x
+    total = out[out.shape[0] - 1]
+    fill_row(total, np.float32(0.0), n)
+    for a in range(count):
+        first = offset + a * n
+        if prm.mode == UPDATE:
+            if bufs.compressed:
+                positive_part(out[a], bufs.regrets16[first: first + n].astype(np.float32), total, n)
+            else:
+                positive_part(out[a], bufs.regrets[first: first + n], total, n)
+        elif bufs.compressed:
+            with_total(out[a], bufs.strategy16[first: first + n], total, n)
         else:
-            for a in range(count):
-                for i in range(n):
-                    x = bufs.regrets[offset + a * n + i]
-                    x = x if x > 0.0 else np.float32(0.0)
-                    out[a, i] = x
-                    total[i] += x
-    else:
-        if bufs.compressed:
-            for a in range(count):
-                for i in range(n):
-                    x = np.float32(bufs.strategy16[offset + a * n + i])
-                    out[a, i] = x
-                    total[i] += x
-        else:
-            for a in range(count):
-                for i in range(n):
-                    x = bufs.strategy[offset + a * n + i]
-                    out[a, i] = x
-                    total[i] += x
+            with_total(out[a], bufs.strategy[first: first + n], total, n)
     even = np.float32(1.0) / np.float32(count)
     for a in range(count):
-        for i in range(n):
-            out[a, i] = out[a, i] / total[i] if total[i] != 0.0 else even
+        share(out[a], total, n, even)
     lock = bufs.lock_of[nodes + tree.lnode[k]]
     if lock >= 0:
         for a in range(count):
@@ -99,13 +350,12 @@ def top_down(spot, bufs, prm, inst, reach, rows):
     ``reach`` at its root, into ``rows`` = (R, V, src, strat): node at position q reads row ``src[q]`` of R."""
     tree, cards, _ = spot
     sub, base, nodes, _, _ = inst
-    R, _, src, strat = rows
+    R, _, src, strat, _ = rows
     opp = 1 - prm.player
     n_opp = cards.n[opp]
     first = tree.sub_first[sub]
     count = tree.sub_first[sub + 1] - first
-    for i in range(n_opp):
-        R[0, i] = reach[i]
+    copy_row(R[0], reach, n_opp)
     src[0] = 0
     for q in range(count):
         k = tree.sub_nodes[first + q]
@@ -116,12 +366,11 @@ def top_down(spot, bufs, prm, inst, reach, rows):
                 src[tree.pos[tree.child[k, a]]] = src[q]
             continue
         node_strategy(tree, bufs, prm, k, base, nodes, n_opp, strat)
-        row = src[q]
+        parent = R[src[q]]
         for a in range(tree.nact[k]):
             c = tree.pos[tree.child[k, a]]
             src[c] = c
-            for i in range(n_opp):
-                R[c, i] = R[row, i] * strat[a, i]
+            product_row(R[c], parent, strat[a], n_opp)
 
 
 @jit
@@ -131,26 +380,17 @@ def _update(tree, bufs, prm, k, base, nodes, n, children, V, strat, out):
     each action's value less the node's."""
     count = tree.nact[k]
     offset = base + tree.loc[k]
-    for i in range(n):
-        out[i] = 0.0
-    for a in range(count):
-        c = children[a]
-        for i in range(n):
-            out[i] += strat[a, i] * V[c, i]
+    product_row(out, strat[0], V[children[0]], n)
+    for a in range(1, count):
+        add_product_row(out, strat[a], V[children[a]], n)
     lock = bufs.lock_of[nodes + tree.lnode[k]]
     if not bufs.compressed:
-        gamma = prm.gamma
         for a in range(count):
-            row = offset + a * n
-            for i in range(n):
-                bufs.strategy[row + i] = bufs.strategy[row + i] * gamma + strat[a, i]
-        alpha, beta = prm.alpha, prm.beta
+            first = offset + a * n
+            discount_sum(bufs.strategy[first: first + n], strat[a], prm.gamma, n)
         for a in range(count):
-            row = offset + a * n
-            c = children[a]
-            for i in range(n):
-                x = bufs.regrets[row + i]
-                bufs.regrets[row + i] = x * (alpha if x >= 0.0 else beta) + V[c, i] - out[i]
+            first = offset + a * n
+            discount_regret(bufs.regrets[first: first + n], V[children[a]], out, prm.alpha, prm.beta, n)
         return
     index = nodes + tree.lnode[k]
     decoder = prm.gamma * bufs.sscale[index] / np.float32(65535.0)
@@ -198,55 +438,43 @@ def bottom_up(spot, bufs, prm, inst, rows):
     values of its deals must already be in their rows of V."""
     tree, cards, _ = spot
     sub, base, nodes, t, r = inst
-    R, V, src, strat = rows
+    R, V, src, strat, _ = rows
     p = prm.player
     n = cards.n[p]
     first = tree.sub_first[sub]
     count = tree.sub_first[sub + 1] - first
     children = np.empty(tree.child.shape[1], dtype=np.int64)
+    street = tree.sub_street[sub]
+    board = cards.board_mask if street == 0 else cards.turn_mask[t] if street == 1 else cards.river_mask[t, r]
+    batch_folds(tree, cards, prm, inst, rows, board)
+    raked = tree.rake_rate > 0.0 and tree.rake_cap > 0.0
+    if not raked:
+        batch_showdowns(tree, cards, prm, inst, rows)
     for q in range(count - 1, -1, -1):
         k = tree.sub_nodes[first + q]
         kind = tree.kind[k]
-        if kind == CHANCE:
+        if kind == CHANCE or kind == FOLD or (kind == SHOWDOWN and not raked):
             continue
-        if kind == FOLD or kind == SHOWDOWN:
+        if kind == SHOWDOWN:
             pot = tree.pot[k]
             rake = min(pot * tree.rake_rate, tree.rake_cap)
             win = (0.5 * pot - rake) / tree.numcomb
             lose = -0.5 * pot / tree.numcomb
-            if kind == FOLD:
-                street = tree.street[k]
-                if street == 0:
-                    board = cards.board_mask
-                elif street == 1:
-                    board = cards.turn_mask[t]
-                else:
-                    board = cards.river_mask[t, r]
-                fold_values(cards, p, board, win if tree.player[k] != p else lose, R[src[q]], V[q])
-            elif rake == 0.0:
-                showdown_values(cards, p, cards.runout[t, r], win, lose, R[src[q]], V[q])
-            else:
-                showdown_values_tied(cards, p, cards.runout[t, r], win, -0.5 * rake / tree.numcomb, lose, R[src[q]], V[q])
+            showdown_values_tied(cards, p, cards.runout[t, r], win, -0.5 * rake / tree.numcomb, lose, R[src[q]], V[q])
             continue
         nact = tree.nact[k]
         for a in range(nact):
             children[a] = tree.pos[tree.child[k, a]]
         if tree.player[k] != p:
-            for i in range(n):
-                V[q, i] = V[children[0], i]
+            copy_row(V[q], V[children[0]], n)
             for a in range(1, nact):
-                c = children[a]
-                for i in range(n):
-                    V[q, i] += V[c, i]
+                add_row(V[q], V[children[a]], n)
             continue
         if prm.mode == BEST:
             lock = bufs.lock_of[nodes + tree.lnode[k]]
-            for i in range(n):
-                V[q, i] = V[children[0], i]
+            copy_row(V[q], V[children[0]], n)
             for a in range(1, nact):
-                c = children[a]
-                for i in range(n):
-                    V[q, i] = max(V[q, i], V[c, i])
+                max_row(V[q], V[children[a]], n)
             if lock >= 0:
                 for i in range(n):
                     if bufs.locks[lock + i] >= 0.0:
@@ -259,12 +487,9 @@ def bottom_up(spot, bufs, prm, inst, rows):
         if prm.mode == UPDATE:
             _update(tree, bufs, prm, k, base, nodes, n, children, V, strat, V[q])
         else:
-            for i in range(n):
-                V[q, i] = 0.0
-            for a in range(nact):
-                c = children[a]
-                for i in range(n):
-                    V[q, i] += strat[a, i] * V[c, i]
+            product_row(V[q], strat[0], V[children[0]], n)
+            for a in range(1, nact):
+                add_product_row(V[q], strat[a], V[children[a]], n)
 
 
 @jit
@@ -280,7 +505,7 @@ def river_pass(spot, bufs, prm, scr, at, reach):
     ``scr.V_river[slot][0]``."""
     sub, t, r, slot = at
     inst = _instance(spot, sub, t, r)
-    rows = (scr.R_river[slot], scr.V_river[slot], scr.src_river[slot], scr.strat[slot])
+    rows = (scr.R_river[slot], scr.V_river[slot], scr.src_river[slot], scr.strat[slot], scr.gather[slot])
     top_down(spot, bufs, prm, inst, reach, rows)
     bottom_up(spot, bufs, prm, inst, rows)
 
@@ -310,7 +535,7 @@ def turn_pass(spot, bufs, prm, scr, at, reach):
     sub, t, _, slot = at
     inst = _instance(spot, sub, t, np.int64(0))
     R, V, src = scr.R_turn[slot], scr.V_turn[slot], scr.src_turn[slot]
-    rows = (R, V, src, scr.strat[slot])
+    rows = (R, V, src, scr.strat[slot], scr.gather[slot])
     top_down(spot, bufs, prm, inst, reach, rows)
     p = prm.player
     n = cards.n[p]
@@ -382,7 +607,7 @@ def traverse(tree, cards, layout, bufs, prm, scr, at, reach):
         factor = np.float32(1.0 / 45.0)
         n_cards = cards.turn_card.shape[0]
     inst = _instance(spot, sub, t, r)
-    rows = (R, V, src, scr.strat[top])
+    rows = (R, V, src, scr.strat[top], scr.gather[top])
     top_down(spot, bufs, prm, inst, reach, rows)
     p = prm.player
     n = cards.n[p]
@@ -407,3 +632,88 @@ def traverse(tree, cards, layout, bufs, prm, scr, at, reach):
         for i in range(n):
             V[q, i] = acc[i]
     bottom_up(spot, bufs, prm, inst, rows)
+
+
+# -- the loop --------------------------------------------------------------------------------------
+
+
+
+@jit
+def discounts(t, alpha, gamma):
+    """DCFR's (positive regret, negative regret, summed strategy) discounts at iteration ``t`` (from 0), as
+    postflop-solver computes them (``DiscountParams::new``)."""
+    if t == 0:
+        power4 = 0
+    else:
+        power4 = 1
+        while power4 * 4 <= t:
+            power4 *= 4
+    ta = max(t - 1, 0)
+    pa = float(ta) ** alpha
+    tg = float(t - power4)
+    return np.float32(pa / (pa + 1.0)), np.float32(0.5), np.float32((tg / (tg + 1.0)) ** gamma)
+
+
+@jit
+def root_value(tree, cards, layout, bufs, scr, mode, player):
+    """The player's value at the root over their starting weights (chips less half the starting pot)."""
+    zero = np.float32(0.0)
+    prm = Params(np.int64(mode), np.int64(player), zero, zero, zero)
+    traverse(tree, cards, layout, bufs, prm, scr, (np.int64(0), np.int64(0), np.int64(0)), cards.weights[1 - player])
+    street = tree.sub_street[0]
+    if street == 2:
+        row = scr.V_river[scr.V_river.shape[0] - 1][0]
+    elif street == 1:
+        row = scr.V_turn[scr.V_turn.shape[0] - 1][0]
+    else:
+        row = scr.V_flop[0]
+    total = 0.0
+    for i in range(cards.n[player]):
+        total += np.float64(row[i]) * np.float64(cards.weights[player, i])
+    return total
+
+
+@jit
+def exploitability(tree, cards, layout, bufs, scr, raked):
+    """The mean over both players of the best response's gain over the average strategy, in chips."""
+    best = 0.0
+    own = 0.0
+    for player in range(2):
+        best += root_value(tree, cards, layout, bufs, scr, np.int64(BEST), np.int64(player))
+        if raked:
+            own += root_value(tree, cards, layout, bufs, scr, np.int64(AVERAGE), np.int64(player))
+    if not raked:
+        return 0.5 * best
+    return 0.5 * (best - own)
+
+
+@jit
+def iterate(tree, cards, layout, bufs, scr, plan, history):
+    """Run iterations ``plan[0]`` up to ``plan[1]`` (exclusive) unless the exploitability ``plan[2]`` (the last
+    checked; checked first when ``plan[8]`` is nonzero) is at most the target ``plan[3]``; check it after every
+    tenth iteration and at ``plan[4]`` (the last iteration of the whole solve). ``plan[5]``/``plan[6]`` are alpha
+    and gamma, ``plan[7]`` nonzero when raked. Each check is written to ``history`` as (iteration,
+    exploitability). Returns (iterations done, exploitability, checks written)."""
+    start, stop, expl, target, last = int(plan[0]), int(plan[1]), plan[2], plan[3], int(plan[4])
+    alpha, gamma, raked = plan[5], plan[6], plan[7] != 0.0
+    done = start
+    checks = 0
+    if plan[8] != 0.0:
+        expl = exploitability(tree, cards, layout, bufs, scr, raked)
+        history[0, 0] = start
+        history[0, 1] = expl
+        checks = 1
+    for t in range(start, stop):
+        if expl <= target:
+            break
+        a, b, g = discounts(t, alpha, gamma)
+        for player in range(2):
+            prm = Params(np.int64(UPDATE), np.int64(player), a, b, g)
+            traverse(tree, cards, layout, bufs, prm, scr, (np.int64(0), np.int64(0), np.int64(0)), cards.weights[1 - player])
+        done = t + 1
+        if done % 10 == 0 or done == last:
+            expl = exploitability(tree, cards, layout, bufs, scr, raked)
+            history[checks, 0] = done
+            history[checks, 1] = expl
+            checks += 1
+    return done, expl, checks
