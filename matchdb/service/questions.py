@@ -2,7 +2,8 @@
 
 Each calls the Python API's method of the same name and sends its answer; a
 multiway question's opponents are listed by :func:`matchdb.db.query.opponent_list`,
-as the command line lists them. A multiway question and a report are first
+as the command line lists them. ``/v1/equity`` and ``/v1/multiway`` without
+``board`` ask before the flop, as ``matchdb query`` without a board does. A multiway question and a report are first
 estimated (:mod:`matchdb.service.costs`): over the budget they are refused with
 413, heavy ones are answered in the pool of worker processes.
 """
@@ -19,7 +20,10 @@ from matchdb.equity.checks import SAMPLES_HELP
 from matchdb.service.costs import multiway_cost, report_cost
 from matchdb.service.guards import answer, compute
 
-__all__ = ["add_routes", "report_fields"]
+__all__ = ["PREFLOP_BOARD_HELP", "add_routes", "report_fields"]
+
+#: The board parameter of the equity questions: left out (or empty), the question is asked before the flop.
+PREFLOP_BOARD_HELP = "three to five board cards, like 2c7dJh; left out or empty: before the flop"
 
 
 def report_fields(db: MatchDB, hero: str, villain: str | None) -> dict:
@@ -42,10 +46,10 @@ def add_routes(app: FastAPI, db: MatchDB) -> None:
     ) -> WinRate:
         return await compute(db.naive, hole, board, players)
 
-    @app.get("/v1/equity", response_model=Outcome, summary="Exact heads-up equity of a hand on a board")
+    @app.get("/v1/equity", response_model=Outcome, summary="Exact heads-up equity of a hand on a board, or preflop")
     async def get_equity(
         hole: str = Query(description="two hole cards, like AhKh"),
-        board: str = Query(description="three to five board cards, like 2c7dJh"),
+        board: str = Query("", description=PREFLOP_BOARD_HELP),
         villain: str | None = Query(None, description="opponent range like 'QQ+,AKs' (write '+' as %2B); default any hand"),
     ) -> Outcome:
         return await compute(db.outcome, hole, board, villain)
@@ -54,7 +58,7 @@ def add_routes(app: FastAPI, db: MatchDB) -> None:
     async def get_multiway(
         request: Request,
         hole: str = Query(description="two hole cards like AhKh, or a hero range"),
-        board: str = Query(description="three to five board cards, like 2c7dJh"),
+        board: str = Query("", description=PREFLOP_BOARD_HELP),
         villain: list[str] | None = Query(None, description="one per opponent: a range ('JJ%2B'), a hand or 'random'; repeat it"),  # noqa: B008 - FastAPI's parameter declaration, read once
         opponents: int | None = Query(None, description="this many random opponents beside any villains"),
         method: Literal["auto", "exact", "sample", "independent"] = Query("auto", description="exact when affordable (auto), exact, sample, independent"),
