@@ -13,6 +13,7 @@ its header says, then ``--peer PATH``). The table gives the medians and the diff
 too, since on a shared machine the wall clock also counts other people's work.
 
     python3 scripts/bench_solver.py [--db PATH] [--peer PATH] [--spots turn,river,flop] [--repeats 3]
+        [--threads N] [--compressed] [--max-iterations N]
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ SPOTS = {
 POT, STACK, TARGET = 200, 900, 0.5
 
 
-def ours(spot: str, db_path: str | None, threads: int | None, compressed: bool) -> dict:
+def ours(spot: str, db_path: str | None, threads: int | None, compressed: bool, max_iterations: int = 1000) -> dict:
     """One solve of ours, in this process: its figures as one dict."""
     import matchdb
     from matchdb.solver.api import _apply_locks  # noqa: F401  (the same path as db.solve, split to time it)
@@ -50,7 +51,7 @@ def ours(spot: str, db_path: str | None, threads: int | None, compressed: bool) 
     allocate(prepared, db)
     setup = time.perf_counter() - began
     cpu = time.process_time()
-    stats = run(prepared, POT * TARGET / 100)
+    stats = run(prepared, POT * TARGET / 100, max_iterations)
     cpu = time.process_time() - cpu
     solution = Solution(prepared, stats, {}, (None, None), POT * TARGET / 100)
     root = solution.root
@@ -64,10 +65,10 @@ def ours(spot: str, db_path: str | None, threads: int | None, compressed: bool) 
     }
 
 
-def peer(path: str, spot: str, threads: int | None, compressed: bool) -> dict:
+def peer(path: str, spot: str, threads: int | None, compressed: bool, max_iterations: int = 1000) -> dict:
     board, bet, raise_ = SPOTS[spot]
     command = [path, "--oop", OOP, "--ip", IP, "--board", board, "--pot", str(POT), "--stack", str(STACK), "--bet", bet,
-               "--raise", raise_, "--target-pct", str(TARGET)]
+               "--raise", raise_, "--target-pct", str(TARGET), "--max-iterations", str(max_iterations)]
     if threads:
         command += ["--threads", str(threads)]
     if compressed:
@@ -89,6 +90,7 @@ def peer(path: str, spot: str, threads: int | None, compressed: bool) -> dict:
 def ours_in_a_process(spot: str, args: argparse.Namespace) -> dict:
     command = [sys.executable, __file__, "--one", spot] + (["--db", args.db] if args.db else [])
     command += (["--threads", str(args.threads)] if args.threads else []) + (["--compressed"] if args.compressed else [])
+    command += ["--max-iterations", str(args.max_iterations)]
     done = subprocess.run(command, check=True, capture_output=True, text=True, env={**os.environ})
     return json.loads(done.stdout.strip().splitlines()[-1])
 
@@ -117,10 +119,12 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3, help="runs of each solver per spot (default 3)")
     parser.add_argument("--threads", type=int, help="threads for both (default: every core)")
     parser.add_argument("--compressed", action="store_true", help="16-bit numbers in both")
+    parser.add_argument("--max-iterations", type=int, default=1000,
+                        help="most iterations in both (default 1000; fewer to time a spot too long to solve here)")
     parser.add_argument("--one", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.one:
-        print(json.dumps(ours(args.one, args.db, args.threads, args.compressed)))
+        print(json.dumps(ours(args.one, args.db, args.threads, args.compressed, args.max_iterations)))
         return
     header = ["spot / solver", "seconds", "cpu s", "iterations", "memory MB", "peak RSS MB", "exploitability",
               "OOP equity", "OOP EV", "IP EV", "OOP root strategy"]
@@ -128,10 +132,11 @@ def main() -> None:
     print(" | ".join("---" for _ in header))
     for spot in args.spots.split(","):
         mine, theirs = [], []
+        load_before = os.getloadavg()[0]
         for _ in range(args.repeats):
             mine.append(ours_in_a_process(spot, args))
             if args.peer:
-                theirs.append(peer(args.peer, spot, args.threads, args.compressed))
+                theirs.append(peer(args.peer, spot, args.threads, args.compressed, args.max_iterations))
         print(" | ".join(_row(f"{spot}: matchdb", mine)), flush=True)
         if theirs:
             print(" | ".join(_row(f"{spot}: postflop-solver", theirs)))
@@ -146,7 +151,8 @@ def main() -> None:
                   flush=True)
         load = statistics.median(r["load_seconds"] for r in mine)
         print(f"<!-- {spot}: our kernels' load from numba's cache {load:.2f} s a process; setup "
-              f"{statistics.median(r['setup_seconds'] for r in mine):.2f} s; {mine[-1]['threads']} threads -->", flush=True)
+              f"{statistics.median(r['setup_seconds'] for r in mine):.2f} s; {mine[-1]['threads']} threads; load average {load_before:.1f} "
+              f"before, {os.getloadavg()[0]:.1f} after -->", flush=True)
 
 
 if __name__ == "__main__":

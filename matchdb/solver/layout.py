@@ -88,7 +88,8 @@ KBuffers = namedtuple("KBuffers", "regrets strategy regrets16 strategy16 rscale 
 Params = namedtuple("Params", "mode player alpha beta gamma")
 #: Per-thread working rows (the last slot serves the calling thread): reach ``R*``, values ``V*`` and the row
 #: each node reads its reach from (``src*``) for flop, turn and river subtrees; ``strat`` a strategy;
-#: ``exit_reach`` and ``job_out`` for the deals spread over threads, ``deal_out`` for a thread's own rivers,
+#: ``exit_reach`` and ``job_out`` for the deals spread over threads, ``deal_out`` for a thread's own rivers (below
+#: a flop only),
 #: ``gather`` (hands, terminals) for the reaches of a subtree's folds or showdowns side by side.
 KScratch = namedtuple("KScratch", "R_flop V_flop src_flop R_turn V_turn src_turn R_river V_river src_river strat acc "
                                   "exit_reach job_out deal_out gather")
@@ -328,11 +329,6 @@ def _max_nodes(flat: Flat, street: int) -> int:
     return max([len(m) for m, s in zip(flat.sub_nodes, flat.sub_street, strict=True) if s == street] or [1])
 
 
-def max_jobs(flat: Flat) -> int:
-    """The most deals one subtree's exits spread over threads (exits x 49 cards)."""
-    return max([len(e) for e in flat.exits] or [0]) * 49 + 1
-
-
 def terminal_lists(flat: Flat) -> tuple[list[list[int]], list[list[int]]]:
     """Each subtree's folds and showdowns (node ids, preorder)."""
     folds = [[k for k in nodes if flat.kind[k] == FOLD] for nodes in flat.sub_nodes]
@@ -346,37 +342,41 @@ def max_terminals(flat: Flat) -> int:
     return max([len(x) for x in folds + showdowns] + [1])
 
 
-def make_scratch(flat: Flat, width: int, threads: int) -> tuple:
-    """Working rows for ``threads`` threads and the calling one (see :class:`KScratch`)."""
+def _scratch_shapes(flat: Flat, width: int, threads: int) -> list[tuple[tuple[int, ...], type]]:
+    """The shape and type of each of :class:`KScratch`'s arrays, in order (:func:`make_scratch` allocates them,
+    :func:`memory_estimate` counts them)."""
     slots = threads + 1
     f, t, r = _max_nodes(flat, 0), _max_nodes(flat, 1), _max_nodes(flat, 2)
     actions = max(1, int(flat.nact.max())) + 1  # a row more for the strategy's sums
-    exits = max([len(e) for e in flat.exits] or [1]) or 1
-    return (
-        np.zeros((f, width), dtype=np.float32), np.zeros((f, width), dtype=np.float32), np.zeros(f, dtype=np.int64),
-        np.zeros((slots, t, width), dtype=np.float32), np.zeros((slots, t, width), dtype=np.float32),
-        np.zeros((slots, t), dtype=np.int64),
-        np.zeros((slots, r, width), dtype=np.float32), np.zeros((slots, r, width), dtype=np.float32),
-        np.zeros((slots, r), dtype=np.int64),
-        np.zeros((slots, actions, width), dtype=np.float32), np.zeros((slots, width), dtype=np.float64),
-        np.zeros((exits, width), dtype=np.float32), np.zeros((max_jobs(flat), width), dtype=np.float32),
-        np.zeros((slots, MAX_RIVERS, width), dtype=np.float32),
-        np.zeros((slots, width, max_terminals(flat)), dtype=np.float32),
-    )
+    n_exits = max([len(e) for e in flat.exits] or [0])  # a subtree's most chance nodes
+    flop = flat.sub_street[0] == 0  # a thread's own rivers are dealt only below a flop
+    f32, i64 = np.float32, np.int64
+    return [
+        ((f, width), f32), ((f, width), f32), ((f,), i64),
+        ((slots, t, width), f32), ((slots, t, width), f32), ((slots, t), i64),
+        ((slots, r, width), f32), ((slots, r, width), f32), ((slots, r), i64),
+        ((slots, actions, width), f32), ((slots, width), np.float64),
+        ((max(n_exits, 1), width), f32), ((n_exits * (MAX_RIVERS + 1) + 1, width), f32),  # up to 49 cards an exit
+        ((slots, MAX_RIVERS, width) if flop else (slots, 1, 1), f32),
+        ((slots, width, max_terminals(flat)), f32),
+    ]
+
+
+def make_scratch(flat: Flat, width: int, threads: int) -> tuple:
+    """Working rows for ``threads`` threads and the calling one (see :class:`KScratch`)."""
+    return tuple(np.zeros(shape, dtype=kind) for shape, kind in _scratch_shapes(flat, width, threads))
 
 
 def memory_estimate(flat: Flat, counts: tuple[int, int], elements: int, action_nodes: int, compressed: bool,
                     threads: int, runouts: int) -> int:
     """Bytes a solve allocates: the two arrays of numbers (4 or 2 bytes each), scales, lock table, working rows
     and showdown orders."""
-    width = max(counts)
     per = 2 if compressed else 4
     numbers = 2 * per * elements + (8 if compressed else 0) * action_nodes + 8 * action_nodes
-    slots = threads + 1
-    rows = width * 4 * (2 * _max_nodes(flat, 0) + 2 * slots * (_max_nodes(flat, 1) + _max_nodes(flat, 2))
-                        + slots * max(1, int(flat.nact.max())) + 2 * slots + max_jobs(flat) + 49 + slots * MAX_RIVERS
-                        + slots * max_terminals(flat))
-    showdown = runouts * (counts[0] + counts[1]) * 8
+    rows = sum(int(np.prod(shape)) * np.dtype(kind).itemsize for shape, kind in _scratch_shapes(flat, max(counts), threads))
+    # per player and hand of a runout: order (4 bytes), strength (2) and both cards (1 each), the players' rows as
+    # long as the longer one
+    showdown = runouts * 2 * max(counts) * 8
     return int(numbers + rows + showdown)
 
 

@@ -180,6 +180,8 @@ def prepare(source: TableSource | Callable[[int], np.ndarray], oop: RangeLike, i
     n_river = np.array([len(r) for r in rivers], dtype=np.int32)
     layout = make_layout(flat, counts, options.street, len(turns), n_river)
     nthreads = _threads(threads)
+    if options.street == 2:  # a river deals no card: nothing to spread over threads
+        nthreads = 1
     memory = memory_estimate(flat, counts, layout.elements, layout.action_nodes, compressed, nthreads, len(runouts))
     limit = default_memory_limit() if max_memory is None else max_memory
     if isinstance(limit, bool) or not isinstance(limit, (int, float)) or limit <= 0:

@@ -13,6 +13,7 @@ after a given number of iterations agrees to float32's precision (the peer print
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from tests.solver.conftest import PEER_IP, PEER_OOP
@@ -34,12 +35,17 @@ def test_the_peers_river_spot(peer_db):
     assert solution.root.actions == ["Check", "Bet 120", "All-in 900"]
     assert solution.root.frequencies() == pytest.approx([0.6631645523666676, 0.3368354502156308, 0], abs=1e-5)
     assert [len(solution.root.hands(p)) for p in (0, 1)] == [167, 246]
+    assert solution.memory <= 195_884  # the peer's memory_bytes_f32
 
 
 def test_the_peers_turn_spot_iteration_by_iteration(peer_db):
     # postflop_peer ... --board Td9d6hQc --max-iterations 0 / 10: exploitability 186.38431, then 48.687645
     start = _solve(peer_db, "Td9d6hQc", max_iterations=0)
     assert start.exploitability == pytest.approx(186.38431, rel=1e-6)
+    # the peer's memory_bytes_f32 counts its numbers, not its working buffers: ours, regrets, summed strategy and
+    # lock table, are fewer; with our working rows (a row per deal spread over the threads) a little over
+    numbers = sum(a.nbytes for a in start.spot.bufs if isinstance(a, np.ndarray))
+    assert numbers <= 12_323_112 and start.memory <= 1.05 * 12_323_112
     ten = _solve(peer_db, "Td9d6hQc", max_iterations=10, target=0.0)
     assert ten.iterations == 10
     assert ten.exploitability == pytest.approx(48.687645, rel=1e-6)

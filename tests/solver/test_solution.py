@@ -130,6 +130,16 @@ def test_bad_lines_are_refused_in_one_sentence(river):
             river.node(line)
 
 
+def test_the_memory_estimate_counts_what_is_allocated(river, turn):
+    for solution in (river, turn):
+        spot = solution.spot
+        cards = spot.kspot[1]
+        arrays = [a for a in spot.bufs if isinstance(a, np.ndarray)] + list(spot.scratch)
+        arrays += [cards.sd_order, cards.sd_strength, cards.sd_card0, cards.sd_card1]
+        allocated = sum(a.nbytes for a in arrays)
+        assert allocated <= solution.memory <= 1.02 * allocated
+
+
 def test_the_16_bit_mode_solves_to_the_same_answer_in_less_memory(small_db, river):
     compact = small_db.solve("AA,KK,QQ,JJ,T9s,A5s,76s", "AK,KQ,JJ,99,87s", "AhKhQh2c3d", pot=60, stack=200,
                              bet="50%, a", raise_="2.5x", target=1.0, compressed=True)
