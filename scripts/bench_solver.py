@@ -111,6 +111,11 @@ def _row(name: str, runs: list[dict]) -> list[str]:
             f"{last['oop_ev']:.2f}", f"{last['ip_ev']:.2f}", freqs]
 
 
+def _line(cells: list[str]) -> str:
+    """One row of a Markdown table."""
+    return "| " + " | ".join(cells) + " |"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--db", help="database path (default: matchdb.open()'s)")
@@ -128,8 +133,8 @@ def main() -> None:
         return
     header = ["spot / solver", "seconds", "cpu s", "iterations", "memory MB", "peak RSS MB", "exploitability",
               "OOP equity", "OOP EV", "IP EV", "OOP root strategy"]
-    print(" | ".join(header))
-    print(" | ".join("---" for _ in header))
+    print(_line(header))
+    print(_line(["---"] * len(header)))
     for spot in args.spots.split(","):
         mine, theirs = [], []
         load_before = os.getloadavg()[0]
@@ -137,14 +142,15 @@ def main() -> None:
             mine.append(ours_in_a_process(spot, args))
             if args.peer:
                 theirs.append(peer(args.peer, spot, args.threads, args.compressed, args.max_iterations))
-        print(" | ".join(_row(f"{spot}: matchdb", mine)), flush=True)
+        print(_line(_row(f"{spot}: matchdb", mine)), flush=True)
         if theirs:
-            print(" | ".join(_row(f"{spot}: postflop-solver", theirs)))
+            print(_line(_row(f"{spot}: postflop-solver", theirs)))
             a, b = mine[-1], theirs[-1]
             ratio = _median(mine, "seconds") / _median(theirs, "seconds")
-            cpu_ratio = (_median(mine, "cpu_seconds") or 0) / (_median(theirs, "cpu_seconds") or float("nan"))
+            cpu_mine, cpu_theirs = _median(mine, "cpu_seconds"), _median(theirs, "cpu_seconds")
+            cpu_ratio = f"x{cpu_mine / cpu_theirs:.2f}" if cpu_mine and cpu_theirs else "-"  # the peer reports 10 ms steps
             deltas = [f"{x - y:+.3f}" for x, y in zip(a["root_freqs"], b["root_freqs"], strict=True)]
-            print(" | ".join([f"{spot}: difference", f"x{ratio:.2f}", f"x{cpu_ratio:.2f}",
+            print(_line([f"{spot}: difference", f"x{ratio:.2f}", cpu_ratio,
                               f"{a['iterations'] - b['iterations']:+d}", f"x{a['memory_bytes'] / b['memory_bytes']:.2f}", "",
                               f"{a['exploitability'] - b['exploitability']:+.4f}", f"{a['oop_equity'] - b['oop_equity']:+.6f}",
                               f"{a['oop_ev'] - b['oop_ev']:+.3f}", f"{a['ip_ev'] - b['ip_ev']:+.3f}", " / ".join(deltas)]),
