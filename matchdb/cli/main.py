@@ -3,7 +3,7 @@
 Each command group is a module of this package with a ``register(subparsers)``
 function that adds its commands and their handlers: :mod:`~matchdb.cli.database`
 (build, init, verify, pack, export, abstraction, info), :mod:`~matchdb.cli.questions`
-(query, distribution, report, preflop), :mod:`~matchdb.cli.plots` (plot),
+(query, distribution, report, preflop), :mod:`~matchdb.cli.solve` (solve), :mod:`~matchdb.cli.plots` (plot),
 :mod:`~matchdb.cli.play` (arena, tune) and :mod:`~matchdb.cli.serve` (serve).
 
 Every answer prints as its ``to_text()`` or, with ``--json``, its ``to_dict()``.
@@ -36,13 +36,13 @@ import re
 import sys
 from typing import TextIO
 
-from matchdb.cli import database, hands, play, plots, questions, serve
+from matchdb.cli import database, hands, play, plots, questions, serve, solve
 from matchdb.errors import MatchdbError
 
 __all__ = ["main", "parser"]
 
 #: The command groups, in the order ``matchdb --help`` lists their commands.
-_GROUPS = (database, questions, plots, play, hands, serve)
+_GROUPS = (database, questions, solve, plots, play, hands, serve)
 
 
 class _HelpFormatter(argparse.HelpFormatter):

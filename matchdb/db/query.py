@@ -74,6 +74,7 @@ if TYPE_CHECKING:
     from matchdb.answers.preflop import PreflopMultiway, PreflopTable
     from matchdb.equity.heads_up import RangeResult
     from matchdb.equity.matchups import PreflopMatchups
+    from matchdb.solver import Solution
 
 __all__ = ["open", "MatchDB", "FlopTable", "opponent_list"]
 
@@ -525,6 +526,37 @@ class MatchDB:
         asked = [players] if isinstance(players, (int, np.integer)) else players  # a bool is refused as a count
         wanted = [check_players(n, low=PLAYERS[0], high=PLAYERS[-1]) for n in (asked or PLAYERS)]
         return self._derived(PREFLOP_KIND, show_progress).with_players(wanted)
+
+    def solve(self, oop: RangeLike, ip: RangeLike, board: CardsLike, pot: int, stack: int, bet: Any = "",
+              raise_: Any = "", **options: Any) -> Solution:
+        """Solve a heads-up postflop spot exactly on the match tables: Discounted CFR to a target exploitability.
+
+        ``oop`` and ``ip``: the two ranges (any form :func:`matchdb.core.ranges.range_weights`
+        reads, weights included); ``board``: a flop, turn or river; ``pot`` and ``stack``:
+        the starting pot and the effective stack in whole chips; ``bet`` and ``raise_``:
+        sizes as solver users write them (``"33%, 75%, a"``, ``"2.5x"``, ``"e"``; one text
+        for every street and player, or a mapping like ``{"flop": "33%", "ip river": "a"}``).
+        Options (keywords): ``donk`` (OOP's donk sizes on the turn and river), ``rake``
+        and ``rake_cap``, ``target`` (exploitability to reach, % of the pot, default 0.5),
+        ``max_iterations`` (1000), ``add_allin`` (1.5), ``force_allin`` (0.15), ``merge``
+        (0.1), ``compressed`` (16-bit numbers), ``max_memory`` (bytes; refused before
+        allocating beyond it), ``threads``, ``locks`` (node locking), ``show_progress``,
+        ``gamma`` (3). Returns a :class:`matchdb.solver.Solution`; see the
+        [solver guide](../guide/solver.md).
+
+        >>> solution = db.solve("AA,QQ", "KK", "2c7dJh3s8c", pot=100, stack=100, bet="a", target=0.1)
+        >>> solution.root.actions
+        ['Check', 'All-in 100']
+        """
+        from matchdb.solver import solve
+
+        return solve(self, oop, ip, board, pot, stack, bet, raise_, **options)
+
+    def load_solution(self, path: str | os.PathLike) -> Solution:
+        """A solution saved by :meth:`matchdb.solver.Solution.save`, checked against this database's table of its flop."""
+        from matchdb.solver import load
+
+        return load(path, self)
 
     def missing_derived(self) -> list[str]:
         """The kinds of derived data (:data:`matchdb.equity.derived.DERIVED`) a complete database lacks or holds stale;

@@ -1,0 +1,719 @@
+"""The solver's compiled code: rows of hands, folds and showdowns, the traversal of the game tree (a DCFR update,
+a best response, or the values of the average strategy) and the DCFR loop (private: :mod:`matchdb.solver.solve`
+and :mod:`matchdb.solver.solution` call it).
+
+One module on purpose: numba's disk cache of a function is invalidated only when the function's own source file
+changes, not when a function it calls in another file does, so code that calls each other lives in one file.
+
+**Rows.** Operations on rows of hands, one simple loop each over 1-D arrays, so that the compiler vectorises them.
+
+**Ends of the game.** A value is the player's chips won, per deal weight, times the opponent's reach of every
+hand that shares no card with theirs or the board: card removal by inclusion and exclusion (the opponent's total
+reach, less the reach of the hands holding either of the player's two cards, plus that of the very same hand,
+which was taken away twice). A showdown is one linear sweep over both players' hands sorted by strength.
+
+**The traversal.** A street subtree is traversed in two sweeps over its nodes in preorder: down, the opponent's
+reach of each node (its reach at the parent times its strategy's share of the action); then up, in reverse, the
+player's value of each node (a fold or a showdown from the opponent's reach there, a deal from the next street's
+subtrees, an action node from its children's values). Between the two, the values of the subtree's deals are
+computed: for each card dealt (one of each isomorphic pair), the next street's subtree with the reach divided by
+the cards that can come (45 turns, 44 rivers); a card dealt as another's image takes that card's values with the
+suits swapped. The top of a traversal spreads the deals below its subtree over the threads (:func:`traverse`);
+below that each thread works on its own rows. Functions take the spot (the layout's ``KTree``, ``KCards``,
+``KLayout`` as one tuple), the numbers (``KBuffers``), the traversal's ``Params``, and working rows.
+
+**The loop.** A call from Python costs a fraction of a millisecond (numba checks every array it is given), more
+than a whole iteration of a small river spot: :func:`iterate` runs iterations, discounts and exploitability
+checks without returning to Python.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from matchdb.jit import jit, jit_parallel
+from matchdb.solver.layout import Params
+
+ACTION, FOLD, SHOWDOWN, CHANCE = 0, 1, 2, 3
+MAX_RIVERS = 48
+UPDATE, BEST, AVERAGE = 0, 1, 2
+
+
+# -- rows -------------------------------------------------------------------------------------------------
+
+@jit
+def fill_row(dst, value, n):
+    for i in range(n):
+        dst[i] = value
+
+
+@jit
+def copy_row(dst, src, n):
+    for i in range(n):
+        dst[i] = src[i]
+
+
+@jit
+def add_row(dst, src, n):
+    for i in range(n):
+        dst[i] += src[i]
+
+
+@jit
+def max_row(dst, src, n):
+    for i in range(n):
+        dst[i] = max(dst[i], src[i])
+
+
+@jit
+def product_row(dst, a, b, n):
+    """``dst = a * b``."""
+    for i in range(n):
+        dst[i] = a[i] * b[i]
+
+
+@jit
+def add_product_row(dst, a, b, n):
+    """``dst += a * b``."""
+    for i in range(n):
+        dst[i] += a[i] * b[i]
+
+
+@jit
+def positive_part(dst, src, total, n):
+    """``dst = max(src, 0)`` and ``total += dst``: regret matching's numerators and their sum."""
+    zero = np.float32(0.0)
+    for i in range(n):
+        x = src[i]
+        x = x if x > zero else zero
+        dst[i] = x
+        total[i] += x
+
+
+@jit
+def with_total(dst, src, total, n):
+    """``dst = src`` and ``total += src``."""
+    for i in range(n):
+        x = np.float32(src[i])
+        dst[i] = x
+        total[i] += x
+
+
+@jit
+def share(dst, total, n, even):
+    """``dst /= total``, or ``even`` where the total is 0."""
+    for i in range(n):
+        t = total[i]
+        dst[i] = dst[i] / t if t != 0.0 else even
+
+
+@jit
+def discount_sum(summed, current, gamma, n):
+    """The summed strategy: ``summed * gamma + current``."""
+    for i in range(n):
+        summed[i] = summed[i] * gamma + current[i]
+
+
+@jit
+def discount_regret(regret, action, node, alpha, beta, n):
+    """Regrets: ``regret * (alpha if regret >= 0 else beta) + action's value - node's value``."""
+    for i in range(n):
+        x = regret[i]
+        regret[i] = x * (alpha if x >= 0.0 else beta) + action[i] - node[i]
+
+
+# -- ends of the game ------------------------------------------------------------------------------
+
+@jit
+def showdown_values_tied(cards, player, runout, win, tie, lose, reach, out):
+    """Showdown where a tie has a value (rake): one upward pass keeps the reach below and below-or-equal."""
+    opp = 1 - player
+    for i in range(cards.n[player]):
+        out[i] = 0.0
+    p0, p1 = cards.sd_start[player, runout], cards.sd_start[player, runout + 1]
+    o0, o1 = cards.sd_start[opp, runout], cards.sd_start[opp, runout + 1]
+    minus = np.zeros(52)
+    total = 0.0
+    for j in range(o0, o1):
+        h = cards.sd_order[opp, j]
+        r = reach[h]
+        total += r
+        minus[cards.cards[opp, h, 0]] += r
+        minus[cards.cards[opp, h, 1]] += r
+    below = np.zeros(52)
+    upto = np.zeros(52)
+    total_below = 0.0
+    total_upto = 0.0
+    j = o0
+    k = o0
+    for q in range(p0, p1):
+        s = cards.sd_strength[player, q]
+        while j < o1 and cards.sd_strength[opp, j] < s:
+            h = cards.sd_order[opp, j]
+            r = reach[h]
+            total_below += r
+            below[cards.cards[opp, h, 0]] += r
+            below[cards.cards[opp, h, 1]] += r
+            j += 1
+        if k < j:
+            k = j
+            total_upto = total_below
+            upto[:] = below
+        while k < o1 and cards.sd_strength[opp, k] <= s:
+            h = cards.sd_order[opp, k]
+            r = reach[h]
+            total_upto += r
+            upto[cards.cards[opp, h, 0]] += r
+            upto[cards.cards[opp, h, 1]] += r
+            k += 1
+        i = cards.sd_order[player, q]
+        c0, c1 = cards.cards[player, i, 0], cards.cards[player, i, 1]
+        sh = cards.same[player, i]
+        same = reach[sh] if sh >= 0 else 0.0
+        r_below = total_below - below[c0] - below[c1]
+        r_upto = total_upto - upto[c0] - upto[c1] + same
+        r_all = total - minus[c0] - minus[c1] + same
+        out[i] = win * r_below + tie * (r_upto - r_below) + lose * (r_all - r_upto)
+
+
+@jit
+def batch_folds(tree, cards, prm, inst, rows, board):
+    """The values of every fold of a subtree instance at once: one pass over the opponent's hands sums each
+    fold's reach (total and per card) side by side, then each hand's value is read off for every fold."""
+    sub = inst[0]
+    f0 = tree.fold_first[sub]
+    count = tree.fold_first[sub + 1] - f0
+    if count == 0:
+        return
+    R, V, src, _, gather = rows
+    p = prm.player
+    opp = 1 - p
+    n, n_opp = cards.n[p], cards.n[opp]
+    at = np.empty(count, dtype=np.int64)
+    payoff = np.empty(count)
+    for k in range(count):
+        node = tree.folds[f0 + k]
+        at[k] = tree.pos[node]
+        pot = tree.pot[node]
+        rake = min(pot * tree.rake_rate, tree.rake_cap)
+        payoff[k] = (0.5 * pot - rake) / tree.numcomb if tree.player[node] != p else -0.5 * pot / tree.numcomb
+        row = R[src[at[k]]]
+        for j in range(n_opp):
+            gather[j, k] = row[j]
+    minus = np.zeros((52, count))
+    total = np.zeros(count)
+    for j in range(n_opp):
+        if cards.mask[opp, j] & board:
+            continue
+        a, b = cards.cards[opp, j, 0], cards.cards[opp, j, 1]
+        for k in range(count):
+            x = np.float64(gather[j, k])
+            total[k] += x
+            minus[a, k] += x
+            minus[b, k] += x
+    for i in range(n):
+        if cards.mask[p, i] & board:
+            for k in range(count):
+                V[at[k], i] = 0.0
+            continue
+        same = cards.same[p, i]
+        a, b = cards.cards[p, i, 0], cards.cards[p, i, 1]
+        for k in range(count):
+            held = np.float64(gather[same, k]) if same >= 0 else 0.0
+            V[at[k], i] = payoff[k] * (total[k] + held - minus[a, k] - minus[b, k])
+
+
+@jit
+def batch_showdowns(tree, cards, prm, inst, rows):
+    """The values of every showdown of a river subtree instance at once (no rake): the two sweeps over the
+    runout's sorted hands carry every showdown's sums side by side (independent additions the processor
+    overlaps), in the same order as one showdown alone, so the sums are the same to the last bit."""
+    sub, _, _, t, r = inst
+    s0 = tree.sd_first[sub]
+    count = tree.sd_first[sub + 1] - s0
+    if count == 0:
+        return
+    R, V, src, _, gather = rows
+    p = prm.player
+    opp = 1 - p
+    n = cards.n[p]
+    runout = cards.runout[t, r]
+    p0, p1 = cards.sd_start[p, runout], cards.sd_start[p, runout + 1]
+    o0, o1 = cards.sd_start[opp, runout], cards.sd_start[opp, runout + 1]
+    order, strength, first, second = cards.sd_order[p], cards.sd_strength[p], cards.sd_card0[p], cards.sd_card1[p]
+    o_order, o_strength, o_first, o_second = cards.sd_order[opp], cards.sd_strength[opp], cards.sd_card0[opp], cards.sd_card1[opp]
+    m = o1 - o0
+    at = np.empty(count, dtype=np.int64)
+    win = np.empty(count)
+    lose = np.empty(count)
+    for k in range(count):
+        node = tree.sds[s0 + k]
+        at[k] = tree.pos[node]
+        pot = tree.pot[node]
+        win[k] = 0.5 * pot / tree.numcomb
+        lose[k] = -0.5 * pot / tree.numcomb
+        row = R[src[at[k]]]
+        for j in range(m):
+            gather[j, k] = row[o_order[o0 + j]]
+        out = V[at[k]]
+        for i in range(n):
+            out[i] = 0.0
+    minus = np.zeros((52, count))
+    total = np.zeros(count)
+    j = 0
+    for q in range(p0, p1):
+        s = strength[q]
+        while j < m and o_strength[o0 + j] < s:
+            a, b = o_first[o0 + j], o_second[o0 + j]
+            for k in range(count):
+                x = np.float64(gather[j, k])
+                total[k] += x
+                minus[a, k] += x
+                minus[b, k] += x
+            j += 1
+        i = order[q]
+        a, b = first[q], second[q]
+        for k in range(count):
+            V[at[k], i] = win[k] * (total[k] - minus[a, k] - minus[b, k])
+    minus[:, :] = 0.0
+    total[:] = 0.0
+    j = m - 1
+    for q in range(p1 - 1, p0 - 1, -1):
+        s = strength[q]
+        while j >= 0 and o_strength[o0 + j] > s:
+            a, b = o_first[o0 + j], o_second[o0 + j]
+            for k in range(count):
+                x = np.float64(gather[j, k])
+                total[k] += x
+                minus[a, k] += x
+                minus[b, k] += x
+            j -= 1
+        i = order[q]
+        a, b = first[q], second[q]
+        for k in range(count):
+            V[at[k], i] += np.float32(lose[k] * (total[k] - minus[a, k] - minus[b, k]))
+
+
+
+# -- the traversal ---------------------------------------------------------------------------------
+
+
+
+@jit
+def instance_entry(tree, layout, sub, t, r):
+    """Entry of instance (subtree ``sub``, turn index ``t``, river index ``r``) in the layout's tables."""
+    street = tree.sub_street[sub]
+    start = tree.sub_street[0]
+    if street == start:
+        return layout.inst_first[sub]
+    if street == 1:
+        return layout.inst_first[sub] + t
+    return layout.inst_first[sub] + t * MAX_RIVERS + r
+
+
+@jit
+def node_strategy(tree, bufs, prm, k, base, nodes, n, out):
+    """The strategy at action node ``k`` of an instance (numbers from ``base``, action nodes from ``nodes``) that
+    the traversal plays: regret matching when updating, else the summed strategy normalised; locked hands keep
+    their lock. ``out`` keeps one row more than the most actions: the sums."""
+    count = tree.nact[k]
+    offset = base + tree.loc[k]
+    total = out[out.shape[0] - 1]
+    fill_row(total, np.float32(0.0), n)
+    for a in range(count):
+        first = offset + a * n
+        if prm.mode == UPDATE:
+            if bufs.compressed:
+                positive_part(out[a], bufs.regrets16[first: first + n].astype(np.float32), total, n)
+            else:
+                positive_part(out[a], bufs.regrets[first: first + n], total, n)
+        elif bufs.compressed:
+            with_total(out[a], bufs.strategy16[first: first + n], total, n)
+        else:
+            with_total(out[a], bufs.strategy[first: first + n], total, n)
+    even = np.float32(1.0) / np.float32(count)
+    for a in range(count):
+        share(out[a], total, n, even)
+    lock = bufs.lock_of[nodes + tree.lnode[k]]
+    if lock >= 0:
+        for a in range(count):
+            for i in range(n):
+                x = bufs.locks[lock + a * n + i]
+                if x >= 0.0:
+                    out[a, i] = x
+
+
+@jit
+def top_down(spot, bufs, prm, inst, reach, rows):
+    """The opponent's reach of every node of one subtree instance ``inst`` = (sub, base, nodes, t, r), from
+    ``reach`` at its root, into ``rows`` = (R, V, src, strat): node at position q reads row ``src[q]`` of R."""
+    tree, cards, _ = spot
+    sub, base, nodes, _, _ = inst
+    R, _, src, strat, _ = rows
+    opp = 1 - prm.player
+    n_opp = cards.n[opp]
+    first = tree.sub_first[sub]
+    count = tree.sub_first[sub + 1] - first
+    copy_row(R[0], reach, n_opp)
+    src[0] = 0
+    for q in range(count):
+        k = tree.sub_nodes[first + q]
+        if tree.kind[k] != ACTION:
+            continue
+        if tree.player[k] == prm.player:
+            for a in range(tree.nact[k]):
+                src[tree.pos[tree.child[k, a]]] = src[q]
+            continue
+        node_strategy(tree, bufs, prm, k, base, nodes, n_opp, strat)
+        parent = R[src[q]]
+        for a in range(tree.nact[k]):
+            c = tree.pos[tree.child[k, a]]
+            src[c] = c
+            product_row(R[c], parent, strat[a], n_opp)
+
+
+@jit
+def _update(tree, bufs, prm, k, base, nodes, n, children, V, strat, out):
+    """DCFR at one of the player's nodes: the node's value under the current strategy, the summed strategy
+    discounted by gamma plus the current one, regrets discounted (alpha when positive, beta when not) plus
+    each action's value less the node's."""
+    count = tree.nact[k]
+    offset = base + tree.loc[k]
+    product_row(out, strat[0], V[children[0]], n)
+    for a in range(1, count):
+        add_product_row(out, strat[a], V[children[a]], n)
+    lock = bufs.lock_of[nodes + tree.lnode[k]]
+    if not bufs.compressed:
+        for a in range(count):
+            first = offset + a * n
+            discount_sum(bufs.strategy[first: first + n], strat[a], prm.gamma, n)
+        for a in range(count):
+            first = offset + a * n
+            discount_regret(bufs.regrets[first: first + n], V[children[a]], out, prm.alpha, prm.beta, n)
+        return
+    index = nodes + tree.lnode[k]
+    decoder = prm.gamma * bufs.sscale[index] / np.float32(65535.0)
+    largest = np.float32(0.0)
+    for a in range(count):
+        row = offset + a * n
+        for i in range(n):
+            x = strat[a, i] + np.float32(bufs.strategy16[row + i]) * decoder
+            if lock >= 0 and bufs.locks[lock + a * n + i] >= 0.0:
+                x = np.float32(0.0)
+            strat[a, i] = x
+            largest = max(largest, x)
+    scale = largest if largest > 0.0 else np.float32(1.0)
+    encoder = np.float32(65535.0) / scale
+    for a in range(count):
+        row = offset + a * n
+        for i in range(n):
+            bufs.strategy16[row + i] = np.uint16(np.int32(strat[a, i] * encoder + np.float32(0.49999997)))
+    bufs.sscale[index] = largest
+    alpha = prm.alpha * bufs.rscale[index] / np.float32(32767.0)
+    beta = prm.beta * bufs.rscale[index] / np.float32(32767.0)
+    largest = np.float32(0.0)
+    for a in range(count):
+        row = offset + a * n
+        c = children[a]
+        for i in range(n):
+            y = bufs.regrets16[row + i]
+            x = V[c, i] + np.float32(y) * (alpha if y >= 0 else beta) - out[i]
+            if lock >= 0 and bufs.locks[lock + a * n + i] >= 0.0:
+                x = np.float32(0.0)
+            strat[a, i] = x
+            largest = max(largest, abs(x))
+    scale = largest if largest > 0.0 else np.float32(1.0)
+    encoder = np.float32(32767.0) / scale
+    for a in range(count):
+        row = offset + a * n
+        for i in range(n):
+            bufs.regrets16[row + i] = np.int16(np.int32(np.round(strat[a, i] * encoder)))
+    bufs.rscale[index] = largest
+
+
+@jit
+def bottom_up(spot, bufs, prm, inst, rows):
+    """The player's value of every node of one subtree instance, leaves first (see :func:`top_down`); the
+    values of its deals must already be in their rows of V."""
+    tree, cards, _ = spot
+    sub, base, nodes, t, r = inst
+    R, V, src, strat, _ = rows
+    p = prm.player
+    n = cards.n[p]
+    first = tree.sub_first[sub]
+    count = tree.sub_first[sub + 1] - first
+    children = np.empty(tree.child.shape[1], dtype=np.int64)
+    street = tree.sub_street[sub]
+    board = cards.board_mask if street == 0 else cards.turn_mask[t] if street == 1 else cards.river_mask[t, r]
+    batch_folds(tree, cards, prm, inst, rows, board)
+    raked = tree.rake_rate > 0.0 and tree.rake_cap > 0.0
+    if not raked:
+        batch_showdowns(tree, cards, prm, inst, rows)
+    for q in range(count - 1, -1, -1):
+        k = tree.sub_nodes[first + q]
+        kind = tree.kind[k]
+        if kind == CHANCE or kind == FOLD or (kind == SHOWDOWN and not raked):
+            continue
+        if kind == SHOWDOWN:
+            pot = tree.pot[k]
+            rake = min(pot * tree.rake_rate, tree.rake_cap)
+            win = (0.5 * pot - rake) / tree.numcomb
+            lose = -0.5 * pot / tree.numcomb
+            showdown_values_tied(cards, p, cards.runout[t, r], win, -0.5 * rake / tree.numcomb, lose, R[src[q]], V[q])
+            continue
+        nact = tree.nact[k]
+        for a in range(nact):
+            children[a] = tree.pos[tree.child[k, a]]
+        if tree.player[k] != p:
+            copy_row(V[q], V[children[0]], n)
+            for a in range(1, nact):
+                add_row(V[q], V[children[a]], n)
+            continue
+        if prm.mode == BEST:
+            lock = bufs.lock_of[nodes + tree.lnode[k]]
+            copy_row(V[q], V[children[0]], n)
+            for a in range(1, nact):
+                max_row(V[q], V[children[a]], n)
+            if lock >= 0:
+                for i in range(n):
+                    if bufs.locks[lock + i] >= 0.0:
+                        x = np.float32(0.0)
+                        for a in range(nact):
+                            x += bufs.locks[lock + a * n + i] * V[children[a], i]
+                        V[q, i] = x
+            continue
+        node_strategy(tree, bufs, prm, k, base, nodes, n, strat)
+        if prm.mode == UPDATE:
+            _update(tree, bufs, prm, k, base, nodes, n, children, V, strat, V[q])
+        else:
+            product_row(V[q], strat[0], V[children[0]], n)
+            for a in range(1, nact):
+                add_product_row(V[q], strat[a], V[children[a]], n)
+
+
+@jit
+def _instance(spot, sub, t, r):
+    tree, _, layout = spot
+    entry = instance_entry(tree, layout, sub, t, r)
+    return (sub, layout.inst_base[entry], layout.inst_node[entry], t, r)
+
+
+@jit
+def river_pass(spot, bufs, prm, scr, at, reach):
+    """One river subtree instance ``at`` = (sub, t, r, slot) on the slot's rows; its root's value ends in
+    ``scr.V_river[slot][0]``."""
+    sub, t, r, slot = at
+    inst = _instance(spot, sub, t, r)
+    rows = (scr.R_river[slot], scr.V_river[slot], scr.src_river[slot], scr.strat[slot], scr.gather[slot])
+    top_down(spot, bufs, prm, inst, reach, rows)
+    bottom_up(spot, bufs, prm, inst, rows)
+
+
+@jit
+def _sum_deal(cards, p, out, n_cards, rep, swap, n_mapped, acc):
+    """``acc`` = the sum over a deal's cards of their values (rows of ``out``), in float64: the cards dealt for
+    themselves in order, then each card taken from another (``rep``) with the suits of ``swap`` exchanged."""
+    n = cards.n[p]
+    for i in range(n):  # the last card first: the order postflop-solver's sums come out in, bit for bit
+        acc[i] = out[n_cards - 1, i]
+    for card in range(n_cards - 2, -1, -1):
+        for i in range(n):
+            acc[i] += out[card, i]
+    for m in range(n_mapped):
+        perm = cards.swaps[swap[m], p]
+        values = out[rep[m]]
+        for i in range(n):
+            acc[i] += values[perm[i]]
+
+
+@jit
+def turn_pass(spot, bufs, prm, scr, at, reach):
+    """One turn subtree instance ``at`` = (sub, t, 0, slot), its rivers one after another on the slot's rows;
+    its root's value ends in ``scr.V_turn[slot][0]``."""
+    tree, cards, _ = spot
+    sub, t, _, slot = at
+    inst = _instance(spot, sub, t, np.int64(0))
+    R, V, src = scr.R_turn[slot], scr.V_turn[slot], scr.src_turn[slot]
+    rows = (R, V, src, scr.strat[slot], scr.gather[slot])
+    top_down(spot, bufs, prm, inst, reach, rows)
+    p = prm.player
+    n = cards.n[p]
+    n_opp = cards.n[1 - p]
+    below = np.empty(n_opp, dtype=np.float32)
+    acc = scr.acc[slot]
+    factor = np.float32(1.0 / 44.0)
+    for x in range(tree.exit_first[sub], tree.exit_first[sub + 1]):
+        c = tree.exits[x]
+        qc = tree.pos[c]
+        row = src[qc]
+        for i in range(n_opp):
+            below[i] = R[row, i] * factor
+        for i in range(n):
+            acc[i] = 0.0
+        out = scr.deal_out[slot]
+        for rr in range(cards.n_river[t]):
+            river_pass(spot, bufs, prm, scr, (tree.next_sub[c], t, rr, slot), below)
+            values = scr.V_river[slot][0]
+            for i in range(n):
+                out[rr, i] = values[i]
+        _sum_deal(cards, p, out, cards.n_river[t], cards.rmap_rep[t], cards.rmap_swap[t], cards.rmap_n[t], acc)
+        for i in range(n):
+            V[qc, i] = acc[i]
+    bottom_up(spot, bufs, prm, inst, rows)
+
+
+@jit
+def _jobs(tree, cards, layout, bufs, prm, scr, w, where):
+    """Thread ``w``'s share of the deals below a subtree: every ``threads``-th (exit, card), from ``w``."""
+    spot = (tree, cards, layout)
+    street, t, x0, n_exits, n_cards, threads = where
+    n = cards.n[prm.player]
+    n_jobs = n_exits * n_cards
+    for j in range(w, n_jobs, threads):
+        x = j // n_cards
+        card = j - x * n_cards
+        nsub = tree.next_sub[tree.exits[x0 + x]]
+        if street == 1:
+            river_pass(spot, bufs, prm, scr, (nsub, t, card, w), scr.exit_reach[x])
+            values = scr.V_river[w][0]
+        else:
+            turn_pass(spot, bufs, prm, scr, (nsub, card, np.int64(0), w), scr.exit_reach[x])
+            values = scr.V_turn[w][0]
+        for i in range(n):
+            scr.job_out[j, i] = values[i]
+
+
+@jit_parallel
+def traverse(tree, cards, layout, bufs, prm, scr, at, reach):
+    """Traverse subtree instance ``at`` = (sub, t, r) from ``reach`` at its root, the deals below it spread over
+    the threads; the values of its nodes end in the calling slot's rows (``V_river``/``V_turn`` at the last
+    slot, or ``V_flop``), its root's first."""
+    spot = (tree, cards, layout)
+    sub, t, r = at
+    street = tree.sub_street[sub]
+    slots = scr.strat.shape[0]
+    top = slots - 1
+    threads = slots - 1
+    if street == 2:
+        river_pass(spot, bufs, prm, scr, (sub, t, r, top), reach)
+        return
+    if street == 1:
+        R, V, src = scr.R_turn[top], scr.V_turn[top], scr.src_turn[top]
+        factor = np.float32(1.0 / 44.0)
+        n_cards = cards.n_river[t]
+    else:
+        R, V, src = scr.R_flop, scr.V_flop, scr.src_flop
+        factor = np.float32(1.0 / 45.0)
+        n_cards = cards.turn_card.shape[0]
+    inst = _instance(spot, sub, t, r)
+    rows = (R, V, src, scr.strat[top], scr.gather[top])
+    top_down(spot, bufs, prm, inst, reach, rows)
+    p = prm.player
+    n = cards.n[p]
+    n_opp = cards.n[1 - p]
+    x0 = tree.exit_first[sub]
+    n_exits = tree.exit_first[sub + 1] - x0
+    for x in range(n_exits):
+        row = src[tree.pos[tree.exits[x0 + x]]]
+        for i in range(n_opp):
+            scr.exit_reach[x, i] = R[row, i] * factor
+    where = (np.int64(street), np.int64(t), np.int64(x0), np.int64(n_exits), np.int64(n_cards), np.int64(threads))
+    for w in numba.prange(threads):  # a parallel loop's index is unsigned: made int64, so one compiled version
+        _jobs(tree, cards, layout, bufs, prm, scr, np.int64(w), where)
+    acc = scr.acc[top]
+    for x in range(n_exits):
+        out = scr.job_out[x * n_cards : (x + 1) * n_cards]
+        if street == 1:
+            _sum_deal(cards, p, out, n_cards, cards.rmap_rep[t], cards.rmap_swap[t], cards.rmap_n[t], acc)
+        else:
+            _sum_deal(cards, p, out, n_cards, cards.tmap_rep, cards.tmap_swap, cards.tmap_rep.shape[0], acc)
+        q = tree.pos[tree.exits[x0 + x]]
+        for i in range(n):
+            V[q, i] = acc[i]
+    bottom_up(spot, bufs, prm, inst, rows)
+
+
+# -- the loop --------------------------------------------------------------------------------------
+
+
+
+@jit
+def discounts(t, alpha, gamma):
+    """DCFR's (positive regret, negative regret, summed strategy) discounts at iteration ``t`` (from 0), as
+    postflop-solver computes them (``DiscountParams::new``)."""
+    if t == 0:
+        power4 = 0
+    else:
+        power4 = 1
+        while power4 * 4 <= t:
+            power4 *= 4
+    ta = max(t - 1, 0)
+    pa = float(ta) ** alpha
+    tg = float(t - power4)
+    return np.float32(pa / (pa + 1.0)), np.float32(0.5), np.float32((tg / (tg + 1.0)) ** gamma)
+
+
+@jit
+def root_value(tree, cards, layout, bufs, scr, mode, player):
+    """The player's value at the root over their starting weights (chips less half the starting pot)."""
+    zero = np.float32(0.0)
+    prm = Params(np.int64(mode), np.int64(player), zero, zero, zero)
+    traverse(tree, cards, layout, bufs, prm, scr, (np.int64(0), np.int64(0), np.int64(0)), cards.weights[1 - player])
+    street = tree.sub_street[0]
+    if street == 2:
+        row = scr.V_river[scr.V_river.shape[0] - 1][0]
+    elif street == 1:
+        row = scr.V_turn[scr.V_turn.shape[0] - 1][0]
+    else:
+        row = scr.V_flop[0]
+    total = 0.0
+    for i in range(cards.n[player]):
+        total += np.float64(row[i]) * np.float64(cards.weights[player, i])
+    return total
+
+
+@jit
+def exploitability(tree, cards, layout, bufs, scr, raked):
+    """The mean over both players of the best response's gain over the average strategy, in chips."""
+    best = 0.0
+    own = 0.0
+    for player in range(2):
+        best += root_value(tree, cards, layout, bufs, scr, np.int64(BEST), np.int64(player))
+        if raked:
+            own += root_value(tree, cards, layout, bufs, scr, np.int64(AVERAGE), np.int64(player))
+    if not raked:
+        return 0.5 * best
+    return 0.5 * (best - own)
+
+
+@jit
+def iterate(tree, cards, layout, bufs, scr, plan, history):
+    """Run iterations ``plan[0]`` up to ``plan[1]`` (exclusive) unless the exploitability ``plan[2]`` (the last
+    checked; checked first when ``plan[8]`` is nonzero) is at most the target ``plan[3]``; check it after every
+    tenth iteration and at ``plan[4]`` (the last iteration of the whole solve). ``plan[5]``/``plan[6]`` are alpha
+    and gamma, ``plan[7]`` nonzero when raked. Each check is written to ``history`` as (iteration,
+    exploitability). Returns (iterations done, exploitability, checks written)."""
+    start, stop, expl, target, last = int(plan[0]), int(plan[1]), plan[2], plan[3], int(plan[4])
+    alpha, gamma, raked = plan[5], plan[6], plan[7] != 0.0
+    done = start
+    checks = 0
+    if plan[8] != 0.0:
+        expl = exploitability(tree, cards, layout, bufs, scr, raked)
+        history[0, 0] = start
+        history[0, 1] = expl
+        checks = 1
+    for t in range(start, stop):
+        if expl <= target:
+            break
+        a, b, g = discounts(t, alpha, gamma)
+        for player in range(2):
+            prm = Params(np.int64(UPDATE), np.int64(player), a, b, g)
+            traverse(tree, cards, layout, bufs, prm, scr, (np.int64(0), np.int64(0), np.int64(0)), cards.weights[1 - player])
+        done = t + 1
+        if done % 10 == 0 or done == last:
+            expl = exploitability(tree, cards, layout, bufs, scr, raked)
+            history[checks, 0] = done
+            history[checks, 1] = expl
+            checks += 1
+    return done, expl, checks
