@@ -8,6 +8,7 @@ import os
 import signal
 import socket
 import subprocess
+import sys
 import threading
 import time
 from typing import Any
@@ -16,7 +17,7 @@ import httpx
 import psutil
 import pytest
 
-from matchdb.errors import MatchdbError
+from matchdb.errors import MatchdbError, RangeError
 from tests.helpers import running_server
 from tests.service.test_service import _positions, _throughput
 
@@ -371,3 +372,35 @@ def test_a_question_past_its_deadline_is_killed_with_its_cpu(small_store):
     finally:
         pool.stop()
     assert cancelled < 1.0 and not running, (cancelled, running)
+
+
+@pytest.mark.timeout(300)  # a question that spins fails here instead of holding the run
+def test_impossible_deals_are_refused_at_once_everywhere(small_db, small_store, served):
+    """AA against AA, AA and a random hand needs six aces: the sampler drew deals forever (10.5 minutes in Python and
+    the command line, 30 s over HTTP; issue 30 item 2). Now refused up front in one sentence; ranges too many to
+    search are stopped by the sampler's bound on rejected deals."""
+    url, _ = served
+    message = ("No deal is possible: the hero and opponents 1 and 2 cannot all be dealt a hand of their ranges "
+               "without sharing a card.")
+    with pytest.raises(RangeError) as caught:
+        small_db.multiway("AA", "", ["AA", "AA", "random"])
+    assert str(caught.value) == message
+    for method in ("exact", "sample"):
+        with pytest.raises(RangeError, match="^No deal is possible"):
+            small_db.multiway("AA", "", ["AA", "AA", "random"], method=method)
+    done = subprocess.run(
+        [sys.executable, "-m", "matchdb", "query", "AA", "", "--villain", "AA", "--villain", "AA", "--opponents", "1",
+         "--db", str(small_store)], capture_output=True, text=True, timeout=240,
+    )
+    assert done.returncode == 2 and message in done.stderr, done.stderr
+    answer = _get(f"{url}/v1/multiway", params=[("hole", "AA"), ("board", ""), ("villain", "AA"), ("villain", "AA"),
+                                                 ("opponents", 1)])
+    assert answer.status_code == 400 and answer.json()["detail"] == message, answer.text
+    # Five players holding an ace each, and a random hand: too many deals to search, and none possible: the sampler
+    # stops after 200,000 rejected deals in a row.
+    aces = "A2+,AA"
+    with pytest.raises(RangeError, match="^The players' ranges leave almost no deal: 200,000 deals drawn in a row"):
+        small_db.multiway(aces, "", [aces] * 4 + ["random"])
+    # Narrow ranges that can be dealt are answered: AK four times (about one deal in 114 fits) and a random hand.
+    answer = small_db.multiway("AK", "", ["AK", "AK", "AK", "random"], method="sample", samples=8192, seed=3)
+    assert answer.samples == 8192 and 0.05 < answer.equity < 0.2
