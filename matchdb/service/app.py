@@ -27,6 +27,7 @@ request passes (a bounded body, known parameters, a deadline) is in
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -37,10 +38,10 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 
 from matchdb.db.query import MatchDB
-from matchdb.errors import MatchdbError
+from matchdb.errors import DatabaseError, MatchdbError
 from matchdb.human.store import IDLE_SECONDS, LIMIT
 from matchdb.service import batch, docs, info, page, play, questions, replayer
-from matchdb.service.guards import BodyLimit, status_of, strict_parameters
+from matchdb.service.guards import BodyLimit, client_message, status_of, strict_parameters
 from matchdb.service.pool import HeavyPool
 
 __all__ = ["create_app"]
@@ -84,7 +85,20 @@ def create_app(db: MatchDB, info_details: bool = False, play_dir: str | os.PathL
 
 
 async def _matchdb_error(request: Request, error: MatchdbError) -> JSONResponse:
-    return JSONResponse(status_code=status_of(error), content={"detail": str(error)})
+    """The error's status and its message for the client (no server path); an error of the database's in the log whole."""
+    db = request.app.state.db
+    detail = client_message(error, _locations(db))
+    if isinstance(error, DatabaseError) and detail != str(error):
+        logging.getLogger("uvicorn.error").warning("%s %s: %s", request.method, request.url.path, error)
+    return JSONResponse(status_code=status_of(error), content={"detail": detail})
+
+
+def _locations(db: MatchDB) -> list[str]:
+    """The database's location as messages may write it: as given, absolute, and with links resolved."""
+    given = str(db.path)
+    if not isinstance(db.path, Path):
+        return [given, str(db.store.name)]
+    return [given, str(db.store.name), str(db.path.absolute()), str(db.path.resolve())]
 
 
 async def _validation_error(request: Request, error: RequestValidationError) -> JSONResponse:

@@ -112,8 +112,15 @@ def run_batch(db: MatchDB, batch: Batch) -> BatchAnswer:
         try:
             results.append(_ask(db, item))
         except MatchdbError as error:
-            raise type(error)(f"Query {position}: {error}") from None
+            raise _in_query(error, position) from None
     return BatchAnswer(results=results)
+
+
+def _in_query(error: MatchdbError, position: int) -> MatchdbError:
+    """``error`` with its message naming the query at fault, its attributes (the table it is about) kept."""
+    named = type(error)(f"Query {position}: {error}")
+    named.__dict__.update(error.__dict__)
+    return named
 
 
 def batch_cost(batch: Batch) -> Cost:
@@ -127,7 +134,7 @@ def batch_cost(batch: Batch) -> Cost:
             else:
                 costs.append(CHEAP)
         except MatchdbError as error:
-            raise type(error)(f"Query {position}: {error}") from None
+            raise _in_query(error, position) from None
     return check(total_cost(costs, f"{len(costs):,} queries"), "batch")
 
 

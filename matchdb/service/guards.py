@@ -7,6 +7,10 @@ with 413 before any work too; a cheap answer is computed in a worker thread, a h
 process of :mod:`matchdb.service.pool` that is killed when its client goes away or
 :data:`ANSWER_SECONDS` pass.
 
+An error about the database is told to the client by the table it concerns,
+never by where the server keeps it (:func:`client_message`); the server's log
+gets the whole message.
+
 >>> from matchdb.errors import IncompleteDatabaseError, MatchdbError, WorkLimitError
 >>> status_of(MatchdbError("bad cards")), status_of(IncompleteDatabaseError("no table")), status_of(WorkLimitError("too much"))
 (400, 404, 413)
@@ -17,8 +21,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import re
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from functools import partial
 from typing import Any, TypeVar, get_args, get_origin
 
@@ -34,8 +39,18 @@ from matchdb.errors import (
 )
 from matchdb.human.store import SessionLimitError, SessionNotFoundError
 from matchdb.service.costs import Cost, check
+from matchdb.storage.layout import table_name
 
-__all__ = ["ANSWER_SECONDS", "MAX_BODY_BYTES", "BodyLimit", "answer", "compute", "status_of", "strict_parameters"]
+__all__ = [
+    "ANSWER_SECONDS",
+    "MAX_BODY_BYTES",
+    "BodyLimit",
+    "answer",
+    "client_message",
+    "compute",
+    "status_of",
+    "strict_parameters",
+]
 
 #: Largest request body accepted (a batch of 1,000 queries with long ranges fits).
 MAX_BODY_BYTES = 2_000_000
@@ -59,6 +74,36 @@ def status_of(error: MatchdbError) -> int:
     if isinstance(error, (CorruptDatabaseError, DatabaseError)):
         return 503  # the server's data, not the request, is at fault
     return 400
+
+
+def client_message(error: MatchdbError, hidden: Iterable[str] = ()) -> str:
+    """What a client is told of ``error``: its message, except that an error about the database names the table it
+    concerns (its index and flop), never a path; any other mention of ``hidden`` (the database's path as given and
+    resolved) becomes "the database".
+
+    >>> error = CorruptDatabaseError("The shard of table 3 in '/srv/matchdb.zarr' is not a regular file.")
+    >>> error.table = 3
+    >>> client_message(error)
+    "Table 3 (flop 2c3c7c) of this server's database is damaged; expected its operator to rebuild or restore it (the server's log says what is wrong)."
+    >>> client_message(DatabaseError("The manifest folder of '/srv/matchdb.zarr' cannot be listed."), ["/srv/matchdb.zarr"])
+    'The manifest folder of the database cannot be listed.'
+    """
+    text = str(error)
+    if not isinstance(error, DatabaseError):
+        return text
+    query = re.match(r"Query \d+: ", text)  # a batch names the query at fault
+    where = query.group(0) if query else ""
+    if error.table is not None:
+        name = table_name(error.table)
+        if isinstance(error, IncompleteDatabaseError):
+            return (f"{where}This server's database lacks {name}; expected a board of one of the tables it holds "
+                    "(/v1/info says how many).")
+        fault = "is damaged" if isinstance(error, CorruptDatabaseError) else "cannot be read"
+        return (f"{where}{name[:1].upper()}{name[1:]} of this server's database {fault}; expected its operator to "
+                "rebuild or restore it (the server's log says what is wrong).")
+    for path in sorted({p for p in hidden if p}, key=len, reverse=True):
+        text = re.sub(rf"'{re.escape(path)}[^']*'|{re.escape(path)}\S*", "the database", text)
+    return text
 
 
 async def compute(call: Callable[..., _T], *args: Any) -> _T:
