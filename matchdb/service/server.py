@@ -7,8 +7,9 @@ whose header and body have not all arrived :data:`REQUEST_SECONDS` after its
 first byte (or after the connection opened) is answered 408 and closed, however
 slowly it trickles in (slow loris); a client address may hold at most
 :data:`MAX_CLIENT_CONNECTIONS` connections and the server
-:data:`MAX_CONNECTIONS` in all (per process): one more is answered 503 and
-closed at once. Small writes leave at once (TCP_NODELAY), the open-file limit
+:data:`MAX_CONNECTIONS` in all (per process), the last quarter of them
+(:data:`RESERVED_SHARE`) only for addresses that hold none yet: one more is
+answered 503 and closed at once. Small writes leave at once (TCP_NODELAY), the open-file limit
 is raised to the hard one, and SIGTERM stops the server within 3 s (heavy
 questions in flight are stopped first and answered 503). ``workers=N`` runs
 N processes on one listening socket, sharing the operating system's page cache.
@@ -36,6 +37,7 @@ __all__ = [
     "MAX_CLIENT_CONNECTIONS",
     "MAX_CONNECTIONS",
     "REQUEST_SECONDS",
+    "RESERVED_SHARE",
     "IdleClosingProtocol",
     "app_from_environment",
     "serve",
@@ -50,6 +52,8 @@ REQUEST_SECONDS = 10
 MAX_CLIENT_CONNECTIONS = 256
 #: Connections open at once in all (per server process), at most the open-file limit less a margin.
 MAX_CONNECTIONS = 4096
+#: The share of :data:`MAX_CONNECTIONS` kept for client addresses that hold no connection yet (each gets one there).
+RESERVED_SHARE = 0.25
 #: How ``serve --workers N`` tells its worker processes which database to open, and its settings.
 _ENVIRON_DB = "MATCHDB_SERVE_DB"
 _ENVIRON_SETTINGS = "MATCHDB_SERVE_SETTINGS"
@@ -91,23 +95,26 @@ else:
             self._counted = True
             total = sum(_OPEN.values())
             _no_delay(transport.get_extra_info("socket"))
-            if _OPEN[self._address] > _LIMITS["client"] or total > _LIMITS["total"]:
-                limit = (f"{_LIMITS['client']:,} from one client address" if _OPEN[self._address] > _LIMITS["client"]
-                         else f"{_LIMITS['total']:,} in all")
-                transport.write(_raw_response("503 Service Unavailable", f"Too many open connections; expected at most {limit}."))
+            refused = _refusal(_OPEN[self._address], total)
+            if refused:
+                self._uncount()  # at once: a refused connection holds no place while its close is on its way
+                transport.write(_raw_response("503 Service Unavailable", refused))
                 transport.close()
                 return
             self.timeout_keep_alive_task = self.loop.call_later(self.timeout_keep_alive, self.timeout_keep_alive_handler)
             self._request_timer = self.loop.call_later(REQUEST_SECONDS, self._request_too_slow)
 
         def connection_lost(self, exc: Exception | None) -> None:
+            self._uncount()
+            self._stop_request_timer()
+            super().connection_lost(exc)
+
+        def _uncount(self) -> None:
             if getattr(self, "_counted", False):
                 self._counted = False
                 _OPEN[self._address] -= 1
                 if _OPEN[self._address] <= 0:
                     del _OPEN[self._address]
-            self._stop_request_timer()
-            super().connection_lost(exc)
 
         def data_received(self, data: bytes) -> None:
             if self._request_timer is None and self.conn.their_state is h11.IDLE:  # a new request's first byte
@@ -137,6 +144,33 @@ else:
                     f"The request did not arrive within {REQUEST_SECONDS} s; expected its header and body in that time.",
                 ))
             self.transport.close()
+
+
+def _refusal(mine: int, total: int) -> str | None:
+    """Why a new connection is refused (None: accepted), with ``mine`` its address's open connections and ``total``
+    the process's, both counting it: over the address's cap, over the cap in all, or, in the last
+    :data:`RESERVED_SHARE` of the cap, from an address that already holds a connection (a few greedy addresses
+    cannot fill the server: the last share is kept for addresses that have none open).
+
+    >>> _LIMITS.update(client=20, total=40)
+    >>> _refusal(20, 30) is None, _refusal(1, 40) is None
+    (True, True)
+    >>> _refusal(21, 21)
+    'Too many open connections; expected at most 20 from one client address.'
+    >>> _refusal(2, 31)
+    'Too many open connections; expected at most 30 from addresses already connected (the last 10 of 40 are kept for new addresses).'
+    >>> _LIMITS.update(client=MAX_CLIENT_CONNECTIONS, total=MAX_CONNECTIONS)
+    """
+    client, cap = _LIMITS["client"], _LIMITS["total"]
+    kept = int(cap * RESERVED_SHARE)
+    if mine > client:
+        return f"Too many open connections; expected at most {client:,} from one client address."
+    if total > cap:
+        return f"Too many open connections; expected at most {cap:,} in all."
+    if mine > 1 and total > cap - kept:
+        return (f"Too many open connections; expected at most {cap - kept:,} from addresses already connected "
+                f"(the last {kept:,} of {cap:,} are kept for new addresses).")
+    return None
 
 
 def serve(
