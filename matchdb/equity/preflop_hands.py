@@ -47,10 +47,12 @@ __all__ = [
     "DEFAULT_PREFLOP_SAMPLES",
     "EXACT_AUTO_DEALS",
     "EXACT_MAX_DEALS",
+    "MAX_COMBINATIONS",
     "MAX_REJECTED_IN_A_ROW",
     "MAX_REJECTED_PER_DEAL",
     "check_dealable",
     "deal_exists",
+    "distinct_deals",
     "preflop_multiway",
     "sampled_deals",
 ]
@@ -62,7 +64,7 @@ DEFAULT_PREFLOP_SAMPLES = 262_144
 EXACT_AUTO_DEALS = 128
 EXACT_MAX_DEALS = 4_000
 #: Deals of the players' hands looked at, at most, to find the distinct ones.
-_MAX_COMBINATIONS = 200_000
+MAX_COMBINATIONS = 200_000
 _CHUNK = 8192  # sampled deals per stream: the answer depends on the seed only, not on the threads
 #: A sampled answer draws a deal again when two players' hands share a card: after this many rejected deals in a row,
 #: or this many per deal wanted in one stream, it stops with one sentence (ranges that leave almost no deal).
@@ -117,7 +119,7 @@ def preflop_multiway(
         return _exact(result.win[0], result.tie[0], result.equity[0], result.equity)
     check_dealable(players)
     if method != "sample":
-        deals = _distinct_deals(players, limit=EXACT_MAX_DEALS if method == "exact" else EXACT_AUTO_DEALS)
+        deals = distinct_deals(players, limit=EXACT_MAX_DEALS if method == "exact" else EXACT_AUTO_DEALS)
         if deals is not None:
             return _enumerated(deals, len(players))
         if method == "exact":
@@ -135,11 +137,11 @@ def _exact(win: float, tie: float, equity: float, players) -> MultiwayResult:
     )
 
 
-def _distinct_deals(players: list[np.ndarray], limit: int) -> tuple[np.ndarray, np.ndarray] | None:
+def distinct_deals(players: Sequence[np.ndarray], limit: int) -> tuple[np.ndarray, np.ndarray] | None:
     """(deals, weights): every deal of the players' hands, card-disjoint, the same up to renaming suits counted once
     with the weights added; None when there are more than ``limit`` distinct deals (or too many to look at)."""
     supports = [np.flatnonzero(w) for w in players]
-    if np.prod([float(len(s)) for s in supports]) > _MAX_COMBINATIONS:
+    if np.prod([float(len(s)) for s in supports]) > MAX_COMBINATIONS:
         return None
     deals = np.array(list(itertools.product(*supports)), dtype=np.int64).reshape(-1, len(players))
     used = np.zeros(len(deals), dtype=np.uint64)
