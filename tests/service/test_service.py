@@ -200,6 +200,23 @@ def test_idle_connections_are_closed_and_do_not_stop_others(server):
             sock.close()
 
 
+def test_accepted_connections_send_small_writes_at_once():
+    """The server sets TCP_NODELAY on each accepted connection (the figure behind it is the slow test below)."""
+    import socket
+
+    from matchdb.service.server import _no_delay
+
+    with socket.create_server(("127.0.0.1", 0)) as listener:
+        with socket.create_connection(listener.getsockname()) as client:
+            accepted, _ = listener.accept()
+            with accepted:
+                assert accepted.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) == 0
+                _no_delay(accepted)
+                assert accepted.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) == 1
+                client.sendall(b"x")
+
+
+@pytest.mark.slow  # a latency: it measures the machine's load as much as the server (issue 29)
 def test_a_kept_alive_connection_does_not_wait_for_delayed_acks(server):
     """Requests after the first on one connection are not held 40 ms by Nagle's algorithm and the client's delayed ACK.
 
@@ -244,8 +261,24 @@ def _throughput(url, positions, expected, seconds, clients=4) -> float:
         return sum(pool.map(client, range(clients))) / seconds
 
 
+def test_hostile_clients_leave_ordinary_ones_served_and_correct(db, small_store, small_flops, tmp_path):
+    """A long range, a read of a FIFO put in a shard's place, and idle connections, beside ordinary clients: every
+    ordinary answer correct and some served meanwhile, the long ranges answered, the FIFO's table refused."""
+    alone, beside, hostile_answers = _hostile_clients(db, small_store, small_flops, tmp_path)
+    assert alone > 0 and beside > 0, (alone, beside)
+    assert set(hostile_answers) == {200, 503}  # long ranges answered; the FIFO table refused, never served
+
+
+@pytest.mark.slow  # a throughput ratio depends on what else the machine runs, not only on the server (issue 29)
 def test_hostile_clients_do_not_starve_ordinary_ones(db, small_store, small_flops, tmp_path):
-    """A long range, a read of a FIFO put in a shard's place, and idle connections, beside ordinary clients."""
+    """The same clients: the ordinary ones keep at least half their throughput."""
+    alone, beside, _ = _hostile_clients(db, small_store, small_flops, tmp_path)
+    print(f"ordinary throughput alone {alone:.0f}/s, beside the hostile clients {beside:.0f}/s ({beside / alone:.0%})")
+    assert beside >= alone / 2, (alone, beside)
+
+
+def _hostile_clients(db, small_store, small_flops, tmp_path) -> tuple[float, float, list[int]]:
+    """(ordinary throughput alone, beside the hostile clients, the hostile clients' statuses)."""
     import http.client
     import itertools
     import shutil
@@ -312,8 +345,7 @@ def test_hostile_clients_do_not_starve_ordinary_ones(db, small_store, small_flop
                 thread.join(timeout=60)
             for sock in idle:
                 sock.close()
-    assert beside >= alone / 2, (alone, beside)
-    assert set(hostile_answers) == {200, 503}  # long ranges answered; the FIFO table refused, never served
+    return alone, beside, hostile_answers
 
 
 def test_a_57_kb_range_is_refused_quickly_in_a_url_and_in_a_body(server):
@@ -328,7 +360,7 @@ def test_a_57_kb_range_is_refused_quickly_in_a_url_and_in_a_body(server):
         raw.sendall(f"GET /v1/equity?hole=AhKh&board=2c7dJh&villain={text} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
         status_line = raw.recv(100).split(b"\r\n")[0]
     in_body = _post(f"{server}/v1/batch", json={"queries": [{"hole": "AhKh", "board": "2c7dJh", "villain": text}]})
-    assert time.monotonic() - started < 10
+    assert time.monotonic() - started < 30  # refused by its length before it is read (51 s before, unloaded)
     assert status_line.startswith(b"HTTP/1.1 4"), status_line
     assert in_body.status_code == 400 and "The range text is 56,999 characters long; expected at most 10,000" in in_body.json()["detail"]
 
