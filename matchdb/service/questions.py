@@ -10,14 +10,15 @@ away), a light one in a server thread.
 
 # No ``from __future__ import annotations`` in the route modules: FastAPI reads the
 # route functions' annotations at run time.
-from typing import Literal
+from collections.abc import Callable
+from typing import Any, Literal
 
 from fastapi import FastAPI, Query, Request
 
 from matchdb.answers import Multiway, Outcome, WinRate
 from matchdb.db.query import MatchDB, opponent_list
 from matchdb.equity.checks import SAMPLES_HELP
-from matchdb.service.costs import distribution_cost, equity_cost, multiway_cost, report_cost, win_rate_cost
+from matchdb.service.costs import Cost, distribution_cost, equity_cost, multiway_cost, report_cost, win_rate_cost
 from matchdb.service.guards import answer, compute
 
 __all__ = ["add_routes", "distribution_fields", "report_fields"]
@@ -37,6 +38,14 @@ def distribution_fields(db: MatchDB, hole: str, board: str, villain: str | None,
     return db.distribution(hole, board, villain, bins).to_dict()
 
 
+async def _estimate(cost: Callable[..., Cost], db: MatchDB, hole: str, board: str, *args: Any) -> Cost:
+    """A win rate's or an equity's estimate: at once after the flop (one table, only the board parsed), in a thread
+    before it (the first preflop question may read the database's derived data)."""
+    if board.strip():
+        return cost(db, hole, board, *args)
+    return await compute(cost, db, hole, board, *args)
+
+
 def add_routes(app: FastAPI, db: MatchDB) -> None:
     """Add the question routes, answering from ``db``."""
 
@@ -47,7 +56,7 @@ def add_routes(app: FastAPI, db: MatchDB) -> None:
         board: str = Query(description="three to five board cards, like 2c7dJh"),
         players: int = Query(2, description="players at the table, 2..23"),
     ) -> WinRate:
-        cost = await compute(win_rate_cost, db, hole, board, players)
+        cost = await _estimate(win_rate_cost, db, hole, board, players)
         return await answer(request, cost, MatchDB.naive, hole, board, players)
 
     @app.get("/v1/equity", response_model=Outcome, summary="Exact heads-up equity of a hand on a board")
@@ -57,7 +66,7 @@ def add_routes(app: FastAPI, db: MatchDB) -> None:
         board: str = Query(description="three to five board cards, like 2c7dJh"),
         villain: str | None = Query(None, description="opponent range like 'QQ+,AKs' (write '+' as %2B); default any hand"),
     ) -> Outcome:
-        cost = await compute(equity_cost, db, hole, board, villain)
+        cost = await _estimate(equity_cost, db, hole, board, villain)
         return await answer(request, cost, MatchDB.outcome, hole, board, villain)
 
     @app.get("/v1/multiway", response_model=Multiway, summary="Equity against 1 to 9 opponents, exact when affordable")
@@ -83,7 +92,7 @@ def add_routes(app: FastAPI, db: MatchDB) -> None:
         villain: str | None = Query(None, description="opponent range like 'QQ%2B,AKs'; default any hand"),
         bins: int = Query(50, ge=1, le=1000, description="histogram bins"),
     ) -> dict:
-        cost = await compute(distribution_cost, db, hole, board, villain, bins)
+        cost = distribution_cost(db, hole, board, villain, bins)  # a constant: no thread needed
         return await answer(request, cost, distribution_fields, hole, board, villain, bins)
 
     @app.get("/v1/report", summary="A range's equity and hits over all 22,100 flops, aggregated by texture (seconds)")

@@ -29,7 +29,7 @@ from matchdb.errors import MatchdbError, RangeError, WorkLimitError
 from tests.helpers import running_server
 from tests.service.test_service import _positions, _throughput
 
-#: Six opponents and five million samples: a large accepted question (about 13 s of work), answered in the pool.
+#: Six opponents and five million samples: a large accepted question (about 20 s of work), answered in the pool.
 HEAVY = "/v1/multiway?hole=AhKh&board=2c7dJh&opponents=6&method=sample&samples=5000000"
 #: The issue's giant question: refused at once by the bound on samples.
 GIANT = "/v1/multiway?hole=AhKh&board=2c7dJh&opponents=6&samples=1000000000000"
@@ -235,7 +235,7 @@ def test_an_abandoned_heavy_question_is_stopped_and_its_worker_killed(served):
     host, port = url.removeprefix("http://").split(":")
     with socket.create_connection((host, int(port))) as raw:
         raw.sendall(f"GET {HEAVY} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
-        (worker, *_) = _busy(url, before)  # about 13 s of work, begun
+        (worker, *_) = _busy(url, before)  # about 20 s of work, begun
     _wait(lambda: not _running(worker.pid))  # hung up: its worker killed, long before its question's end
     again = _get(f"{url}{WARM}")
     assert again.status_code == 200, again.text
