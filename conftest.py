@@ -1,4 +1,10 @@
-"""Shared fixtures (for tests/ and for the doctests of matchdb/, docs/ and README.md): match tables, a small store and the full database, each built once per session.
+"""Shared fixtures (for tests/ and for the doctests of matchdb/, docs/ and README.md): match tables, a small store and the full database, each built once per test run.
+
+The test run spreads over every core (pytest-xdist, ``-n auto`` in
+``pyproject.toml``): the stores are built once per run, by whichever worker
+needs one first, under a file lock in a folder the whole run shares
+(``MATCHDB_TEST_SHARED``, made by the controlling process and removed when
+the run ends); the other workers wait for it and open the same store.
 
 The small store also backs every doctest: the package's, the docs' and the README's
 examples run with ``db`` (and ``path``) naming it, ``matchdb.open()``
@@ -9,9 +15,45 @@ from __future__ import annotations
 
 import os
 import shutil
+import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from filelock import FileLock
+
+_SHARED = "MATCHDB_TEST_SHARED"
+_shared_key = pytest.StashKey[str]()
+
+
+def pytest_configure(config):
+    """The controlling process (or a run without workers) makes the folder the run's workers share."""
+    if hasattr(config, "workerinput") or os.environ.get(_SHARED):
+        return  # an xdist worker inherits the controller's folder
+    folder = tempfile.mkdtemp(prefix="matchdb-tests-")
+    config.stash[_shared_key] = folder
+    os.environ[_SHARED] = folder  # before the workers start: they inherit it
+
+
+def pytest_unconfigure(config):
+    """The run is over: its shared stores (the full one is 238 MB) are never left behind under /tmp."""
+    folder = config.stash.get(_shared_key, None)
+    if folder is not None:
+        os.environ.pop(_SHARED, None)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def built_once(name: str, make: Callable[[Path], None]) -> Path:
+    """A folder ``name`` made by ``make(path)`` once per test run, whichever worker asks first; the others wait for it."""
+    shared = Path(os.environ[_SHARED])
+    path = shared / name
+    with FileLock(str(shared / f"{name}.lock")):
+        if not (shared / f"{name}.done").exists():
+            shutil.rmtree(path, ignore_errors=True)  # a worker killed half-way left it unfinished
+            path.mkdir()
+            make(path)
+            (shared / f"{name}.done").touch()
+    return path
 
 
 @pytest.fixture(scope="session")
@@ -34,14 +76,15 @@ SMALL_FLOPS = "AhTcTh,AsTs9h,2c7dJh,AhKhQh,7c7d2s,0-2"
 
 
 @pytest.fixture(scope="session")
-def small_store(tmp_path_factory):
-    """A real store of a few tables, built once per session through the default Dask cluster."""
+def small_store():
+    """A real store of a few tables, built once per test run through the default Dask cluster."""
     from matchdb.db.build import build
 
-    root = tmp_path_factory.mktemp("db") / "matchdb.zarr"
-    report = build(root, flops=SMALL_FLOPS, workers=2, quiet=True)
-    assert len(report.built) == 8
-    return root
+    def make(folder: Path) -> None:
+        report = build(folder / "matchdb.zarr", flops=SMALL_FLOPS, workers=2, quiet=True)
+        assert len(report.built) == 8
+
+    return built_once("small", make) / "matchdb.zarr"
 
 
 @pytest.fixture(scope="session")
@@ -81,20 +124,21 @@ def small_flops(small_store):
 
 
 @pytest.fixture(scope="session")
-def full_store(tmp_path_factory):
-    """The whole database, built as ``matchdb build`` builds it (about 80 s on 2 cores).
+def full_store():
+    """The whole database, built once per test run as ``matchdb build`` builds it, its derived data included (about 2 minutes on 2 cores).
 
     A developer who already has a full store built by this checkout's code can set
-    ``MATCHDB_TEST_FULL_STORE`` to its path: the session then works on a copy of it
+    ``MATCHDB_TEST_FULL_STORE`` to its path: the run then works on a copy of it
     (about 2 s) instead of building one. CI leaves it unset and builds.
     """
     from matchdb.db.build import build
 
-    root = tmp_path_factory.mktemp("full") / "matchdb.zarr"
-    prebuilt = os.environ.get("MATCHDB_TEST_FULL_STORE")
-    if prebuilt:
-        shutil.copytree(prebuilt, root)
-    report = build(root, quiet=True)  # with a copy: checks it is complete and builds nothing
-    assert len(report.built) + report.skipped == 1755
-    yield root
-    shutil.rmtree(root, ignore_errors=True)  # 238 MB: never left behind under /tmp
+    def make(folder: Path) -> None:
+        root = folder / "matchdb.zarr"
+        prebuilt = os.environ.get("MATCHDB_TEST_FULL_STORE")
+        if prebuilt:
+            shutil.copytree(prebuilt, root)
+        report = build(root, quiet=True)  # with a copy: checks it is complete and computes only the derived data it lacks
+        assert len(report.built) + report.skipped == 1755
+
+    return built_once("full", make) / "matchdb.zarr"

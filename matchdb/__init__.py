@@ -44,6 +44,7 @@ _EXPORTS = {
     "FormatVersionError": "matchdb.errors",
     "IncompleteDatabaseError": "matchdb.errors",
     "CorruptDatabaseError": "matchdb.errors",
+    "NotReadyError": "matchdb.errors",
 }
 
 __all__ = [*sorted(_EXPORTS), "__version__"]  # noqa: PLE0604  (the keys of _EXPORTS are names)

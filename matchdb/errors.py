@@ -17,6 +17,7 @@ __all__ = [
     "FormatVersionError",
     "IncompleteDatabaseError",
     "CorruptDatabaseError",
+    "NotReadyError",
     "WorkLimitError",
 ]
 
@@ -62,6 +63,11 @@ class IncompleteDatabaseError(DatabaseError):
 
 class CorruptDatabaseError(DatabaseError):
     """Stored bytes do not match their checksum or cannot be decoded."""
+
+
+class NotReadyError(DatabaseError):
+    """Data the question needs is being prepared (a server computes a database's missing derived data once, at
+    start-up); the same question succeeds once it is done (HTTP 503 with Retry-After)."""
 
 
 class WorkLimitError(MatchdbError):

@@ -2,7 +2,7 @@
 
 Peers: OMPEval (C++, one thread) through scripts/ompeval_peer.cpp when built (``--ompeval PATH``; its header
 says how). matchdb answers through the Python API, warm: the preflop matchups read once before timing
-(``--build`` also times computing them from every table, which a store folder then keeps).
+(``--build`` also times computing the derived data from every table: the matchups, the preflop tables, all three).
 
     python3 scripts/bench_preflop.py [--db PATH] [--ompeval /tmp/omp_peer] [--build]
 """
@@ -51,18 +51,19 @@ def main() -> None:
     parser.add_argument("--db", default=None)
     parser.add_argument("--ompeval", default=None, help="the omp_peer binary built from scripts/ompeval_peer.cpp")
     parser.add_argument("--runs", type=int, default=9)
-    parser.add_argument("--build", action="store_true", help="also time computing the matchups from every table")
+    parser.add_argument("--build", action="store_true", help="also time computing the derived data from every table")
     args = parser.parse_args()
     db = matchdb.open(args.db)
     if args.build:
-        from matchdb.equity.matchups import compute_matchups
+        from matchdb.equity.derived import compute_derived
 
-        started = time.perf_counter()
-        matchups = compute_matchups(db.tables(range(N_FLOPS)))
-        seconds = time.perf_counter() - started
-        raw = json.dumps(matchups.to_stored()).encode()
-        print(f"preflop matchups from every table: {seconds:.1f} s; {len(raw) / 1e6:.2f} MB of JSON, "
-              f"{len(gzip.compress(raw)) / 1e6:.2f} MB gzipped (target <= 2 min, <= 40 MB)")
+        for kinds in (["preflop_matchups"], ["preflop", "preflop_multiway"], None):
+            started = time.perf_counter()
+            derived = compute_derived(db.tables(range(N_FLOPS)), kinds=kinds)
+            seconds = time.perf_counter() - started
+            raw = b"".join(json.dumps(value.to_stored()).encode() for value in derived.values())
+            print(f"{', '.join(derived)} from every table: {seconds:.1f} s; {len(raw) / 1e6:.2f} MB of JSON, "
+                  f"{len(gzip.compress(raw)) / 1e6:.2f} MB gzipped")
     started = time.perf_counter()
     db.range_equity("AA", "KK", "")  # reads (or computes and keeps) the matchups
     print(f"first range question (matchups read or computed): {time.perf_counter() - started:.2f} s\n")
@@ -78,13 +79,15 @@ def main() -> None:
          "no slower than OMPEval"),
         ("AhKh vs QsQd vs JcTc vs 9d9c", lambda: db.multiway("AhKh", "", ["QsQd", "JcTc", "9d9c"]).equity,
          ["AhKh", "QsQd", "JcTc", "9d9c"], "no slower than OMPEval"),
+        ("JhTh vs 2 random (exact)", lambda: db.multiway("JhTh", "", 2, method="exact").equity, None,
+         "<= 30 s (OMPEval exact: 367 s, run apart)"),
     ]
     for name, question, peer_args, target in rows:
         question()
         runs = args.runs if "vs JcTc" in name else max(args.runs, 50)
         seconds, value = median_time(question, runs)
         peer = ompeval(args.ompeval, [*peer_args, "-r", str(args.runs)]) if peer_args else None
-        peer_text = fmt(peer["median_s"]) if peer else ("not run (full ranges)" if peer_args is None else "not built")
+        peer_text = fmt(peer["median_s"]) if peer else ("not run here" if peer_args is None else "not built")
         peer_value = f"{peer['equity']:.16f}" if peer else ""
         print(f"| {name} | {fmt(seconds)} | {value:.16f} | {peer_text} | {peer_value} | {target} |")
     sampled = db.multiway("AsAd", "", 2, seed=1)

@@ -1,10 +1,13 @@
 """Re-measure every claim about bots that the docs make, over pooled seeds with paired intervals.
 
-    python scripts/bots_claims.py --db PATH --tables DECODED [--seeds 1-5] [--only arena|exact|tuning] [--out FILE.json]
+    python scripts/bots_claims.py --db PATH --tables DECODED [--seeds 11-20] [--only arena|exact|tuning] [--out FILE.json]
 
 Prints each experiment's paired comparisons (what ``docs/guide/bots-claims.md``
-quotes) and writes every figure to ``--out``. The claims test
-(``tests/play/test_claims.py``) replays the same experiments on other seeds.
+quotes) and writes every figure to ``--out``. Every pair is written as first
+named minus second in the order of :data:`ORDER` (the six-handed listing),
+whatever order an experiment lists its bots in, so a pair's figure has one
+sign in both listings. The claims test (``tests/play/test_claims.py``)
+replays the same experiments on other seeds.
 """
 
 from __future__ import annotations
@@ -30,6 +33,14 @@ EXPERIMENTS = {
                   duplicate=True, mode="cash", hands=100),
 }
 TUNING_FIELD = ["west-tight", "west-loose", "income", "fives", "allin"]
+#: The order pairs are written in (first minus second): the six-handed listing, then the others.
+ORDER = ["west", "west:exact", "west:exact-dropout", "west-tight", "income", "tomlinson", "fives", "allin", "station"]
+
+
+def ordered_pairs(result, figure):
+    """Every two bots' paired difference of ``figure``, first minus second in :data:`ORDER`."""
+    names = sorted((b.name for b in result.bots), key=ORDER.index)
+    return [result.pair(a, b, figure) for i, a in enumerate(names) for b in names[i + 1:]]
 
 
 def describe(name, result) -> dict:
@@ -39,16 +50,17 @@ def describe(name, result) -> dict:
     for b in result.bots:
         out["bots"][b.name] = {f: [getattr(b, f).mean, getattr(b, f).low, getattr(b, f).high] for f in figures}
     for figure in figures:
-        for pair in result.pairs(figure):
+        for pair in ordered_pairs(result, figure):
             d = pair.difference
             out["pairs"].append({"first": pair.first, "second": pair.second, "figure": figure,
                                  "mean": d.mean, "low": d.low, "high": d.high, "statement": pair.statement()})
     print(f"== {name}: {result.report().splitlines()[0]}")
-    print(result.report())
-    for figure in figures[1:]:
-        print(f"  paired differences of {figure}:")
-        for pair in result.pairs(figure):
-            print("    " + pair.statement())
+    print(result.report().split("\npaired differences")[0])
+    for figure in figures:
+        print(f"  paired differences of {figure} (first - second):")
+        for pair in ordered_pairs(result, figure):
+            d = pair.difference
+            print(f"    {pair.first} - {pair.second} = {d.mean:+.4g} [{d.low:.4g}, {d.high:.4g}]: {pair.statement()}")
     return out
 
 
@@ -56,7 +68,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--db", default=None)
     parser.add_argument("--tables", default=None)
-    parser.add_argument("--seeds", default="1-5")
+    parser.add_argument("--seeds", default="11-20")
     parser.add_argument("--only", choices=("arena", "exact", "tuning"))
     parser.add_argument("--cycles", type=int, default=200)
     parser.add_argument("--out", default=None)

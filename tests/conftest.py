@@ -1,4 +1,4 @@
-"""Fixtures over the session's full database (built once, see the root conftest.py): opened as ``full_db``, as ``db`` with its preflop table, and a strength source over it."""
+"""Fixtures over the session's full database (built once with its derived data, see the root conftest.py): opened as ``full_db``, as ``db`` with its preflop table read, and a strength source over it."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ def full_db(full_store):
 
 @pytest.fixture(scope="module")
 def db(full_store):
-    """The full database (all 1,755 tables), opened read-only; its preflop table is computed once if missing."""
+    """The full database (all 1,755 tables), opened read-only; its preflop table read (the build computed it)."""
     import matchdb
 
     database = matchdb.open(full_store)
@@ -33,7 +33,7 @@ def source(db):
 
 @pytest.fixture(scope="session")
 def full_matchups(full_store):
-    """The full database's heads-up preflop matchups, computed once a session (about a minute) and kept in its store."""
+    """The full database's heads-up preflop matchups (derived data the build computed and kept in its store)."""
     import matchdb
 
     return matchdb.open(full_store).preflop_matchups()

@@ -155,10 +155,7 @@ def test_transcripts_on_the_small_store(transcript, small_store, tmp_path):
 
 @pytest.fixture(scope="module")
 def full_home(full_store, tmp_path_factory):
-    """A home folder whose data folder holds the full database, as after ``matchdb build``, with its preflop table."""
-    import matchdb
-
-    matchdb.open(full_store).preflop()  # kept in the store: `matchdb pack` then has nothing to compute first
+    """A home folder whose data folder holds the full database, as after ``matchdb build`` (its derived data included)."""
     home = tmp_path_factory.mktemp("home")
     data = home / ".local" / "share" / "matchdb"
     data.mkdir(parents=True)
@@ -246,3 +243,57 @@ def test_the_readme_is_short_and_opens_with_the_quick_start():
     assert quick_start.group(1).splitlines()[1] in (ROOT / ".ci" / "run").read_text()
     links = re.findall(r"\]\((docs/[^)#]+)", text)
     assert links and [link for link in links if not (ROOT / link).exists()] == []
+
+
+def _pages() -> dict[str, str]:
+    """The README and every page of the manual, by their path from the root."""
+    pages = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+    return {str(page.relative_to(ROOT)): page.read_text() for page in pages}
+
+
+def test_the_site_and_the_service_have_their_own_ports_and_every_page_agrees():
+    """Issue 29: ``mkdocs serve`` and ``matchdb serve`` both took 8000, so the second of them failed. The site is on
+    ``mkdocs.yml``'s ``dev_addr``; every page that starts it names that address, and every other local address on
+    the pages is the service's default port."""
+    from matchdb.cli.main import parser
+
+    site = re.search(r"^dev_addr: (\S+)$", (ROOT / "mkdocs.yml").read_text(), re.MULTILINE)
+    assert site, "mkdocs.yml sets no dev_addr: mkdocs serve would take 8000, matchdb serve's port"
+    serve_port = parser().parse_args(["serve"]).port
+    site_port = int(site[1].rsplit(":", 1)[1])
+    assert site_port != serve_port
+    started = 0
+    for name, text in _pages().items():
+        for mention in re.finditer(r"mkdocs serve", text):
+            nearby = text[max(0, mention.start() - 300):mention.end() + 300]
+            addresses = re.findall(r"http://127\.0\.0\.1:(\d+)", nearby)
+            assert addresses and set(addresses) == {str(site_port)}, (name, nearby)
+            started += 1
+        for address in re.finditer(r"http://127\.0\.0\.1:(\d+)", text):
+            if int(address[1]) != site_port:
+                assert int(address[1]) == serve_port, (name, address[0])
+    assert started >= 2  # the README and Getting started
+
+
+@pytest.mark.parametrize(("page", "extra", "command"), [
+    ("docs/guide/play.md", "play", "matchdb play"),
+    ("docs/guide/hands.md", "hands", "matchdb hands"),
+    ("docs/guide/python.md", "notebook", "to_pandas()"),
+    ("docs/guide/cli.md", "play", "`matchdb play"),
+    ("docs/guide/cli.md", "hands", "`matchdb hands"),
+])
+def test_each_extra_is_named_where_its_commands_are_introduced(page, extra, command):
+    """Issue 29: ``matchdb play``, ``matchdb hands`` and ``to_pandas()`` were introduced without the extra they need; now
+    each guide names its install command near the first mention, and Getting started lists every extra with its own."""
+    text = (ROOT / page).read_text()
+    install = f"-e '.[{extra}]'"
+    first = text.find(command)
+    assert first >= 0 and install in text[max(0, first - 1500):], (page, extra)
+    extras = re.search(r"^\[project\.optional-dependencies\]\n(.*?)\n\n", (ROOT / "pyproject.toml").read_text(),
+                       re.MULTILINE | re.DOTALL)
+    assert extras
+    names = re.findall(r"^([a-z]+) = ", extras[1], re.MULTILINE)
+    started = (ROOT / "docs" / "getting-started.md").read_text()
+    assert {"play", "hands", "notebook"} <= set(names)
+    for name in names:
+        assert f"| `{name}` | `python3 -m pip install -e '.[{name}]'` |" in started, name

@@ -192,3 +192,20 @@ def test_the_colour_bar_is_in_percent_and_every_cell_reads(db, tmp_path, board, 
         cell = to_rgba(image.cmap.get_bad()) if np.isnan(grid[i, j]) else image.cmap(image.norm(grid[i, j]))
         worst = min(worst, _contrast(cell, to_rgba(text.get_color())))
     assert worst >= 4.5, worst  # WCAG AA for normal text, on every cell
+
+
+def test_a_first_plot_in_a_new_home_prints_no_library_notes(small_store, tmp_path):
+    """In a new HOME matplotlib builds its font cache and logs "generated new fontManager" at INFO; the command
+    line used to set the root logger to INFO and printed it as "matchdb: generated new fontManager"."""
+    import os
+    import subprocess
+    import sys
+
+    fresh = {"HOME": str(tmp_path / "home"), "MPLCONFIGDIR": str(tmp_path / "mpl"), "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    out = tmp_path / "grid.png"
+    done = subprocess.run([sys.executable, "-m", "matchdb", "plot", "grid", "2c7dJh", "--db", str(small_store), "--out", str(out)],
+                          capture_output=True, text=True, env={**os.environ, **fresh}, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "mpl").is_dir()  # matplotlib did start from nothing
+    assert "fontManager" not in done.stderr and "Traceback" not in done.stderr, done.stderr
+    _image(out)

@@ -7,7 +7,8 @@ every flop) and :mod:`matchdb.answers.preflop` (the 169 classes' tables).
 Every answer is a frozen dataclass. ``to_dict()`` gives the JSON the HTTP
 service sends and ``matchdb ... --json`` prints (plain JSON types only, so
 ``json.dumps(answer.to_dict())`` always works), ``to_json()`` the same as a
-str, and ``to_text()`` the lines the terminal shows. The command line and the
+str, and ``to_text()`` the lines the terminal shows (the equity answers'
+``to_text(percent=True)`` as percentages, what ``--percent`` prints). The command line and the
 service only render answers, so a new kind of answer is written once, here.
 An answer never holds NaN: a value that would be NaN is an error before it is
 built.
@@ -24,6 +25,10 @@ coloured 13 x 13 grid) and ``to_pandas()``, a DataFrame (pandas is the
 AhKh on 2c7dJh
   exact heads-up equity vs random: 0.625000
   win 0.500000  tie 0.250000  loss 0.250000
+>>> print(answer.to_text(percent=True))      # as matchdb query --percent prints it
+AhKh on 2c7dJh
+  exact heads-up equity vs random: 62.5000 %
+  win 50.0000 %  tie 25.0000 %  loss 25.0000 %
 >>> answer.to_json()
 '{"hole": "AhKh", "board": "2c7dJh", "villain": "random", "equity": 0.625, "win": 0.5, "tie": 0.25, "loss": 0.25}'
 """
@@ -67,6 +72,11 @@ __all__ = [
 
 #: Row and column labels of a class grid: row and column 0 is the ace.
 _GRID_RANKS = "AKQJT98765432"
+
+
+def _share(value: float, percent: bool) -> str:
+    """A probability or equity as the text answers print it: six decimals, or with ``percent`` four decimals of a percent."""
+    return f"{100 * value:.4f} %" if percent else f"{value:.6f}"
 
 
 def _where(board: str) -> str:
@@ -182,8 +192,9 @@ class WinRate(Answer):
     players: int
     win_rate: float
 
-    def to_text(self) -> str:
-        return f"{self.hole} {_where(self.board)}\n  naive win rate, {self.players} players: {self.win_rate:.6f}"
+    def to_text(self, percent: bool = False) -> str:
+        """The answer as the command line prints it (``percent``: as percentages, as ``matchdb query --percent``)."""
+        return f"{self.hole} {_where(self.board)}\n  naive win rate, {self.players} players: {_share(self.win_rate, percent)}"
 
 
 @dataclass(frozen=True)
@@ -203,11 +214,12 @@ class Outcome(Answer):
         """The outcome with its equity computed from win and tie."""
         return cls(hole, board, villain, win + tie / 2, win, tie, loss)
 
-    def to_text(self) -> str:
+    def to_text(self, percent: bool = False) -> str:
+        """The answer as the command line prints it (``percent``: as percentages, as ``matchdb query --percent``)."""
         return (
             f"{self.hole} {_where(self.board)}\n"
-            f"  exact heads-up equity vs {self.villain}: {self.equity:.6f}\n"
-            f"  win {self.win:.6f}  tie {self.tie:.6f}  loss {self.loss:.6f}"
+            f"  exact heads-up equity vs {self.villain}: {_share(self.equity, percent)}\n"
+            f"  win {_share(self.win, percent)}  tie {_share(self.tie, percent)}  loss {_share(self.loss, percent)}"
         )
 
 
@@ -230,12 +242,13 @@ class HandReport(Answer):
         """Both answers about one hand in one."""
         return cls(naive.hole, naive.board, naive.players, exact.villain, naive.win_rate, exact.equity, exact.win, exact.tie, exact.loss)
 
-    def to_text(self) -> str:
+    def to_text(self, percent: bool = False) -> str:
+        """The answer as the command line prints it (``percent``: as percentages, as ``matchdb query --percent``)."""
         return (
             f"{self.hole} {_where(self.board)}\n"
-            f"  naive win rate, {self.players} players: {self.win_rate:.6f}\n"
-            f"  exact heads-up equity vs {self.villain}: {self.equity:.6f}\n"
-            f"  win {self.win:.6f}  tie {self.tie:.6f}  loss {self.loss:.6f}"
+            f"  naive win rate, {self.players} players: {_share(self.win_rate, percent)}\n"
+            f"  exact heads-up equity vs {self.villain}: {_share(self.equity, percent)}\n"
+            f"  win {_share(self.win, percent)}  tie {_share(self.tie, percent)}  loss {_share(self.loss, percent)}"
         )
 
 
@@ -261,11 +274,12 @@ class RangeEquity(Answer):
     tie: float
     loss: float
 
-    def to_text(self) -> str:
+    def to_text(self, percent: bool = False) -> str:
+        """The answer as the command line prints it (``percent``: as percentages, as ``matchdb query --percent``)."""
         return (
             f"{self.hero} vs {self.villain} {_where(self.board)}\n"
-            f"  exact equity of the hero range: {self.equity:.6f}\n"
-            f"  win {self.win:.6f}  tie {self.tie:.6f}  loss {self.loss:.6f}"
+            f"  exact equity of the hero range: {_share(self.equity, percent)}\n"
+            f"  win {_share(self.win, percent)}  tie {_share(self.tie, percent)}  loss {_share(self.loss, percent)}"
         )
 
 
@@ -505,18 +519,19 @@ class Multiway(Answer):
             how += f", standard_error={self.standard_error!r}, samples={self.samples}, seed={self.seed}"
         return f"Multiway({self.hole} on {self.board} against {', '.join(self.opponents)}: equity={self.equity!r}, {how})"
 
-    def to_text(self) -> str:
+    def to_text(self, percent: bool = False) -> str:
+        """The answer as the command line prints it (``percent``: as percentages, as ``matchdb query --percent``)."""
         how = "exact" if self.exact else f"{self.method}, an approximation" if self.method != "sample" else "sampled"
-        if not self.exact and self.samples:
-            how += f", standard error {self.standard_error:.6f} from {self.samples} sampled deals, seed {self.seed}"
+        if not self.exact and self.samples and self.standard_error is not None:
+            how += f", standard error {_share(self.standard_error, percent)} from {self.samples} sampled deals, seed {self.seed}"
         lines = [
             f"{self.hole} {_where(self.board)} against {plural(len(self.opponents), 'opponent')} ({', '.join(self.opponents)})",
-            f"  equity {self.equity:.6f} ({how})",
-            f"  win {self.win:.6f}  tie {self.tie:.6f}  loss {self.loss:.6f}",
+            f"  equity {_share(self.equity, percent)} ({how})",
+            f"  win {_share(self.win, percent)}  tie {_share(self.tie, percent)}  loss {_share(self.loss, percent)}",
         ]
         if self.player_equities is not None:
             names = (self.hole, *self.opponents)
-            lines.append("  every player: " + "  ".join(f"{n} {e:.6f}" for n, e in zip(names, self.player_equities)))
+            lines.append("  every player: " + "  ".join(f"{n} {_share(e, percent)}" for n, e in zip(names, self.player_equities)))
         return "\n".join(lines)
 
 

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from matchdb.answers import Answer, class_grid, format_grid, plain, plural, require_pandas
+from matchdb.answers import Answer, _share, class_grid, format_grid, plain, plural, require_pandas
 from matchdb.core.canonical import unrename_array
 from matchdb.core.cards import format_card, format_cards
 from matchdb.errors import CardError, MatchdbError
@@ -97,24 +97,29 @@ class HandDistribution(Answer):
             "potential": self.potential.tolist(),
         }
 
-    def to_text(self) -> str:
+    def to_text(self, percent: bool = False) -> str:
+        """The answer as the command line prints it (``percent``: the equities and potentials as percentages;
+        EHS^2, a mean of squares, stays a number)."""
         lines = [
             f"{format_cards(self.hole)} on {format_cards(self.board)} against {self.villain}: "
             f"{plural(len(self.river_equities), 'runout')}, {plural(self.bins, 'bin')}",
-            f"  equity (EHS) {self.ehs:.6f}  EHS^2 {self.ehs2:.6f}  now (HS) {self.hs:.6f}  "
-            f"PPot {self.ppot:.6f}  NPot {self.npot:.6f}",
+            f"  equity (EHS) {_share(self.ehs, percent)}  EHS^2 {self.ehs2:.6f}  now (HS) {_share(self.hs, percent)}  "
+            f"PPot {_share(self.ppot, percent)}  NPot {_share(self.npot, percent)}",
             "  river equity histogram, runouts per tenth: "
             + " ".join(str(int(c)) for c in self.river_counts.reshape(10, -1).sum(axis=1))
             if self.bins % 10 == 0
             else "  river equity histogram, runouts per bin: " + " ".join(str(int(c)) for c in self.river_counts),
         ]
         if len(self.turn_cards):
+            def turn(value: float) -> str:
+                return f"{100 * value:.1f} %" if percent else f"{value:.3f}"
+
             best = np.argsort(-self.turn_equities)
             lines.append(
                 "  after the turn: best "
-                + ", ".join(f"{format_card(int(self.turn_cards[i]))} {self.turn_equities[i]:.3f}" for i in best[:3])
+                + ", ".join(f"{format_card(int(self.turn_cards[i]))} {turn(self.turn_equities[i])}" for i in best[:3])
                 + "; worst "
-                + ", ".join(f"{format_card(int(self.turn_cards[i]))} {self.turn_equities[i]:.3f}" for i in best[-3:])
+                + ", ".join(f"{format_card(int(self.turn_cards[i]))} {turn(self.turn_equities[i])}" for i in best[-3:])
             )
         return "\n".join(lines)
 

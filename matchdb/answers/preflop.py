@@ -25,10 +25,18 @@ from matchdb.answers import Answer, class_cell, grid_html, require_pandas
 from matchdb.core.hole_cards import class_index, combos
 from matchdb.errors import MatchdbError
 
-__all__ = ["PreflopTable", "PreflopMultiway", "PREFLOP_MULTIWAY_VERSION"]
+__all__ = ["PreflopTable", "PreflopMultiway", "PLAYERS", "PREFLOP_KIND", "PREFLOP_VERSION", "PREFLOP_MULTIWAY_KIND",
+           "PREFLOP_MULTIWAY_VERSION"]
 
-#: The layout version of a stored :class:`PreflopMultiway` (``derived/preflop_multiway.json``).
-PREFLOP_MULTIWAY_VERSION = 1
+#: Player counts the naive win rate is tabulated for.
+PLAYERS = tuple(range(2, 11))
+
+#: How a :class:`PreflopTable` is kept in a store (``derived/preflop.json``), and its layout's version.
+PREFLOP_KIND = "preflop"
+PREFLOP_VERSION = 2
+#: How a :class:`PreflopMultiway` is kept in a store (``derived/preflop_multiway.json``), and its layout's version.
+PREFLOP_MULTIWAY_KIND = "preflop_multiway"
+PREFLOP_MULTIWAY_VERSION = 2
 
 
 @dataclass(frozen=True)
@@ -124,9 +132,10 @@ class PreflopMultiway(Answer):
     """Preflop equity of the 169 starting-hand classes against 1 to 9 random hands.
 
     ``equity[c, k - 1]`` is class ``classes[c]`` against k random opponents, averaged over
-    every deal; ``standard_error`` is 0 where ``exact[k - 1]`` (k = 1: counted from every
-    table), else the standard error of the sampled figure. ``sampled_heads_up`` is the
-    sampled k = 1 figure, kept as a check on the sampler against the exact one.
+    every deal; ``standard_error`` is 0 where ``exact[k - 1]`` (k = 1 and 2: counted from
+    every table), else the standard error of the sampled figure. ``win`` and ``tie`` are the
+    chances to win alone and to split the pot, where exact (NaN elsewhere). ``sampled_heads_up``
+    is the sampled k = 1 figure, kept as a check on the sampler against the exact one.
     """
 
     classes: tuple[str, ...]
@@ -136,6 +145,8 @@ class PreflopMultiway(Answer):
     exact: tuple[bool, ...]
     sampled_heads_up: np.ndarray
     provenance: dict
+    win: np.ndarray
+    tie: np.ndarray
 
     def row(self, name: str) -> dict:
         """Figures of one class, like ``table.row("AA")``: equity and standard error per opponent count."""
@@ -173,9 +184,21 @@ class PreflopMultiway(Answer):
         lines = ["  ".join(f"{h:>7}" for h in header)]
         for i, name in enumerate(self.classes):
             lines.append("  ".join([f"{name:>7}"] + [f"{v:7.4f}" for v in self.equity[i]]))
-        worst = float(self.standard_error.max())
-        lines.append(f"(against 1 opponent exact; against 2-9 sampled, standard errors at most {worst:.5f})")
+        lines.append(f"({self._how()})")
         return "\n".join(lines)
+
+    def _how(self) -> str:
+        """Which columns are exact and which sampled, in words: 'against 1-2 opponents exact; against 3-9 sampled, ...'."""
+        def span(ks: list[int]) -> str:
+            return f"{ks[0]}-{ks[-1]}" if len(ks) > 1 else str(ks[0])
+
+        exact = [k for k, x in zip(self.opponents, self.exact) if x]
+        sampled = [k for k, x in zip(self.opponents, self.exact) if not x]
+        parts = [f"against {span(exact)} opponent{'s' if exact != [1] else ''} exact"] if exact else []
+        if sampled:
+            worst = float(self.standard_error.max())
+            parts.append(f"against {span(sampled)} sampled, standard errors at most {worst:.5f}")
+        return "; ".join(parts)
 
     def to_stored(self) -> dict:
         """What the store keeps (see :mod:`matchdb.storage.derived`); :meth:`from_stored` reads it back."""
@@ -187,6 +210,8 @@ class PreflopMultiway(Answer):
             "standard_error": self.standard_error.tolist(),
             "exact": list(self.exact),
             "sampled_heads_up": self.sampled_heads_up.tolist(),
+            "win": {str(k): self.win[:, j].tolist() for j, k in enumerate(self.opponents) if self.exact[j]},
+            "tie": {str(k): self.tie[:, j].tolist() for j, k in enumerate(self.opponents) if self.exact[j]},
             "provenance": self.provenance,
         }
 
@@ -197,12 +222,21 @@ class PreflopMultiway(Answer):
             raise MatchdbError(
                 f"The multiway preflop table has version {data.get('version')!r}; expected {PREFLOP_MULTIWAY_VERSION}."
             )
+        opponents = tuple(int(k) for k in data["opponents"])
+        equity = np.array(data["equity"], dtype=np.float64)
+        win, tie = np.full(equity.shape, np.nan), np.full(equity.shape, np.nan)
+        for j, k in enumerate(opponents):
+            if str(k) in data["win"]:
+                win[:, j] = data["win"][str(k)]
+                tie[:, j] = data["tie"][str(k)]
         return cls(
             classes=tuple(data["classes"]),
-            opponents=tuple(int(k) for k in data["opponents"]),
-            equity=np.array(data["equity"], dtype=np.float64),
+            opponents=opponents,
+            equity=equity,
             standard_error=np.array(data["standard_error"], dtype=np.float64),
             exact=tuple(bool(x) for x in data["exact"]),
             sampled_heads_up=np.array(data["sampled_heads_up"], dtype=np.float64),
             provenance=dict(data.get("provenance", {})),
+            win=win,
+            tie=tie,
         )

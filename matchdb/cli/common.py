@@ -18,7 +18,8 @@ if TYPE_CHECKING:
 
     from matchdb.db.query import MatchDB
 
-__all__ = ["DB_HELP", "IMAGE_SUFFIXES", "check_numbers", "check_output", "check_suffix", "names", "open_db", "render"]
+__all__ = ["DB_HELP", "IMAGE_SUFFIXES", "PERCENT_HELP", "check_numbers", "check_output", "check_percent", "check_suffix", "names",
+           "open_db", "render"]
 
 #: File endings of the images the plots write (matplotlib picks the format from them).
 IMAGE_SUFFIXES = (".png", ".svg", ".pdf")
@@ -27,9 +28,23 @@ IMAGE_SUFFIXES = (".png", ".svg", ".pdf")
 DB_HELP = "database path (default $MATCHDB_PATH, else matchdb.zarr in the user's data folder)"
 
 
-def render(answer: Any, as_json: bool) -> None:
-    """Print an answer: its ``to_dict()`` as one JSON object with ``--json``, else its ``to_text()``."""
-    print(json.dumps(answer.to_dict()) if as_json else answer.to_text())
+#: Help text of every ``--percent`` option.
+PERCENT_HELP = "print equities and probabilities as percentages (57.2571 %%) instead of fractions (0.572571)"
+
+
+def render(answer: Any, as_json: bool, percent: bool = False) -> None:
+    """Print an answer: its ``to_dict()`` as one JSON object with ``--json``, else its ``to_text()`` (with ``percent``,
+    its figures as percentages: ``to_text(percent=True)``)."""
+    if as_json:
+        print(json.dumps(answer.to_dict()))
+    else:
+        print(answer.to_text(percent=True) if percent else answer.to_text())
+
+
+def check_percent(args: argparse.Namespace) -> None:
+    """Refuse ``--percent`` with ``--json`` before any work: JSON carries every figure as a fraction."""
+    if getattr(args, "percent", False) and getattr(args, "json", False):
+        raise MatchdbError("--percent changes the printed text; --json gives every figure as a fraction: leave one out.")
 
 
 def open_db(args: argparse.Namespace) -> MatchDB:

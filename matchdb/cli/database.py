@@ -13,7 +13,7 @@ __all__ = ["register"]
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``build``, ``verify``, ``init``, ``pack``, ``export``, ``info`` and ``abstraction`` to the subcommands ``sub``."""
-    p = sub.add_parser("build", help="compute tables into a zarr store (resumes a partial build)")
+    p = sub.add_parser("build", help="compute tables into a zarr store, then the preflop data derived from them (resumes a partial build)")
     p.add_argument("--out", help="store path (default: the default database, see --db)")
     p.add_argument("--flops", help="tables to build: indices, ranges like 0-39, flops like AhTcTh; default all")
     p.add_argument("--workers", type=int, help="local Dask worker processes (default: one per core)")

@@ -34,6 +34,7 @@ import logging
 import os
 import re
 import sys
+from typing import TextIO
 
 from matchdb.cli import database, hands, play, plots, questions, serve
 from matchdb.errors import MatchdbError
@@ -137,6 +138,37 @@ def parser() -> argparse.ArgumentParser:
     return top
 
 
+class _StderrHandler(logging.StreamHandler):
+    """Writes each record to whatever ``sys.stderr`` is when it is logged (as logging's own last-resort handler
+    does), so a handler set up by one call of :func:`main` never writes into a stream that was replaced since."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setFormatter(logging.Formatter("matchdb: %(message)s"))
+
+    @property
+    def stream(self) -> TextIO:  # a property over StreamHandler's attribute
+        return sys.stderr
+
+    @stream.setter
+    def stream(self, value: TextIO) -> None:  # StreamHandler's __init__ sets it; ignored
+        pass
+
+
+def _log_to_stderr() -> None:
+    """Send matchdb's own progress and notes to stderr, each line ``matchdb: ...``.
+
+    Only the ``matchdb`` logger is set to INFO: the root logger keeps Python's default (warnings only), so
+    libraries' informational messages (matplotlib's "generated new fontManager" on its first use in a new
+    HOME, say) are not printed as if they were matchdb's. The logger still propagates, so whatever a caller
+    set up on the root logger (pytest's log capture, say) keeps seeing matchdb's records after a call.
+    """
+    logger = logging.getLogger("matchdb")
+    if not any(isinstance(handler, _StderrHandler) for handler in logger.handlers):
+        logger.addHandler(_StderrHandler())
+    logger.setLevel(logging.INFO)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the command line on ``argv`` (default ``sys.argv[1:]``); return the exit status.
 
@@ -144,7 +176,7 @@ def main(argv: list[str] | None = None) -> int:
     stderr), 130 when interrupted.
     """
     args = parser().parse_args(argv)
-    logging.basicConfig(level=logging.INFO, format="matchdb: %(message)s", stream=sys.stderr)
+    _log_to_stderr()
     try:
         return args.func(args)
     except MatchdbError as error:

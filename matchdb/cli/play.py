@@ -65,8 +65,9 @@ def _register_arena(sub: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--seeds", help="pool several seeds, like 1-5 or 1,3,7 (each plays --games); overrides --seed")
     p.add_argument("--duplicate", action="store_true", help="replay each deal under several seatings (every order "
                    "up to 4 seats, else every rotation of a random seating)")
-    p.add_argument("--lenient", action="store_true", help="correct and count illegal actions of Python bots instead "
-                   "of stopping with an error")
+    p.add_argument("--lenient", action="store_true", help="correct and count illegal actions of Python bots (a raise "
+                   "where none is allowed, an amount off the legal range) instead of stopping; an answer that is no "
+                   "action, or a bot that fails, stops the run either way")
     p.add_argument("--button", choices=("moving", "dead"), default="moving", help="the button moves to the next "
                    "player (default), or the TDA's dead button")
     p.add_argument("--short-big-blind", choices=("full", "posted"), default=None, help="when the big blind is "
@@ -379,8 +380,8 @@ def _play(args: argparse.Namespace) -> int:
     try:
         from matchdb.cli.tui import PlayApp, SetupApp
     except ImportError:
-        raise MatchdbError("matchdb play needs textual; install it with 'pip install matchdb[play]' "
-                           "(or 'pip install textual').") from None
+        raise MatchdbError("matchdb play needs textual (the play extra); install it with "
+                           "python3 -m pip install -e '.[play]' in matchdb's checkout, or pip install textual.") from None
     if args.dir:
         directory = Path(args.dir)
     else:

@@ -10,7 +10,7 @@ import argparse
 import json
 from typing import TYPE_CHECKING
 
-from matchdb.cli.common import DB_HELP, check_numbers, check_output, open_db, render
+from matchdb.cli.common import DB_HELP, PERCENT_HELP, check_numbers, check_output, check_percent, open_db, render
 from matchdb.equity.checks import MAX_SAMPLES, SAMPLES_HELP
 from matchdb.errors import MatchdbError
 
@@ -38,6 +38,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--seed", type=int, help="multiway: seed of a sampled answer (default: a fresh one, printed with the answer)")
     p.add_argument("--db", help=DB_HELP)
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--percent", action="store_true", help=PERCENT_HELP)
     p.set_defaults(func=_query)
 
     p = sub.add_parser("grid", help="every starting hand's exact equity (or naive win rate) on a board, as a 13 x 13 grid")
@@ -57,6 +58,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--bins", type=int, default=50, help="histogram bins (default 50)")
     p.add_argument("--db", help=DB_HELP)
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--percent", action="store_true", help=PERCENT_HELP)
     p.set_defaults(func=_distribution)
 
     p = sub.add_parser("report", help="a range's equity and hits over all 22,100 flops, by texture")
@@ -85,6 +87,7 @@ def _query(args: argparse.Namespace) -> int:
     from matchdb.db.query import opponent_list
 
     check_numbers(args, (("opponents", 0, 9), ("samples", 1, MAX_SAMPLES), ("seed", 0, 2**63 - 1)))
+    check_percent(args)
     villains = args.villain or []
     if args.opponents == 0 and not villains:
         raise MatchdbError("--opponents is 0 and no --villain is given; expected at least one opponent.")
@@ -92,16 +95,18 @@ def _query(args: argparse.Namespace) -> int:
         if args.players != 2:
             raise MatchdbError(f"--players {args.players} sets the naive win rate of one hand; a hero range has its exact "
                                "heads-up equity only (or ask several --villain for a multiway answer).")
-        render(open_database(args.db).range_outcome(args.hole, villains[0] if villains else None, args.board), args.json)
+        render(open_database(args.db).range_outcome(args.hole, villains[0] if villains else None, args.board), args.json,
+               args.percent)
         return 0
     if args.opponents is None and len(villains) <= 1:
         db = open_database(args.db, jit=False)  # one question: numpy answers it before numba would have loaded
-        render(db.report(args.hole, args.board, players=args.players, villain=villains[0] if villains else None), args.json)
+        render(db.report(args.hole, args.board, players=args.players, villain=villains[0] if villains else None), args.json,
+               args.percent)
         return 0
     answer = open_database(args.db).multiway(
         args.hole, args.board, opponent_list(villains, args.opponents), method=args.method, samples=args.samples, seed=args.seed
     )
-    render(answer, args.json)
+    render(answer, args.json, args.percent)
     return 0
 
 
@@ -144,7 +149,8 @@ def _grid(args: argparse.Namespace) -> int:
 
 
 def _distribution(args: argparse.Namespace) -> int:
-    render(open_db(args).distribution(args.hole, args.board, villain=args.villain, bins=args.bins), args.json)
+    check_percent(args)
+    render(open_db(args).distribution(args.hole, args.board, villain=args.villain, bins=args.bins), args.json, args.percent)
     return 0
 
 

@@ -27,7 +27,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    "temporary folder)")
     p.add_argument("--play-limit", type=int, default=None, help="most sessions of /play open at once (default 200)")
     p.add_argument("--play-idle", type=float, default=None,
-                   help="seconds after which an unused session of /play is put away; it resumes by its id (default 1800)")
+                   help="seconds after which an unused session of /play is put away, its hand in play settled as if "
+                   "you folded; it resumes by its id (default 1800)")
+    p.add_argument("--play-client-limit", type=int, default=None,
+                   help="most sessions of /play one client address holds open at once (default 8)")
+    p.add_argument("--play-deadline", type=float, default=None,
+                   help="seconds a new session of /play may take to make before the request fails with 503; the "
+                   "session is then not kept (default 30)")
     p.set_defaults(func=_serve)
 
 
@@ -37,5 +43,6 @@ def _serve(args: argparse.Namespace) -> int:
     db = open_db(args)  # a missing or damaged database fails here, before the port opens
     serve(db, host=args.host, port=args.port, workers=args.workers, access_log=args.access_log, info_details=args.info_details,
           max_connections=args.max_connections, max_client_connections=args.max_client_connections,
-          play_dir=args.play_dir, play_limit=args.play_limit, play_idle=args.play_idle)
+          play_dir=args.play_dir, play_limit=args.play_limit, play_idle=args.play_idle,
+          play_client_limit=args.play_client_limit, play_deadline=args.play_deadline)
     return 0

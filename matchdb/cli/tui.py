@@ -43,16 +43,75 @@ from typing import Any, ClassVar
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, VerticalScroll
 from textual.timer import Timer
 from textual.widgets import Button, Checkbox, Footer, Input, Select, Static
 
 from matchdb.errors import MatchdbError
 from matchdb.human import Session, TableConfig
 
-__all__ = ["PlayApp", "SetupApp", "report_lines", "seat_lines"]
+__all__ = ["PlayApp", "SetupApp", "log_line", "report_lines", "result_line", "seat_lines"]
 
 _PRESETS = {"half": "half_pot", "pot": "pot", "allin": "all_in"}
+
+#: How a sentence says each action of the log: (the person's verb, a bot's verb); the amount follows.
+_VERBS = {
+    "fold": ("fold", "folds"), "check": ("check", "checks"), "call": ("call", "calls"), "bet": ("bet", "bets"),
+    "raise": ("raise to", "raises to"), "small blind": ("post the small blind", "posts the small blind"),
+    "big blind": ("post the big blind", "posts the big blind"), "ante": ("post an ante of", "posts an ante of"),
+}
+
+
+def _who(view: dict[str, Any], seat: int) -> tuple[str, int]:
+    """The name a sentence gives a seat (``you`` for the person) and the form of its verb (0: the person's)."""
+    return ("you", 0) if seat == view["human_seat"] else (view["names"][seat], 1)
+
+
+def log_line(view: dict[str, Any], entry: dict[str, Any]) -> str:
+    """One action of a session view's log as the table says it: the street, then who did what.
+
+    >>> view = {"human_seat": 0, "names": ["you", "station"]}
+    >>> log_line(view, {"street": "flop", "seat": 0, "name": "you", "action": "bet", "amount": 10})
+    'flop    you bet 10'
+    >>> log_line(view, {"street": "flop", "seat": 1, "name": "station", "action": "raise", "amount": 30})
+    'flop    station raises to 30'
+    >>> log_line(view, {"street": "turn", "seat": 0, "name": "you", "action": "fold", "amount": 0})
+    'turn    you fold'
+    """
+    name, form = _who(view, entry["seat"])
+    verb = _VERBS.get(entry["action"], (entry["action"], entry["action"]))[form]
+    return f"{entry['street']:7} {name} {verb}{' ' + str(entry['amount']) if entry['amount'] else ''}"
+
+
+def result_line(view: dict[str, Any]) -> str:
+    """The last hand's result as the table says it: who wins what, the cards shown (the person's own cards, held,
+    when the person did not show them), the person's net.
+
+    >>> view = {"human_seat": 0, "names": ["you", "station"], "over": False, "last": {"hand": 3, "winners": [0],
+    ...         "won": [40, 0], "showdown": True, "shown": {"0": ["Ah", "Kd"], "1": ["Qs", "Qd"]}, "net": [20, -20]}}
+    >>> result_line(view)
+    'hand 3: you win 40. you show Ah Kd; station shows Qs Qd. You +20.  n: next hand.'
+    >>> view["last"] |= {"winners": [1], "won": [0, 3], "showdown": False, "shown": {"0": ["7c", "2d"]}, "net": [-1, 1]}
+    >>> result_line(view)
+    'hand 3: station wins 3. you held 7c 2d. You -1.  n: next hand.'
+    """
+    last = view["last"]
+    sentences = [", ".join(f"{_who(view, s)[0]} {('win', 'wins')[_who(view, s)[1]]} {last['won'][s]}"
+                           for s in last["winners"])]
+    human = view["human_seat"]
+    folded = any(entry["seat"] == human and entry["action"] == "fold" for entry in view.get("log") or [])
+    shown = []
+    for seat, cards in last["shown"].items():
+        name, form = _who(view, int(seat))
+        if last["showdown"] and not (form == 0 and folded):
+            shown.append(f"{name} {('show', 'shows')[form]} {' '.join(cards)}")
+        elif form == 0:
+            shown.append(f"you held {' '.join(cards)}")
+    sentences.append("; ".join(shown))
+    net = last["net"][view["human_seat"]]
+    sentences.append(f"You {'+' if net >= 0 else ''}{net}")
+    end = "  The sit-and-go is over: q leaves." if view["over"] else "  n: next hand."
+    return f"hand {last['hand']}: " + ". ".join(s for s in sentences if s) + "." + end
 
 
 def seat_lines(view: dict[str, Any]) -> list[str]:
@@ -200,16 +259,20 @@ class PlayApp(App[dict[str, Any]]):
     """The terminal table over one :class:`matchdb.human.Session`; returns the session's summary on leaving."""
 
     TITLE = "matchdb play"
+    # Fits an 80 x 24 terminal: the seats, log and coach scroll in the space left above the board line, the
+    # message and three rows of one-line buttons, so every button and the amount box stay on the screen, with
+    # amounts of ten digits on the buttons (stacks go up to a billion chips).
     CSS = """
     #top { height: 1; background: $boost; }
+    #main { height: 1fr; }
     #table { height: auto; border: round $primary; padding: 0 1; }
-    #board { height: auto; padding: 0 1; }
     #log { height: 8; border: round $secondary; padding: 0 1; }
     #coach { height: auto; border: round $success; padding: 0 1; }
+    #board { height: auto; padding: 0 1; }
     #message { height: auto; padding: 0 1; color: $warning; }
-    #controls, #more { height: auto; }
-    #controls Button, #more Button { min-width: 8; margin: 0 1 0 0; }
-    #amount { width: 14; }
+    #controls, #presets, #more { height: 1; margin: 0 0 0 1; }
+    #controls Button, #presets Button, #more Button { height: 1; min-width: 4; border: none; padding: 0 1; margin: 0 1 0 0; }
+    #amount { width: 14; height: 1; border: none; padding: 0 1; margin: 0 1 0 0; }
     """
     AUTO_FOCUS = None  # nothing focused at first, so the keys below act (the amount box takes them once clicked)
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -234,25 +297,26 @@ class PlayApp(App[dict[str, Any]]):
 
     def compose(self) -> ComposeResult:
         yield Static(id="top")
-        yield Static(id="table")
+        with VerticalScroll(id="main"):
+            yield Static(id="table")
+            yield Static(id="log")
+            if self.session.config.coach:
+                yield Static(id="coach")
         yield Static(id="board")
-        yield Static(id="log")
-        if self.session.config.coach:
-            yield Static(id="coach")
         yield Static(id="message")
-        with Vertical():
-            with Horizontal(id="controls"):
-                yield Button("Fold", id="fold", variant="error")
-                yield Button("Check", id="check")
-                yield Button("Call", id="call", variant="primary")
-                yield Button("1/2 pot", id="half")
-                yield Button("Pot", id="pot")
-                yield Button("All-in", id="allin", variant="warning")
-            with Horizontal(id="more"):
-                yield Input(placeholder="amount", id="amount", type="integer")
-                yield Button("Raise to", id="raise", variant="success")
-                yield Button("Next hand", id="next")
-                yield Button("Leave", id="leave")
+        with Horizontal(id="controls"):
+            yield Button("Fold", id="fold", variant="error")
+            yield Button("Check", id="check")
+            yield Button("Call", id="call", variant="primary")
+            yield Button("Next hand", id="next")
+            yield Button("Leave", id="leave")
+        with Horizontal(id="presets"):
+            yield Button("1/2 pot", id="half")
+            yield Button("Pot", id="pot")
+            yield Button("All-in", id="allin", variant="warning")
+        with Horizontal(id="more"):
+            yield Input(placeholder="amount", id="amount", type="integer")
+            yield Button("Raise to", id="raise", variant="success")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -273,8 +337,7 @@ class PlayApp(App[dict[str, Any]]):
         turn = "your turn" if view["your_turn"] else "hand over" if view["hand_over"] else (
             f"{view['names'][view['actor']]} to act" if view["actor"] is not None else "")
         self.query_one("#board", Static).update(Text(f"board {board}   pot {view['pot']}   {view['street']}   {turn}"))
-        log = [f"{e['street']:7} {e['name']}: {e['action']}{' ' + str(e['amount']) if e['amount'] else ''}"
-               for e in view["log"]]
+        log = [log_line(view, entry) for entry in view["log"]]
         self.query_one("#log", Static).update(Text("\n".join(log[-6:])))
         if self.session.config.coach:
             coach = view.get("coach")
@@ -290,16 +353,9 @@ class PlayApp(App[dict[str, Any]]):
             self._timer = self.set_timer(max(self.pause, 0.001), self._bot_acts)  # textual divides by the delay
 
     def _result(self, view: dict[str, Any]) -> str:
-        last = view.get("last")
-        if not view["hand_over"] or not last:
+        if not view["hand_over"] or not view.get("last"):
             return ""
-        names = view["names"]
-        won = ", ".join(f"{names[s]} wins {last['won'][s]}" for s in last["winners"])
-        shown = "; ".join(f"{names[int(s)]} shows {' '.join(cards)}" for s, cards in last["shown"].items()
-                          if last["showdown"] or int(s) == view["human_seat"])
-        net = last["net"][view["human_seat"]]
-        end = "  The sit-and-go is over: q leaves." if view["over"] else "  n: next hand."
-        return f"hand {last['hand']}: {won}. {shown}. You {'+' if net >= 0 else ''}{net}.{end}"
+        return result_line(view)
 
     def _enable(self, view: dict[str, Any]) -> None:
         legal = view["legal"] if view["your_turn"] else None
@@ -325,6 +381,8 @@ class PlayApp(App[dict[str, Any]]):
                 amount = legal["presets"].get(key)
                 title = {"half": "1/2 pot", "pot": "Pot", "allin": "All-in"}[button]
                 self.query_one(f"#{button}", Button).label = f"{title} {amount}" if amount is not None else title
+            for name in ("call", "raise", *_PRESETS):  # a new label's width: textual lays a button out again only when asked
+                self.query_one(f"#{name}", Button).refresh(layout=True)
 
     def _bot_acts(self) -> None:
         self._timer = None

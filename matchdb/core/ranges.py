@@ -4,10 +4,12 @@ Notation (PokerStove's, as eval7 reads it): comma-separated tokens, each a
 hand (``AhKh``), a class (``QQ``, ``AKs``, ``AKo``, ``AK`` for both), a class
 and all above it with the same top card (``QQ+``, ``A9s+``), a span
 (``JJ-99``, ``KTo-K8o``), a share of the strongest hands (``15%`` or
-``top 15%``), or a group with a weight, ``0.5(AA,KK)`` or ``50%(AA,KK)``. A
-weight is a hand's frequency, between 0 and 1 (0 % and 100 %), and a positive one
-at least :data:`MIN_WEIGHT`; unweighted
-hands weigh 1. Ranks and suits may be upper or lower case; spaces may follow a
+``top 15%``), or a group with a weight, ``0.5(AA,KK)`` or ``50%(AA,KK)``.
+Ranges pasted from solvers read too: PioSOLVER's and GTO Wizard's weight after
+an entry, as a fraction (``AA:0.5,KK,AKs:0.25``, ``AhKh:0.5``), and GTO+'s and
+Flopzilla's brackets, in percent (``[50]AA,KK[/50]``). A weight is a hand's
+frequency, between 0 and 1 (0 % and 100 %), and a positive one at least
+:data:`MIN_WEIGHT`; unweighted hands weigh 1. Ranks and suits may be upper or lower case; spaces may follow a
 comma or a parenthesis but not end a token (in a URL an unencoded ``+``
 arrives as a space: write it ``%2B``).
 
@@ -26,8 +28,9 @@ orders differ from this one and from each other). ``10%`` is 134 hands,
 ``20%`` 264.
 
 Answers echo a range in canonical form (:func:`canonical_range`): each entry
-written the usual way (``qq+, aks`` becomes ``QQ+,AKs``, ``50%(AA)``
-``0.5(AA)``, ``top 15%`` ``15%``), in the order given.
+written the usual way (``qq+, aks`` becomes ``QQ+,AKs``, ``50%(AA)``,
+``AA:0.5`` and ``[50]AA[/50]`` ``0.5(AA)``, ``top 15%`` ``15%``), in the
+order given.
 
 We parse the notation ourselves rather than through eval7's ``HandRange``:
 that parser (pyparsing) takes about 0.2 ms per character, so a 57 kB range
@@ -42,6 +45,10 @@ check it against eval7's parser on generated ranges.
 9.0
 >>> len(parse_range("AK,AKs")), len(parse_range("10%")), canonical_range("top 10%, qq+")
 (16, 134, '10%,QQ+')
+>>> float(range_weights("AA:0.5,KK,AKs:0.25").sum()), canonical_range("AA:0.5,KK,AKs:0.25")
+(10.0, '0.5(AA),KK,0.25(AKs)')
+>>> float(range_weights("[50]AA,KK[/50],AhKh:0.5").sum()), describe_range("[50]AA,KK[/50],AhKh:0.5")
+(6.5, '0.5(AA,KK),0.5(AhKh)')
 >>> parse_range("AA,0.5(AsAh)")
 Traceback (most recent call last):
 ...
@@ -122,8 +129,13 @@ _TOKEN = re.compile(
 )
 _WEIGHT = re.compile(r"(\d+(?:\.\d*)?|\.\d+)(%?)\(")
 _PERCENT = re.compile(r"(?:top ?)?(\d+(?:\.\d*)?|\.\d+)%", re.IGNORECASE)
-_DELIMITER = re.compile(r"[,()]")
-_EXPECTED = "expected notation like 'QQ+,AKs,KTo-K8o', a hand like 'AhKh', a share like '15%' or a weight like '0.5(AA,KK)'"
+_NUMBER = r"(\d+(?:\.\d*)?|\.\d+)"
+_BRACKET = re.compile(rf"\[{_NUMBER}\]")
+_CLOSE_BRACKET = re.compile(rf"\[/{_NUMBER}\]")
+_SUFFIX = re.compile(rf":{_NUMBER}")
+_DELIMITER = re.compile(r"[,()\[:]")
+_EXPECTED = ("expected notation like 'QQ+,AKs,KTo-K8o', a hand like 'AhKh', a share like '15%' or a weight like "
+             "'0.5(AA,KK)', 'AA:0.5' or '[50]AA,KK[/50]'")
 
 
 def _fail(text: str, why: str) -> RangeError:
@@ -204,8 +216,20 @@ def _expand(text: str, token: str) -> list[tuple[int, int]]:
     return _class_hands(high, low, suitedness)
 
 
+def _weight(text: str, number: str, scale: float, written: str, expected: str) -> float:
+    """A group's or an entry's weight: ``number`` / ``scale``, checked to be 0 or between MIN_WEIGHT and 1."""
+    weight = float(number) / scale
+    if not weight <= 1.0:
+        raise _fail(text, f"gives the weight {_cut(written)!r}; expected {expected}")
+    if 0.0 < weight < MIN_WEIGHT:  # products and sums of such weights underflow: answers off the exact value
+        raise _fail(text, f"gives the weight {_cut(written)!r}; expected 0 or a weight of at least "
+                          f"{MIN_WEIGHT:g} (smaller ones cannot be counted exactly)")
+    return weight
+
+
 def _tokens(text: str):
-    """Yield (token, weight, group) of a range text, in one pass; ``group`` numbers the weighted groups (None outside one)."""
+    """Yield (token, weight, group) of a range text, in one pass; ``group`` numbers the weighted groups and entries
+    (None for an entry without a weight)."""
     position, end = 0, len(text)
     groups = 0
     while True:
@@ -214,18 +238,20 @@ def _tokens(text: str):
         weight = 1.0
         closing = None
         group = None
+        opened = ""
         match = _WEIGHT.match(text, position)
+        bracket = None if match else _BRACKET.match(text, position)
         if match:
+            weight = _weight(text, match[1], 100.0 if match[2] else 1.0, match[1] + match[2],
+                             "a weight between 0 and 1 (or 0% and 100%)")
+            closing, position = ")", match.end()
+        elif bracket:  # GTO+'s and Flopzilla's '[50]AA,KK[/50]', in percent
+            weight = _weight(text, bracket[1], 100.0, bracket[0],
+                             "a percentage between 0 and 100 in a bracket like '[50]AA,KK[/50]'")
+            closing, opened, position = "]", bracket[0], bracket.end()
+        if closing is not None:
             group = groups
             groups += 1
-            weight = float(match[1]) / (100.0 if match[2] else 1.0)
-            if not weight <= 1.0:
-                raise _fail(text, f"gives the weight {match[1] + match[2]!r}; expected a weight between 0 and 1 (or 0% and 100%)")
-            if 0.0 < weight < MIN_WEIGHT:  # products and sums of such weights underflow: answers off the exact value
-                raise _fail(text, f"gives the weight {_cut(match[1] + match[2])!r}; expected 0 or a weight of at least "
-                                  f"{MIN_WEIGHT:g} (smaller ones cannot be counted exactly)")
-            position = match.end()
-            closing = ")"
         while True:
             while position < end and text[position] == " ":
                 position += 1
@@ -240,17 +266,38 @@ def _tokens(text: str):
                 )
             if not token or (" " in token and not _PERCENT.fullmatch(token)):
                 raise _fail(text, f"cannot be parsed at {text[position:stop + 1]!r}; {_EXPECTED}")
-            yield token, weight, group
             position = stop
+            if position < end and text[position] == ":":  # PioSOLVER's and GTO Wizard's 'AA:0.5'
+                suffix = _SUFFIX.match(text, position)
+                if suffix is None:
+                    raise _fail(text, f"cannot be parsed at {text[position - len(token):position + 6]!r}; expected a "
+                                      f"weight between 0 and 1 after the colon, like 'AA:0.5'")
+                if closing is not None:
+                    raise _fail(text, f"gives {token + suffix[0]!r} a weight inside a weighted group; expected one "
+                                      "weight per entry, like '0.5(AA,KK)' or 'AA:0.5,KK:0.5'")
+                yield token, _weight(text, suffix[1], 1.0, token + suffix[0],
+                                     "a weight between 0 and 1 after the colon, like 'AA:0.5'"), groups
+                groups += 1
+                position = suffix.end()
+            else:
+                yield token, weight, group
             if closing is None or position >= end or text[position] != ",":
                 break
             position += 1
-        if closing is not None:
+        if closing == ")":
             if position >= end or text[position] != ")":
                 raise _fail(text, f"opens a weighted group that does not close; {_EXPECTED}")
             position += 1
-            while position < end and text[position] == " ":
-                position += 1
+        elif closing == "]":
+            shut = _CLOSE_BRACKET.match(text, position)
+            if shut is None:
+                raise _fail(text, f"opens the bracket {opened!r} that does not close; expected "
+                                  f"'[/{opened[1:-1]}]' after its hands, like '[50]AA,KK[/50]'")
+            if float(shut[1]) != float(opened[1:-1]):
+                raise _fail(text, f"closes the bracket {opened!r} with {shut[0]!r}; expected '[/{opened[1:-1]}]'")
+            position = shut.end()
+        while position < end and text[position] == " ":
+            position += 1
         if position >= end:
             return
         if text[position] != ",":
@@ -468,7 +515,7 @@ def canonical_range(text: str) -> str:
         if group is not None and group == open_group:
             parts[-1] = parts[-1][:-1] + "," + entry + ")"
         elif group is not None and weight != 1.0:
-            parts.append(f"{weight:g}({entry})")
+            parts.append(f"{weight:.15g}({entry})")  # as given, to 15 digits (a solver's weights have many)
         else:
             parts.append(entry)
         open_group = group

@@ -3,7 +3,11 @@
 ``build()`` computes the tables a flop spec names (all 1,755 by default) and
 writes each as one whole shard, one writer per table. Tables already recorded
 in the manifest with an intact shard are skipped, so running it again resumes
-a killed build and finishes at once on a complete one.
+a killed build and finishes at once on a complete one. Once every table is
+there it computes the derived data the store lacks (the preflop tables and
+matchups, :mod:`matchdb.equity.derived`: one pass over the tables, about half
+a minute on 2 cores, with its progress), so no question computes it on first
+use; on a store that already has it, nothing.
 
 By default the work runs on a local Dask cluster
 (:func:`matchdb.cluster.local_cluster`) of one single-threaded worker process
@@ -139,13 +143,17 @@ class BuildReport:
     wall_seconds: float = 0.0
     cpu_seconds: float = 0.0
     shard_bytes: int = 0
+    derived: list[str] = field(default_factory=list)  #: kinds of derived data computed after the tables
+    derived_seconds: float = 0.0  #: wall time of computing them (part of ``wall_seconds``)
 
     def summary(self) -> str:
         per_table = self.cpu_seconds / len(self.built) if self.built else 0.0
+        after = (f"; then the derived data ({', '.join(self.derived)}) in {self.derived_seconds:.1f} s"
+                 if self.derived else "")
         return (
             f"built {plural(len(self.built), 'table')}, skipped {self.skipped} already done, "
             f"of {self.requested} requested into {self.root} in {self.wall_seconds:.1f} s wall "
-            f"({per_table * 1000:.1f} ms CPU per table, {self.shard_bytes / 1e6:.1f} MB written)"
+            f"({per_table * 1000:.1f} ms CPU per table, {self.shard_bytes / 1e6:.1f} MB written){after}"
         )
 
 
@@ -165,6 +173,7 @@ def build(
     scheduler: str | None = None,
     serial: bool = False,
     quiet: bool = False,
+    derived: bool = True,
 ) -> BuildReport:
     """Build (or resume building) the tables named by ``flops`` into the store at ``root``.
 
@@ -176,6 +185,8 @@ def build(
     scheduler : address of a running Dask scheduler to use instead of a local cluster.
     serial : compute in this process, without Dask.
     quiet : no progress (by default a bar on a terminal, a log line every few seconds otherwise).
+    derived : once every table is built, compute the derived data the store lacks
+        (:meth:`matchdb.MatchDB.prepare`); False leaves it to a later build.
     """
     if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
         raise MatchdbError(f"The number of workers {workers!r} is not a whole number of at least 1.")
@@ -195,6 +206,12 @@ def build(
             report.built.append(entry["index"])
             report.cpu_seconds += entry["seconds"]
             report.shard_bytes += entry["shard_bytes"]
+    if derived:
+        from matchdb.db.query import MatchDB
+
+        derived_started = time.perf_counter()
+        report.derived = MatchDB(root, cache_tables=1).prepare(show_progress=not quiet)
+        report.derived_seconds = time.perf_counter() - derived_started if report.derived else 0.0
     report.wall_seconds = time.perf_counter() - started
     return report
 

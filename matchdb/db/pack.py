@@ -26,12 +26,9 @@ from pathlib import Path
 from matchdb.answers import plural
 from matchdb.core.canonical import N_FLOPS
 from matchdb.db.query import MatchDB
-from matchdb.equity.matchups import MATCHUPS_KIND
-from matchdb.equity.preflop import PREFLOP_KIND
 from matchdb.errors import DatabaseError
 from matchdb.outputs import write_failure
 from matchdb.progress import progress
-from matchdb.storage.derived import derived_member
 from matchdb.storage.digests import sha256_file
 from matchdb.storage.files import PARTIAL_SUFFIX, check_output_file, fsync_path
 from matchdb.storage.packed import SUMS_MEMBER
@@ -51,10 +48,10 @@ class PackReport:
     bytes: int
     sha256: str
     seconds: float
-    preflop_seconds: float = 0.0  #: time spent computing the preflop tables first; 0 when the store had them
+    preflop_seconds: float = 0.0  #: time spent computing the derived data first; 0 when the store had it
 
     def summary(self) -> str:
-        first = f"computed the preflop tables in {self.preflop_seconds:.1f} s; " if self.preflop_seconds else ""
+        first = f"computed the derived data in {self.preflop_seconds:.1f} s; " if self.preflop_seconds else ""
         return (
             f"{first}packed {plural(self.tables, 'table')} ({plural(self.members, 'file')}) into {self.path}: "
             f"{self.bytes / 1e6:.2f} MB in {self.seconds:.1f} s; sha256 {self.sha256}\n"
@@ -75,9 +72,10 @@ def _store_files(root: Path) -> list[str]:
 def pack(db: str | Path, out: str | Path, show_progress: bool = False, preflop: bool = True) -> PackReport:
     """Pack the store folder ``db`` into the single file ``out`` (and ``out.sha256``).
 
-    With ``preflop`` (the default), a complete database's preflop table and
-    heads-up preflop matchups are computed first if the store lacks them, so
-    the shipped file carries them.
+    With ``preflop`` (the default), a complete database's derived data (the
+    preflop tables and matchups, :mod:`matchdb.equity.derived`) is computed
+    first where the store lacks it (a store built before ``matchdb build``
+    computed it), so the shipped file carries it.
     The file appears only when complete: it is written as ``out.partial``,
     synced and renamed, and the ``.sha256`` beside it follows.
     """
@@ -87,12 +85,8 @@ def pack(db: str | Path, out: str | Path, show_progress: bool = False, preflop: 
     out = check_output_file(out, ".zip", reading=db)
     preflop_seconds = 0.0
     if preflop and len(source.built()) == N_FLOPS:
-        members = [derived_member(PREFLOP_KIND), derived_member(MATCHUPS_KIND)]
-        before = [source.store.read_member(member) for member in members]
         started = time.perf_counter()
-        source.preflop(show_progress=show_progress)  # computed and kept in the store unless they are there, intact
-        source.preflop_matchups(show_progress=show_progress)
-        if [source.store.read_member(member) for member in members] != before:
+        if source.prepare(show_progress=show_progress):  # computed and kept in the store unless they are there, intact
             preflop_seconds = time.perf_counter() - started
     started = time.perf_counter()
     root = Path(db)

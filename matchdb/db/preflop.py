@@ -6,17 +6,23 @@ question whose board is empty (``""`` or no cards) to the functions here,
 which answer it with the same answer objects, their board ``""``:
 
 - heads-up, a hand or range against a hand or range: the preflop matchups
-  (:mod:`matchdb.equity.matchups`), exact. A complete database computes them
-  once from its tables when a range question first needs them (about a
-  minute on 2 cores) and keeps them in the store as derived data bound to the
-  tables, which ``matchdb verify`` checks and ``matchdb pack`` ships; until
-  then, and on a database lacking tables, a matchup is counted by enumerating
-  every board (about a millisecond each, kept for the next question);
+  (:mod:`matchdb.equity.matchups`), exact, read from the store (derived data
+  ``matchdb build`` computes after the tables, ``matchdb pack`` ships and
+  ``matchdb verify`` checks); on a database lacking tables a matchup is
+  counted by enumerating every board (about a millisecond each, kept for the
+  next question);
+- a hand or range against two random hands: the multiway preflop table's
+  exact three-player figures of its classes (also derived data);
 - several known hands: every board enumerated, exact, every player's equity;
 - ranges or random hands among three or more players: exact when affordable,
   else sampled with its standard error (:mod:`matchdb.equity.preflop_hands`);
 - the naive win rate: the starting hand's class in the preflop table
   (:meth:`matchdb.MatchDB.preflop`).
+
+A complete store built before ``matchdb build`` computed the derived data
+computes what a question needs on first use, once, and keeps it (about half a
+minute on 2 cores, a bar on a terminal); a server prepares it at start-up
+instead (:meth:`matchdb.MatchDB.prepare_in_background`).
 
 >>> db.equity("AhKh", "", villain="QsQd")
 0.46214457245909607
@@ -51,6 +57,7 @@ from matchdb.errors import CardError, MatchdbError, RangeError
 if TYPE_CHECKING:
     from matchdb.db.query import MatchDB
     from matchdb.equity.matchups import EnumeratedMatchups, PreflopMatchups
+    from matchdb.equity.multiway import MultiwayResult
 
 __all__ = ["is_preflop", "matchups", "outcome", "range_outcome", "multiway", "equities", "naive_win_rate"]
 
@@ -68,40 +75,20 @@ def is_preflop(board: object) -> bool:
 
 
 def matchups(db: MatchDB, build: bool) -> PreflopMatchups | EnumeratedMatchups:
-    """The heads-up matchups of ``db``: stored ones when present; computed and stored when ``build`` and the
-    database is complete; else matchups counted by enumeration as they are asked for."""
-    from matchdb.equity.matchups import (
-        MATCHUPS_KIND,
-        MATCHUPS_VERSION,
-        EnumeratedMatchups,
-        PreflopMatchups,
-    )
-    from matchdb.storage.derived import load_derived
+    """The heads-up matchups of ``db``: stored ones when present (a database ``matchdb build`` completed); on a complete
+    database lacking them, computed and stored when ``build`` (:meth:`matchdb.MatchDB.prepare`); else matchups counted
+    by enumeration as they are asked for (a database lacking tables)."""
+    from matchdb.equity.matchups import MATCHUPS_KIND, EnumeratedMatchups
 
-    with db._lock:
-        kept: Any = db._kept.get(MATCHUPS_KIND)
-    if kept is not None:
-        return kept
+    stored: Any = db.stored_derived(MATCHUPS_KIND)
+    if stored is not None:
+        return stored
+    if build and len(db.built()) == N_FLOPS:
+        return db.preflop_matchups()
     with db._lock:
         enumerated: Any = db._kept.get("enumerated matchups")
         if enumerated is None:
             enumerated = db._kept["enumerated matchups"] = EnumeratedMatchups()
-    if len(db.built()) < N_FLOPS:
-        return enumerated
-    if build:
-        return db.preflop_matchups()
-    with db._lock:
-        looked = db._kept.get("matchups looked for")
-        db._kept["matchups looked for"] = True
-    if not looked:
-        from matchdb.db.query import _preflop_fingerprint
-
-        stored = load_derived(db.store, MATCHUPS_KIND, MATCHUPS_VERSION, _preflop_fingerprint(db.store))
-        if stored is not None:
-            value = PreflopMatchups.from_stored(stored)
-            with db._lock:
-                db._kept[MATCHUPS_KIND] = value
-            return value
     return enumerated
 
 
@@ -170,9 +157,47 @@ def multiway(db: MatchDB, hole: CardsLike, opponents: Any = 1, method: str = "au
     for spec in specs:
         weights.append(range_weights(_as_range(spec)))
         names.append(_describe(spec))
+    if method != "sample" and len(weights) == 2 and all(_is_random(w) for w in weights):
+        counted = _against_two_random(db, hero, method)
+        if counted is not None:
+            return Multiway.of(hero_name, "", names, counted)
     source = matchups(db, build=len(specs) == 1 and bool(np.count_nonzero(hero) * np.count_nonzero(weights[0]) > 1))
     result = preflop_multiway(source, hero, weights, method=method, samples=samples, seed=seed)
     return Multiway.of(hero_name, "", names, result)
+
+
+def _is_random(weights: np.ndarray) -> bool:
+    """True when a range holds every hand with the same weight: a random hand."""
+    return bool(np.count_nonzero(weights) == len(weights) and np.all(weights == weights[0]))
+
+
+def _against_two_random(db: MatchDB, hero: np.ndarray, method: str) -> MultiwayResult | None:
+    """A hand or hero range against two random hands, exact: the multiway preflop table's figures of the hero's classes
+    (every flop's exact three-player counts, summed when the database was built). None where that table cannot be had
+    and ``method`` is ``"auto"`` (then sampled, as before)."""
+    from matchdb.answers.preflop import PREFLOP_MULTIWAY_KIND
+    from matchdb.equity.multiway import MultiwayResult
+
+    table: Any = db.stored_derived(PREFLOP_MULTIWAY_KIND)
+    if table is None:
+        if len(db.built()) < N_FLOPS:
+            if method == "exact":
+                raise MatchdbError(
+                    "Exact equity against two random hands before the flop sums every flop's exact three-player count; "
+                    f"this database lacks tables ({len(db.built())} of {N_FLOPS}): build them all (matchdb build), or "
+                    "ask for method='sample'."
+                )
+            return None
+        if not db.compute_on_first_use and method == "auto":
+            return None  # a server preparing its data answers by sampling meanwhile
+        table = db.preflop_multiway()
+    hands = np.flatnonzero(hero)
+    weights = hero[hands] / hero[hands].sum()
+    rows = CLASS_OF_HAND[hands]
+    equity, win, tie = (float(weights @ figure[rows, 1]) for figure in (table.equity, table.win, table.tie))
+    return MultiwayResult(win=win, tie=tie, loss=max(0.0, 1.0 - win - tie), equity=equity,
+                          players=(equity, (1.0 - equity) / 2, (1.0 - equity) / 2), exact=True, standard_error=0.0,
+                          samples=0, seed=None, method="exact")
 
 
 def equities(db: MatchDB, villain: RangeLike = None) -> HandTable:

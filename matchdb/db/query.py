@@ -22,8 +22,9 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import sys
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -59,11 +60,12 @@ from matchdb.errors import (
     CardError,
     DatabaseError,
     MatchdbError,
+    NotReadyError,
     RangeError,
 )
-from matchdb.progress import progress
+from matchdb.progress import logger, progress
 from matchdb.storage import CHUNK_ROWS, ShardReader, default_path, open_database
-from matchdb.storage.derived import load_derived, save_derived, tables_fingerprint
+from matchdb.storage.derived import decode_derived, derived_member, encode_derived, save_derived, tables_fingerprint
 from matchdb.storage.files import is_url
 from matchdb.storage.layout import check_index
 
@@ -115,6 +117,9 @@ class MatchDB:
         self._tables = TableCache(self._reader, cache_tables)
         self._lock = threading.Lock()
         self._kept: dict[str, object] = {}  # derived data read or computed once: kind -> answer
+        self._preparing = threading.Lock()  # one computation of derived data at a time
+        self._background = False  # derived data is being prepared in a thread (a server's start-up)
+        self._tables_fingerprint: str | None = None
         self._jit = bool(jit)
 
     def __repr__(self) -> str:
@@ -478,79 +483,181 @@ class MatchDB:
         np.divide(score, deals, out=per_row, where=deals > 0)
         return self._per_hand(board, f"exact equity vs {describe_range(villain)}", per_row, canon)
 
-    def preflop_multiway(self, show_progress: bool = False) -> PreflopMultiway:
+    # -- derived data: the preflop tables and matchups ------------------------------------
+
+    #: Whether a question may compute derived data this database lacks (once, about half a minute, with progress on a
+    #: terminal): a store built before ``matchdb build`` computed it. A server answers from a database whose data it
+    #: prepares at start-up instead (:meth:`prepare_in_background`), and its worker processes never compute it.
+    compute_on_first_use = True
+
+    def preflop_multiway(self, show_progress: bool | None = None) -> PreflopMultiway:
         """Every starting-hand class's equity against 1 to 9 random opponents (:class:`matchdb.answers.PreflopMultiway`).
 
-        Exact against one opponent; against 2 to 9 sampled over every board and
-        hero hand to a standard error of at most 0.0002. Computed once from every
-        table (about 4 minutes on 2 cores; ``show_progress`` shows it) and kept
-        in the store as derived data, so ``matchdb pack`` ships it; read and
-        checked once per open database.
+        Exact against one and two opponents (counted from every table); against 3 to 9 sampled
+        over every board and hero hand to a standard error of at most 0.0002 (shipped with the
+        package, :mod:`matchdb.equity.preflop`). Derived data: ``matchdb build`` computes it
+        after the tables and keeps it in the store (see :meth:`prepare`).
         """
-        from matchdb.answers.preflop import PREFLOP_MULTIWAY_VERSION, PreflopMultiway
-        from matchdb.equity.preflop import PREFLOP_MULTIWAY_KIND, compute_preflop_multiway
+        from matchdb.answers.preflop import PREFLOP_MULTIWAY_KIND
 
-        def compute():
-            return compute_preflop_multiway(self.tables(range(N_FLOPS), show_progress=show_progress))
+        return self._derived(PREFLOP_MULTIWAY_KIND, show_progress)
 
-        return self._derived(PREFLOP_MULTIWAY_KIND, PREFLOP_MULTIWAY_VERSION, PreflopMultiway.from_stored, compute)
-
-    def preflop_matchups(self, show_progress: bool = False) -> PreflopMatchups:
+    def preflop_matchups(self, show_progress: bool | None = None) -> PreflopMatchups:
         """Every heads-up preflop matchup's wins and ties (:class:`matchdb.equity.matchups.PreflopMatchups`).
 
-        Computed once from every table (about a minute on 2 cores; ``show_progress``
-        shows the tables read) and kept in the store as derived data, so ``matchdb
-        pack`` ships it; what preflop range questions use (:mod:`matchdb.db.preflop`).
+        What preflop range questions use (:mod:`matchdb.db.preflop`). Derived data:
+        ``matchdb build`` computes it after the tables and keeps it in the store (see :meth:`prepare`).
         """
-        from matchdb.equity.matchups import MATCHUPS_KIND, MATCHUPS_VERSION, PreflopMatchups, compute_matchups
+        from matchdb.equity.matchups import MATCHUPS_KIND
 
-        def compute():
-            return compute_matchups(self.tables(range(N_FLOPS), show_progress=show_progress))
+        return self._derived(MATCHUPS_KIND, show_progress)
 
-        return self._derived(MATCHUPS_KIND, MATCHUPS_VERSION, PreflopMatchups.from_stored, compute)
+    def preflop(self, players: int | Iterable[int] | None = None, show_progress: bool | None = None) -> PreflopTable:
+        """Preflop figures of the 169 starting-hand classes (:class:`matchdb.answers.PreflopTable`).
 
-    def _derived(self, kind: str, version: int, read, compute):
-        """Derived data ``kind``: kept from an earlier call, else read from the store, else computed and saved.
-
-        ``read`` turns the stored JSON into the answer, ``compute`` computes it
-        from the tables. Each kind is read (and its digests checked) once per
-        open database.
+        ``players`` (an int or several of 2..10; default all) picks the naive win
+        rates the returned table holds; the equity is always there. Derived data:
+        ``matchdb build`` computes it after the tables and keeps it in the store
+        (see :meth:`prepare`).
         """
+        from matchdb.answers.preflop import PLAYERS, PREFLOP_KIND
+
+        asked = [players] if isinstance(players, (int, np.integer)) else players  # a bool is refused as a count
+        wanted = [check_players(n, low=PLAYERS[0], high=PLAYERS[-1]) for n in (asked or PLAYERS)]
+        return self._derived(PREFLOP_KIND, show_progress).with_players(wanted)
+
+    def missing_derived(self) -> list[str]:
+        """The kinds of derived data (:data:`matchdb.equity.derived.DERIVED`) a complete database lacks or holds stale;
+        [] for a database lacking tables, whose questions never need them."""
+        if len(self.built()) < N_FLOPS:
+            return []
+        from matchdb.equity.derived import DERIVED
+
+        return [kind for kind in DERIVED if self.stored_derived(kind) is None]
+
+    def prepare(self, kinds: Iterable[str] | None = None, show_progress: bool | None = None) -> list[str]:
+        """Compute the derived data ``kinds`` (default all) this complete database lacks, in one pass over its tables,
+        and keep it in the store; returns the kinds computed ([] when nothing was missing or tables are).
+
+        ``matchdb build`` calls it after the tables, ``matchdb pack`` before packing; a question
+        that needs a kind a store lacks calls it for that kind, unless :attr:`compute_on_first_use`
+        is off. ``show_progress`` shows the tables done (default: on a terminal only, standard error).
+        A store that cannot be written (a packed file) keeps the data in this object only.
+        """
+        from matchdb.equity.derived import DERIVED, compute_derived
+
+        wanted = list(DERIVED) if kinds is None else list(kinds)
+        if len(self.built()) < N_FLOPS:
+            return []
+        with self._preparing:
+            missing = [kind for kind in wanted if self.stored_derived(kind) is None]
+            if not missing:
+                return []
+            shown = sys.stderr.isatty() if show_progress is None else show_progress
+            computed = compute_derived(self.tables(range(N_FLOPS)), missing, show_progress=shown)
+            fingerprint = self._fingerprint()
+            for kind, value in computed.items():
+                save_derived(self.store, kind, DERIVED[kind].version, fingerprint, value.to_stored())
+                with self._lock:
+                    self._kept[kind] = value
+            return missing
+
+    def prepare_in_background(self, then: Callable[[list[str]], object] | None = None) -> threading.Thread | None:
+        """Prepare the missing derived data in a thread (what a server does at start-up); None when none is missing.
+
+        Until it is done, a question that needs it raises :class:`matchdb.errors.NotReadyError`
+        (HTTP 503 with Retry-After) instead of computing it; :attr:`compute_on_first_use` is off
+        from now on. ``then`` is called with the kinds computed once they are kept.
+        """
+        self.compute_on_first_use = False
+        missing = self.missing_derived()
+        if not missing:
+            return None
+        self._background = True
+        logger.info("preparing the derived data this database lacks (%s), once: about a minute", ", ".join(missing))
+
+        def run() -> None:
+            try:
+                done = self.prepare(missing, show_progress=False)
+                logger.info("the derived data is ready")
+                if then is not None:
+                    then(done)
+            except Exception:  # a damaged table, say: the questions that need the data say so when they are asked
+                logger.exception("preparing the derived data of %s failed", self.path)
+            finally:
+                self._background = False
+
+        thread = threading.Thread(target=run, name="matchdb-prepare", daemon=True)
+        thread.start()
+        return thread
+
+    def stored_derived(self, kind: str) -> Any:
+        """Derived data ``kind`` when this object holds it or the store does (intact and computed from these
+        tables), else None; never computes it. Raises when the stored file was altered or damaged."""
         with self._lock:
-            cached = self._kept.get(kind)
-        if cached is not None:
-            return cached
-        fingerprint = _preflop_fingerprint(self.store)
-        stored = load_derived(self.store, kind, version, fingerprint)
-        if stored is not None:
-            value = read(stored)
-        else:
-            value = compute()
-            save_derived(self.store, kind, version, fingerprint, value.to_stored())
+            kept = self._kept.get(kind)
+        if kept is not None:
+            return kept
+        member = derived_member(kind)
+        data = self.store.read_member(member)
+        if data is None or len(self.built()) < N_FLOPS:
+            return None
+        return self.adopt_derived(kind, data, member)
+
+    def adopt_derived(self, kind: str, data: bytes, member: str | None = None) -> Any:
+        """Keep derived data ``kind`` from the bytes of its file (checked against its digests and these tables); the
+        answer, or None when the file is stale. How a server's worker processes get what the server prepared."""
+        from matchdb.equity.derived import DERIVED
+
+        entry = DERIVED[kind]
+        content = decode_derived(data, member or derived_member(kind), kind, entry.version, self._fingerprint(), self.store.name)
+        if content is None:
+            return None
+        value = entry.read(content)
         with self._lock:
             self._kept[kind] = value
         return value
 
-    def preflop(self, players: int | Iterable[int] | None = None, show_progress: bool = False) -> PreflopTable:
-        """Preflop figures of the 169 starting-hand classes (:class:`matchdb.answers.PreflopTable`).
+    def derived_bytes(self, kind: str) -> bytes | None:
+        """The file of derived data ``kind`` as this object holds it (computed or read), or None."""
+        from matchdb.equity.derived import DERIVED
 
-        Computed once from every table (about half a minute; ``show_progress``
-        shows it) and kept in the store as derived data bound to the tables;
-        later calls read it. ``players`` (an int or several of 2..10; default
-        all) picks the naive win rates the returned table holds; the equity is
-        always there.
-        """
-        from matchdb.answers.preflop import PreflopTable
-        from matchdb.equity.preflop import PLAYERS, PREFLOP_KIND, PREFLOP_VERSION, compute_preflop
+        with self._lock:
+            kept: Any = self._kept.get(kind)
+        if kept is None:
+            return None
+        return encode_derived(kind, DERIVED[kind].version, self._fingerprint(), kept.to_stored())
 
-        asked = [players] if isinstance(players, (int, np.integer)) else players  # a bool is refused as a count
-        wanted = [check_players(n, low=PLAYERS[0], high=PLAYERS[-1]) for n in (asked or PLAYERS)]
+    def _fingerprint(self) -> str:
+        """The fingerprint of all 1,755 tables (their manifests' digests), read once per open database."""
+        with self._lock:
+            if self._tables_fingerprint is not None:
+                return self._tables_fingerprint
+        fingerprint = tables_fingerprint(self.store, range(N_FLOPS))
+        with self._lock:
+            self._tables_fingerprint = fingerprint
+        return fingerprint
 
-        def compute():
-            return compute_preflop(self.tables(range(N_FLOPS), show_progress=show_progress))
+    def _derived(self, kind: str, show_progress: bool | None) -> Any:
+        """Derived data ``kind``: kept, read from the store, else computed (:meth:`prepare`) where allowed."""
+        from matchdb.equity.matchups import MATCHUPS_KIND
 
-        cached = self._derived(PREFLOP_KIND, PREFLOP_VERSION, PreflopTable.from_stored, compute)
-        return cached.with_players(wanted)
+        value = self.stored_derived(kind)
+        if value is not None:
+            return value
+        if len(self.built()) < N_FLOPS:
+            tables_fingerprint(self.store, range(N_FLOPS))  # names the first table missing, and how to build it
+        if self._background or not self.compute_on_first_use:
+            raise NotReadyError(
+                f"The preflop data of this database ({derived_member(kind)}) is being prepared, once, at the server's "
+                "start-up (about a minute); expected the question again shortly."
+            )
+        # the preflop table and the multiway table come from the same counts: both at once
+        kinds = [kind] if kind == MATCHUPS_KIND else [kind] + [k for k in self.missing_derived() if k not in (kind, MATCHUPS_KIND)]
+        self.prepare(kinds, show_progress)
+        value = self.stored_derived(kind)
+        assert value is not None
+        return value
 
 
 def _is_preflop(board) -> bool:
@@ -558,10 +665,6 @@ def _is_preflop(board) -> bool:
     if isinstance(board, str):
         return not board.strip()
     return isinstance(board, (list, tuple)) and len(board) == 0
-
-
-def _preflop_fingerprint(store) -> str:
-    return tables_fingerprint(store, range(N_FLOPS))
 
 
 def _one_hand(spec) -> tuple[int, ...] | None:

@@ -27,7 +27,7 @@ from matchdb.core.pairs import COLLISION, N_PAIRS, PAIRS, SENTINEL
 from matchdb.db.query import MatchDB
 from matchdb.errors import DatabaseError, MatchdbError
 from matchdb.progress import progress
-from matchdb.storage.derived import DERIVED_FOLDER, decode_derived, tables_fingerprint
+from matchdb.storage.derived import DERIVED_FOLDER, decode_derived, derived_member, tables_fingerprint
 from matchdb.storage.digests import sha256_bytes, table_digest
 from matchdb.storage.layout import SHARD_INDEX_BYTES
 from matchdb.storage.shards import parse_shard_index
@@ -61,6 +61,9 @@ class VerifyReport:
 
     ``missing`` lists the required tables that are not built (none are
     required unless asked); ``present`` counts the tables the database holds.
+    ``derived_missing`` names the kinds of derived data a complete database
+    lacks or holds in an older layout (a store built before ``matchdb build``
+    computed them): not damage, so not a failure; ``matchdb build`` computes them.
     """
 
     path: str
@@ -70,6 +73,7 @@ class VerifyReport:
     bad: dict[int, str] = field(default_factory=dict)
     problems: list[str] = field(default_factory=list)
     derived_checked: list[str] = field(default_factory=list)
+    derived_missing: list[str] = field(default_factory=list)
     sampled: int = 0
     recomputed: int = 0
 
@@ -88,6 +92,9 @@ class VerifyReport:
         if self.missing:
             out.append(f"missing {plural(len(self.missing), 'required table')}: {compact_ranges(self.missing)}")
         out += [f"bad table {i}: {why}" for i, why in sorted(self.bad.items())]
+        if self.derived_missing:
+            out.append(f"derived data not yet computed: {', '.join(self.derived_missing)} (matchdb build computes it; "
+                       "until then a question computes what it needs on first use)")
         out.append("OK" if self.ok else "FAILED")
         return out
 
@@ -136,10 +143,21 @@ def _check_bytes(db: MatchDB, index: int) -> str | None:
 
 
 def _check_derived(db: MatchDB, report: VerifyReport) -> None:
+    from matchdb.equity.derived import DERIVED
+
     members = db.store.members_under(DERIVED_FOLDER)
+    built = db.built()
+    if len(built) == N_FLOPS:
+        for kind, entry in DERIVED.items():
+            data = db.store.read_member(derived_member(kind))
+            try:
+                current = data is not None and json.loads(data).get("version") == entry.version
+            except (ValueError, AttributeError):
+                current = True  # damaged: the check below names it
+            if not current:
+                report.derived_missing.append(kind)
     if not members:
         return
-    built = db.built()
     fingerprint = tables_fingerprint(db.store, built) if built else ""
     for member in members:
         report.derived_checked.append(member)

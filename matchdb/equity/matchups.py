@@ -6,8 +6,8 @@ Renaming suits maps a matchup onto one that wins and ties as often, so the
 them. :class:`PreflopMatchups` holds each class's wins and ties; a matchup is
 then a lookup and range against range a weighted sum.
 
-**From the match tables** (:func:`compute_matchups`, what a complete database
-uses). A 5-card board splits into a flop and a turn and river in ten ways,
+**From the match tables** (:func:`add_table_counts` for every table, what
+``matchdb build`` computes through :func:`matchdb.equity.derived.compute_derived`). A 5-card board splits into a flop and a turn and river in ten ways,
 and every split is an entry of some table: on flop F, rows h and v, column
 (turn, river). Counting every entry would count each board ten times, so a
 column counts with a weight that depends on ranks only: 12 / N when the flop
@@ -17,8 +17,8 @@ renaming suits keeps them, and only about one column in nine has one. Per
 canonical table every pair of rows is compared on those columns (16 rows per
 vector instruction), and the counts, times the orbit size, go to the classes
 of the rows' hands; a class's total is then 12 times its orbit times the
-count of every matchup in it (a whole number: the computation checks it).
-About a minute for all 1,755 tables on 2 cores.
+count of every matchup in it (a whole number: :func:`matchups_from_counts`
+checks it). About a minute for all 1,755 tables on 2 cores.
 
 **By enumeration** (:func:`matchdb.equity.enumeration.known_hands`): a class
 at a time, what a database without every table can still answer (a few
@@ -33,16 +33,14 @@ from __future__ import annotations
 
 import functools
 import threading
-import time
 from collections.abc import Iterable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from math import comb
 from typing import Any
 
 import numpy as np
 
-from matchdb.core.canonical import CANONICAL_FLOPS, CARD_MAP
+from matchdb.core.canonical import CARD_MAP
 from matchdb.core.hole_cards import HAND_HIGH, HAND_LOW, N_HANDS, hand_positions
 from matchdb.core.pairs import (
     N_LOCAL,
@@ -57,12 +55,13 @@ from matchdb.errors import CorruptDatabaseError, MatchdbError
 __all__ = [
     "BOARDS",
     "EnumeratedMatchups",
+    "HandCounts",
     "MATCHUPS_KIND",
     "MATCHUPS_VERSION",
     "MatchupClasses",
     "PreflopMatchups",
+    "add_table_counts",
     "column_weights",
-    "compute_matchups",
     "disjoint_weight",
     "enumerate_classes",
     "hands_against",
@@ -71,6 +70,7 @@ __all__ = [
     "heads_up_score",
     "heads_up_result",
     "matchup_classes",
+    "matchups_from_counts",
 ]
 
 #: Boards beside two card-disjoint hands: C(48, 5).
@@ -100,26 +100,36 @@ class MatchupClasses:
 
 @functools.cache
 def matchup_classes() -> MatchupClasses:
-    """The 93,769 classes of ordered matchups (about half a second, once per process)."""
+    """The 93,769 classes of ordered matchups (a tenth of a second, once per process).
+
+    A class is named by its smallest renaming, compared hand by hand: the first hand's smallest
+    renaming, then the second hand's smallest under the renamings that take the first one there
+    (6 for a suited hand, 4 for a pair, 2 for an offsuit one); classes are numbered in that order.
+    """
     position = np.full((52, 52), -1, dtype=np.int64)
     position[HAND_HIGH, HAND_LOW] = np.arange(N_HANDS)
     position[HAND_LOW, HAND_HIGH] = np.arange(N_HANDS)
-    renamed = np.stack([position[CARD_MAP[p, HAND_HIGH], CARD_MAP[p, HAND_LOW]] for p in range(24)])
-    h, v = np.meshgrid(np.arange(N_HANDS), np.arange(N_HANDS), indexing="ij")
-    hands_high, hands_low = HAND_HIGH[:, None], HAND_LOW[:, None]
+    renamed = np.stack([position[CARD_MAP[p, HAND_HIGH], CARD_MAP[p, HAND_LOW]] for p in range(24)])  # (24, hands)
+    first = renamed.min(axis=0)
+    best = np.empty((N_HANDS, 6), dtype=np.int64)  # the renamings taking each hand to its smallest, repeated to 6
+    for hand in range(N_HANDS):
+        best[hand] = np.resize(np.flatnonzero(renamed[:, hand] == first[hand]), 6)
+    second = renamed[best[:, 0]]  # row h: every hand v renamed as h's first such renaming renames it
+    for j in range(1, 6):
+        np.minimum(second, renamed[best[:, j]], out=second)
     disjoint = (
-        (hands_high != HAND_HIGH[None, :]) & (hands_high != HAND_LOW[None, :])
-        & (hands_low != HAND_HIGH[None, :]) & (hands_low != HAND_LOW[None, :])
+        (HAND_HIGH[:, None] != HAND_HIGH[None, :]) & (HAND_HIGH[:, None] != HAND_LOW[None, :])
+        & (HAND_LOW[:, None] != HAND_HIGH[None, :]) & (HAND_LOW[:, None] != HAND_LOW[None, :])
     )
-    h, v = h[disjoint], v[disjoint]
-    key = renamed[0, h] * N_HANDS + renamed[0, v]
-    for p in range(1, 24):
-        np.minimum(key, renamed[p, h] * N_HANDS + renamed[p, v], out=key)
-    first, inverse, orbit = np.unique(key, return_inverse=True, return_counts=True)
-    class_of = np.full((N_HANDS, N_HANDS), -1, dtype=np.int32)
-    class_of[h, v] = inverse
-    hands = np.stack([first // N_HANDS, first % N_HANDS], axis=1)
-    out = MatchupClasses(class_of, np.ascontiguousarray(class_of.T), hands, orbit.astype(np.int64))
+    key = first[:, None] * N_HANDS + second
+    present = np.zeros(N_HANDS * N_HANDS, dtype=bool)
+    present[key[disjoint]] = True
+    number = np.cumsum(present) - 1  # each class's number: its key's rank among the keys present
+    class_of = np.where(disjoint, number[key], -1).astype(np.int32)
+    keys = np.flatnonzero(present)
+    orbit = np.bincount(class_of[disjoint], minlength=len(keys)).astype(np.int64)
+    out = MatchupClasses(class_of, np.ascontiguousarray(class_of.T), np.stack([keys // N_HANDS, keys % N_HANDS], axis=1),
+                         orbit)
     for array in (out.class_of, out.class_of_t, out.hands, out.orbit):
         array.flags.writeable = False
     return out
@@ -210,81 +220,70 @@ def enumerate_classes(classes: Iterable[int]) -> tuple[np.ndarray, np.ndarray]:
     return np.array(wins, dtype=np.int64), np.array(ties, dtype=np.int64)
 
 
-def compute_matchups(tables: Iterable, threads: int | None = None) -> PreflopMatchups:
-    """Every matchup class's wins and ties from every canonical table (the module docstring says how).
+class HandCounts:
+    """What :func:`add_table_counts` adds up, per thread: wins, losses and ties of every ordered pair of real hands.
 
-    ``tables`` yields objects with ``index``, ``orbit`` and ``table`` for all 1,755
-    canonical flops (:meth:`matchdb.MatchDB.tables`). Tables are compared on
-    ``threads`` threads (default one per core), each adding into its own totals.
+    ``win[H, V]`` and ``lose[H, V]`` count the boards (times 12 and the orbit sizes) on which
+    hand H beats / loses to hand V as the lower row of some table, ``tie[H, V]`` those they
+    tie; int32 is enough (a pair's total is at most 22,100 flops x 903 runouts x 12).
+    :func:`matchups_from_counts` gathers them into the classes.
+    """
+
+    def __init__(self) -> None:
+        self.win = np.zeros((N_HANDS, N_HANDS), dtype=np.int32)
+        self.lose = np.zeros((N_HANDS, N_HANDS), dtype=np.int32)
+        self.tie = np.zeros((N_HANDS, N_HANDS), dtype=np.int32)
+        self.scratch = (np.zeros((N_PAIRS, N_PAIRS), dtype=np.int32), np.zeros((N_PAIRS, N_PAIRS), dtype=np.int32))
+
+
+def add_table_counts(columns: np.ndarray, weights: np.ndarray, flop: tuple[int, ...], column_weight: np.ndarray, orbit: int,
+                     totals: HandCounts) -> None:
+    """Add one canonical table's wins and ties, times its orbit size, to the real hands of its rows.
+
+    ``columns`` are the table's weighted columns (:func:`column_weights`, those of weight 0 left
+    out) as rows of W levels, sorted by weight, and ``weights`` their weights; ``column_weight``
+    is the weight of every column of the flop. Releases the GIL (the kernels do not hold it), so
+    tables can be counted on several threads, each into its own totals. What
+    :func:`matchdb.equity.derived.compute_derived` does for every table.
     """
     from matchdb.equity._kernels import matchups as kernels
-    from matchdb.equity.enumeration import THREADS
 
-    started = time.perf_counter()
+    groups, starts = np.unique(weights, return_index=True)
+    rest = remaining_cards(flop).astype(np.int64)
+    row_hand = hand_positions(rest[PAIR_LOW], rest[PAIR_HIGH])
+    by_cards = np.zeros((N_LOCAL, N_LOCAL), dtype=np.int32)
+    by_cards[PAIR_LOW, PAIR_HIGH] = column_weight
+    by_cards[PAIR_HIGH, PAIR_LOW] = column_weight
+    win, tie = totals.scratch
+    win[:] = 0
+    tie[:] = 0
+    kernels._pair_counts(columns, np.append(starts, len(weights)).astype(np.int64), groups.astype(np.int64), win, tie)
+    kernels._add_to_hands(win, tie, row_hand, _ROW_CARDS, by_cards, by_cards.sum(axis=1, dtype=np.int32),
+                          np.int32(column_weight.sum()), np.int32(orbit), totals.win, totals.lose, totals.tie)
+
+
+def matchups_from_counts(totals: Iterable[HandCounts], provenance: dict) -> PreflopMatchups:
+    """The matchups from every table's :func:`add_table_counts` (one :class:`HandCounts` per thread): each class's
+    totals are 12 x its orbit x its boards (checked: a whole number)."""
     classes = matchup_classes()
-    n_classes = len(classes.orbit)
-    threads = THREADS if threads is None else max(1, int(threads))
-    totals = [(np.zeros(n_classes, dtype=np.int64), np.zeros(n_classes, dtype=np.int64)) for _ in range(threads)]
-    scratch = [(np.zeros((N_PAIRS, N_PAIRS), dtype=np.int32), np.zeros((N_PAIRS, N_PAIRS), dtype=np.int32))
-               for _ in range(threads)]
-    free = list(range(threads))
-    free_lock = threading.Condition()
-    seen = set()
-
-    def work(slot: int, columns, starts, weights, row_hand, row_cards, column_weight, card_weight, total, orbit) -> None:
-        try:
-            win, tie = scratch[slot]
-            win[:] = 0
-            tie[:] = 0
-            kernels._pair_counts(columns, starts, weights, win, tie)
-            kernels._add_to_classes(win, tie, row_hand, row_cards, classes.class_of, classes.class_of_t, column_weight,
-                                    card_weight, total, orbit, *totals[slot])
-        finally:
-            with free_lock:
-                free.append(slot)
-                free_lock.notify()
-
-    rows = np.stack([PAIR_LOW, PAIR_HIGH], axis=1).astype(np.int64)
-    with ThreadPoolExecutor(max_workers=threads, thread_name_prefix="matchdb-matchups") as pool:
-        futures = []
-        for item in tables:
-            flop = tuple(int(c) for c in CANONICAL_FLOPS[item.index])
-            seen.add(item.index)
-            weight = column_weights(flop)
-            chosen = np.flatnonzero(weight)
-            if len(chosen) == 0:
-                continue
-            chosen = chosen[np.argsort(weight[chosen], kind="stable")]
-            groups, starts = np.unique(weight[chosen], return_index=True)
-            columns = np.ascontiguousarray(item.table[:, chosen].T)  # a copy: the iterator reuses its buffer
-            rest = remaining_cards(flop).astype(np.int64)
-            row_hand = hand_positions(rest[PAIR_LOW], rest[PAIR_HIGH])
-            column_weight = np.zeros((N_LOCAL, N_LOCAL), dtype=np.int64)
-            column_weight[PAIR_LOW, PAIR_HIGH] = weight
-            column_weight[PAIR_HIGH, PAIR_LOW] = weight
-            card_weight = column_weight.sum(axis=1)
-            with free_lock:
-                while not free:
-                    free_lock.wait()
-                slot = free.pop()
-            futures.append(pool.submit(
-                work, slot, columns, np.append(starts, len(chosen)).astype(np.int64), groups.astype(np.int64), row_hand,
-                rows, column_weight, card_weight, int(weight.sum()), int(item.orbit),
-            ))
-            for future in [f for f in futures if f.done()]:
-                future.result()  # an error in a worker stops the loop here
-                futures.remove(future)
-        for future in futures:
-            future.result()
-    if len(seen) != len(CANONICAL_FLOPS):
-        raise MatchdbError(f"The preflop matchups need all {len(CANONICAL_FLOPS)} tables; got {len(seen)}.")
-    win = sum(t[0] for t in totals)
-    tie = sum(t[1] for t in totals)
+    on = classes.class_of >= 0
+    win = np.zeros((N_HANDS, N_HANDS), dtype=np.int64)
+    tie = np.zeros((N_HANDS, N_HANDS), dtype=np.int64)
+    for part in totals:
+        win += part.win
+        win += part.lose.T  # V's wins over H, counted where H was the lower row
+        tie += part.tie
+        tie += part.tie.T
+    class_win = np.bincount(classes.class_of[on], weights=win[on], minlength=len(classes.orbit))  # sums below 2^53: exact
+    class_tie = np.bincount(classes.class_of[on], weights=tie[on], minlength=len(classes.orbit))
+    class_win, class_tie = np.rint(class_win).astype(np.int64), np.rint(class_tie).astype(np.int64)
     scale = _WHOLE * classes.orbit
-    if (win % scale).any() or (tie % scale).any():
+    if (class_win % scale).any() or (class_tie % scale).any():
         raise MatchdbError("The preflop matchups did not come out as whole numbers of boards; a table is wrong.")
-    win, tie = win // scale, tie // scale
-    return PreflopMatchups(win, tie, {"seconds": round(time.perf_counter() - started, 1), "method": "match tables"})
+    return PreflopMatchups(class_win // scale, class_tie // scale, provenance)
+
+
+_ROW_CARDS = np.stack([PAIR_LOW, PAIR_HIGH], axis=1).astype(np.int64)
 
 
 class EnumeratedMatchups:

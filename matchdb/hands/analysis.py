@@ -380,7 +380,7 @@ class Analysis:
 
     def add_block(self, block: Any, db: MatchDB | None = None, track: Iterable[str] = ()) -> None:
         """Count a replayed :class:`~matchdb.hands.batch.Block` (what :func:`analyse` does without decisions)."""
-        from matchdb.hands.batch import FACT_NAMES, RAKED, REFUSED
+        from matchdb.hands.batch import FACT_NAMES, REFUSED
 
         ok = np.flatnonzero(block.status != REFUSED)
         if not len(ok):
@@ -399,7 +399,7 @@ class Analysis:
         s = np.arange(len(names)) - np.repeat(first_row, sizes)
         pid = np.array(ids, dtype=np.int64)
         facts = block.facts[h, s]
-        paid = np.where((block.status == RAKED)[:, None], block.winnings, block.won)[h, s]
+        paid = block.paid[h, s]
         net = (paid - block.contributions[h, s]).astype(np.float64)
         adjusted = net.copy()
         allin = np.zeros(len(h), dtype=np.float64)

@@ -51,7 +51,19 @@ from matchdb.hands.reader import (
     Record,
     Refusal,
 )
-from matchdb.hands.replayer import ReplayError, ReplayReport, short_big_blind_posted, table_parameters
+from matchdb.hands.replayer import (
+    NOTE_DEAD_POST,
+    NOTE_FINISHING,
+    NOTE_HIDDEN_SPLIT,
+    NOTE_OPEN_FOLD,
+    NOTE_SPLIT_RAKED,
+    NOTE_UNCALLED,
+    NOTES,
+    ReplayError,
+    ReplayReport,
+    TableParameters,
+    table_parameters,
+)
 from matchdb.jit import jit
 from matchdb.play import engine as E
 
@@ -69,7 +81,8 @@ STATUS_NAMES = {IDENTICAL: "identical", RAKED: "raked", UNRECORDED: "unrecorded"
 FACT_NAMES = ("vpip", "pfr", "three_bet", "three_bet_chance", "postflop_aggressive", "postflop_calls", "flop",
               "showdown", "showdown_win", "alive")
 _OP_COLUMNS = 7  # kind, player, amount, card count, three cards
-_META = ("seats", "small_blind", "big_blind", "ante", "button", "first", "end", "paid", "finishing", "rules")
+_META = ("seats", "small_blind", "big_blind", "ante", "button", "first", "end", "paid", "finishing", "rules", "opener",
+         "party", "notes", "post_seats")
 
 
 def _op_row(op) -> tuple[int, ...]:
@@ -90,6 +103,7 @@ class Block:
     records: list[Record]
     meta: np.ndarray
     stacks: np.ndarray
+    posts: np.ndarray
     winnings: np.ndarray
     finishing: np.ndarray
     ops: np.ndarray
@@ -100,9 +114,11 @@ class Block:
     rake: np.ndarray
     adjust: np.ndarray  # board cards dealt when the betting ended, where the all-in is adjusted; else -1
     facts: np.ndarray
+    notes: np.ndarray  # per hand, the NOTES bits of what the replay noted
+    paid: np.ndarray  # per hand and seat, what the record pays from the pot (the engine's payment when unrecorded)
 
     @classmethod
-    def of(cls, records: Sequence[Record], tables: Sequence[tuple] | None = None) -> Block:
+    def of(cls, records: Sequence[Record], tables: Sequence[TableParameters] | None = None) -> Block:
         """Encode records whose table the engine plays (others are refused: check with ``table_parameters`` first).
 
         ``tables`` holds each record's ``table_parameters`` when the caller has them already.
@@ -139,7 +155,8 @@ class Block:
         finishing = [record.finishing_stacks for record in records]
         meta[:, 7] = [x is not None for x in paid]
         meta[:, 8] = [x is not None for x in finishing]
-        meta[:, 9] = np.fromiter(map(short_big_blind_posted, records), dtype=np.int64, count=h) * E.RULE_POSTED_BLIND
+        if h:
+            meta[:, 9:] = np.array(list(map(itemgetter(7, 6, 9, 8, 10), tables)), dtype=np.int64)
         total = int(sizes.sum())
         hand_of = np.repeat(np.arange(h), sizes)
         seat_of = np.arange(total) - np.repeat(np.cumsum(sizes) - sizes, sizes)
@@ -151,6 +168,10 @@ class Block:
 
         pad = (0,) * MAX
         stacks = seats(table_stacks)
+        posts = np.zeros((h, MAX), dtype=np.int64)
+        for k, t in enumerate(tables):
+            if t.posts is not None:
+                posts[k, :len(t.posts)] = t.posts
         try:
             winnings = seats(paid)
         except TypeError:  # hands without recorded winnings (None): zeros
@@ -163,17 +184,19 @@ class Block:
                 else x if None not in record.stacks
                 else [-1 if a is None or s is None else a for a, s in zip(x, record.stacks)]
                 for record, x in zip(records, finishing))
-        return cls(list(records), meta, stacks, winnings, finishing_array, ops, np.zeros(h, dtype=np.int64),
+        return cls(list(records), meta, stacks, posts, winnings, finishing_array, ops, np.zeros(h, dtype=np.int64),
                    np.zeros((h, MAX), dtype=np.int64), np.zeros((h, MAX), dtype=np.int64),
                    np.zeros((h, MAX), dtype=np.int64), np.zeros(h, dtype=np.int64), np.full(h, -1, dtype=np.int64),
-                   np.zeros((h, MAX, len(FACT_NAMES)), dtype=np.int64))
+                   np.zeros((h, MAX, len(FACT_NAMES)), dtype=np.int64), np.zeros(h, dtype=np.int64),
+                   np.zeros((h, MAX), dtype=np.int64))
 
     def run(self) -> None:
         """Replay every hand of the block (fills the result arrays)."""
         longest = int((self.meta[:, 6] - self.meta[:, 5]).max()) if len(self.meta) else 0
         log = np.zeros((longest + 3 * MAX + 8, 4), dtype=np.int64)
-        _replay_block(self.meta, self.stacks, self.winnings, self.finishing, self.ops, log, self.status, self.won,
-                      self.final, self.contributions, self.rake, self.adjust, self.facts, STRAIGHT_TOP, FLUSH_VALUE)
+        _replay_block(self.meta, self.stacks, self.posts, self.winnings, self.finishing, self.ops, log, self.status,
+                      self.won, self.final, self.contributions, self.rake, self.adjust, self.facts, self.notes, self.paid,
+                      STRAIGHT_TOP, FLUSH_VALUE)
 
     def refusal(self, k: int) -> ReplayError:
         """The refusal of hand ``k`` (status REFUSED), as the Python replay words it."""
@@ -262,12 +285,14 @@ def _remove(left, nleft, card):
 
 
 @jit
-def _replay_block(meta, stacks, winnings, finishing, ops, log, status, won, final, contributions, rake, adjust,
-                  facts, straight_top, flush_value):
+def _replay_block(meta, stacks, posts, winnings, finishing, ops, log, status, won, final, contributions, rake, adjust,
+                  facts, notes, paid, straight_top, flush_value):
     g = np.zeros(E.G_FIELDS, dtype=np.int64)
     p = np.zeros((E.P_FIELDS, MAX), dtype=np.int64)
     holes = np.full((MAX, 2), -1, dtype=np.int64)
     shown = np.zeros(MAX, dtype=np.int64)
+    known = np.zeros(MAX, dtype=np.int64)
+    hidden = np.zeros(MAX, dtype=np.int64)
     folded = np.zeros(MAX, dtype=np.int64)
     board = np.full(5, -1, dtype=np.int64)
     used = np.zeros(52, dtype=np.int64)
@@ -278,267 +303,348 @@ def _replay_block(meta, stacks, winnings, finishing, ops, log, status, won, fina
     counts = np.zeros(13, dtype=np.int32)
     put = np.zeros(MAX, dtype=np.int64)
     bet = np.zeros(MAX, dtype=np.int64)
+    before = np.zeros(MAX, dtype=np.int64)
+    less = np.zeros(MAX, dtype=np.int64)
     folded_at = np.zeros(MAX, dtype=np.int64)
     for h in range(meta.shape[0]):
-        n = meta[h, 0]
-        first = meta[h, 5]
-        end = meta[h, 6]
-        status[h] = IDENTICAL
-        # -- the deck: shown cards in place, hidden showdown hands the weakest (strongest if paid) left
-        holes[:] = -1
-        shown[:] = 0
-        folded[:] = 0
-        board[:] = -1
-        used[:] = 0
-        nb = 0
-        for o in range(first, end):
-            kind = ops[o, 0]
-            who = ops[o, 1]
-            if kind == DH or kind == SHOW:
-                for j in range(min(ops[o, 3], 2)):
-                    if ops[o, 4 + j] >= 0:
-                        holes[who, j] = ops[o, 4 + j]
-                if ops[o, 3] == 2 and ops[o, 4] >= 0 and ops[o, 5] >= 0:
-                    shown[who] = 1
-            elif kind == DB:
-                for j in range(ops[o, 3]):
-                    if nb < 5:
-                        board[nb] = ops[o, 4 + j]
-                    nb += 1
-            elif kind == FOLD:
-                folded[who] = 1
-        if nb > 5:
-            status[h] = REFUSED
-            continue
-        duplicate = False
+        _replay_hand(h, False, meta, stacks, posts, winnings, finishing, ops, log, status, won, final, contributions,
+                     rake, adjust, facts, notes, paid, straight_top, flush_value, g, p, holes, shown, known,
+                     hidden, folded, board, used, left, deck, dealt_board, cards, counts, put, bet, before, less,
+                     folded_at)
+        if status[h] == REFUSED and meta[h, 13] != 0:
+            # a post the record counts as dead money (Ongame's dead small blind): the second reading
+            _replay_hand(h, True, meta, stacks, posts, winnings, finishing, ops, log, status, won, final,
+                         contributions, rake, adjust, facts, notes, paid, straight_top, flush_value, g, p, holes, shown,
+                         known, hidden, folded, board, used, left, deck, dealt_board, cards, counts, put, bet,
+                         before, less, folded_at)
+            if status[h] != REFUSED:
+                notes[h] |= NOTE_DEAD_POST
+
+
+@jit
+def _replay_hand(h, dead, meta, stacks, posts, winnings, finishing, ops, log, status, won, final, contributions, rake,
+                 adjust, facts, notes, paid, straight_top, flush_value, g, p, holes, shown, known, hidden, folded,
+                 board, used, left, deck, dealt_board, cards, counts, put, bet, before, less, folded_at):
+    """Replay hand ``h`` of the block (posts in seats ``meta[h, 13]`` as dead money when ``dead``)."""
+    n = meta[h, 0]
+    first = meta[h, 5]
+    end = meta[h, 6]
+    status[h] = IDENTICAL
+    notes[h] = meta[h, 12]
+    # -- the deck: shown cards in place; which hands a showdown knows (replayer.showdown_hands)
+    holes[:] = -1
+    shown[:] = 0
+    known[:] = 0
+    hidden[:] = 0
+    folded[:] = 0
+    board[:] = -1
+    used[:] = 0
+    nb = 0
+    for o in range(first, end):
+        kind = ops[o, 0]
+        who = ops[o, 1]
+        if kind == DH or kind == SHOW:
+            for j in range(min(ops[o, 3], 2)):
+                if ops[o, 4 + j] >= 0:
+                    holes[who, j] = ops[o, 4 + j]
+            if ops[o, 3] == 2 and ops[o, 4] >= 0 and ops[o, 5] >= 0:
+                shown[who] = 1
+                if kind == SHOW:  # replayer.showdown_hands: shown at a showdown
+                    known[who] = 1
+        elif kind == DB:
+            for j in range(ops[o, 3]):
+                if nb < 5:
+                    board[nb] = ops[o, 4 + j]
+                nb += 1
+        elif kind == FOLD:
+            folded[who] = 1
+    if nb > 5:
+        status[h] = REFUSED
+        return
+    duplicate = False
+    for s in range(n):
+        for j in range(2):
+            if holes[s, j] >= 0:
+                used[holes[s, j]] += 1
+    for j in range(min(nb, 5)):
+        if board[j] >= 0:
+            used[board[j]] += 1
+    nleft = 0
+    for c in range(52):
+        if used[c] > 1:
+            duplicate = True
+        if used[c] == 0:
+            left[nleft] = c
+            nleft += 1
+    if duplicate:
+        status[h] = REFUSED
+        return
+    board_known = nb == 5
+    for j in range(5):
+        if board[j] < 0:
+            board_known = False
+    live = 0
+    for s in range(n):
+        if folded[s] == 0:
+            live += 1
+    if board_known and live >= 2:
         for s in range(n):
-            for j in range(2):
-                if holes[s, j] >= 0:
-                    used[holes[s, j]] += 1
-        for j in range(min(nb, 5)):
-            if board[j] >= 0:
-                used[board[j]] += 1
-        nleft = 0
-        for c in range(52):
-            if used[c] > 1:
-                duplicate = True
-            if used[c] == 0:
-                left[nleft] = c
-                nleft += 1
-        if duplicate:
-            status[h] = REFUSED
-            continue
-        board_known = nb == 5
-        for j in range(5):
-            if board[j] < 0:
-                board_known = False
-        live = 0
-        for s in range(n):
-            if folded[s] == 0:
-                live += 1
-        if board_known and live >= 2:
-            for rounds in range(2):  # paid hidden hands first (the strongest), then the others (the weakest)
-                for s in range(n):
-                    if folded[s] != 0 or (holes[s, 0] >= 0 and holes[s, 1] >= 0):
-                        continue
-                    strong = meta[h, 7] != 0 and winnings[h, s] > 0
-                    if (rounds == 0) != strong:
-                        continue
-                    a, b = _extreme(holes[s, 0], holes[s, 1], board, left, nleft, strong, cards, counts,
-                                    straight_top, flush_value)
-                    holes[s, 0] = a
-                    holes[s, 1] = b
-                    nleft = _remove(left, nleft, a)
-                    nleft = _remove(left, nleft, b)
-        fill = 0
-        for s in range(n):
-            for j in range(2):
-                if holes[s, j] < 0 and fill < nleft:
-                    holes[s, j] = left[fill]
-                    fill += 1
-                deck[2 * s + j] = holes[s, j]
-        for j in range(5):
-            if board[j] < 0:
-                board[j] = left[fill]
+            if folded[s] != 0 or known[s] != 0:
+                continue
+            if meta[h, 7] != 0 and winnings[h, s] > 0:  # paid though hidden: the strongest cards left
+                a, b = _extreme(holes[s, 0], holes[s, 1], board, left, nleft, True, cards, counts,
+                                straight_top, flush_value)
+                holes[s, 0] = a
+                holes[s, 1] = b
+                nleft = _remove(left, nleft, a)
+                nleft = _remove(left, nleft, b)
+            else:
+                hidden[s] = 1
+    fill = 0
+    for s in range(n):
+        for j in range(2):
+            if holes[s, j] < 0 and fill < nleft:
+                holes[s, j] = left[fill]
                 fill += 1
-            deck[2 * n + j] = board[j]
-        position = 2 * n + 5
-        while fill < nleft:
-            deck[position] = left[fill]
-            position += 1
+            deck[2 * s + j] = holes[s, j]
+    for j in range(5):
+        if board[j] < 0:
+            board[j] = left[fill]
             fill += 1
-        for j in range(5):
-            dealt_board[j] = board[j]
-        # -- the engine: deal, then every recorded action checked and played
-        g[:] = 0
-        p[:] = 0
-        for s in range(n):
-            p[E.P_STACK, s] = stacks[h, s]
-        g[E.G_SEATS] = n
-        g[E.G_SB] = meta[h, 1]
-        g[E.G_BB] = meta[h, 2]
-        g[E.G_ANTE] = meta[h, 3]
-        g[E.G_RULES] = meta[h, 9]
-        g[E.G_STREET] = 4
-        E.start_hand_kernel(g, p, log, deck, meta[h, 4])
-        seen = 0
-        last_street = 0
-        for o in range(first, end):
-            kind = ops[o, 0]
-            who = ops[o, 1]
-            if kind == DH or kind == SHOW:
-                continue
-            if kind == DB:
-                seen += ops[o, 3]
-                shown_now = (0, 3, 4, 5)[g[E.G_REACHED]] if g[E.G_REACHED] <= 3 else 5
-                if g[E.G_STREET] != 4 and g[E.G_ACTOR] >= 0 and shown_now < seen:
-                    status[h] = REFUSED
-                    break
-                continue
-            if g[E.G_STREET] == 4 or who != g[E.G_ACTOR]:
+        deck[2 * n + j] = board[j]
+    position = 2 * n + 5
+    while fill < nleft:
+        deck[position] = left[fill]
+        position += 1
+        fill += 1
+    for j in range(5):
+        dealt_board[j] = board[j]
+    # -- the engine: deal, then every recorded action checked and played
+    g[:] = 0
+    p[:] = 0
+    for s in range(n):
+        p[E.P_STACK, s] = stacks[h, s]
+        p[E.P_POST, s] = -posts[h, s] if dead and meta[h, 13] >> s & 1 else posts[h, s]
+    g[E.G_SEATS] = n
+    g[E.G_SB] = meta[h, 1]
+    g[E.G_BB] = meta[h, 2]
+    g[E.G_ANTE] = meta[h, 3]
+    g[E.G_RULES] = meta[h, 9]
+    g[E.G_BB_SEAT] = meta[h, 10]
+    g[E.G_STREET] = 4
+    E.start_hand_kernel(g, p, log, deck, meta[h, 4])
+    for s in range(n):
+        if hidden[s] != 0:
+            p[E.P_HOLE0, s] = -1
+            p[E.P_HOLE1, s] = -1
+    seen = 0
+    last_street = 0
+    for o in range(first, end):
+        kind = ops[o, 0]
+        who = ops[o, 1]
+        if kind == DH or kind == SHOW:
+            continue
+        if kind == DB:
+            seen += ops[o, 3]
+            shown_now = (0, 3, 4, 5)[g[E.G_REACHED]] if g[E.G_REACHED] <= 3 else 5
+            if g[E.G_STREET] != 4 and g[E.G_ACTOR] >= 0 and shown_now < seen:
                 status[h] = REFUSED
                 break
-            to_call, can_raise, min_to, max_to = E.legal_kernel(g, p)
-            amount = 0
-            if kind == FOLD:
-                if to_call <= 0:
-                    status[h] = REFUSED
-                    break
-                engine_kind = E.FOLD
-            elif kind == CHECK_CALL:
-                engine_kind = E.CALL if to_call > 0 else E.CHECK
-            else:
-                amount = ops[o, 2]
-                if not can_raise or amount < min_to or amount > max_to:
-                    status[h] = REFUSED
-                    break
-                engine_kind = E.RAISE
-            last_street = g[E.G_STREET]
-            played = E.act_kernel(g, p, log, dealt_board, engine_kind, amount)
-            if played != engine_kind:
+            continue
+        if g[E.G_STREET] == 4 or who != g[E.G_ACTOR]:
+            status[h] = REFUSED
+            break
+        to_call, can_raise, min_to, max_to = E.legal_kernel(g, p)
+        amount = 0
+        if kind == FOLD:
+            if to_call <= 0:
+                notes[h] |= NOTE_OPEN_FOLD
+            engine_kind = E.FOLD
+        elif kind == CHECK_CALL:
+            engine_kind = E.CALL if to_call > 0 else E.CHECK
+        else:
+            amount = ops[o, 2]
+            if not can_raise or amount < min_to or amount > max_to:
                 status[h] = REFUSED
                 break
-        if status[h] == REFUSED:
-            continue
-        if g[E.G_STREET] != 4:
+            engine_kind = E.RAISE
+        last_street = g[E.G_STREET]
+        played = E.act_kernel(g, p, log, dealt_board, engine_kind, amount)
+        if played != engine_kind:
             status[h] = REFUSED
-            continue
-        showdown = g[E.G_SHOWDOWN] != 0
-        if showdown and not _board_known_record(ops, first, end):
-            status[h] = REFUSED
-            continue
-        # -- payments against the record
-        pot = 0
-        for s in range(n):
-            won[h, s] = p[E.P_WON, s]
-            final[h, s] = p[E.P_STACK, s]
-            contributions[h, s] = p[E.P_START, s] - p[E.P_STACK, s] + p[E.P_WON, s]
-            pot += p[E.P_WON, s]
-        used_log = min(g[E.G_NLOG], log.shape[0])
-        put[:] = 0
-        bet[:] = 0
-        street = 0
-        for i in range(used_log):
-            st = log[i, E.LOG_STREET]
-            seat = log[i, E.LOG_SEAT]
-            kind = log[i, E.LOG_KIND]
-            amount = log[i, E.LOG_AMOUNT]
-            if st != street:
-                street = st
-                bet[:] = 0
-            if kind == E.RAISE:
-                put[seat] += amount - bet[seat]
-                bet[seat] = amount
-            elif kind != E.ANTE:
-                put[seat] += amount
-                bet[seat] += amount
-            else:
-                put[seat] += amount
+            break
+    if status[h] == REFUSED:
+        return
+    if g[E.G_STREET] != 4:
+        status[h] = REFUSED
+        return
+    showdown = g[E.G_SHOWDOWN] != 0
+    if showdown and not _board_known_record(ops, first, end):
+        status[h] = REFUSED
+        return
+    # -- payments against the record (replayer._compare)
+    pot = 0
+    for s in range(n):
+        won[h, s] = p[E.P_WON, s]
+        final[h, s] = p[E.P_STACK, s]
+        before[s] = p[E.P_STACK, s] - p[E.P_WON, s]
+        contributions[h, s] = p[E.P_START, s] - p[E.P_STACK, s] + p[E.P_WON, s]
+        pot += p[E.P_WON, s]
+        if showdown and hidden[s] != 0 and won[h, s] > 0:
+            notes[h] |= NOTE_HIDDEN_SPLIT
+    used_log = min(g[E.G_NLOG], log.shape[0])
+    put[:] = 0
+    bet[:] = 0
+    street = 0
+    for i in range(used_log):
+        st = log[i, E.LOG_STREET]
+        seat = log[i, E.LOG_SEAT]
+        kind = log[i, E.LOG_KIND]
+        amount = log[i, E.LOG_AMOUNT]
+        if st != street:
+            street = st
+            bet[:] = 0
+        if kind == E.RAISE:
+            put[seat] += amount - bet[seat]
+            bet[seat] = amount
+        elif kind != E.ANTE:
+            put[seat] += amount
+            bet[seat] += amount
+        else:
+            put[seat] += amount
+    rake[h] = 0
+    recorded = meta[h, 7] != 0
+    if recorded:
         paid_any = False
-        total_paid = 0
         for s in range(n):
             if winnings[h, s] != 0:
                 paid_any = True
-            total_paid += winnings[h, s]
-        rake[h] = 0
-        if meta[h, 7] == 0 or (not paid_any and pot > 0):
-            status[h] = UNRECORDED
-        else:
+        recorded = paid_any or pot == 0
+    if recorded:
+        for s in range(n):
+            paid[h, s] = winnings[h, s]
+    elif meta[h, 8] != 0:  # the finishing stacks say what was paid (unlimited stacks: -1, not used)
+        usable = False
+        for s in range(n):
+            if finishing[h, s] < 0:
+                usable = False
+                break
+            if finishing[h, s] > before[s]:
+                usable = True
+        if usable:
+            recorded = True
+            notes[h] |= NOTE_FINISHING
+            for s in range(n):
+                paid[h, s] = finishing[h, s] - before[s]
+    if not recorded:
+        status[h] = UNRECORDED
+        for s in range(n):
+            paid[h, s] = won[h, s]
+    else:
+        differs = False
+        for s in range(n):
+            r = put[s] - contributions[h, s]
+            less[s] = paid[h, s] - r if 0 < r <= paid[h, s] else paid[h, s]
+            if less[s] != paid[h, s]:
+                differs = True
+        party = meta[h, 11] != 0
+        decided = False
+        for attempt in range(2):  # identical: as written, or less an uncalled bet (Party's reading first)
+            use_less = (attempt == 0) == party
+            if use_less and not differs:
+                continue
             same = True
             for s in range(n):
-                if winnings[h, s] != won[h, s]:
+                q = less[s] if use_less else paid[h, s]
+                if q != won[h, s]:
                     same = False
-            returned_ok = True
-            for s in range(n):
-                r = put[s] - contributions[h, s]
-                if not (winnings[h, s] == won[h, s] or (r > 0 and winnings[h, s] == won[h, s] + r)):
-                    returned_ok = False
-            if same or returned_ok:
+            if same:
                 status[h] = IDENTICAL
-            else:
-                ok = total_paid < pot
+                if use_less:
+                    notes[h] |= NOTE_UNCALLED
+                    for s in range(n):
+                        paid[h, s] = less[s]
+                decided = True
+                break
+        if not decided:
+            for attempt in range(2):  # raked: as written; Party's records less an uncalled bet first
+                use_less = (attempt == 0) == party
+                if use_less and (not differs or not party):
+                    continue
+                total = 0
+                ok = True
+                winners = 0
                 for s in range(n):
+                    q = less[s] if use_less else paid[h, s]
                     w = won[h, s]
-                    q = winnings[h, s]
+                    total += q
+                    if w > 0:
+                        winners += 1
                     if not (0 <= q <= w and (w > 0 or q == 0)):
                         ok = False
-                if ok:
+                if ok and total < pot:
                     status[h] = RAKED
-                    rake[h] = pot - total_paid
-                else:
-                    status[h] = REFUSED
-                    continue
-        if meta[h, 8] != 0:
-            for s in range(n):
-                expected = finishing[h, s]
-                if expected < 0:
-                    continue
-                mine = final[h, s]
-                if status[h] == RAKED:
-                    mine -= won[h, s] - winnings[h, s]
-                if expected != mine:
-                    status[h] = REFUSED
-            if status[h] == REFUSED:
-                continue
-        # -- what each seat did
+                    rake[h] = pot - total
+                    if winners >= 2:
+                        notes[h] |= NOTE_SPLIT_RAKED
+                    if use_less:
+                        notes[h] |= NOTE_UNCALLED
+                        for s in range(n):
+                            paid[h, s] = less[s]
+                    decided = True
+                    break
+        if not decided:
+            status[h] = REFUSED
+            return
+    if meta[h, 8] != 0:
         for s in range(n):
-            for j in range(facts.shape[2]):
-                facts[h, s, j] = 0
-            folded_at[s] = 5
-        raises = 0
-        for i in range(used_log):
-            st = log[i, E.LOG_STREET]
-            seat = log[i, E.LOG_SEAT]
-            kind = log[i, E.LOG_KIND]
-            if kind == E.SMALL_BLIND or kind == E.BIG_BLIND or kind == E.ANTE:
+            expected = finishing[h, s]
+            if expected < 0:
                 continue
-            if st == 0:
-                if raises == 1:
-                    facts[h, seat, 3] = 1
-                    if kind == E.RAISE:
-                        facts[h, seat, 2] = 1
-                if kind == E.CALL or kind == E.RAISE:
-                    facts[h, seat, 0] = 1
+            mine = final[h, s] if status[h] == UNRECORDED else before[s] + paid[h, s]
+            if expected != mine:
+                status[h] = REFUSED
+        if status[h] == REFUSED:
+            return
+    # -- what each seat did
+    for s in range(n):
+        for j in range(facts.shape[2]):
+            facts[h, s, j] = 0
+        folded_at[s] = 5
+    raises = 0
+    for i in range(used_log):
+        st = log[i, E.LOG_STREET]
+        seat = log[i, E.LOG_SEAT]
+        kind = log[i, E.LOG_KIND]
+        if kind == E.SMALL_BLIND or kind == E.BIG_BLIND or kind == E.ANTE:
+            continue
+        if st == 0:
+            if raises == 1:
+                facts[h, seat, 3] = 1
                 if kind == E.RAISE:
-                    facts[h, seat, 1] = 1
-                    raises += 1
-            elif kind == E.RAISE:
-                facts[h, seat, 4] += 1
-            elif kind == E.CALL:
-                facts[h, seat, 5] += 1
-            if kind == E.FOLD:
-                folded_at[seat] = st
-        all_shown = True
-        for s in range(n):
-            alive = folded_at[s] == 5
-            facts[h, s, 6] = 1 if nb >= 3 and folded_at[s] > 0 else 0
-            facts[h, s, 7] = 1 if showdown and alive else 0
-            facts[h, s, 8] = 1 if showdown and alive and won[h, s] > 0 else 0
-            facts[h, s, 9] = 1 if alive else 0
-            if alive and shown[s] == 0:
-                all_shown = False
-        dealt = (0, 3, 4, 5)[last_street]
-        adjust[h] = dealt if showdown and dealt < 5 and all_shown else -1
+                    facts[h, seat, 2] = 1
+            if kind == E.CALL or kind == E.RAISE:
+                facts[h, seat, 0] = 1
+            if kind == E.RAISE:
+                facts[h, seat, 1] = 1
+                raises += 1
+        elif kind == E.RAISE:
+            facts[h, seat, 4] += 1
+        elif kind == E.CALL:
+            facts[h, seat, 5] += 1
+        if kind == E.FOLD:
+            folded_at[seat] = st
+    all_shown = True
+    for s in range(n):
+        alive = folded_at[s] == 5
+        facts[h, s, 6] = 1 if nb >= 3 and folded_at[s] > 0 else 0
+        facts[h, s, 7] = 1 if showdown and alive else 0
+        facts[h, s, 8] = 1 if showdown and alive and won[h, s] > 0 else 0
+        facts[h, s, 9] = 1 if alive else 0
+        if alive and shown[s] == 0:
+            all_shown = False
+    dealt = (0, 3, 4, 5)[last_street]
+    adjust[h] = dealt if showdown and dealt < 5 and all_shown else -1
 
 
 @jit
@@ -558,7 +664,7 @@ def replay_blocks(records: Iterable[Any], report: ReplayReport, numbered: list, 
     """Replay ``records`` block by block into ``report`` (refusals into ``numbered`` as (hand number, Refusal))."""
     pending: list[Record] = []
     places: list[int] = []
-    tables: list[tuple] = []
+    tables: list[TableParameters] = []
     for record in records:
         report.read += 1
         try:
@@ -577,8 +683,8 @@ def replay_blocks(records: Iterable[Any], report: ReplayReport, numbered: list, 
         _flush(pending, places, tables, report, numbered, on_block)
 
 
-def _flush(records: list[Record], places: list[int], tables: list[tuple], report: ReplayReport, numbered: list,
-           on_block) -> None:
+def _flush(records: list[Record], places: list[int], tables: list[TableParameters], report: ReplayReport,
+           numbered: list, on_block) -> None:
     block = Block.of(records, tables)
     block.run()
     counts = np.bincount(block.status, minlength=REFUSED + 1)
@@ -589,6 +695,11 @@ def _flush(records: list[Record], places: list[int], tables: list[tuple], report
     if len(raked):  # added one hand at a time, as the Python replay adds them (the same sum whatever the blocks)
         units = np.array([records[k].unit for k in raked.tolist()], dtype=np.int64)
         report.rake = float(reduce(add, (block.rake[raked] / units).tolist(), report.rake))
+    noted = block.notes[block.status != REFUSED]
+    for bit, name in enumerate(NOTES):
+        count = int(np.count_nonzero(noted >> bit & 1))
+        if count:
+            report.noted[name] += count
     for k in np.flatnonzero(block.status == REFUSED):
         error = block.refusal(int(k))
         record = records[k]

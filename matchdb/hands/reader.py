@@ -15,7 +15,11 @@ Amounts become whole chips: each hand gets a ``unit`` (chips per currency
 unit: 1, 10, 100, ... the smallest making every amount of the hand whole),
 so ``$0.50/$1`` blinds are 50 and 100 chips. Only no-limit Texas hold'em
 (``variant = 'NT'``) is read; another variant is refused in one sentence
-that names it.
+that names it. A hand past the limits (an amount over :data:`MAX_CHIPS`,
+more than :data:`MAX_ACTIONS` actions or :data:`MAX_HAND_CHARS` characters)
+is refused in one sentence that says the bound; a longer section is not kept
+while the file is split, so memory stays within a piece of the file. A
+byte-order mark is read past; a ``[[N]]`` header is refused.
 
 Speed (about 40,000 hands a second on one core, the TOML parse a third of
 it): a file is read in large pieces searched for its section lines; a
@@ -69,6 +73,9 @@ __all__ = [
     "DB",
     "DH",
     "FOLD",
+    "MAX_ACTIONS",
+    "MAX_CHIPS",
+    "MAX_HAND_CHARS",
     "MAX_PLAYERS",
     "SHOW",
     "SITES",
@@ -88,6 +95,12 @@ class HandsError(MatchdbError):
 
 #: Most players at one table the engine seats.
 MAX_PLAYERS = 10
+#: Most chips in any amount of a hand (a stack, a blind, a bet, a payment): 10**15, a billion at six decimals.
+MAX_CHIPS = 10**15
+#: Most actions in one hand (a hold'em hand has a few dozen).
+MAX_ACTIONS = 20_000
+#: Most characters in one hand's text (PHH section or site history).
+MAX_HAND_CHARS = 1_000_000
 #: A hidden card (``?`` in PHH) in :attr:`Record.ops`.
 UNKNOWN = -1
 # Operation kinds of :attr:`Record.ops`.
@@ -112,6 +125,8 @@ _CARD = {format_card(c): c for c in range(52)}
 _CARD |= {text[0] + text[1].upper(): c for text, c in _CARD.items()} | {text.upper(): c for text, c in _CARD.items()}
 _REQUIRED = ("variant", "antes", "blinds_or_straddles", "min_bet", "starting_stacks", "actions")
 _SECTION = re.compile(r"^\[\s*([^\[\]]+?)\s*\]\s*(?:#.*)?$")
+_ARRAY_SECTION = re.compile(r"^\[\[\s*([^\[\]]+?)\s*\]\]\s*(?:#.*)?$")
+_BLOCK_CHARS = 1 << 23  # characters of sections held before they are parsed (at most a block of them)
 _SCALES = (1, 100, 10, 1000, 10_000, 100_000, 1_000_000)
 _PIECE = 1 << 20  # characters of a PHH file read at a time
 _VARIANT_NAMES = {
@@ -210,11 +225,12 @@ class Refusal:
     """A hand that was not read or not replayed: where it is, a reason code and one sentence.
 
     Reason codes: ``malformed`` (not valid TOML or PHH, or truncated),
-    ``variant`` (not no-limit hold'em), ``table`` (more players, straddles,
-    unequal antes or other set-ups the engine does not play), ``illegal``
-    (an action the rules do not allow), ``disagreement`` (the engine's
-    result differs from the record's) and ``incomplete`` (the record stops
-    before the hand ends).
+    ``variant`` (not no-limit hold'em), ``table`` (more players, unequal
+    antes or other set-ups the engine does not play), ``illegal`` (an action
+    the rules do not allow), ``disagreement`` (the engine's result differs
+    from the record's), ``incomplete`` (the record stops before the hand
+    ends) and ``limit`` (past :data:`MAX_CHIPS`, :data:`MAX_ACTIONS` or
+    :data:`MAX_HAND_CHARS`).
     """
 
     file: str
@@ -260,12 +276,13 @@ class HandStream:
             raise HandsError(f"The hand history {str(path)!r} does not exist or is not a file; expected a .phh, "
                              ".phhs or site history file.")
         if path.suffix.lower() in (".phh", ".phhs", ".toml"):
-            with open(path, encoding="utf-8", errors="replace") as handle:
+            with open(path, encoding="utf-8-sig", errors="replace") as handle:  # a byte-order mark is dropped
                 yield from self._phh(str(path), handle)
         else:
-            yield from self._site(str(path), path.read_text(encoding="utf-8", errors="replace"))
+            yield from self._site(str(path), path.read_text(encoding="utf-8-sig", errors="replace"))
 
     def _text(self, name: str, text: str) -> Iterator[Record]:
+        text = text.removeprefix("\ufeff")  # a byte-order mark, as a file read as UTF-8 text may begin
         if self.site is None and _looks_like_phh(text):
             yield from self._phh(name, io.StringIO(text))
         else:
@@ -274,21 +291,36 @@ class HandStream:
     # -- PHH ---------------------------------------------------------------------------------------
 
     def _phh(self, name: str, handle: io.TextIOBase) -> Iterator[Record]:
-        # Sections start at a line that opens with "[" (not "[[") and reads as a section header; the text is
-        # read in large pieces cut at line ends and searched for "\n[" (the same split as reading line by line,
-        # see _phh_lines, which the tests compare with it).
-        sections: list[tuple[str, int, str]] = []
+        # Sections start at a line that opens with "[" and reads as a section header ("[[N]]", an array of
+        # tables, starts one that is refused); the text is read in large pieces cut at line ends and searched for
+        # "\n[" (the same split as reading line by line, see _phh_lines, which the tests compare with it). A
+        # section longer than MAX_HAND_CHARS is not kept (None): memory stays within a piece and a block.
+        sections: list[tuple[str, int, str | None]] = []
         header: str | None = None
-        body: list[str] = []
+        body: list[str] | None = []
+        size = 0
+        held = 0
         index = 0
         carry = ""
+        skipping = False  # inside a line longer than any hand, dropped as it comes
         while True:
             piece = handle.read(_PIECE)
+            last = not piece
+            if skipping and piece:
+                newline = piece.find("\n")
+                if newline < 0:
+                    continue
+                piece = piece[newline + 1:]
+                skipping = False
+                if not piece:
+                    continue
             text = carry + piece
-            if piece:
+            if not last:
                 cut = text.rfind("\n") + 1
                 if cut == 0:
                     carry = text
+                    if len(carry) > MAX_HAND_CHARS:  # one line longer than any hand: its section is refused
+                        body, carry, skipping = None, "", True
                     continue
                 text, carry = text[:cut], text[cut:]
             start = 0
@@ -300,56 +332,82 @@ class HandStream:
                 if line[-2:] == "]\n" and line[1:-2].isdigit():  # the usual "[12]": what the pattern finds in it
                     number: str | None = line[1:-2]
                 else:
-                    match = None if line.startswith("[[") else _SECTION.match(line.strip())
-                    number = match.group(1).strip("'\"") if match else None
+                    number = _header(line)
                 if number is not None:
-                    body.append(text[start:at])
-                    if header is not None or _has_content("".join(body)):
-                        sections.append((header if header is not None else "1", index, "".join(body)))
-                        if len(sections) >= self.block:
+                    if body is not None and size + at - start <= MAX_HAND_CHARS:
+                        body.append(text[start:at])
+                        kept: str | None = "".join(body)
+                    else:
+                        kept = None
+                    if header is not None or kept is None or _has_content(kept):
+                        sections.append((header if header is not None else "1", index, kept))
+                        held += len(kept or "")
+                        if len(sections) >= self.block or held >= _BLOCK_CHARS:
                             yield from self._sections(name, sections)
-                            sections = []
+                            sections, held = [], 0
                     index += 1
                     header = number
-                    body = []
+                    body, size = [], 0
                     start = end
                 at = -1 if newline < 0 else _line_after(text.find("\n[", newline))
-            body.append(text[start:])
-            if not piece:
+            if body is not None:
+                size += len(text) - start
+                if size <= MAX_HAND_CHARS:
+                    body.append(text[start:])
+                else:
+                    body = None
+            if last:
                 break
-        rest = "".join(body)
-        if header is not None or rest.strip():
+        rest = None if body is None else "".join(body)
+        if header is not None or rest is None or rest.strip():
             sections.append((header if header is not None else "1", max(index, 1), rest))
         yield from self._sections(name, sections)
 
     def _phh_lines(self, name: str, lines: Iterable[str]) -> Iterator[Record]:
         """The same as :meth:`_phh`, line by line (the plain reading the tests compare the fast split with)."""
-        sections: list[tuple[str, int, str]] = []
+        sections: list[tuple[str, int, str | None]] = []
         header: str | None = None
         body: list[str] = []
         index = 0
+        held = 0
+
+        def kept() -> str | None:
+            text = "".join(body)
+            return text if len(text) <= MAX_HAND_CHARS else None
+
         for line in lines:
-            if line.startswith("[") and not line.startswith("[["):
-                match = _SECTION.match(line.strip())
-                if match:
-                    if header is not None or any(x.strip() and not x.lstrip().startswith("#") for x in body):
-                        sections.append((header if header is not None else "1", index, "".join(body)))
-                        if len(sections) >= self.block:
+            if line.startswith("["):
+                number = _header(line)
+                if number is not None:
+                    text = kept()
+                    if header is not None or text is None or _has_content(text):
+                        sections.append((header if header is not None else "1", index, text))
+                        held += len(text or "")
+                        if len(sections) >= self.block or held >= _BLOCK_CHARS:
                             yield from self._sections(name, sections)
-                            sections = []
+                            sections, held = [], 0
                     index += 1
-                    header = match.group(1).strip("'\"")
+                    header = number
                     body = []
                     continue
             body.append(line)
-        if header is not None or any(x.strip() for x in body):
-            sections.append((header if header is not None else "1", max(index, 1), "".join(body)))
+        text = kept()
+        if header is not None or text is None or any(x.strip() for x in body):
+            sections.append((header if header is not None else "1", max(index, 1), text))
         yield from self._sections(name, sections)
 
-    def _sections(self, name: str, sections: list[tuple[str, int, str]]) -> Iterator[Record]:
+    def _sections(self, name: str, sections: list[tuple[str, int, str | None]]) -> Iterator[Record]:
         loads, error_types = _toml()
         for number, index, text in sections:
             self.read += 1
+            if number[:1] == "[":
+                self._refuse(name, number[1:-1], index, "malformed",
+                             f"is headed [{number}], a TOML array of tables; a .phhs file heads each hand [N]")
+                continue
+            if text is None:
+                self._refuse(name, number, index, "limit", f"is longer than {MAX_HAND_CHARS:,} characters; matchdb "
+                             f"reads hands of at most {MAX_HAND_CHARS:,} characters and {MAX_ACTIONS:,} actions")
+                continue
             try:
                 raw = loads(text)
             except error_types as error:
@@ -385,6 +443,10 @@ class HandStream:
         for index, chunk in enumerate(re.findall(pattern, text), 1):
             self.read += 1
             number = str(index)
+            if len(chunk) > MAX_HAND_CHARS:
+                self._refuse(name, number, index, "limit", f"is longer than {MAX_HAND_CHARS:,} characters; matchdb "
+                             f"reads hands of at most {MAX_HAND_CHARS:,} characters and {MAX_ACTIONS:,} actions")
+                continue
             try:
                 with warnings.catch_warnings(), contextlib.redirect_stderr(io.StringIO()) as err:
                     warnings.simplefilter("ignore")
@@ -513,6 +575,9 @@ def _careful_record(raw: dict, file: str, number: str, index: int) -> Record:
     n = len(stacks)
     if not 2 <= n <= MAX_PLAYERS:
         raise _Refuse("table", f"has {n} players; the engine seats 2 to {MAX_PLAYERS}")
+    if len(actions) > MAX_ACTIONS:
+        raise _Refuse("limit", f"has {len(actions):,} actions; matchdb reads hands of at most {MAX_ACTIONS:,} "
+                      f"actions and {MAX_HAND_CHARS:,} characters")
     if len(antes) != n or len(blinds) != n:
         raise _Refuse("malformed", f"lists {len(antes)} antes and {len(blinds)} blinds for {n} players")
     players = raw.get("players")
@@ -584,8 +649,12 @@ def _careful_record(raw: dict, file: str, number: str, index: int) -> Record:
     )
     if None in chips[at:]:
         raise _Refuse("malformed", "has unlimited winnings or bets")
-    if any(x is not None and x < 0 for x in record.stacks) or min(record.antes + record.blinds) < 0:
-        raise _Refuse("malformed", "has a negative stack, ante or blind")
+    if any(x is not None and x < 0 for x in record.stacks) or min(record.antes) < 0:
+        raise _Refuse("malformed", "has a negative stack or ante (a negative blind is a post; a stack or ante is not)")
+    huge = max((abs(x) for x in chips if x is not None), default=0)
+    if huge > MAX_CHIPS:
+        money = "" if record.unit == 1 else f" ({record.amount(MAX_CHIPS):,} in this hand's currency)"
+        raise _Refuse("limit", f"has an amount of {_digits(huge)}; matchdb reads amounts of at most 10^15 chips{money}")
     return record
 
 
@@ -627,7 +696,7 @@ def _quick_record(raw: dict, file: str, number: str, index: int) -> Record | Non
     if type(antes) is not list or type(blinds) is not list or type(stacks) is not list or type(actions) is not list:
         return None
     n = len(stacks)
-    if not 2 <= n <= MAX_PLAYERS or len(antes) != n or len(blinds) != n:
+    if not 2 <= n <= MAX_PLAYERS or len(antes) != n or len(blinds) != n or len(actions) > MAX_ACTIONS:
         return None
     players, winnings, finishing = raw.get("players"), raw.get("winnings"), raw.get("finishing_stacks")
     for value in (players, winnings, finishing):
@@ -693,7 +762,9 @@ def _quick_record(raw: dict, file: str, number: str, index: int) -> Record | Non
         chips = [value if type(value) is int else int(value) for value in numbers]
     else:
         chips = [value * unit if type(value) is int else round(value * unit) for value in numbers]
-    if min(chips[: 2 * n]) < 0 or min(chips[2 * n + 1:3 * n + 1]) < 0:
+    low = min(chips)  # negative only for a post (a blind) or a bad ante, stack or payment
+    if max(chips) > MAX_CHIPS or low < 0 and (low < -MAX_CHIPS or min(chips[:n]) < 0
+                                              or min(chips[2 * n + 1:3 * n + 1]) < 0):
         return None
     at = 3 * n + 1
     paid = finished = None
@@ -785,6 +856,8 @@ def _learn_ops(actions: list, unit: int, table: dict) -> None:
             return
         if op[0] == BET_RAISE:
             op = (BET_RAISE, op[1], _convert([op[2]], unit)[0])
+            if op[2] is None or op[2] > MAX_CHIPS:  # left to the careful path, which refuses it
+                return
         table[action] = op
 
 
@@ -880,6 +953,12 @@ def _convert(values: list, unit: int) -> list[int | None]:
             else (int(v * unit) if v.is_finite() else None) for v in values]
 
 
+def _digits(chips: int) -> str:
+    """A chip count for a message: in full up to 30 digits, else its number of digits."""
+    text = str(chips)
+    return f"{chips:,} chips" if len(text) <= 30 else f"{len(text)} digits"
+
+
 def _exponent(unit: int) -> int:
     return len(str(unit)) - 1
 
@@ -931,6 +1010,15 @@ def _detect_site(text: str) -> str | None:
 def _line_after(found: int) -> int:
     """The start of the line after the newline at ``found``, or -1 when ``found`` is -1 (nothing found)."""
     return found + 1 if found >= 0 else -1
+
+
+def _header(line: str) -> str | None:
+    """The hand number of a section header line (``[12]``), ``'[12]'`` for ``[[12]]`` (refused), else None."""
+    if line.startswith("[["):
+        match = _ARRAY_SECTION.match(line.strip())
+        return f"[{match.group(1).strip(chr(39) + chr(34))}]" if match else None
+    match = _SECTION.match(line.strip())
+    return match.group(1).strip("'\"") if match else None
 
 
 def _has_content(text: str) -> bool:

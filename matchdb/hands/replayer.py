@@ -5,25 +5,33 @@ Each :class:`~matchdb.hands.reader.Record` becomes a hand at a
 ``K - 1`` with the button on the last seat (heads-up on the player posting
 the smaller blind, as pokerkit seats them), the record's blinds and antes,
 its stacks (an unlimited ``inf`` stack gets enough chips to cover every
-bet), and a deck holding every card the record shows. Every betting action
-must be legal for the engine when it comes (the right player, a fold only
-facing a bet, a raise within the legal sizes); the hand must end where the
+bet), and a deck holding every card the record shows. Forced bets other
+than a small and a big blind (a newly seated player's post, written as a
+negative blind, a small blind alone, straddles) are posted seat by seat as
+pokerkit posts them. Every betting action must be legal for the engine when
+it comes (the right player, a raise within the legal sizes; a fold with
+nothing to call is a fold, as card rooms allow); the hand must end where the
 record ends; and the chips the engine pays must equal the record's
 ``winnings``. Where those fall short of the pot, the difference is *rake*
 (every payment at most the engine's, and only to players it pays).
 
-Hidden cards: a player who reaches a showdown with cards the record does
-not show mucked them, and online sites give a mucked hand nothing; the
-engine is dealt the weakest cards left for such a player (the strongest
-ones for a hidden player whom the record pays), so its showdown pays what
-the site paid. Folded players' hidden cards are any cards left.
+Hidden cards, as pokerkit reads them: at a showdown a player's cards count
+only where the record shows both (``sm`` with the cards); otherwise
+(``sm ????``, a muck, no ``sm`` at all) the player plays the board alone,
+so a shown hand beats it unless the board plays, and a pot only hidden
+hands contend is split among them. A hidden hand that the record pays is
+dealt the strongest cards left, so the engine pays what the site paid.
+Folded players' hidden cards are any cards left.
 
 Outcomes (:attr:`Replayed.status`): ``identical`` (the record's winnings
 equal the engine's payments), ``raked`` (short of them by the rake) or
 ``unrecorded`` (the record has no winnings, or all zero as often on
 PokerStars, so only the rules were checked). A hand the engine cannot play
 as recorded raises :class:`ReplayError` naming the hand and the action;
-:func:`replay` counts those by reason and goes on.
+:func:`replay` counts those by reason and goes on. What a replay notes of
+a hand (site conventions such as Party Poker counting an uncalled bet as
+won, uncommon rules such as a post) is named in :attr:`Replayed.notes`
+and counted in :attr:`ReplayReport.noted` (:data:`NOTES`).
 
 >>> from matchdb.hands.reader import read_text
 >>> text = '''
@@ -46,10 +54,11 @@ as recorded raises :class:`ReplayError` naming the hand and the action;
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any, NamedTuple, cast
 
 import numpy as np
 
@@ -61,6 +70,7 @@ from matchdb.hands.reader import (
     DB,
     DH,
     FOLD,
+    MAX_CHIPS,
     SHOW,
     UNKNOWN,
     HandsError,
@@ -73,16 +83,23 @@ from matchdb.play import engine as E
 from matchdb.progress import progress as _progress
 
 __all__ = [
+    "MAX_CHIPS",
+    "NOTES",
     "STATUSES",
     "ReplayError",
     "ReplayReport",
     "Replayed",
     "Setup",
     "Step",
+    "TableParameters",
+    "engine_table",
+    "note_names",
+    "post_seats",
     "replay",
     "replay_files",
     "replay_hand",
     "short_big_blind_posted",
+    "showdown_hands",
     "shown_holes",
     "table_parameters",
     "table_setup",
@@ -90,7 +107,26 @@ __all__ = [
 
 #: Outcomes of a replayed hand.
 STATUSES = ("identical", "raked", "unrecorded")
+#: What a replay notes about a hand it plays (site conventions and uncommon rules), by bit: the report counts them.
+NOTES = (
+    "uncalled bet counted as won",
+    "winnings from finishing stacks",
+    "split pot raked",
+    "fold with a check possible",
+    "post of a new player",
+    "no big blind",
+    "straddle or other forced bets",
+    "hidden hand paid on the board",
+    "post counted as dead money",
+)
+NOTE_UNCALLED, NOTE_FINISHING, NOTE_SPLIT_RAKED, NOTE_OPEN_FOLD, NOTE_POST, NOTE_NO_BIG_BLIND, NOTE_FORCED, \
+    NOTE_HIDDEN_SPLIT, NOTE_DEAD_POST = (1 << k for k in range(len(NOTES)))
 _VERBS = {E.FOLD: "folds", E.CHECK: "checks", E.CALL: "calls", E.RAISE: "raises to"}
+
+
+def note_names(bits: int) -> tuple[str, ...]:
+    """The :data:`NOTES` named by ``bits``, in their order."""
+    return tuple(name for k, name in enumerate(NOTES) if bits >> k & 1)
 
 
 class ReplayError(HandsError):
@@ -103,7 +139,14 @@ class ReplayError(HandsError):
 
 @dataclass(frozen=True)
 class Setup:
-    """How a record sits at the engine's table: seats are PHH players in order."""
+    """How a record sits at the engine's table: seats are PHH players in order.
+
+    ``posts`` holds each seat's forced bet where the record's are not a
+    small and a big blind after the button (posts, a missing big blind,
+    straddles; else None), ``hidden`` the seats that reach a showdown with
+    no hand (cards the record does not show there), ``rules`` the engine's
+    rule bits.
+    """
 
     stacks: tuple[int, ...]
     small_blind: int
@@ -112,6 +155,11 @@ class Setup:
     button: int
     deck: tuple[int, ...]
     unlimited: tuple[bool, ...]
+    posts: tuple[int, ...] | None = None
+    opener: int = -1
+    rules: int = E.RULE_OPEN_FOLD
+    hidden: tuple[bool, ...] = ()
+    notes: int = 0
 
 
 @dataclass(frozen=True)
@@ -164,7 +212,9 @@ class Replayed:
     ``holes`` are the cards the record shows per player (None when hidden),
     ``board`` the board it deals; ``engine`` is the engine's
     :class:`~matchdb.play.engine.HandRecord` (its hidden cards are the
-    stand-ins described in the module notes).
+    stand-ins described in the module notes). ``notes`` names what the
+    replay noted (:data:`NOTES`), ``paid`` what the record pays each player
+    from the pot (after rake; the engine's payments when it records none).
     """
 
     record: Record
@@ -177,11 +227,13 @@ class Replayed:
     board: tuple[int, ...]
     steps: tuple[Step, ...]
     engine: E.HandRecord
+    notes: tuple[str, ...] = ()
+    paid: tuple[int, ...] | None = None
 
     @property
     def net(self) -> tuple[int, ...]:
         """Chips won or lost by each player, after rake as the record says (``won - put in``)."""
-        paid = self.record.winnings if self.status == "raked" and self.record.winnings is not None else self.won
+        paid = self.paid if self.paid is not None else self.won
         return tuple(p - c for p, c in zip(paid, self.contributions))
 
     @property
@@ -197,7 +249,9 @@ class ReplayReport:
 
     ``read``: hands met; ``identical``, ``raked``, ``unrecorded``: hands
     replayed with each outcome; ``refused``: hands refused, by reason code;
-    ``rake``: the rake found, in the records' currency.
+    ``noted``: replayed hands by what the replay noted of them
+    (:data:`NOTES`: site conventions and uncommon rules; a hand may have
+    several); ``rake``: the rake found, in the records' currency.
     """
 
     read: int = 0
@@ -206,6 +260,7 @@ class ReplayReport:
     unrecorded: int = 0
     refused: Counter = field(default_factory=Counter)
     refusals: list[Refusal] = field(default_factory=list)
+    noted: Counter = field(default_factory=Counter)
     rake: float = 0.0
     seconds: float = 0.0
 
@@ -216,6 +271,7 @@ class ReplayReport:
     def to_dict(self) -> dict:
         return {"read": self.read, "replayed": self.replayed, "identical": self.identical, "raked": self.raked,
                 "unrecorded": self.unrecorded, "refused": dict(sorted(self.refused.items())),
+                "noted": {name: self.noted[name] for name in NOTES if self.noted[name]},
                 "rake": round(self.rake, 6), "seconds": round(self.seconds, 3),
                 "refusals": [r.message for r in self.refusals]}
 
@@ -224,19 +280,42 @@ class ReplayReport:
         lines = [(f"read {self.read} hands: {self.identical} identical, {self.raked} raked "
                   f"(rake {self.rake:.2f} in all), {self.unrecorded} without recorded winnings, "
                   f"refused {sum(self.refused.values())} ({refused})")]
+        if sum(self.noted.values()):
+            lines.append("noted: " + ", ".join(f"{self.noted[name]} {name}" for name in NOTES if self.noted[name]))
         lines += [f"  {r.message}" for r in self.refusals[:50]]
         if len(self.refusals) > 50:
             lines.append(f"  ... and {len(self.refusals) - 50} more")
         return "\n".join(lines)
 
 
-def table_parameters(record: Record) -> tuple[int, int, int, int, tuple[int, ...]]:
-    """(small blind, big blind, ante, button seat, stacks) of the engine's table for a record.
+class TableParameters(NamedTuple):
+    """How the engine seats a record (:func:`table_parameters`)."""
 
-    Raises :class:`ReplayError` (reason ``table``) for set-ups the engine does
-    not play: straddles or third blinds, unequal antes, no big blind, a
-    minimum bet other than the big blind, a player without chips. An
-    unlimited (``inf``) stack gets enough chips to cover every bet.
+    small_blind: int
+    big_blind: int  # the smallest full bet or raise (the record's minimum bet)
+    ante: int
+    button: int
+    stacks: tuple[int, ...]
+    posts: tuple[int, ...] | None  # each seat's forced bet where they are not a small and a big blind, else None
+    opener: int  # the seat the preflop action starts after (under posts; else -1)
+    rules: int  # engine rule bits
+    notes: int  # NOTES bits of the set-up
+    party: bool  # the record's site counts an uncalled bet given back as won (Party Poker)
+    dead: int  # the seats (bits) whose post may be dead money (posts written as negative blinds)
+
+
+def table_parameters(record: Record) -> TableParameters:
+    """How the engine seats a record: blinds, ante, button, stacks, per-seat forced bets, rule bits.
+
+    The usual blinds (a small and a big blind on ``p1`` and ``p2``, the
+    minimum bet the big blind) play as the engine's blinds; any other forced
+    bets (a newly seated player's post, written as a negative blind, a small
+    blind without a big blind, straddles, a minimum bet other than the big
+    blind) are posted seat by seat as pokerkit posts them
+    (:data:`~matchdb.play.engine.RULE_POSTS`). Raises :class:`ReplayError`
+    (reason ``table``) for set-ups the engine does not play: unequal antes,
+    no forced bet at all, a player without chips. An unlimited (``inf``)
+    stack gets enough chips to cover every bet.
     """
     key = (record.blinds, record.antes, record.min_bet)
     rules = _TABLE_RULES.get(key)
@@ -246,20 +325,29 @@ def table_parameters(record: Record) -> tuple[int, int, int, int, tuple[int, ...
             _TABLE_RULES.clear()
     if isinstance(rules, str):
         raise ReplayError(f"Hand {record.label} {rules}", "table")
-    small, big, ante, button = rules
+    small, big, ante, button, posts, notes = rules
     stacks = record.stacks
     if 0 in stacks:
         raise ReplayError(f"Hand {record.label} deals in a player without chips.", "table")
-    if None not in stacks:
-        return small, big, ante, button, cast("tuple[int, ...]", stacks if type(stacks) is tuple else tuple(stacks))
-    # what an unlimited stack gets: enough to cover every bet
-    cover = sum(x for x in stacks if x is not None) + sum(v for k, _, v in record.ops if k == BET_RAISE)
-    cover += len(stacks) * (ante + big) + 1
-    return small, big, ante, button, tuple(cover if x is None else x for x in stacks)
+    if None in stacks:  # what an unlimited stack gets: enough to cover every bet
+        most = max([v for k, _, v in record.ops if k == BET_RAISE] + [big, *(posts or (small,))])
+        cover = sum(x for x in stacks if x is not None) + 4 * most + ante + 1
+        stacks = tuple(cover if x is None else x for x in stacks)
+    elif type(stacks) is not tuple:
+        stacks = tuple(stacks)
+    fields = record.fields  # short_big_blind_posted and _counts_uncalled, read here without two more calls
+    code = _OPEN_FOLD_POSTED if fields.get("_short_big_blind") == "posted" else E.RULE_OPEN_FOLD
+    party = fields.get("venue") == "PartyPoker"
+    if posts is None:  # tuple.__new__: the named tuple without its Python-level __new__ (once per hand)
+        return _new_tuple(TableParameters, (small, big, ante, button, stacks, None, -1, code, notes, party, 0))
+    chips = cast("tuple[int, ...]", stacks)
+    return TableParameters(small, big, ante, button, chips, posts, _opener(record, posts, chips, ante),
+                           code | E.RULE_POSTS, notes, party, post_seats(record))
 
 
 _TABLE_RULES: dict = {}
-_POSTED = E.Rules(short_big_blind="posted")
+_OPEN_FOLD_POSTED = E.RULE_OPEN_FOLD | E.RULE_POSTED_BLIND
+_new_tuple = tuple.__new__
 
 
 def short_big_blind_posted(record: Record) -> bool:
@@ -272,39 +360,78 @@ def short_big_blind_posted(record: Record) -> bool:
     return record.fields.get("_short_big_blind") == "posted"
 
 
-def _table_rules(blinds: tuple[int, ...], antes: tuple[int, ...], min_bet: int) -> tuple[int, int, int, int] | str:
-    """(small blind, big blind, ante, button) for blinds, antes and minimum bet, or why the engine does not play them."""
+def _table_rules(blinds: tuple[int, ...], antes: tuple[int, ...], min_bet: int
+                 ) -> tuple[int, int, int, int, tuple[int, ...] | None, int] | str:
+    """(small blind, big blind, ante, button, per-seat posts or None, NOTES bits), or why the engine does not play them."""
     n = len(blinds)
-    if any(blinds[2:]):
-        return f"posts blinds {list(blinds)}: a straddle or third blind, which the engine does not play."
-    if n == 2:
-        # pokerkit seats heads-up players as p1 big blind, p2 small blind and button (posts reversed)
-        posts = (blinds[1], blinds[0])
-        button = 1 if posts[1] <= posts[0] else 0
-        small, big = min(posts), max(posts)
-    else:
-        small, big = blinds[0], blinds[1]
-        button = n - 1
-        if small > big:
-            return f"has a small blind {small} larger than the big blind {big}."
-    if big < 1:
-        return "posts no big blind; the engine needs one."
-    if min_bet != big:
-        return (f"has a minimum bet {min_bet} other than the big blind {big} (in chips); the engine's minimum bet is "
-                "the big blind.")
+    seat_posts: tuple[int, ...]
     if len(set(antes)) > 1:
         return f"has unequal antes {list(antes)}; the engine posts one ante for every player."
-    return small, big, antes[0], button
+    ante = antes[0]
+    if n == 2:
+        # pokerkit seats heads-up players as p1 big blind, p2 small blind and button (posts reversed)
+        seat_posts = (blinds[1], blinds[0])
+        if min(seat_posts) >= 0 and max(seat_posts) >= 1 and min_bet == max(seat_posts):
+            small, big = min(seat_posts), max(seat_posts)
+            return small, big, ante, (1 if seat_posts[1] <= seat_posts[0] else 0), None, 0
+        button = 1
+    else:
+        seat_posts = blinds
+        if not any(blinds[2:]) and 0 <= blinds[0] <= blinds[1] and blinds[1] >= 1 and min_bet == blinds[1]:
+            return blinds[0], blinds[1], ante, n - 1, None, 0
+        button = n - 1
+    if not any(seat_posts) and not ante:
+        return "posts no blind, straddle or ante; pokerkit and the engine need one."
+    if min_bet < 1:
+        return f"has a minimum bet of {min_bet} chips; the engine needs a minimum bet of at least one chip."
+    notes = NOTE_POST if min(seat_posts) < 0 else 0
+    positive = [b for b in blinds if b > 0]
+    if n > 2 and blinds[1] <= 0 or n == 2 and len(positive) < 2:
+        notes |= NOTE_NO_BIG_BLIND
+    if any(b > 0 for b in blinds[2:]) or min_bet != max([abs(b) for b in blinds] + [0]) or (
+            n > 2 and blinds[0] > blinds[1] > 0):
+        notes |= NOTE_FORCED
+    posts = tuple(abs(b) for b in seat_posts)
+    return min(positive) if positive else 0, min_bet, ante, button, posts, notes
+
+
+def _opener(record: Record, posts: tuple[int, ...], stacks: tuple[int, ...], ante: int) -> int:
+    """The seat preflop action starts after: pokerkit's largest live forced bet (a post counts below every blind)."""
+    signed = (record.blinds[1], record.blinds[0]) if len(posts) == 2 else record.blinds
+    best = max(range(len(posts)),
+               key=lambda s: (min(posts[s], max(stacks[s] - ante, 0)) * ((signed[s] > 0) - (signed[s] < 0)), s))
+    return best
 
 
 def table_setup(record: Record) -> Setup:
     """The engine's table for a record (:func:`table_parameters`) and a deck with every card the record shows."""
-    small, big, ante, button, stacks = table_parameters(record)
-    return Setup(stacks, small, big, ante, button, _deck(record), tuple(x is None for x in record.stacks))
+    small, big, ante, button, stacks, posts, opener, rules, notes = table_parameters(record)[:9]
+    deck, hidden = _deck(record)
+    return Setup(stacks, small, big, ante, button, deck, tuple(x is None for x in record.stacks), posts, opener,
+                 rules, hidden, notes)
 
 
-def _deck(record: Record) -> tuple[int, ...]:
-    """52 card ids: seat s holds deck[2s], deck[2s+1], the board follows; hidden cards as the module notes say."""
+def showdown_hands(record: Record) -> tuple[bool, ...]:
+    """Per player, whether the record shows the player's cards at a showdown: an ``sm`` with both cards known.
+
+    This is pokerkit's reading: at a showdown each player whose cards are
+    not shown is asked to show them (again on every street an all-in runs
+    out), and the last asking replaces cards that ``sm ????``, or no ``sm``
+    at all, leaves unknown, even cards dealt face up.
+    """
+    known = [False] * record.size
+    for kind, who, value in record.ops:
+        if kind == SHOW and len(value) == 2 and UNKNOWN not in value:
+            known[who] = True
+    return tuple(known)
+
+
+def _deck(record: Record) -> tuple[tuple[int, ...], tuple[bool, ...]]:
+    """52 card ids (seat s holds deck[2s], deck[2s+1], the board follows) and the seats with no hand at a showdown.
+
+    Hidden cards are any cards left, except that a hidden player whom the
+    record pays at a showdown is dealt the strongest cards left.
+    """
     n = record.size
     holes: list[list[int]] = [[UNKNOWN, UNKNOWN] for _ in range(n)]
     board: list[int] = []
@@ -325,27 +452,30 @@ def _deck(record: Record) -> tuple[int, ...]:
     if len(board) > 5:
         raise ReplayError(f"Hand {record.label} deals {len(board)} board cards; hold'em has 5.", "malformed")
     left = [c for c in range(52) if c not in set(used)]
-    hidden = [s for s in range(n) if UNKNOWN in holes[s]]
-    if len(board) == 5 and UNKNOWN not in board:
-        live = [s for s in hidden if not folded[s]]
-        if live and sum(not f for f in folded) >= 2:
-            paid = record.winnings or ()
-            strong = [s for s in live if paid and paid[s] > 0]
-            for s in strong + [s for s in live if s not in strong]:
-                pair = _extreme_pair(holes[s], board, left, strongest=s in strong)
+    hidden = [False] * n
+    if len(board) == 5 and UNKNOWN not in board and sum(not f for f in folded) >= 2:
+        shows = showdown_hands(record)
+        paid = record.winnings or ()
+        for s in range(n):
+            if folded[s] or shows[s]:
+                continue
+            if paid and paid[s] > 0:  # the record pays a hand it does not show: the strongest cards left
+                pair = _strongest_pair(holes[s], board, left)
                 holes[s] = list(pair)
                 left = [c for c in left if c not in pair]
+            else:
+                hidden[s] = True
     fill = iter(left)
     for s in range(n):
         holes[s] = [c if c != UNKNOWN else next(fill) for c in holes[s]]
     board = [c if c != UNKNOWN else next(fill) for c in board]
     deck = [c for hole in holes for c in hole] + board
     deck += list(fill)
-    return tuple(deck)
+    return tuple(deck), tuple(hidden)
 
 
-def _extreme_pair(hole: list[int], board: list[int], left: list[int], strongest: bool) -> tuple[int, int]:
-    """The weakest (or strongest) completion of a partly or wholly hidden hand with cards from ``left``."""
+def _strongest_pair(hole: list[int], board: list[int], left: list[int]) -> tuple[int, int]:
+    """The strongest completion of a partly or wholly hidden hand with cards from ``left``."""
     known = [c for c in hole if c != UNKNOWN]
     if len(known) == 1:
         candidates = np.array([[known[0], c] for c in left], dtype=np.int64)
@@ -355,12 +485,45 @@ def _extreme_pair(hole: list[int], board: list[int], left: list[int], strongest:
         candidates = np.stack([cards[a], cards[b]], axis=1)
     values = evaluate_many(np.concatenate([candidates, np.tile(np.array(board, dtype=np.int64), (len(candidates), 1))],
                                           axis=1))
-    pick = int(np.argmax(values) if strongest else np.argmin(values))
+    pick = int(np.argmax(values))
     return int(candidates[pick, 0]), int(candidates[pick, 1])
+
+
+def engine_table(record: Record, setup: Setup) -> tuple[E.Table, E.Hand]:
+    """A table seating the record (:func:`table_setup`) and its hand, dealt: arrays sized by the record's actions.
+
+    The action log holds one row per post and action, so memory follows the
+    record's length whatever its amounts.
+    """
+    n = record.size
+    g = np.zeros(E.G_FIELDS, dtype=np.int64)
+    p = np.zeros((E.P_FIELDS, E.MAX_SEATS), dtype=np.int64)
+    log = np.zeros((len(record.ops) + 3 * E.MAX_SEATS + 8, 4), dtype=np.int64)
+    p[E.P_STACK, :n] = setup.stacks
+    if setup.posts is not None:
+        p[E.P_POST, :n] = setup.posts
+    g[E.G_SEATS] = n
+    g[E.G_SB] = setup.small_blind
+    g[E.G_BB] = setup.big_blind
+    g[E.G_ANTE] = setup.ante
+    g[E.G_RULES] = setup.rules
+    g[E.G_BB_SEAT] = setup.opener
+    table = E.Table.over_arrays(g, p, log)
+    deck = np.array(setup.deck, dtype=np.int64)
+    hand = E.Hand(table, deck)
+    E.start_hand_kernel(g, p, log, deck, setup.button)
+    for s in range(n):
+        if setup.hidden and setup.hidden[s]:
+            p[E.P_HOLE0, s] = p[E.P_HOLE1, s] = UNKNOWN
+    return table, hand
 
 
 def replay_hand(record: Record, steps: bool = True) -> Replayed:
     """Replay one record through the engine (see the module notes); ``steps=False`` skips the per-action log.
+
+    A post (a negative blind) is live, as pokerkit posts it; where that
+    reading is refused and the record reads right with the posts as dead
+    money (Ongame's dead small blind), that reading is kept and noted.
 
     Raises
     ------
@@ -370,11 +533,37 @@ def replay_hand(record: Record, steps: bool = True) -> Replayed:
         the action.
     """
     setup = table_setup(record)
+    try:
+        return _replay(record, setup, steps)
+    except ReplayError:
+        dead = post_seats(record)
+        if not dead or setup.posts is None:
+            raise
+        posts = tuple(-x if dead >> s & 1 else x for s, x in enumerate(setup.posts))
+        try:
+            done = _replay(record, dataclasses.replace(setup, posts=posts), steps)
+        except ReplayError:
+            pass
+        else:
+            return dataclasses.replace(done, notes=note_names(_note_bits(done.notes) | NOTE_DEAD_POST))
+        raise
+
+
+def post_seats(record: Record) -> int:
+    """The seats (bits) whose forced bet the record writes as a post (a negative blind)."""
+    blinds = (record.blinds[1], record.blinds[0]) if record.size == 2 else record.blinds
+    return sum(1 << s for s, b in enumerate(blinds) if b < 0)
+
+
+def _note_bits(names: tuple[str, ...]) -> int:
+    return sum(1 << NOTES.index(name) for name in names)
+
+
+def _replay(record: Record, setup: Setup, steps: bool) -> Replayed:
     n = record.size
-    table = E.Table(list(setup.stacks), setup.small_blind, setup.big_blind, setup.ante, button=setup.button,
-                    rules=_POSTED if short_big_blind_posted(record) else None)
-    hand = table.start_hand(setup.deck)
+    table, hand = engine_table(record, setup)
     label = record.label
+    notes = setup.notes
     log: list[Step] = []
     board_seen = 0
     for position, (kind, who, value) in enumerate(record.ops):
@@ -396,7 +585,7 @@ def replay_hand(record: Record, steps: bool = True) -> Replayed:
         legal = hand.legal()
         if kind == FOLD:
             if legal.to_call <= 0:
-                raise ReplayError(f"{where} folds with nothing to call; the rules allow a check.", "illegal")
+                notes |= NOTE_OPEN_FOLD  # card rooms let a player fold rather than check; pokerkit replays it
             engine_kind, amount = E.FOLD, 0
         elif kind == CHECK_CALL:
             engine_kind, amount = (E.CALL if legal.to_call > 0 else E.CHECK), 0
@@ -432,17 +621,22 @@ def replay_hand(record: Record, steps: bool = True) -> Replayed:
         raise ReplayError(f"Hand {label} goes to a showdown but the record deals only {len(shown_board)} board "
                           "cards.", "incomplete")
     won = engine.won
-    status, rake = _compare(record, won, _returned(engine))
+    if engine.showdown and any(h and w > 0 for h, w in zip(setup.hidden, won)):
+        notes |= NOTE_HIDDEN_SPLIT
+    before = tuple(x - w for x, w in zip(engine.stacks, won))  # each stack once the bets are in, before the pot
+    status, rake, paid, more = _compare(record, won, _returned(engine), before, setup.unlimited)
+    notes |= more
     final = tuple(None if u else x for u, x in zip(setup.unlimited, engine.stacks))
-    if status == "raked" and record.winnings is not None:
-        final = tuple(None if f is None else f - (w - r) for f, w, r in zip(final, won, record.winnings))
+    if status != "unrecorded":
+        final = tuple(None if f is None else b + q for f, b, q in zip(final, before, paid))
     if record.finishing_stacks is not None:
         expected = record.finishing_stacks
         if any(e is not None and f is not None and e != f for e, f in zip(expected, final)):
             raise ReplayError(f"Hand {label} ends with stacks {_amounts(record, expected)} in the record but "
                               f"{_amounts(record, final)} in the engine.", "disagreement")
     holes = shown_holes(record)
-    return Replayed(record, status, won, final, rake, engine.showdown, holes, tuple(shown_board), tuple(log), engine)
+    return Replayed(record, status, won, final, rake, engine.showdown, holes, tuple(shown_board), tuple(log), engine,
+                    note_names(notes), paid)
 
 
 def shown_holes(record: Record) -> tuple[tuple[int, int] | None, ...]:
@@ -479,22 +673,50 @@ def _returned(engine: E.HandRecord) -> tuple[int, ...]:
     return tuple(p - c for p, c in zip(put, contributed))
 
 
-def _compare(record: Record, won: tuple[int, ...], returned: tuple[int, ...]) -> tuple[str, int]:
+def _compare(record: Record, won: tuple[int, ...], returned: tuple[int, ...], before: tuple[int, ...],
+             unlimited: tuple[bool, ...]) -> tuple[str, int, tuple[int, ...], int]:
+    """(status, rake, what the record pays each seat from the pot, NOTES bits) of the record's payments.
+
+    The record's ``winnings`` are compared as written and less an uncalled
+    bet given back, which some sites count as won (a walk's big blind); a
+    raked pot is read that way only in Party Poker's records (``venue =
+    'PartyPoker'``), which count every uncalled bet given back as won.
+    Without winnings (or with all zero) the finishing stacks, where the record
+    has them, say what each seat was paid (Ongame leaves a split pot's
+    winnings at zero).
+    """
     paid = record.winnings
+    notes = 0
     if paid is None or (not any(paid) and any(won)):
-        return "unrecorded", 0
-    if tuple(paid) == tuple(won):
-        return "identical", 0
-    # some sites count an uncalled bet given back (a walk's big blind, say) as collected: the same stacks
-    if all(p == w or (r > 0 and p == w + r) for p, w, r in zip(paid, won, returned)):
-        return "identical", 0
+        finishing = record.finishing_stacks
+        if finishing is None or any(unlimited) or not any(f > b for f, b in zip(finishing, before)):
+            return "unrecorded", 0, won, 0
+        paid = tuple(f - b for f, b in zip(finishing, before))
+        notes |= NOTE_FINISHING
+    plain = tuple(paid)
+    less = tuple(p - r if 0 < r <= p else p for p, r in zip(plain, returned))
+    party = _counts_uncalled(record)
+    readings = [plain] if less == plain else [less, plain] if party else [plain, less]
     pot = sum(won)
-    if sum(paid) < pot and all(0 <= p <= w and (w > 0 or p == 0) for p, w in zip(paid, won)):
-        return "raked", pot - sum(paid)
-    worst = max(range(len(won)), key=lambda s: abs(paid[s] - won[s]))
-    raise ReplayError(f"Hand {record.label} pays p{worst + 1} {record.amount(paid[worst])} in the record but "
-                      f"{record.amount(won[worst])} in the engine (record {_amounts(record, paid)}, engine "
+    for reading in readings:
+        if reading == won:
+            return "identical", 0, reading, notes | (NOTE_UNCALLED if reading is less else 0)
+    for reading in readings if party else [plain]:
+        if sum(reading) < pot and all(0 <= q <= w and (w > 0 or q == 0) for q, w in zip(reading, won)):
+            notes |= NOTE_UNCALLED if reading is less else 0
+            if sum(w > 0 for w in won) >= 2:
+                notes |= NOTE_SPLIT_RAKED
+            return "raked", pot - sum(reading), reading, notes
+    worst = max(range(len(won)), key=lambda s: abs(plain[s] - won[s]))
+    where = "finishing stacks pay" if notes & NOTE_FINISHING else "pays"
+    raise ReplayError(f"Hand {record.label} {where} p{worst + 1} {record.amount(plain[worst])} in the record but "
+                      f"{record.amount(won[worst])} in the engine (record {_amounts(record, plain)}, engine "
                       f"{_amounts(record, won)}).", "disagreement")
+
+
+def _counts_uncalled(record: Record) -> bool:
+    """Whether the record's site counts an uncalled bet given back in a player's winnings (Party Poker's records)."""
+    return record.fields.get("venue") == "PartyPoker"
 
 
 def replay(source: Any, *, site: str | None = None, show_progress: bool | None = None, on_hand: Callable[..., Any] | None = None,
@@ -542,6 +764,7 @@ def replay(source: Any, *, site: str | None = None, show_progress: bool | None =
                                                       str(error))))
                 continue
             setattr(report, done.status, getattr(report, done.status) + 1)
+            report.noted.update(done.notes)
             report.rake += float(record.amount(done.rake))
             on_hand(done)
     report.refusals = [r for _, r in sorted(numbered, key=lambda pair: pair[0])]
@@ -625,4 +848,5 @@ def _merge(total: ReplayReport, part: ReplayReport) -> None:
     total.unrecorded += part.unrecorded
     total.refused.update(part.refused)
     total.refusals += part.refusals
+    total.noted.update(part.noted)
     total.rake += part.rake

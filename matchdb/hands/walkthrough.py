@@ -25,7 +25,7 @@ Amounts are in the record's currency, as numbers.
 ... min_bet = 2
 ... starting_stacks = [200, 200]
 ... actions = ['d dh p1 AhKh', 'd dh p2 QsQd', 'p2 cbr 6', 'p1 cc', 'd db 2c7dJh',
-...            'p1 cbr 194', 'p2 cc', 'd db 3s', 'd db 4d']
+...            'p1 cbr 194', 'p2 cc', 'p1 sm AhKh', 'p2 sm QsQd', 'd db 3s', 'd db 4d']
 ... '''
 >>> done = replay_hand(next(iter(read_text(text, "ak-vs-qq.phh"))))
 >>> frames = walk(done)["frames"]
@@ -94,7 +94,9 @@ def walk(done: Replayed, db: MatchDB | None = None, opponent_range: str = "rando
             bets = [0] * n
             add(step.street, board, f"the {E.STREETS[step.street]}: {format_cards(board)}", None)
         stacks, bets, in_hand = list(step.stacks), list(step.bets), list(step.in_hand)
-        pot = total - sum(stacks)  # the chips in the middle (none after the action that ends the hand: it is paid)
+        if step is done.steps[-1]:  # the engine pays the pot at the action that ends the betting: shown unpaid until
+            stacks = [s - w for s, w in zip(stacks, done.won)]  # the result (an all-in's runout is still to come)
+        pot = total - sum(stacks)  # the chips in the middle
         add(step.street, board, step.words(amount), step.seat)
     for size in (3, 4, 5):  # the rest of the board, dealt after the last action (an all-in runout), street by street
         if len(board) < size <= len(done.board):

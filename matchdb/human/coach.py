@@ -2,17 +2,23 @@
 
 For the person's decision (:meth:`Coach.advise`):
 
-- ``equity``: the exact equity of the person's cards against the live
-  opponents as the bots model them, from the database through
-  :meth:`matchdb.play.strength.StrengthSource.strength` with kind
-  ``"exact"``: ``"uniform"`` (every opponent holds any two cards) or
-  ``"dropout"`` (West's drop-out ranges: an opponent who entered the pot of
-  their own will holds a pair of sixes or better by preflop equity,
-  :data:`matchdb.play.bots.PAIR_OF_SIXES`). Exact after the flop against
-  one or two opponents; against more, 1,000 sampled deals
-  (:data:`matchdb.play.strength.EXACT_SAMPLES`); preflop the database's
-  preflop table (heads-up equity, or the naive win rate with more players).
-  ``method`` says which.
+- ``equity``: the equity of the person's cards against the live opponents
+  as the bots model them: ``"uniform"`` (every opponent holds any two
+  cards) or ``"dropout"`` (West's drop-out ranges: an opponent who entered
+  the pot of their own will holds a pair of sixes or better by preflop
+  equity, :data:`matchdb.play.bots.PAIR_OF_SIXES`), with ``method`` saying
+  how it was found and ``standard_error`` (0 where exact). After the flop it
+  is :meth:`matchdb.MatchDB.multiway`'s answer: exact against up to three
+  opponents (four on the river), beyond that sampled to a standard error of
+  about 0.0005; against four or more with drop-out ranges, 1,000 deals
+  sampled by the bots' own strength (:data:`matchdb.play.strength.EXACT_SAMPLES`),
+  its standard error bounded by sqrt(e (1 - e) / 1000). Before the flop:
+  against one random hand the preflop table's exact heads-up equity, against
+  one drop-out range the exact count over every board
+  (:mod:`matchdb.db.preflop`'s matchups), against two or more opponents
+  :data:`PREFLOP_SAMPLES` deals sampled (:mod:`matchdb.equity.preflop_hands`,
+  a standard error of about 0.0008). Sampled figures use a fixed seed, so the
+  same decision shows the same figure.
 - ``pot_odds``: the call over the pot after the call
   (:func:`matchdb.play.decisions.pot_odds`); with nothing to call, the odds
   of a pot-sized bet (:func:`matchdb.play.decisions.bet_odds`), as West's
@@ -40,12 +46,19 @@ import os
 from collections.abc import Sequence
 from typing import Any
 
-from matchdb.play.bots import BOT_NAMES, DROPOUT, PAIR_OF_SIXES, UNIFORM, make_bot, opponent_flags
+import numpy as np
+
+from matchdb.equity.multiway import MAX_EXACT_UNKNOWN
+from matchdb.play.bots import BOT_NAMES, DROPOUT, PAIR_OF_SIXES, make_bot, opponent_flags
 from matchdb.play.decisions import WEST_BANDS, bet_odds, fcr_probabilities, pot_odds, rate_of_return
 from matchdb.play.engine import STREETS, HandRecord, View
-from matchdb.play.strength import EXACT_OPPONENTS, EXACT_SAMPLES
+from matchdb.play.strength import EXACT_SAMPLES
 
-__all__ = ["Coach", "band_of", "session_report"]
+__all__ = ["PREFLOP_SAMPLES", "Coach", "band_of", "session_report"]
+
+#: Deals the coach samples before the flop against two or more opponents (a standard error of about 0.0008).
+PREFLOP_SAMPLES = 262_144
+_SEED = 0  # sampled figures are reproducible: the same decision, the same figure
 
 _CHOICES = ("fold", "call", "raise")
 
@@ -74,28 +87,58 @@ class Coach:
         self.model = model
         self.bots = [make_bot(name) for name in BOT_NAMES]
         self._cache: dict[tuple[int, int, int], dict[str, Any]] = {}
+        self._dropout: np.ndarray | None = None
 
-    def equity(self, view: View) -> tuple[float, str]:
-        """The exact equity of ``view``'s hole cards against its live opponents under the coach's model, and how."""
-        players = view.players
-        dropout = self.model == "dropout"
-        flags = opponent_flags(view.history, view.in_hand, view.seat, DROPOUT if dropout else UNIFORM) if dropout else None
-        value = self.source.strength("exact", view.hole, view.board, players, model="dropout" if dropout else "uniform",
-                                     threshold=PAIR_OF_SIXES if dropout else 0.0, flags=flags)
+    def equity(self, view: View) -> tuple[float, str, float]:
+        """The equity of ``view``'s hole cards against its live opponents under the coach's model, how it was found
+        (``"exact"``, or ``"sampled, N deals, s.e. X"``), and its standard error (0 when exact)."""
+        opponents = view.players - 1
+        if opponents < 1:
+            return 1.0, "exact", 0.0
+        flags = (opponent_flags(view.history, view.in_hand, view.seat, DROPOUT) if self.model == "dropout"
+                 else [0] * opponents)
         if not view.board:
-            method = "preflop table: heads-up equity" if players == 2 else f"preflop table: naive win rate, {players} players"
-        elif players - 1 <= EXACT_OPPONENTS:
-            method = "exact"
-        else:
-            method = f"sampled, {EXACT_SAMPLES} deals"
-        return float(value), method
+            return self._preflop(view, flags)
+        if any(flags) and opponents > MAX_EXACT_UNKNOWN:  # the database samples ranges slowly: the bots' sampler
+            value = float(self.source.strength("exact", view.hole, view.board, view.players, model="dropout",
+                                               threshold=PAIR_OF_SIXES, flags=flags))
+            bound = math.sqrt(max(value * (1.0 - value), 0.0) / EXACT_SAMPLES)
+            return value, f"sampled, {EXACT_SAMPLES:,} deals, s.e. at most {bound:.4f}", bound
+        specs = [self._dropout_weights() if flag else "random" for flag in flags]
+        answer = self.source.db.multiway(view.hole, view.board, specs, seed=_SEED)
+        return _labelled(answer.equity, answer.exact, answer.standard_error, answer.samples)
+
+    def _preflop(self, view: View, flags: Sequence[int]) -> tuple[float, str, float]:
+        from matchdb.core.hole_cards import hand_index
+        from matchdb.db.preflop import matchups
+        from matchdb.equity.preflop_hands import preflop_multiway
+
+        if len(flags) == 1 and not flags[0]:  # the preflop table's exact heads-up equity
+            classes = self.source.classes
+            return float(self.source.preflop[classes[view.hole[0], view.hole[1]], 0]), "exact", 0.0
+        hero = np.zeros(1326)
+        hero[hand_index(tuple(view.hole))] = 1.0
+        weights = [self._dropout_weights() if flag else np.ones(1326) for flag in flags]
+        result = preflop_multiway(matchups(self.source.db, build=False), hero, weights, samples=PREFLOP_SAMPLES,
+                                  seed=_SEED)
+        return _labelled(result.equity, result.exact, result.standard_error, result.samples)
+
+    def _dropout_weights(self) -> np.ndarray:
+        """West's drop-out range as 1,326 weights: the hands whose class's preflop heads-up equity reaches a pair of
+        sixes' (the bots' own test, :func:`matchdb.play.strength.strength_kernel`)."""
+        if self._dropout is None:
+            from matchdb.core.hole_cards import HAND_HIGH, HAND_LOW
+
+            equity = self.source.preflop[self.source.classes[HAND_HIGH, HAND_LOW], 0]
+            self._dropout = (equity >= PAIR_OF_SIXES).astype(np.float64)
+        return self._dropout
 
     def advise(self, view: View, names: Sequence[str] = ()) -> dict[str, Any]:
         """The figures of the decision ``view`` shows (JSON-safe; computed once per decision)."""
         key = (view.hand, len(view.history), view.seat)
         if key in self._cache:
             return self._cache[key]
-        equity, method = self.equity(view)
+        equity, method, standard_error = self.equity(view)
         if view.to_call > 0:
             odds, odds_for = pot_odds(view.to_call, view.pot), "call"
         else:
@@ -112,7 +155,7 @@ class Coach:
             bots[bot.name] = _describe(int(kind), int(amount), view)
         figures = {
             "hand": view.hand + 1, "street": STREETS[view.street], "players": view.players, "equity": equity,
-            "method": method, "model": self.model, "pot": view.pot, "to_call": view.to_call, "pot_odds": odds,
+            "method": method, "standard_error": standard_error, "model": self.model, "pot": view.pot, "to_call": view.to_call, "pot_odds": odds,
             "odds_for": odds_for, "rate_of_return": _number(rr), "band": band_of(rr),
             "west": {"fold": fold, "call": call, "raise": raise_},
             "west_likeliest": _CHOICES[max(range(3), key=lambda k: (fold, call, raise_)[k])], "bots": bots,
@@ -129,12 +172,20 @@ class Coach:
             figures = self.advise(decision.view, names)
             choice = {"fold": "fold", "check": "call", "call": "call", "bet": "raise", "raise": "raise"}[decision.action]
             rows.append({"street": figures["street"], "action": decision.action, "amount": decision.amount,
-                         "equity": figures["equity"], "method": figures["method"], "pot_odds": figures["pot_odds"],
+                         "equity": figures["equity"], "method": figures["method"],
+                         "standard_error": figures["standard_error"], "pot_odds": figures["pot_odds"],
                          "rate_of_return": figures["rate_of_return"], "band": figures["band"],
                          "west_likeliest": figures["west_likeliest"], "west_agrees": choice == figures["west_likeliest"],
                          "west_chance_of_yours": figures["west"][choice]})
         seat = decisions[0].view.seat if decisions else 0
         return {"decisions": rows, "net": int(record.stacks[seat] - record.start[seat]), "showdown": record.showdown}
+
+
+def _labelled(equity: float, exact: bool, standard_error: float, samples: int) -> tuple[float, str, float]:
+    """(equity, method, standard error) of an answer: ``"exact"``, or the deals sampled and the standard error."""
+    if exact:
+        return float(equity), "exact", 0.0
+    return float(equity), f"sampled, {samples:,} deals, s.e. {standard_error:.4f}", float(standard_error)
 
 
 def _describe(kind: int, amount: int, view: View) -> str:

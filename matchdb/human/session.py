@@ -25,14 +25,17 @@ doubling, :func:`matchdb.play.games.blind_schedule`), a player without chips
 is out, and the session is over when the person is out or has every chip.
 
 **What is kept.** Each finished hand is appended to ``hands.phhs`` in the
-session's folder (``directory/<id>/``) by pokerkit's writer
+session's folder (``directory/<id>/``, readable by its owner only: the
+folder 0700, its files 0600) by pokerkit's writer
 (:func:`matchdb.hands.writer.history_of`, every hole card written), then the
 state (the configuration, stacks, button, hands played, buy-ins and the last
 hand's result) is written atomically to ``state.json``; both happen before
 the next hand can be dealt, so a crash loses at most the hand in play and
 :meth:`Session.resume` continues with the stacks. (A bot's memory of earlier
 hands, such as :class:`matchdb.play.examples.Exploiter`'s, starts afresh on
-resume.)
+resume.) Names a hand history cannot carry (control characters, three
+single quotes in a row: :func:`check_name`) are refused, so every kept hand
+reads back with pokerkit and :func:`matchdb.hands.read`.
 
 **What is shown.** :meth:`Session.view` is a JSON-safe dict of what the
 person may see: the person's hole cards, the board dealt so far, each seat's
@@ -48,7 +51,8 @@ replays every kept hand.
 **Decks.** With ``seed`` set, hand k deals from a Generator seeded with
 ``(seed, k)`` (reproducible, for tests and practice: a hand lost to a crash
 is dealt again the same); without, each deck comes from the operating
-system's randomness. Session ids come from :func:`secrets.token_urlsafe`.
+system's randomness. Whoever knows the seed can predict every card, so the
+view says ``seeded``. Session ids come from :func:`secrets.token_urlsafe`.
 
 >>> import tempfile
 >>> folder = tempfile.mkdtemp()
@@ -79,8 +83,10 @@ import math
 import os
 import re
 import secrets
+import shutil
 import threading
-from collections.abc import Mapping, Sequence
+import unicodedata
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
@@ -101,15 +107,23 @@ from matchdb.play.engine import (
     MAX_SEATS,
     RAISE,
     STREETS,
+    GameStart,
     Hand,
     HandRecord,
     Rules,
     Table,
     shuffled_decks,
 )
-from matchdb.play.games import DEFAULT_SCHEDULE, blind_schedule, bot_name, needs_strength, wants_results
+from matchdb.play.games import (
+    DEFAULT_SCHEDULE,
+    blind_schedule,
+    bot_name,
+    needs_strength,
+    wants_game_start,
+    wants_results,
+)
 
-__all__ = ["GAMES", "HUMAN_SEAT", "ACTIONS", "SessionError", "TableConfig", "Session", "card_names"]
+__all__ = ["GAMES", "HUMAN_SEAT", "ACTIONS", "SessionError", "TableConfig", "Session", "card_names", "check_name"]
 
 #: The games a table offers.
 GAMES = ("cash", "sng")
@@ -140,6 +154,30 @@ def card_names(cards: Sequence[int] | None) -> list[str] | None:
     if cards is None:
         return None
     return [format_cards([int(c)]) for c in cards]
+
+
+def check_name(name: str, what: str = "name") -> str:
+    r"""``name`` when a hand history can carry it, else a one-sentence refusal.
+
+    PHH is TOML: pokerkit writes a name as a literal string, which cannot hold
+    a control character (a tab, a newline, NUL, DEL: Unicode's category Cc)
+    or three single quotes in a row, and a lone surrogate cannot be written
+    as UTF-8 at all. Such a name would leave the session's whole history
+    unreadable, so it is refused.
+
+    >>> check_name("Ann O'Neil")
+    "Ann O'Neil"
+    >>> check_name("a" + chr(10) + "b", "player's name")
+    Traceback (most recent call last):
+    ...
+    matchdb.human.session.SessionError: The player's name 'a\nb' holds the character '\n'; expected printable characters and no three single quotes in a row.
+    """
+    bad = next((c for c in name if unicodedata.category(c) in ("Cc", "Cs")), None)
+    if bad is not None or "'''" in name:
+        holds = f"the character {bad!r}" if bad is not None else "three single quotes in a row"
+        raise SessionError(f"The {what} {name[:60]!r} holds {holds}; expected printable characters and no three "
+                           "single quotes in a row.")
+    return name
 
 
 def _whole(value: Any, name: str, low: int, high: int) -> int:
@@ -215,7 +253,8 @@ class TableConfig:
         if self.seed is not None:
             _whole(self.seed, "seed", 0, 2**63 - 1)
         if not isinstance(self.name, str) or not 1 <= len(self.name.strip()) <= 40:
-            raise SessionError(f"The player's name {self.name!r} is not a text of 1 to 40 characters.")
+            raise SessionError(f"The player's name {str(self.name)[:60]!r} is not a text of 1 to 40 characters.")
+        check_name(self.name, "player's name")
 
     def to_dict(self) -> dict[str, Any]:
         """The configuration as JSON-safe data (:meth:`from_dict` reads it back)."""
@@ -225,7 +264,7 @@ class TableConfig:
         return data
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> TableConfig:
+    def from_dict(cls, data: Any) -> TableConfig:
         """A configuration from :meth:`to_dict`'s data or a request; unknown keys are refused.
 
         >>> TableConfig.from_dict({"seats": 2, "colour": "red"})
@@ -306,7 +345,7 @@ class Session:
         self.bots: list[Bot] = config.make_bots()
         names = [config.name.strip()]
         for bot in self.bots:
-            base = bot_name(bot)
+            base = check_name(bot_name(bot), "bot name")
             name, k = base, 2
             while name in names:
                 name, k = f"{base}-{k}", k + 1
@@ -323,6 +362,7 @@ class Session:
         self.reviews: list[dict[str, Any]] = []
         self.bot_errors: list[dict[str, Any]] = []
         self._live: _Live | None = None
+        self._started = False  # whether the bots were told their game started (on_game_start)
         self._phh_size = 0
         self._lock = threading.RLock()
         self.coach: Any = None
@@ -344,18 +384,27 @@ class Session:
         folder = Path(directory) / session_id
         session = cls(session_id, config, folder, source)
         session._open_source(db)
-        folder.mkdir(parents=True, exist_ok=False)
-        (folder / _HANDS).touch()
+        Path(directory).mkdir(parents=True, exist_ok=True)
+        folder.mkdir(mode=0o700)
+        folder.chmod(0o700)  # whatever the umask: a session's folder is its owner's alone
+        os.close(os.open(folder / _HANDS, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
         session._save()
         session._deal()
         return session
 
     @classmethod
-    def resume(cls, session_id: str, directory: str | os.PathLike = ".", db: Any = None, source: Any = None) -> Session:
+    def resume(cls, session_id: str, directory: str | os.PathLike = ".", db: Any = None, source: Any = None,
+               check: Callable[[Any], TableConfig] | None = None) -> Session:
         """The session ``session_id`` of ``directory`` as its state file left it, the next hand dealt.
 
         A hand appended to the history after the last state was written (a
         crash between the two) is cut off, so the history and the stacks agree.
+        ``check`` turns the kept table settings into a :class:`TableConfig`
+        (default :meth:`TableConfig.from_dict`): a server passes its own, which
+        takes built-in bots only, so a state file edited to name a file or a
+        class loads no code. A state file that is not what this class wrote
+        (wrong types, numbers out of range, a history size the file does not
+        have) is refused in one sentence.
         """
         if not isinstance(session_id, str) or not _ID.fullmatch(session_id):
             raise SessionError(f"The session id {str(session_id)[:80]!r} is not a session id; expected 16 to 64 "
@@ -369,24 +418,47 @@ class Session:
             raise SessionError(f"The state of session {session_id!r} cannot be read ({error}).") from None
         if not isinstance(data, dict) or data.get("version") != _STATE_VERSION:
             raise SessionError(f"The state of session {session_id!r} is not a version {_STATE_VERSION} session state.")
-        config = TableConfig.from_dict(data["config"])
+        config = (check or TableConfig.from_dict)(data.get("config"))
         session = cls(session_id, config, folder, source)
-        session.stacks = [int(x) for x in data["stacks"]]
-        session.buyins = [int(x) for x in data["buyins"]]
-        session.button = int(data["button"])
-        session.hands = int(data["hands"])
-        session.over = bool(data["over"])
-        session.last = data.get("last")
-        session.reviews = list(data.get("reviews", []))
-        session._phh_size = int(data["phh_size"])
-        if len(session.stacks) != config.seats or len(session.buyins) != config.seats:
-            raise SessionError(f"The state of session {session_id!r} has {len(session.stacks)} stacks for {config.seats} seats.")
-        with open(folder / _HANDS, "r+b") as phh:  # a hand written after the last state is cut off
-            phh.truncate(session._phh_size)
+        try:
+            session._restore(data)
+            with open(folder / _HANDS, "r+b") as phh:  # a hand written after the last state is cut off
+                if session._phh_size > os.fstat(phh.fileno()).st_size:
+                    raise ValueError(f"its history is shorter than the {session._phh_size:,} bytes the state counts")
+                phh.truncate(session._phh_size)
+        except (KeyError, TypeError, ValueError, OSError) as error:
+            raise SessionError(f"The state of session {session_id!r} is damaged ({str(error)[:120]}).") from None
         session._open_source(db)
         if not session.over:
             session._deal()
         return session
+
+    def _restore(self, data: dict[str, Any]) -> None:
+        """The kept numbers of ``state.json``, each checked (KeyError, TypeError or ValueError when one is wrong)."""
+        seats = self.config.seats
+
+        def chips(values: Any, what: str) -> list[int]:
+            if not isinstance(values, list) or len(values) != seats:
+                raise ValueError(f"{what} are not {seats} numbers")
+            return [_whole(x, what, 0, 10 * _MAX_CHIPS) for x in values]
+
+        self.stacks = chips(data["stacks"], "stacks")
+        self.buyins = chips(data["buyins"], "buy-ins")
+        self.button = _whole(data["button"], "button", -1, seats - 1)
+        self.hands = _whole(data["hands"], "hands played", 0, 10**12)
+        self._phh_size = _whole(data["phh_size"], "history size", 0, 2**62)
+        if not isinstance(data["over"], bool):
+            raise TypeError("its 'over' is not true or false")
+        self.over = data["over"]
+        alive = [s for s in range(seats) if self.stacks[s] > 0]
+        if self.config.game == "sng" and (self.stacks[HUMAN_SEAT] == 0 or alive == [HUMAN_SEAT]):
+            self.over = True
+        if self.config.game == "cash" and sum(self.stacks) == 0:
+            raise ValueError("no seat has chips")
+        last, reviews = data.get("last"), data.get("reviews", [])
+        if not (last is None or isinstance(last, dict)) or not isinstance(reviews, list):
+            raise TypeError("its last hand or its reviews are not what a session writes")
+        self.last, self.reviews = last, list(reviews)
 
     def _open_source(self, db: Any) -> None:
         if self.source is None and (needs_strength(self.bots) or self.config.coach):
@@ -419,7 +491,7 @@ class Session:
             "hands_played": self.hands, "blinds": {"small_blind": sb, "big_blind": bb, "ante": ante},
             "human_seat": HUMAN_SEAT, "names": list(self.names), "over": self.over, "left": self.left,
             "coach_on": self.config.coach, "last": self.last, "buyins": list(self.buyins),
-            "bot_errors": self.bot_errors,
+            "bot_errors": self.bot_errors, "seeded": self.config.seed is not None,
         }
         if live is None:
             out.update(hand_over=True, your_turn=False, actor=None, board=[], pot=0, street="over", hole=None,
@@ -439,7 +511,7 @@ class Session:
             board=card_names(hand.board), pot=0 if hand.over else hand.pot, street=STREETS[hand.street],
             hole=card_names(record.holes[HUMAN_SEAT]), stacks=stacks, button=record.button,
             seats=[self._seat(s, record, (stacks[s], bets[s], s in folded, s in shown)) for s in range(n)],
-            log=[self._log_entry(entry) for entry in history],
+            log=[self._log_entry(entry, history[:k]) for k, entry in enumerate(history)],
             legal=self._legal(hand) if actor == HUMAN_SEAT else None,
         )
         if actor == HUMAN_SEAT and self.coach is not None:
@@ -479,10 +551,14 @@ class Session:
         folded = {seat for _, seat, kind, _ in record.history if kind == FOLD}
         return {s for s in range(len(record.start)) if record.start[s] > 0 and s not in folded}
 
-    def _log_entry(self, entry: tuple[int, int, int, int]) -> dict[str, Any]:
+    def _log_entry(self, entry: tuple[int, int, int, int], earlier: Sequence[tuple[int, int, int, int]] = ()) -> dict[str, Any]:
+        """One action of the hand's log (``earlier``: the actions before it); the first wager of a street after the
+        flop is a ``"bet"`` (preflop the big blind is the bet, so every wager there is a ``"raise"``)."""
         street, seat, kind, amount = entry
-        return {"street": STREETS[street], "seat": seat, "name": self.names[seat], "action": ACTION_NAMES[kind],
-                "amount": amount}
+        action = ACTION_NAMES[kind]
+        if kind == RAISE and street > 0 and not any(s == street and k == RAISE for s, _, k, _ in earlier):
+            action = "bet"
+        return {"street": STREETS[street], "seat": seat, "name": self.names[seat], "action": action, "amount": amount}
 
     def _legal(self, hand: Hand) -> dict[str, Any]:
         legal = hand.legal()
@@ -566,11 +642,10 @@ class Session:
                     kind, amount = FOLD, 0
             except Exception as error:  # a user's bot, a partial database: it folds (or checks), play goes on, it is said
                 kind, amount = FOLD, 0
-                self.bot_errors = [*self.bot_errors[-9:], {"hand": live.number + 1, "seat": seat, "name": self.names[seat],
-                                                          "error": f"{type(error).__name__}: {str(error)[:200]}"}]
+                self._bot_error(live.number + 1, seat, error)
             before = len(live.hand.history)
             live.hand.act(kind, amount)
-            entry = self._log_entry(live.hand.history[before])
+            entry = self._log_entry(live.hand.history[before], live.hand.history[:before])
             self._after_action()
             return entry
 
@@ -597,17 +672,39 @@ class Session:
     def leave(self) -> dict[str, Any]:
         """Fold the person's hand in play (bots finish it), keep it, close the session; returns :meth:`summary`."""
         with self._lock:
-            live = self._live
-            while live is not None and not live.hand.over:
-                if live.hand.actor == HUMAN_SEAT:
-                    legal = live.hand.legal()
-                    live.hand.act(FOLD if legal.to_call > 0 else CHECK)
-                    self._after_action()
-                else:
-                    self.step()
+            self._settle()
             self.left = True
             self._save()
             return self.summary()
+
+    def put_away(self) -> None:
+        """Settle the hand in play as :meth:`leave` does (the person folds, or checks when nothing is to call; the
+        bots finish it) and keep it, so a session put away (a server's idle session) resumes after that hand: waiting
+        never takes back a hand in play."""
+        with self._lock:
+            self._settle()
+
+    @property
+    def unplayed(self) -> bool:
+        """True while the person has finished no hand and made no decision in this one: nothing worth keeping."""
+        return self.hands == 0 and (self._live is None or not self._live.decisions)
+
+    def discard(self) -> None:
+        """Remove the session's folder (its state and history) for good; the session is closed."""
+        with self._lock:
+            self.left = True
+            self._live = None
+            shutil.rmtree(self.folder, ignore_errors=True)
+
+    def _settle(self) -> None:
+        live = self._live
+        while live is not None and not live.hand.over:
+            if live.hand.actor == HUMAN_SEAT:
+                legal = live.hand.legal()
+                live.hand.act(FOLD if legal.to_call > 0 else CHECK)
+                self._after_action()
+            else:
+                self.step()
 
     def summary(self) -> dict[str, Any]:
         """Hands played, stacks, buy-ins and each seat's result in chips and big blinds (JSON-safe)."""
@@ -652,8 +749,28 @@ class Session:
         table = Table(self.stacks, sb, bb, ante, button=button, rules=_RULES)
         hand = table.start_hand(shuffled_decks(rng, 1)[0])
         self._live = _Live(number, table, hand, (sb, bb, ante))
+        if not self._started:  # the bots' game begins with this object's first hand (new, or resumed)
+            self._started = True
+            self._start_bots(hand.record().button, (sb, bb, ante))
         if hand.over:
             self._finish()
+
+    def _start_bots(self, button: int, blinds: tuple[int, int, int]) -> None:
+        """Tell the bots with an ``on_game_start`` their seat (a failure is said in ``bot_errors``, play goes on)."""
+        for seat in range(1, self.config.seats):
+            bot = self.bots[seat - 1]
+            if not wants_game_start(bot):
+                continue
+            start = GameStart(seat=seat, names=self.names, stacks=tuple(self.stacks), button=button,
+                              small_blind=blinds[0], big_blind=blinds[1], ante=blinds[2], mode=self.config.game)
+            try:
+                bot.on_game_start(start)
+            except Exception as error:  # a user's bot must not stop the table
+                self._bot_error(self.hands + 1, seat, error)
+
+    def _bot_error(self, hand: int, seat: int, error: Exception) -> None:
+        self.bot_errors = [*self.bot_errors[-9:], {"hand": hand, "seat": seat, "name": self.names[seat],
+                                                  "error": f"{type(error).__name__}: {str(error)[:200]}"}]
 
     def _after_action(self) -> None:
         live = self._live
@@ -720,7 +837,7 @@ class Session:
                 "last": self.last, "reviews": self.reviews[-50:], "phh_size": self._phh_size}
         text = json.dumps(data, allow_nan=False, default=_plain)
         temporary = self.folder / f".{_STATE}.{secrets.token_hex(4)}"
-        with open(temporary, "w", encoding="utf-8") as out:
+        with open(os.open(temporary, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600), "w", encoding="utf-8") as out:
             out.write(text)
             out.flush()
             os.fsync(out.fileno())

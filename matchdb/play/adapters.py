@@ -9,15 +9,21 @@ tutorial's HonestPlayer) plays as it is::
 (:func:`matchdb.play.bots.make_bot` wraps any class with ``declare_action``
 and no ``act``), or in Python ``run_arena([PyPokerEngineBot(HonestPlayer()),
 "west"], ...)``. The adapter speaks PyPokerEngine's messages from what the
-player's seat may see: the game start (``player_num``, the rule, the seats),
-each round start with its hole cards, each street start, every other
-player's action as a game update (sent before the player's next decision and
-at the end of the hand), ``declare_action`` with PyPokerEngine's valid
-actions (fold; call with the amount to match this street; raise to a total
-between min and max, -1 when no raise is allowed) and the round result with
-the winners and the hands shown (ranked by PyPokerEngine's own evaluator).
-Cards are PyPokerEngine's strings (``"SA"``: suit then rank), seats have
-uuids ``seat0``, ``seat1``, ... and the names of the arena's bots.
+player's seat may see: at the start of every game (the arena seats the bots
+anew for each game, so one player object plays many games in many seats)
+its uuid for that game's seat and the game start (``player_num``, the rule,
+the seats), then for each hand it is dealt into the round start with its
+hole cards, each street start, every other player's action as a game update
+(sent before the player's next decision and at the end of the hand),
+``declare_action`` with PyPokerEngine's valid actions (fold; call with the
+amount to match this street; raise to a total between min and max, -1 when
+no raise is allowed) and the round result with the winners and the hands
+shown (ranked by PyPokerEngine's own evaluator). Each game starts afresh, as
+a new ``start_poker`` does: the round count restarts at 1 and the messages of
+the last game are never mixed into the new one. Cards are PyPokerEngine's
+strings (``"SA"``: suit then rank), seats have uuids ``seat0``, ``seat1``,
+... and the names of the arena's bots. (The messages at the end of a game,
+PyPokerEngine's game result, have no counterpart.)
 
 **Another framework** plugs in the same way: a :class:`matchdb.play.bots.Bot`
 whose ``act(view)`` translates the :class:`matchdb.play.engine.View` into that
@@ -45,6 +51,7 @@ from matchdb.play.engine import (
     FOLD,
     RAISE,
     SMALL_BLIND,
+    GameStart,
     HandResult,
     View,
 )
@@ -133,40 +140,53 @@ class PyPokerEngineBot(Bot):
         name = {FOLD: "fold", CALL: "call", CHECK: "call", RAISE: "raise"}[kind]
         return {"player_uuid": f"seat{seat}", "action": name, "amount": int(amount)}
 
-    def _tell(self, history, state: dict, upto: int | None = None) -> None:
-        """Send the actions not yet told as game updates."""
-        end = len(history) if upto is None else upto
-        for entry in history[self._sent:end]:
+    def _catch_up(self, history, state: dict, street: int) -> None:
+        """Tell the actions not yet told as game updates, each street's start before its first action, up to ``street``."""
+        for entry in history[self._sent:]:
+            self._start_streets(entry[0], state)
             update = self._update(entry)
             if update is not None:
                 self.player.receive_game_update_message(update, state)
-        self._sent = max(self._sent, end)
+        self._sent = len(history)
+        self._start_streets(street, state)
+
+    def _start_streets(self, street: int, state: dict) -> None:
+        while self._street < min(street, 3):
+            self._street += 1
+            self.player.receive_street_start_message(_STREETS[self._street], state)
+
+    def _new_round(self, hand: int, hole, seats: list[dict]) -> None:
+        self._hand, self._street, self._sent = hand, -1, 0
+        self.player.receive_round_start_message(hand + 1, to_pypokerengine(hole), seats)
+
+    def _start_game(self, seat: int, names, stacks, small_blind: int, ante: int, hands: int | None) -> None:
+        """A new game: the uuid of this game's seat, the game start message, nothing kept from the last game."""
+        self._hand, self._street, self._sent = -1, -1, 0
+        self._started = True
+        if hasattr(self.player, "set_uuid"):
+            self.player.set_uuid(f"seat{seat}")
+        in_hand = tuple(stack > 0 for stack in stacks)
+        self.player.receive_game_start_message({
+            "player_num": len(names),
+            "rule": {"initial_stack": int(stacks[seat]), "max_round": hands, "small_blind_amount": int(small_blind),
+                     "ante": int(ante), "blind_structure": {}},
+            "seats": self._seat_dicts(names, stacks, in_hand, stacks),
+        })
+
+    def on_game_start(self, start: GameStart) -> None:
+        names = start.names or tuple(f"seat{s}" for s in range(len(start.stacks)))
+        self._start_game(start.seat, names, start.stacks, start.small_blind, start.ante, start.hands)
 
     def act(self, view: View) -> tuple[int, int]:
         names = view.names or tuple(f"seat{s}" for s in range(len(view.stacks)))
         state = self._round_state(view.street, view.pot, view.board, view.button, view.seat, view.history, names,
                                   view.stacks, view.in_hand, view.hand, view.small_blind)
-        if not self._started:
-            self._started = True
-            if hasattr(self.player, "set_uuid"):
-                self.player.set_uuid(f"seat{view.seat}")
-            total = sum(view.stacks) + view.pot
-            self.player.receive_game_start_message({
-                "player_num": len(names),
-                "rule": {"initial_stack": total // max(len(names), 1), "max_round": None,
-                         "small_blind_amount": view.small_blind, "ante": view.ante, "blind_structure": {}},
-                "seats": state["seats"],
-            })
+        if not self._started:  # a loop that does not announce games: the first decision starts the one game
+            stacks = tuple(int(x) + int(c) for x, c in zip(view.stacks, view.contributions))
+            self._start_game(view.seat, names, stacks, view.small_blind, view.ante, None)
         if view.hand != self._hand:
-            self._hand, self._street, self._sent = view.hand, -1, 0
-            self.player.receive_round_start_message(view.hand + 1, to_pypokerengine(view.hole), state["seats"])
-        if view.street != self._street:
-            # actions of the streets before, then the new street
-            first_of_street = next((i for i, e in enumerate(view.history) if e[0] == view.street), len(view.history))
-            self._tell(view.history, state, first_of_street)
-            self._street = view.street
-            self.player.receive_street_start_message(_STREETS[view.street], state)
-        self._tell(view.history, state)
+            self._new_round(view.hand, view.hole, state["seats"])
+        self._catch_up(view.history, state, view.street)
         call_total = view.bet + view.to_call
         valid = [
             {"action": "fold", "amount": 0},
@@ -184,14 +204,19 @@ class PyPokerEngineBot(Bot):
         raise BotError(f"The PyPokerEngine player {self.name!r} declared {action!r}; expected 'fold', 'call' or 'raise'.")
 
     def on_hand_end(self, result: HandResult) -> None:
-        if not self._started or result.hand != self._hand:
-            return  # the player was never asked in this hand (PyPokerEngine still tells it; matchdb keeps it simple)
+        if not self._started:
+            return  # never asked in a loop that does not announce games: it has no game to be told about
         folded = {seat for _, seat, kind, _ in result.history if kind == FOLD}
         at_showdown = {s for s in range(len(result.names)) if result.showdown and s not in folded and result.start[s] > 0}
         in_hand = tuple(s not in folded for s in range(len(result.names)))
         state = self._round_state(4, sum(result.won), result.board, result.button, -1, result.history, result.names,
                                   result.stacks, in_hand, result.hand, result.small_blind)
-        self._tell(result.history, state)
+        if result.hand != self._hand:  # dealt in but never asked (everyone folded to its big blind): told all the same
+            hole = result.shown[result.seat]
+            if hole is None:
+                return
+            self._new_round(result.hand, hole, state["seats"])
+        self._catch_up(result.history, state, {0: 0, 3: 1, 4: 2, 5: 3}.get(len(result.board), 3))
         winners = [seat for s, seat in enumerate(state["seats"]) if result.won[s] > 0]
         hand_info = []
         if result.showdown and len(result.board) == 5:

@@ -246,12 +246,16 @@ class Pair:
         return self.difference.low > 0 or self.difference.high < 0
 
     def statement(self) -> str:
-        """"A beats B by x [lo, hi] FIGURE" where the interval excludes zero, else "no difference shown ..."."""
+        """"A beats B by x [lo, hi] FIGURE" where the interval excludes zero, else "no difference shown ...".
+
+        A difference without a winner is written with its sign as ``first -
+        second``, so the same pair reads the same whichever bot was listed first.
+        """
         d = self.difference
         label = _FIGURES[self.figure]
         if not self.shown:
-            return (f"no difference shown between {self.first} and {self.second}: {label} {d.mean:+.4g} "
-                    f"[{d.low:.4g}, {d.high:.4g}]")
+            return (f"no difference shown between {self.first} and {self.second}: {label} {self.first} - "
+                    f"{self.second} {d.mean:+.4g} [{d.low:.4g}, {d.high:.4g}]")
         if self.figure == "place":  # a lower place is better: the bot with the lower mean place beats the other
             if d.mean < 0:
                 return f"{self.first} beats {self.second} by {-d.mean:.4g} [{-d.high:.4g}, {-d.low:.4g}] places"
@@ -620,7 +624,8 @@ def run_arena(bots: Any = None, games: int = 100, seats: int | None = None, seed
     and ``tables`` itself). ``source`` is a ready strength source for the
     in-process run. ``progress`` shows a bar (default: on a terminal).
     ``lenient`` corrects and counts Python bots' illegal actions instead of
-    refusing them; ``permute=False`` seats the bots in the listing's cyclic
+    refusing them (answers that are no action, and bots that fail, are
+    refused either way: :func:`matchdb.play.games.play_game`); ``permute=False`` seats the bots in the listing's cyclic
     order (see the module notes). ``hands_out`` receives every hand of
     every game as it ends (:class:`HandsOut`; ``matchdb.hands.ArenaWriter(folder)``
     writes each game as a PHH file).

@@ -73,7 +73,7 @@ from matchdb.play.decisions import (
     rate_of_return_kernel,
     stack_protection_kernel,
 )
-from matchdb.play.engine import CALL, FOLD, RAISE, HandResult, View
+from matchdb.play.engine import CALL, FOLD, RAISE, GameStart, HandResult, View
 from matchdb.play.strength import DROPOUT, EXACT, KINDS, MODELS, MONTECARLO, STEERED, UNIFORM
 
 __all__ = [
@@ -148,6 +148,16 @@ class Bot:
     def native(self) -> tuple | None:
         """The compiled loop's description of this bot, or None when only Python can play it."""
         return None
+
+    def on_game_start(self, start: GameStart) -> None:
+        """Called before each game's first hand with its seat, the seats' names and the blinds (override it to reset
+        what a bot keeps per game).
+
+        ``start`` is a :class:`matchdb.play.engine.GameStart`. The same bot
+        object plays every game of a run, seated anew for each, so a bot
+        that keeps state per game resets it here. A bot that overrides this
+        plays in the Python loop.
+        """
 
     def on_hand_end(self, result: HandResult) -> None:
         """Called after every hand the bot was dealt into, with what it may learn (override it to model opponents).

@@ -26,8 +26,14 @@ hands per second). The rules, checked against pokerkit in the tests:
   player whose chips in already cover everyone else's is not asked to act at
   the start of a round (pokerkit's effective stack). A fold
   with nothing to call is played as a check (West: "if fold and amount to call
-  is zero, call"); a raise that is not allowed is played as a call; a raise
-  amount is clamped to the legal range.
+  is zero, call"; the :data:`RULE_OPEN_FOLD` bit, which the replay of recorded
+  hands sets, plays it as a fold); a raise that is not allowed is played as a
+  call; a raise amount is clamped to the legal range.
+- **Recorded hands** (:mod:`matchdb.hands`) may set :data:`RULE_POSTS`: every
+  seat then posts its own forced bet (``p[P_POST]``: blinds, straddles, a
+  newly seated player's post; a negative one is dead money), and at a
+  showdown a seat whose hole cards are unknown (-1) plays the board with the
+  cards it has (pokerkit's reading of cards a record does not show).
 - **Pots.** At the end of each round the part of the largest bet that nobody
   matched goes back to its owner. At showdown the chips form a main pot and
   side pots by contribution level. Hands that cannot win any of them are out
@@ -95,10 +101,13 @@ __all__ = [
     "Rules",
     "RULE_POSTED_BLIND",
     "RULE_DEAD_BUTTON",
+    "RULE_OPEN_FOLD",
+    "RULE_POSTS",
     "Legal",
     "View",
     "HandRecord",
     "HandResult",
+    "GameStart",
     "Hand",
     "Table",
     "shuffled_decks",
@@ -107,9 +116,9 @@ __all__ = [
     # (matchdb.play.games) calls from its own compiled code. They check nothing; callers own the arrays.
     "G_SEATS", "G_BUTTON", "G_SB", "G_BB", "G_ANTE", "G_STREET", "G_ACTOR", "G_MAXBET", "G_LASTFULL", "G_POT",
     "G_NLOG", "G_SB_SEAT", "G_BB_SEAT", "G_ACTIVE", "G_DEALT", "G_SHOWDOWN", "G_REACHED", "G_NPOTS", "G_RULES",
-    "G_HANDNO", "G_POTS",
+    "G_HANDNO", "G_DEAD", "G_POTS",
     "G_FIELDS", "P_STACK", "P_BET", "P_CONTRIB", "P_STATE", "P_TOACT", "P_ACTED", "P_START", "P_WON", "P_HOLE0",
-    "P_HOLE1", "P_VALUE", "P_FIELDS", "LOG_STREET", "LOG_SEAT", "LOG_KIND", "LOG_AMOUNT",
+    "P_HOLE1", "P_VALUE", "P_POST", "P_FIELDS", "LOG_STREET", "LOG_SEAT", "LOG_KIND", "LOG_AMOUNT",
     "legal_kernel",
     "start_hand_kernel",
     "act_kernel",
@@ -160,7 +169,8 @@ G_SHORTFULL = 20  # short all-ins added up to a full raise in this round (pokerk
 G_RULES = 21  # rule options as bits (RULE_POSTED_BLIND, RULE_DEAD_BUTTON; see Rules)
 G_HANDNO = 22  # hands dealt at this table so far
 G_POTS = 23  # from here, 3 entries per pot paid at showdown: amount, seats eligible, seats paid (bit masks)
-G_FIELDS = G_POTS + 3 * MAX_SEATS
+G_DEAD = G_POTS + 3 * MAX_SEATS  # dead money in the pot this hand (posts under RULE_POSTS), in no seat's contribution
+G_FIELDS = G_DEAD + 1
 
 P_STACK = 0
 P_BET = 1  # chips put in during this round
@@ -173,7 +183,8 @@ P_WON = 7  # chips received at the end of the hand
 P_HOLE0 = 8
 P_HOLE1 = 9
 P_VALUE = 10  # hand value at showdown
-P_FIELDS = 11
+P_POST = 11  # under RULE_POSTS: the chips this seat posts before the cards (blinds, straddles, posts); < 0: dead
+P_FIELDS = 12
 
 LOG_STREET = 0
 LOG_SEAT = 1
@@ -184,6 +195,13 @@ LOG_AMOUNT = 3  # raise-to amount for raises, chips added otherwise
 RULE_POSTED_BLIND = 1
 #: Rule bit: a dead button (TDA): the big blind moves one seat a hand, the button may sit on an empty seat.
 RULE_DEAD_BUTTON = 2
+#: Rule bit: a fold with nothing to call is a fold (card rooms allow it; pokerkit replays it), not a check.
+RULE_OPEN_FOLD = 4
+#: Rule bit: the forced bets are ``p[P_POST]`` per seat (a recorded hand's blinds, straddles and posts of newly
+#: seated players; a negative amount is dead money, logged as an ante) instead of a small and a big blind after the
+#: button; the caller sets G_BB_SEAT, the seat the preflop action starts after, and G_BB stays the smallest full bet
+#: or raise.
+RULE_POSTS = 8
 
 
 
@@ -308,6 +326,31 @@ class HandResult:
     net: tuple[int, ...]
     showdown: bool
     pots: tuple[tuple[int, tuple[int, ...], tuple[int, ...]], ...] = ()
+
+
+@dataclass(frozen=True)
+class GameStart:
+    """What a bot learns when a game starts (a bot's ``on_game_start(start)`` gets one, its own ``seat`` set).
+
+    A bot object may play many games in a run, in another seat each time
+    (the arena seats the bots anew for each game); this is where it learns
+    which. ``names`` is the bot in each seat, ``stacks`` the starting
+    stacks, ``button`` the first hand's button, ``small_blind``,
+    ``big_blind`` and ``ante`` the first hand's blinds, ``mode``
+    ``"tournament"``, ``"cash"`` or ``"sng"`` (a person's sit-and-go), and
+    ``hands`` the game's length in hands (a cash session's; a tournament's
+    safety cap), None when it has none.
+    """
+
+    seat: int
+    names: tuple[str, ...]
+    stacks: tuple[int, ...]
+    button: int
+    small_blind: int
+    big_blind: int
+    ante: int
+    mode: str
+    hands: int | None = None
 
 
 # -- kernels -----------------------------------------------------------------------
@@ -465,7 +508,13 @@ def _showdown(g, p, board):
         if p[P_STATE, s] == 1:
             cards[0] = p[P_HOLE0, s]
             cards[1] = p[P_HOLE1, s]
-            p[P_VALUE, s] = evaluate_with(cards, counts, STRAIGHT_TOP, FLUSH_VALUE)
+            if cards[0] >= 0 and cards[1] >= 0:
+                p[P_VALUE, s] = evaluate_with(cards, counts, STRAIGHT_TOP, FLUSH_VALUE)
+            elif cards[0] < 0 and cards[1] < 0:  # cards unknown (a replayed record's hidden hand): the board plays
+                p[P_VALUE, s] = evaluate_with(cards[2:], counts, STRAIGHT_TOP, FLUSH_VALUE)
+            else:
+                cards[1] = max(cards[0], cards[1])
+                p[P_VALUE, s] = evaluate_with(cards[1:], counts, STRAIGHT_TOP, FLUSH_VALUE)
         else:
             p[P_VALUE, s] = -1
     # seats in odd-chip order: first after the button
@@ -503,7 +552,7 @@ def _showdown(g, p, board):
                 level = c
         if level < 0:
             break
-        amount = 0
+        amount = g[G_DEAD] if previous == 0 else 0  # dead money is in the main pot
         for s in range(n):
             amount += min(p[P_CONTRIB, s], level) - min(p[P_CONTRIB, s], previous)
         mask = 0
@@ -617,6 +666,7 @@ def start_hand_kernel(g, p, log, deck, button):
     g[G_SHORTOPEN] = 0
     g[G_SHOWDOWN] = 0
     g[G_NPOTS] = 0
+    g[G_DEAD] = 0
     g[G_ACTOR] = -1
     g[G_STREET] = 0
     g[G_REACHED] = 0
@@ -653,16 +703,35 @@ def start_hand_kernel(g, p, log, deck, button):
                 _log(g, log, 0, s, ANTE, a)
         _collect(g, p)
     g[G_HANDNO] += 1
-    g[G_SB_SEAT] = sb_seat
-    g[G_BB_SEAT] = bb_seat
     posted = 0
-    if p[P_STATE, sb_seat] == 1:
-        _post(g, p, log, sb_seat, g[G_SB], SMALL_BLIND)
-        posted = p[P_BET, sb_seat]
-    _post(g, p, log, bb_seat, g[G_BB], BIG_BLIND)
-    posted = max(posted, p[P_BET, bb_seat])
+    if g[G_RULES] & RULE_POSTS:
+        # each seat posts its own forced bet (the largest logged as a big blind, the others as small blinds)
+        due = 0
+        for s in range(n):
+            if p[P_STATE, s] == 1 and p[P_POST, s] > due:
+                due = p[P_POST, s]
+        for k in range(n):
+            s = (button + 1 + k) % n
+            if p[P_STATE, s] == 1 and p[P_POST, s] > 0:
+                _post(g, p, log, s, p[P_POST, s], BIG_BLIND if p[P_POST, s] == due else SMALL_BLIND)
+                posted = max(posted, p[P_BET, s])
+            elif p[P_STATE, s] == 1 and p[P_POST, s] < 0:  # dead money: into the main pot, not this seat's bet
+                a = min(-p[P_POST, s], p[P_STACK, s])
+                p[P_STACK, s] -= a
+                g[G_POT] += a
+                g[G_DEAD] += a
+                _log(g, log, 0, s, ANTE, a)
+    else:
+        g[G_SB_SEAT] = sb_seat
+        g[G_BB_SEAT] = bb_seat
+        due = g[G_BB]
+        if p[P_STATE, sb_seat] == 1:
+            _post(g, p, log, sb_seat, g[G_SB], SMALL_BLIND)
+            posted = p[P_BET, sb_seat]
+        _post(g, p, log, bb_seat, g[G_BB], BIG_BLIND)
+        posted = max(posted, p[P_BET, bb_seat])
     # callers owe the full big blind even when the big blind is short (card rooms), or only what was posted
-    g[G_MAXBET] = posted if g[G_RULES] & RULE_POSTED_BLIND else max(posted, g[G_BB])
+    g[G_MAXBET] = posted if g[G_RULES] & RULE_POSTED_BLIND else max(posted, due)
     if _begin_round(g, p):
         _finish_round(g, p, deck[2 * n : 2 * n + 5])
     return dealt
@@ -674,7 +743,7 @@ def act_kernel(g, p, log, board, kind, amount):
     seat = g[G_ACTOR]
     n = g[G_SEATS]
     to_call, can_raise, min_to, max_to = legal_kernel(g, p)
-    if kind == FOLD and to_call <= 0:
+    if kind == FOLD and to_call <= 0 and not g[G_RULES] & RULE_OPEN_FOLD:
         kind = CHECK
     if kind == RAISE and not can_raise:
         kind = CALL
@@ -910,8 +979,9 @@ class Hand:
 
         ``kind`` is :data:`FOLD`, :data:`CHECK` or :data:`CALL` (either means
         check or call), or :data:`RAISE` with ``amount`` the total to raise to.
-        A fold with nothing to call becomes a check, a raise that is not
-        allowed a call, and raise amounts are clamped to the legal range.
+        A fold with nothing to call becomes a check (unless the table's rule
+        bits hold :data:`RULE_OPEN_FOLD`), a raise that is not allowed a call,
+        and raise amounts are clamped to the legal range.
         """
         t = self._table
         if t._g[G_ACTOR] < 0:

@@ -8,9 +8,12 @@ bookkeeping kernels and the same decks:
   one numba function, thousands of hands per second;
 - the **Python loop** for any bots: each decision is ``bot.act(view)`` (the
   view carries the hand number and the seats' names), each bot with an
-  ``on_hand_end`` gets the hand's result, and an illegal action stops the
-  game with a :class:`GameError` naming the bot (``lenient``: corrected and
-  counted).
+  ``on_game_start`` learns its seat before the first hand, each bot with an
+  ``on_hand_end`` gets the hand's result; an answer that is not an action,
+  or an exception in a bot's method, stops the game with a
+  :class:`GameError` of one sentence naming the bot, and so does an illegal
+  action (a raise where none is allowed or to an amount off the legal range),
+  unless ``lenient``: then it is corrected and counted.
 
 Given the same seeds both give the same game, card for card and chip for chip
 (the tests check it): the decks come from a numpy Generator seeded with the
@@ -82,6 +85,7 @@ from matchdb.play.engine import (
     P_WON,
     RAISE,
     RULE_POSTED_BLIND,
+    GameStart,
     Hand,
     HandRecord,
     Rules,
@@ -520,6 +524,15 @@ class _Game:
         self.rng = np.random.default_rng(deal_seed)
         self.decks = np.zeros((0, 52), dtype=np.int64)
         self.seats = seats
+        self.settings = settings
+
+    def start(self, seat: int, names: tuple[str, ...]) -> GameStart:
+        """What the bot in ``seat`` learns before the first hand (the first hand's blinds and button)."""
+        level = self.schedule[0]
+        return GameStart(seat=seat, names=names, stacks=tuple(int(x) for x in self.p[P_STACK, :self.seats]),
+                         button=int((self.game[GM_BUTTON] + 1) % self.seats), small_blind=int(level[0]),
+                         big_blind=int(level[1]), ante=int(level[2]), mode=self.settings.mode,
+                         hands=self.settings.hands)
 
     def played(self) -> PlayedHand:
         """The hand that just ended (between ``_end_hand`` and the next deal)."""
@@ -586,12 +599,18 @@ def play_game(bots: Sequence[Bot], settings: GameSettings = GameSettings(), deal
     entropy), ``bot_seed`` numba's generator that the built-in bots draw
     from. ``source`` (a :class:`matchdb.play.strength.StrengthSource`) is needed
     when a bot uses a hand strength. The compiled loop plays when every bot is
-    a built-in one with a built-in strength (and none wants ``on_hand_end``),
-    unless ``python`` asks for the Python loop. There an illegal action
-    (a raise where none is allowed, outside the legal range or not a whole
-    number of chips) is refused with a :class:`GameError` naming the bot,
-    or with ``lenient`` corrected (a call, the amount truncated and clamped)
-    and counted per seat in ``result.extra["corrections"]``. ``on_hand``
+    a built-in one with a built-in strength (and none wants ``on_game_start``
+    or ``on_hand_end``), unless ``python`` asks for the Python loop. There an
+    illegal action (a raise where none is allowed, to an amount outside the
+    legal range or not a whole number of chips) is refused with a
+    :class:`GameError` naming the bot, or with ``lenient`` corrected (a call;
+    the amount truncated and clamped to the range) and counted per seat in
+    ``result.extra["corrections"]``. ``lenient`` corrects actions only: an
+    answer that is not an action (not ``(kind, amount)``, an unknown kind, an
+    amount that is not a number or is NaN) and an exception raised in the
+    bot's ``act``, ``on_game_start`` or ``on_hand_end`` stop the game with a
+    :class:`GameError` naming the bot either way (its exception chained as
+    the cause). ``on_hand``
     gets every finished hand as a :class:`PlayedHand` before the next is
     dealt (both loops; the compiled one stops after each hand to hand it over).
 
@@ -615,7 +634,7 @@ def play_game(bots: Sequence[Bot], settings: GameSettings = GameSettings(), deal
     seed_kernels(int(bot_seed) % 2**32)
     found = [native_spec(bot) for bot in bots]
     specs = [spec for spec in found if spec is not None]
-    if python or len(specs) < len(found) or any(wants_results(bot) for bot in bots):
+    if python or len(specs) < len(found) or any(wants_results(bot) or wants_game_start(bot) for bot in bots):
         return _play_python(state, bots, source, lenient, on_hand)
     kinds = np.array([spec[0] for spec in specs], dtype=np.int64)
     params = np.stack([spec[1] for spec in specs]).astype(np.float64)
@@ -651,10 +670,30 @@ def wants_results(bot: Any) -> bool:
     return callable(method) and method is not Bot.on_hand_end
 
 
+def wants_game_start(bot: Any) -> bool:
+    """Whether ``bot`` has an ``on_game_start(start)`` of its own (then only the Python loop can play it)."""
+    method = getattr(type(bot), "on_game_start", None)
+    return callable(method) and method is not Bot.on_game_start
+
+
 def bot_name(bot: Any) -> str:
     """A bot's ``name`` as results and messages show it (its type's name when it has none)."""
     name = getattr(bot, "name", None)
     return name if isinstance(name, str) and name else type(bot).__name__
+
+
+def _ask(bot: Any, seat: int, method: str, where: str, argument: Any) -> Any:
+    """``bot.method(argument)``; an exception in it stops the game with one sentence naming the bot.
+
+    The bot's own exception stays chained as the cause, for a Python user
+    who wants its traceback; the command line prints the sentence alone.
+    """
+    try:
+        return getattr(bot, method)(argument)
+    except Exception as error:
+        text = str(error).strip().splitlines()[0][:200].rstrip(".") if str(error).strip() else ""
+        raise GameError(f"The bot {bot_name(bot)!r} (seat {seat}, {where}) failed in {method}: "
+                        f"{type(error).__name__}{': ' + text if text else ''}.") from error
 
 
 def _checked_action(answer, legal, bot, seat: int, street: int, hand: int, lenient: bool) -> tuple[int, int, bool]:
@@ -709,6 +748,10 @@ def _play_python(state: _Game, bots: Sequence[Bot], source, lenient: bool = Fals
     table = Table.over_arrays(state.g, state.p, state.log)  # for Hand's views
     decoded_before = getattr(source.tables, "decoded", 0) if source is not None else 0
     names = tuple(bot_name(bot) for bot in bots)
+    for seat, bot in enumerate(bots):
+        if wants_game_start(bot):
+            start = state.start(seat, names)
+            _ask(bot, seat, "on_game_start", "before the game's first hand", start)
     listeners = [seat for seat, bot in enumerate(bots) if wants_results(bot)]
     corrections = np.zeros(state.seats, dtype=np.int64)
     hand: Hand | None = None  # the hand being played, once the first is dealt
@@ -719,7 +762,7 @@ def _play_python(state: _Game, bots: Sequence[Bot], source, lenient: bool = Fals
             results = hand.results(number, names)
             for seat in listeners:
                 if state.p[P_STATE, seat] != 0:
-                    bots[seat].on_hand_end(results[seat])
+                    _ask(bots[seat], seat, "on_hand_end", f"at the end of hand {number}", results[seat])
         _end_hand(g, state.p, state.log, state.game, state.places, state.bust_hand, state.stats, state.big_blinds)
         if on_hand is not None:
             on_hand(state.played())
@@ -744,8 +787,9 @@ def _play_python(state: _Game, bots: Sequence[Bot], source, lenient: bool = Fals
         assert hand is not None  # a street below 4 means a hand was dealt
         view = hand.view(source, number, names)
         legal = (view.to_call, view.can_raise, view.min_raise_to, view.max_raise_to)
-        kind, amount, corrected = _checked_action(bots[seat].act(view), legal, bots[seat], seat, view.street, number,
-                                                  lenient)
+        where = f"{('preflop', 'flop', 'turn', 'river')[view.street]} of hand {number}"
+        answer = _ask(bots[seat], seat, "act", where, view)
+        kind, amount, corrected = _checked_action(answer, legal, bots[seat], seat, view.street, number, lenient)
         corrections[seat] += corrected
         act_kernel(g, state.p, state.log, hand.full_board, kind, amount)
         if g[G_STREET] == 4:

@@ -6,7 +6,9 @@ its fields; bad input answers 400 (422 for a parameter of the wrong type, 413
 for a body over 2 MB or a question over the work budget of
 :mod:`~matchdb.service.costs`) with the same one-sentence message, as
 ``{"detail": "..."}``; a table missing from a partial database 404; a damaged
-or unreadable database, or an answer that takes over 30 s, 503. Heavy
+or unreadable database, or an answer that takes over 30 s, 503; data the
+server is still preparing (the derived data of a store built before ``matchdb
+build`` computed it, prepared once at start-up) 503 with ``Retry-After``. Heavy
 questions are answered in a small pool of worker processes
 (:mod:`~matchdb.service.pool`), stopped when their client goes away.
 
@@ -38,28 +40,40 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 
 from matchdb.db.query import MatchDB
-from matchdb.errors import DatabaseError, MatchdbError
-from matchdb.human.store import IDLE_SECONDS, LIMIT
+from matchdb.errors import DatabaseError, MatchdbError, NotReadyError
+from matchdb.human.store import CLIENT_LIMIT, IDLE_SECONDS, LIMIT
 from matchdb.service import batch, docs, info, page, play, questions, replayer
-from matchdb.service.guards import BodyLimit, client_message, status_of, strict_parameters
+from matchdb.service.guards import ANSWER_SECONDS, BodyLimit, client_message, status_of, strict_parameters
 from matchdb.service.pool import HeavyPool
 
-__all__ = ["create_app"]
+__all__ = ["RETRY_SECONDS", "create_app"]
+
+#: Seconds a client is asked to wait (Retry-After) while the server prepares derived data it lacks.
+RETRY_SECONDS = 30
 
 
 def create_app(db: MatchDB, info_details: bool = False, play_dir: str | os.PathLike | None = None,
-               play_limit: int = LIMIT, play_idle: float = IDLE_SECONDS) -> FastAPI:
+               play_limit: int = LIMIT, play_idle: float = IDLE_SECONDS, play_client_limit: int = CLIENT_LIMIT,
+               play_deadline: float = ANSWER_SECONDS) -> FastAPI:
     """The FastAPI application answering from ``db``.
 
     ``info_details`` lets ``/v1/info`` show the path, host and versions.
+    At start-up the server prepares the derived data a complete store lacks
+    (:meth:`matchdb.MatchDB.prepare_in_background`; ``db`` then never computes
+    any on a question's first use).
     ``play_dir`` keeps the sessions of ``/play`` (a temporary folder by
     default: then they end with the process); at most ``play_limit`` are
-    open, each put away after ``play_idle`` seconds unused.
+    open (``play_client_limit`` per client address), each put away after
+    ``play_idle`` seconds unused; a session not made within
+    ``play_deadline`` seconds is answered 503 and not kept.
     """
     heavy = HeavyPool(str(db.path.resolve()) if isinstance(db.path, Path) else str(db.path))
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        # a store built before `matchdb build` computed its derived data: prepared now, once, in the background
+        # (questions that need it meanwhile answer 503 with Retry-After); then the heavy workers get it too
+        db.prepare_in_background(then=lambda kinds: heavy.share({kind: db.derived_bytes(kind) or b"" for kind in kinds}))
         yield  # the workers start with the first heavy question (a second or two, once): idle servers stay light
         heavy.stop()
 
@@ -80,7 +94,7 @@ def create_app(db: MatchDB, info_details: bool = False, play_dir: str | os.PathL
     app.add_exception_handler(RequestValidationError, _validation_error)  # type: ignore[arg-type]
     for group in (questions, batch, info, page, replayer, docs):
         group.add_routes(app, db)
-    play.add_routes(app, db, play_dir, play_limit, play_idle)
+    play.add_routes(app, db, play_dir, play_limit, play_idle, play_client_limit, play_deadline)
     return app
 
 
@@ -90,7 +104,8 @@ async def _matchdb_error(request: Request, error: MatchdbError) -> JSONResponse:
     detail = client_message(error, _locations(db))
     if isinstance(error, DatabaseError) and detail != str(error):
         logging.getLogger("uvicorn.error").warning("%s %s: %s", request.method, request.url.path, error)
-    return JSONResponse(status_code=status_of(error), content={"detail": detail})
+    headers = {"Retry-After": str(RETRY_SECONDS)} if isinstance(error, NotReadyError) else None
+    return JSONResponse(status_code=status_of(error), content={"detail": detail}, headers=headers)
 
 
 def _locations(db: MatchDB) -> list[str]:

@@ -30,7 +30,6 @@ matchdb.errors.WorkLimitError: The question would take about 478 s of work (1,17
 
 from __future__ import annotations
 
-import weakref
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from math import comb
@@ -355,6 +354,17 @@ def _preflop_multiway_cost(db: MatchDB, hero: np.ndarray, opponents: list[np.nda
 
     players = [hero, *opponents]
     supports = [np.flatnonzero(w) for w in players]
+    if method != "sample" and len(opponents) == 2 and all(len(s) == N_HANDS and np.all(w == w[0]) for s, w in
+                                                          zip(supports[1:], opponents)):
+        from matchdb.answers.preflop import PREFLOP_MULTIWAY_KIND
+
+        # two random hands: the multiway preflop table's figures (matchdb.db.preflop), where it can be had
+        if _stored(db, PREFLOP_MULTIWAY_KIND):
+            return Cost(CHEAP.seconds * len(supports[0]), "the multiway preflop table's figures of the hero's hands")
+        if len(db.built()) == N_FLOPS and (db.compute_on_first_use or method == "exact"):
+            return _derived(db, "multiway table", "preflop_multiway()", MATCHUPS_SECONDS)
+        if method == "exact":
+            return CHEAP  # refused at once: a database lacking tables has no such table
     if method != "sample" and len(opponents) == 1:
         return _matchups_cost(db, hero, opponents[0], build=len(supports[0]) * len(supports[1]) > 1)
     if method != "sample" and all(len(s) == 1 for s in supports):
@@ -424,7 +434,7 @@ def _matchups_cost(db: MatchDB, hero: np.ndarray, villain: np.ndarray, build: bo
     if isinstance(source, PreflopMatchups):
         return pairs
     if build and len(db.built()) == N_FLOPS:
-        return _derived("matchups", "preflop_matchups()", MATCHUPS_SECONDS)
+        return _derived(db, "matchups", "preflop_matchups()", MATCHUPS_SECONDS)
     if len(v) > 2 * source.limit:
         return pairs  # refused at the first hand: more classes than one question may count
     classes = matchup_classes().class_of[h[:, None], v[None, :]]
@@ -435,26 +445,23 @@ def _matchups_cost(db: MatchDB, hero: np.ndarray, villain: np.ndarray, build: bo
                 f"{distinct:,} matchup classes counted by enumeration (this database lacks tables)")
 
 
-def _derived(what: str, method: str, seconds: float) -> Cost:
+def _derived(db: MatchDB, what: str, method: str, seconds: float) -> Cost:
+    """Derived data a complete database lacks: computed first where the database computes it on first use; a server's
+    database (which prepares it at start-up, :meth:`matchdb.MatchDB.prepare_in_background`) says at once that it is
+    not ready yet (503 with Retry-After)."""
+    if not db.compute_on_first_use:
+        return Cost(CHEAP.seconds, f"the preflop {what}, being prepared: not ready yet")
     return Cost(seconds, f"computing the preflop {what} from all {N_FLOPS:,} tables, once",
                 _DERIVED_ADVICE.format(what, method))
 
 
-#: Whether a database holds its stored preflop table (looked for once per open database).
-_PREFLOP_TABLE: weakref.WeakKeyDictionary[Any, bool] = weakref.WeakKeyDictionary()
-
-
-def _preflop_table_stored(db: MatchDB) -> bool:
-    from matchdb.equity.preflop import PREFLOP_KIND, PREFLOP_VERSION
-    from matchdb.storage.derived import load_derived, tables_fingerprint
-
-    if db not in _PREFLOP_TABLE:
-        try:
-            stored = load_derived(db.store, PREFLOP_KIND, PREFLOP_VERSION, tables_fingerprint(db.store, range(N_FLOPS)))
-        except MatchdbError:
-            stored = None
-        _PREFLOP_TABLE[db] = stored is not None
-    return _PREFLOP_TABLE[db]
+def _stored(db: MatchDB, kind: str) -> bool:
+    """Whether ``db`` holds derived data ``kind`` (kept or stored; read once, as the question would); True when its
+    file cannot be read (the question then says so at once)."""
+    try:
+        return db.stored_derived(kind) is not None
+    except MatchdbError:
+        return True
 
 
 # -- the other routes ----------------------------------------------------------------------------------------------
@@ -462,8 +469,10 @@ def _preflop_table_stored(db: MatchDB) -> bool:
 
 def win_rate_cost(db: MatchDB, hole: Any, board: Any, players: Any) -> Cost:
     """A naive win rate: one table, or before the flop the preflop table (computed first where not stored)."""
-    if _board(board) == [] and len(db.built()) == N_FLOPS and not _preflop_table_stored(db):
-        return _derived("table", "preflop()", PREFLOP_TABLE_SECONDS)
+    from matchdb.equity.preflop import PREFLOP_KIND
+
+    if _board(board) == [] and len(db.built()) == N_FLOPS and not _stored(db, PREFLOP_KIND):
+        return _derived(db, "table", "preflop()", PREFLOP_TABLE_SECONDS)
     return CHEAP
 
 

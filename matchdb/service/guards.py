@@ -62,7 +62,8 @@ _T = TypeVar("_T")
 
 def status_of(error: MatchdbError) -> int:
     """The HTTP status of an error: 404 for a table the database lacks or a session no id names, 429 for a full
-    table of sessions, 413 for too much work, 503 for a damaged database, else 400."""
+    table of sessions, 413 for too much work, 503 for a damaged database or data still being prepared
+    (:class:`~matchdb.errors.NotReadyError`, sent with Retry-After), else 400."""
     if isinstance(error, SessionNotFoundError):
         return 404
     if isinstance(error, SessionLimitError):

@@ -15,28 +15,38 @@ Routes (every answer but ``leave`` is the session's view,
   coach the session report).
 
 A malformed or out-of-turn action is 400 with one sentence, and changes
-nothing; an id that names no session 404; a new session when the server
-holds as many as it may 429. Sessions live in a bounded store
-(:class:`matchdb.human.store.SessionStore`): idle ones are put away and come
-back by their id, with the stacks of their last finished hand. The session
-ids come from :func:`secrets.token_urlsafe` (144 bits).
+nothing; an id that names no session (or a kept state that is not what a
+session writes) 404; a new session when the server, or this client (its
+address), holds as many as it may 429. Sessions live in a bounded store
+(:class:`matchdb.human.store.SessionStore`): idle ones are put away, their
+hand in play settled as if the person folded (checking when free) and kept,
+and come back by their id. A session resumed from its folder is checked as a
+new one is: built-in bots only, so an edited ``state.json`` loads no code.
+A session whose creating request failed (its answer took longer than the
+deadline: 503) is removed when it is made, and one left before the person
+played anything leaves no folder. The session ids come from
+:func:`secrets.token_urlsafe` (144 bits). A ``seed`` makes every card of the
+session predictable to whoever knows it (for practice and tests); the view
+says ``"seeded": true`` then.
 """
 
 # No ``from __future__ import annotations``: FastAPI reads these annotations at run time.
+import asyncio
 import json
 import re
 import tempfile
 from typing import Any
 
-from fastapi import Body, FastAPI
+from fastapi import Body, FastAPI, Request
 from fastapi.responses import Response
 
 from matchdb.db.query import MatchDB
+from matchdb.errors import DatabaseError
 from matchdb.human.coach import session_report
 from matchdb.human.session import Session, SessionError, TableConfig
-from matchdb.human.store import IDLE_SECONDS, LIMIT, SessionStore
+from matchdb.human.store import CLIENT_LIMIT, IDLE_SECONDS, LIMIT, SessionStore, Ticket
 from matchdb.play.bots import BOT_NAMES
-from matchdb.service.guards import compute
+from matchdb.service.guards import ANSWER_SECONDS, compute
 
 __all__ = ["STRENGTHS", "add_routes", "allowed_opponent", "table_config"]
 
@@ -95,45 +105,72 @@ def _step(session: Session) -> dict:
 
 
 def _leave(session: Session) -> dict:
-    summary = session.leave()
+    if session.unplayed:  # nothing was played: nothing is kept
+        session.discard()
+        summary = session.summary()
+    else:
+        summary = session.leave()
     del summary["history"]  # a path on the server: not the client's business
     if session.config.coach and session.hands:
         summary["report"] = session_report(session.history_path)
     return summary
 
 
+def _client(request: Request) -> str:
+    """The client's address: whom the per-client limit counts."""
+    return request.client.host if request.client is not None else "unknown"
+
+
 def add_routes(app: FastAPI, db: MatchDB, directory: Any = None, limit: int = LIMIT,
-               idle_seconds: float = IDLE_SECONDS) -> SessionStore:
-    """Add ``/v1/play`` over a :class:`SessionStore` in ``directory`` (a fresh temporary folder by default)."""
+               idle_seconds: float = IDLE_SECONDS, client_limit: int = CLIENT_LIMIT,
+               deadline: float = ANSWER_SECONDS) -> SessionStore:
+    """Add ``/v1/play`` over a :class:`SessionStore` in ``directory`` (a fresh temporary folder by default).
+
+    At most ``limit`` sessions are open, ``client_limit`` per client address;
+    a new session not made within ``deadline`` seconds is answered 503 and
+    removed when it is made.
+    """
     folder = directory if directory is not None else tempfile.mkdtemp(prefix="matchdb-play-")
-    store = SessionStore(folder, limit=limit, idle_seconds=idle_seconds, db=db)
+    store = SessionStore(folder, limit=limit, idle_seconds=idle_seconds, db=db, client_limit=client_limit,
+                         check=table_config)
     app.state.play = store
 
     @app.post("/v1/play", status_code=201, summary="Sit down at a table of bots: a new session, its first hand dealt")
-    async def post_play(payload: Any = Body(None)) -> Response:  # noqa: B008  (FastAPI's way to take a JSON body)
+    async def post_play(request: Request, payload: Any = Body(None)) -> Response:  # noqa: B008  (FastAPI's JSON body)
+        """A new session within ``deadline`` seconds, else 503; the session of a request that fails is abandoned."""
         config = table_config(payload)
-        session = await compute(store.create, config)
-        return _json(await compute(store.run, session.id, Session.view), 201)
+        ticket = Ticket()
+        making = asyncio.get_running_loop().run_in_executor(None, store.create, config, _client(request), ticket)
+        try:
+            try:
+                session = await asyncio.wait_for(asyncio.shield(making), deadline)
+            except TimeoutError:
+                raise DatabaseError(f"The session took longer than {deadline:g} s to make (the first one after a "
+                                    "start loads the engine); it was not kept: ask again.") from None
+            return _json(await compute(store.run, session.id, Session.view), 201)
+        except BaseException:
+            store.abandon(ticket)
+            raise
 
     @app.get("/v1/play/{session_id}", summary="What the person at the table sees")
-    async def get_play(session_id: str) -> Response:
-        return _json(await compute(store.run, session_id, Session.view))
+    async def get_play(request: Request, session_id: str) -> Response:
+        return _json(await compute(store.run, session_id, Session.view, _client(request)))
 
     @app.post("/v1/play/{session_id}/act", summary="The person's action: fold, check, call, bet or raise to an amount")
-    async def post_act(session_id: str, payload: Any = Body(None)) -> Response:  # noqa: B008
-        return _json(await compute(store.run, session_id, lambda session: _act(session, payload)))
+    async def post_act(request: Request, session_id: str, payload: Any = Body(None)) -> Response:  # noqa: B008
+        return _json(await compute(store.run, session_id, lambda session: _act(session, payload), _client(request)))
 
     @app.post("/v1/play/{session_id}/step", summary="The next bot acts once")
-    async def post_step(session_id: str) -> Response:
-        return _json(await compute(store.run, session_id, _step))
+    async def post_step(request: Request, session_id: str) -> Response:
+        return _json(await compute(store.run, session_id, _step, _client(request)))
 
     @app.post("/v1/play/{session_id}/next", summary="Deal the next hand")
-    async def post_next(session_id: str) -> Response:
-        return _json(await compute(store.run, session_id, Session.next_hand))
+    async def post_next(request: Request, session_id: str) -> Response:
+        return _json(await compute(store.run, session_id, Session.next_hand, _client(request)))
 
     @app.post("/v1/play/{session_id}/leave", summary="Leave the table: the hand in play folded, the session kept")
-    async def post_leave(session_id: str) -> Response:
-        summary = await compute(store.run, session_id, _leave)
+    async def post_leave(request: Request, session_id: str) -> Response:
+        summary = await compute(store.run, session_id, _leave, _client(request))
         store.close(session_id)
         return _json(summary)
 

@@ -47,8 +47,8 @@ _PRELOAD = ["matchdb.db.query", "matchdb.equity.multiway", "matchdb.equity.repor
 class _Worker:
     """One worker process and the parent's end of its pipe."""
 
-    def __init__(self, process: Any, connection: Connection) -> None:
-        self.process, self.connection = process, connection
+    def __init__(self, process: Any, connection: Connection, generation: int = 0) -> None:
+        self.process, self.connection, self.generation = process, connection, generation
 
     def kill(self, close: bool = True) -> None:
         """Kill the process; ``close=False`` keeps the pipe open for the request waiting on it, which then reads its end."""
@@ -64,6 +64,8 @@ class HeavyPool:
 
     def __init__(self, path: str, jit: bool = True, processes: int = HEAVY_PROCESSES, queue: int = HEAVY_QUEUE) -> None:
         self.path, self.jit, self.processes, self.queue = path, jit, processes, queue
+        self._derived: dict[str, bytes] = {}  # derived data the server prepared, given to every worker it starts
+        self._generation = 0  # how many times it changed: a worker started before is not reused
         self._idle: list[_Worker] = []
         self._busy: set[_Worker] = set()
         self._waiting = 0
@@ -112,7 +114,7 @@ class HeavyPool:
                 raise DatabaseError("The process answering the question stopped; expected the question again.") from None
             finally:
                 self._busy.discard(worker)
-                if finished and not self._closed:
+                if finished and not self._closed and worker.generation == self._generation:
                     self._idle.append(worker)
                 else:
                     worker.kill()
@@ -130,15 +132,25 @@ class HeavyPool:
             multiprocessing.active_children()  # reaps the workers killed so far, closing their descriptors
             mine, theirs = self._context.Pipe()
             process = self._context.Process(
-                target=_work, args=(theirs, self.path, self.jit, os.getpid()), daemon=True, name="matchdb-heavy"
+                target=_work, args=(theirs, self.path, self.jit, os.getpid(), self._derived), daemon=True, name="matchdb-heavy"
             )
             process.start()
             theirs.close()
-            worker = _Worker(process, mine)
+            worker = _Worker(process, mine, self._generation)
             if self._closed:
                 worker.kill()
             else:
                 self._idle.append(worker)
+
+    def share(self, derived: dict[str, bytes]) -> None:
+        """Give every worker started from now on the derived data the server prepared (``kind: file bytes``); the idle
+        workers, started without it, are let go (a store that cannot be written does not hold it for them)."""
+        with self._lock:
+            self._derived = {**self._derived, **derived}
+            self._generation += 1
+            idle, self._idle = self._idle, []
+        for worker in idle:
+            worker.kill()
 
     def stop(self) -> None:
         """Kill every worker, busy or idle; questions in flight fail with 503, later ones are refused."""
@@ -156,8 +168,12 @@ def stop_all() -> None:
         pool.stop()
 
 
-def _work(connection: Connection, path: str, jit: bool, server: int) -> None:
-    """A worker's life: open the database, then answer ``(call, args)`` until the pipe closes or the server is gone."""
+def _work(connection: Connection, path: str, jit: bool, server: int, derived: dict[str, bytes] | None = None) -> None:
+    """A worker's life: open the database, then answer ``(call, args)`` until the pipe closes or the server is gone.
+
+    It never computes derived data on first use (the server prepares it at start-up, :mod:`matchdb.service.app`):
+    it reads it from the store, or takes it from ``derived`` (what the server prepared).
+    """
     with contextlib.suppress(OSError):
         os.nice(NICE)
     parent = os.getppid()
@@ -176,6 +192,10 @@ def _work(connection: Connection, path: str, jit: bool, server: int) -> None:
     from matchdb.db.query import open as open_database
 
     db = open_database(path, jit=jit)
+    db.compute_on_first_use = False
+    for kind, data in (derived or {}).items():
+        with contextlib.suppress(MatchdbError):  # one it cannot take is read or refused when a question needs it
+            db.adopt_derived(kind, data)
     while True:
         try:
             call, args = connection.recv()

@@ -2,10 +2,11 @@
 
 Each calls the Python API's method of the same name and sends its answer; a
 multiway question's opponents are listed by :func:`matchdb.db.query.opponent_list`,
-as the command line lists them. Every question is first estimated
-(:mod:`matchdb.service.costs`): over the budget it is refused with 413, a heavy
-one is answered in the pool of worker processes (stopped when its client goes
-away), a light one in a server thread.
+as the command line lists them. ``/v1/equity`` and ``/v1/multiway`` without
+``board`` ask before the flop, as ``matchdb query`` without a board does. Every
+question is first estimated (:mod:`matchdb.service.costs`): over the budget it
+is refused with 413, a heavy one is answered in the pool of worker processes
+(stopped when its client goes away), a light one in a server thread.
 """
 
 # No ``from __future__ import annotations`` in the route modules: FastAPI reads the
@@ -21,7 +22,10 @@ from matchdb.equity.checks import SAMPLES_HELP
 from matchdb.service.costs import Cost, distribution_cost, equity_cost, multiway_cost, report_cost, win_rate_cost
 from matchdb.service.guards import answer, compute
 
-__all__ = ["add_routes", "distribution_fields", "report_fields"]
+__all__ = ["PREFLOP_BOARD_HELP", "add_routes", "distribution_fields", "report_fields"]
+
+#: The board parameter of the equity questions: left out (or empty), the question is asked before the flop.
+PREFLOP_BOARD_HELP = "three to five board cards, like 2c7dJh; left out or empty: before the flop"
 
 
 def report_fields(db: MatchDB, hero: str, villain: str | None) -> dict:
@@ -59,11 +63,11 @@ def add_routes(app: FastAPI, db: MatchDB) -> None:
         cost = await _estimate(win_rate_cost, db, hole, board, players)
         return await answer(request, cost, MatchDB.naive, hole, board, players)
 
-    @app.get("/v1/equity", response_model=Outcome, summary="Exact heads-up equity of a hand on a board")
+    @app.get("/v1/equity", response_model=Outcome, summary="Exact heads-up equity of a hand on a board, or preflop")
     async def get_equity(
         request: Request,
         hole: str = Query(description="two hole cards, like AhKh"),
-        board: str = Query(description="three to five board cards, like 2c7dJh"),
+        board: str = Query("", description=PREFLOP_BOARD_HELP),
         villain: str | None = Query(None, description="opponent range like 'QQ+,AKs' (write '+' as %2B); default any hand"),
     ) -> Outcome:
         cost = await _estimate(equity_cost, db, hole, board, villain)
@@ -73,7 +77,7 @@ def add_routes(app: FastAPI, db: MatchDB) -> None:
     async def get_multiway(
         request: Request,
         hole: str = Query(description="two hole cards like AhKh, or a hero range"),
-        board: str = Query(description="three to five board cards, like 2c7dJh"),
+        board: str = Query("", description=PREFLOP_BOARD_HELP),
         villain: list[str] | None = Query(None, description="one per opponent: a range ('JJ%2B'), a hand or 'random'; repeat it"),  # noqa: B008 - FastAPI's parameter declaration, read once
         opponents: int | None = Query(None, description="this many random opponents beside any villains"),
         method: Literal["auto", "exact", "sample", "independent"] = Query("auto", description="exact when affordable (auto), exact, sample, independent"),

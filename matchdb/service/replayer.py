@@ -64,7 +64,7 @@ def replayer_answer(db: MatchDB | None, text: str, hand: int, name: str, site: s
     records = list(stream)
     refused = [r.message for r in stream.refused]
     if not records:
-        reason = f": {refused[0]}" if refused else ""
+        reason = f": {refused[0].rstrip('.')}" if refused else ""
         raise MatchdbError(f"No no-limit hold'em hand could be read from the text{reason}; expected PHH or a site's hand histories.")
     if hand >= len(records):
         raise MatchdbError(f"The hand number {hand} is beyond the {len(records)} hands read; expected 0 to {len(records) - 1}.")

@@ -185,6 +185,8 @@ def serve(
     play_dir: str | os.PathLike | None = None,
     play_limit: int | None = None,
     play_idle: float | None = None,
+    play_client_limit: int | None = None,
+    play_deadline: float | None = None,
 ) -> None:
     """Serve ``db`` over HTTP until interrupted (SIGINT or SIGTERM); the port is bound before anything is printed.
 
@@ -193,9 +195,11 @@ def serve(
     ``info_details`` lets ``/v1/info`` show the database's path, build host and
     library versions; ``max_connections`` and ``max_client_connections`` bound
     the open connections of each process in all and per client address.
-    ``play_dir``, ``play_limit`` and ``play_idle`` set the sessions of
-    ``/play`` (:func:`matchdb.service.app.create_app`); a person's session
-    lives in one process, so with several workers ``/play`` seats nobody.
+    ``play_dir``, ``play_limit``, ``play_idle``, ``play_client_limit`` and
+    ``play_deadline`` set the sessions of ``/play``
+    (:func:`matchdb.service.app.create_app`); a ``play_dir`` that cannot be
+    a folder is refused before the port opens. A person's session lives in
+    one process, so with several workers ``/play`` seats nobody.
     """
     try:
         import uvicorn
@@ -208,6 +212,18 @@ def serve(
     for name, value in (("maximum of connections", max_connections), ("maximum of connections per client", max_client_connections)):
         if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 1_000_000:
             raise MatchdbError(f"The {name} {value!r} is out of range; expected an integer 1..1,000,000.")
+    play_settings: tuple[tuple[str, float | None, float, float], ...] = (
+        ("limit of play sessions", play_limit, 0, 1_000_000),
+        ("limit of play sessions per client", play_client_limit, 1, 1_000_000),
+        ("play idle time", play_idle, 0.001, 1e9), ("play deadline", play_deadline, 0.0, 3600.0))
+    for label, setting, low, high in play_settings:
+        if setting is not None and (isinstance(setting, bool) or not isinstance(setting, (int, float))
+                                    or not low <= setting <= high):
+            raise MatchdbError(f"The {label} {setting!r} is out of range; expected {low:g}..{high:,g}.")
+    if play_dir is not None and workers == 1:
+        from matchdb.human.store import private_directory
+
+        private_directory(play_dir)  # a file, or a folder that cannot be made, is one sentence before anything starts
     descriptors = _more_file_descriptors()
     _LIMITS.update(client=max_client_connections, total=max(1, min(max_connections, descriptors - 64)))
     listener = _listen(host, port)
@@ -231,6 +247,10 @@ def serve(
             options["play_limit"] = play_limit
         if play_idle is not None:
             options["play_idle"] = play_idle
+        if play_client_limit is not None:
+            options["play_client_limit"] = play_client_limit
+        if play_deadline is not None:
+            options["play_deadline"] = play_deadline
         uvicorn.Server(uvicorn.Config(create_app(db, info_details, **options), **settings)).run(sockets=[listener])
         return
     from uvicorn.supervisors import Multiprocess

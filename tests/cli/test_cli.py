@@ -285,3 +285,46 @@ def test_query_a_range_against_a_range_shows_win_tie_and_loss(full_db, capsys):
     assert "--players 3 sets the naive win rate of one hand" in capsys.readouterr().err
     assert main(["query", "AhKx", "2c7dJh", "--db", path]) == 2  # neither two cards nor a range: the card's own error
     assert "unknown suit 'x'" in capsys.readouterr().err
+
+
+def test_percent_prints_the_answers_figures_as_percentages(db, small_store, capsys):
+    """Issue 29: ``--percent`` prints every equity and probability as a percentage (four decimals, the six digits of the
+    fraction), for a hand, several opponents, a hero range and a distribution; with ``--json`` it is refused."""
+    store = str(small_store)
+    assert main(["query", "AhKh", "2c7dJh", "--players", "3", "--db", store, "--percent"]) == 0
+    report = db.report("AhKh", "2c7dJh", players=3)
+    assert capsys.readouterr().out.splitlines() == [
+        "AhKh on 2c7dJh",
+        f"  naive win rate, 3 players: {100 * report.win_rate:.4f} %",
+        f"  exact heads-up equity vs random: {100 * report.equity:.4f} %",
+        f"  win {100 * report.win:.4f} %  tie {100 * report.tie:.4f} %  loss {100 * report.loss:.4f} %",
+    ]
+    assert f"{100 * report.equity:.4f} %" == "57.2571 %"
+    assert main(["query", "AhKh", "2c7dJh", "--opponents", "2", "--db", store, "--percent"]) == 0
+    multiway = db.multiway("AhKh", "2c7dJh", 2)
+    assert capsys.readouterr().out.splitlines()[1] == f"  equity {100 * multiway.equity:.4f} % (exact)" == "  equity 37.5861 % (exact)"
+    assert main(["query", "AK,AQ", "2c7dJh", "--villain", "AK,KQ", "--db", store, "--percent"]) == 0
+    ranged = db.range_outcome("AK,AQ", "AK,KQ", "2c7dJh")
+    assert capsys.readouterr().out.splitlines()[1] == f"  exact equity of the hero range: {100 * ranged.equity:.4f} %"
+    assert main(["distribution", "AhKh", "2c7dJh", "--db", store, "--percent"]) == 0
+    spread = db.distribution("AhKh", "2c7dJh")
+    assert capsys.readouterr().out.splitlines()[1] == (
+        f"  equity (EHS) {100 * spread.ehs:.4f} %  EHS^2 {spread.ehs2:.6f}  now (HS) {100 * spread.hs:.4f} %  "
+        f"PPot {100 * spread.ppot:.4f} %  NPot {100 * spread.npot:.4f} %")
+    assert main(["query", "AhKh", "2c7dJh", "--db", store]) == 0  # without it, fractions as before
+    assert "exact heads-up equity vs random: 0.572571" in capsys.readouterr().out
+    assert main(["query", "AhKh", "2c7dJh", "--db", store, "--percent", "--json"]) == 2
+    assert capsys.readouterr().err == ("matchdb: --percent changes the printed text; --json gives every figure as a "
+                                       "fraction: leave one out.\n")
+
+
+@pytest.mark.parametrize(("pasted", "usual"), [("AA:0.5,KK,AKs:0.25", "0.5(AA),KK,0.25(AKs)"),
+                                               ("[50]QQ+,AhKd[/50],JJ", "0.5(QQ+,AhKd),JJ")])
+def test_solver_ranges_on_the_command_line(db, small_store, capsys, pasted, usual):
+    """Ranges as PioSOLVER / GTO Wizard and GTO+ / Flopzilla write them, as villain and as hero: the API's answers to the
+    same range in the usual notation, echoed in it."""
+    assert main(["query", "AsKs", "2c7dJh", "--villain", pasted, "--db", str(small_store), "--json"]) == 0
+    answer = json.loads(capsys.readouterr().out)
+    assert answer["villain"] == usual and answer["equity"] == db.outcome("AsKs", "2c7dJh", usual).equity
+    assert main(["query", pasted, "2c7dJh", "--villain", "T9s", "--db", str(small_store), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == db.range_outcome(usual, "T9s", "2c7dJh").to_dict()

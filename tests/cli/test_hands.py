@@ -36,10 +36,31 @@ def test_read_counts_and_shows_hands():
 def test_replay_prints_the_counts_as_text_and_json():
     done = run("replay", str(DATA), "--quiet")
     assert done.returncode == 0
-    assert done.stdout.startswith("read 171 hands: 40 identical, 43 raked (rake 28.15 in all), 87 without recorded "
-                                  "winnings, refused 1 (1 disagreement)")
+    assert done.stdout.splitlines()[:2] == [
+        "read 191 hands: 45 identical, 50 raked (rake 44.40 in all), 95 without recorded winnings, refused 1 "
+        "(1 disagreement)",
+        "noted: 14 uncalled bet counted as won, 1 winnings from finishing stacks, 1 split pot raked, 2 post of a new "
+        "player, 1 no big blind, 2 hidden hand paid on the board, 1 post counted as dead money"]
     data = json.loads(run("replay", str(DATA), "--json", "--quiet").stdout)
-    assert (data["identical"], data["raked"], data["unrecorded"], data["refused"]) == (40, 43, 87, {"disagreement": 1})
+    assert (data["identical"], data["raked"], data["unrecorded"], data["refused"]) == (45, 50, 95, {"disagreement": 1})
+    assert data["noted"]["post counted as dead money"] == 1
+
+
+def test_a_hand_past_the_limits_is_one_line_and_the_others_are_counted(tmp_path):
+    """A stack of 2^63 among real hands: replay and analyse go on, naming the hand and the bound."""
+    text = (DATA / "abs-100nl.phhs").read_text()
+    first = text[:text.index("\n\n[2]")]
+    path = tmp_path / "huge.phhs"
+    path.write_text(first.replace("[1]", "[0]").replace("[200.30,", "[92233720368547758.08,") + "\n\n" + text)
+    sentence = ("Hand [0] of huge.phhs has an amount of 9,223,372,036,854,775,808 chips; matchdb reads amounts of at "
+                "most 10^15 chips (10,000,000,000,000.00 in this hand's currency).")
+    done = run("replay", str(path), "--quiet")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("read 84 hands: ") and "refused 2 (1 disagreement, 1 limit)" in done.stdout
+    assert f"  {sentence}" in done.stdout.splitlines()
+    done = run("analyse", str(path), "--no-db", "--quiet")
+    assert done.returncode == 0, done.stderr
+    assert "refused 2 (1 disagreement, 1 limit)" in done.stdout
 
 
 def test_analyse_writes_csv_and_a_plot(full_store, tmp_path):

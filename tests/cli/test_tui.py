@@ -20,7 +20,7 @@ pokerkit = pytest.importorskip("pokerkit")
 
 from textual.widgets import Button, Checkbox, Input, Select, Static  # noqa: E402  (after the skip)
 
-from matchdb.cli.tui import PlayApp, seat_lines  # noqa: E402
+from matchdb.cli.tui import PlayApp, log_line, result_line, seat_lines  # noqa: E402
 
 SIZE = (120, 44)
 
@@ -217,3 +217,97 @@ def test_the_setup_form_chooses_the_table_and_refuses_a_bad_one_in_a_sentence():
     config = asyncio.run(drive())
     assert config == TableConfig(seats=3, opponents=("station", "allin"), game="sng", stack=300, small_blind=2,
                                  big_blind=4, coach=True)
+
+
+def _inside(app: PlayApp, widget_id: str) -> bool:
+    """Whether the widget lies wholly on the screen and above the footer, where the pointer can reach it."""
+    from textual.widgets import Footer
+
+    widget, screen, footer = app.query_one(f"#{widget_id}"), app.screen.region, app.query_one(Footer).region
+    return screen.contains_region(widget.region) and not widget.region.overlaps(footer) and widget.region.area > 0
+
+
+CONTROLS = ("fold", "check", "call", "next", "leave", "half", "pot", "allin", "raise")
+
+
+@pytest.mark.parametrize(("seats", "coach"), [(10, False), (6, True)])
+def test_every_button_and_the_amount_box_fit_80_by_24(tmp_path, seats, coach, request):
+    """Issue 29: at 80 x 24 the second row of buttons and the amount box were below the screen. Now every button, with
+    its whole label (ten-digit amounts: stacks of a billion chips), and the amount box lie on the screen, and a click
+    reaches each: the amount typed there is bet."""
+    db = request.getfixturevalue("full_db") if coach else None
+    config = TableConfig(seats=seats, opponents="station", stack=10**9, small_blind=5 * 10**7, big_blind=10**8, seed=5,
+                         coach=coach)
+    session = Session.new(config, db=db, directory=tmp_path)
+    app = PlayApp(session, pause=0)
+
+    async def drive():
+        async with app.run_test(size=(80, 24)) as pilot:
+            for _ in range(400):
+                await pilot.pause()
+                if session.view()["your_turn"]:
+                    break
+                await asyncio.sleep(0.01)
+            await pilot.pause()  # the labels of the person's turn, laid out
+            legal = session.view()["legal"]
+            assert legal is not None and legal["raise"]
+            for name in (*CONTROLS, "amount"):
+                assert _inside(app, name), (name, app.query_one(f"#{name}").region)
+            for name in CONTROLS:
+                button = app.query_one(f"#{name}", Button)
+                assert button.region.width >= len(str(button.label)) + 2, (name, button.label, button.region)
+            assert str(app.query_one("#allin", Button).label) == f"All-in {legal['presets']['all_in']}"
+            assert len(str(legal["presets"]["all_in"])) == 10
+            assert "your turn" in shown(app, "board") and _inside(app, "board") and _inside(app, "message")
+            before = len(session.view()["log"])
+            await pilot.click("#amount")
+            assert app.focused is app.query_one("#amount", Input)
+            await pilot.press(*str(legal["min_raise_to"]), "enter")
+            await pilot.pause()
+            entry = session.view()["log"][before]
+            assert (entry["name"], entry["action"], entry["amount"]) == ("you", "raise", legal["min_raise_to"])
+            await pilot.click("#leave")
+            await pilot.pause()
+        return app.return_value
+
+    summary = asyncio.run(drive())
+    assert summary is not None and summary["left"]
+
+
+def test_the_first_wager_of_a_street_is_a_bet_and_the_person_is_you(tmp_path):
+    """Issue 29: the log said 'you: raise 6' for the flop's first wager and the result 'you shows'. Now a street's first
+    wager after the flop is a bet (preflop the big blind is the bet), and sentences about the person say 'you'."""
+    session = table(tmp_path, seats=2, opponents="station")
+    app = PlayApp(session, pause=0)
+
+    def choose(view):
+        if view["street"] != "preflop" and view["legal"]["raise"] and view["legal"]["bet"]:
+            return "pot"  # the flop's, turn's and river's first wager
+        return "call" if view["legal"]["call"] else "check"
+
+    async def drive():
+        async with app.run_test(size=SIZE) as pilot:
+            await play_hand(app, pilot, choose)
+            view = session.view()
+            log, message = shown(app, "log"), shown(app, "message")
+            await pilot.press("q")
+            await pilot.pause()
+            return view, log, message
+
+    view, log, message = asyncio.run(drive())
+    wagers = [e for e in view["log"] if e["action"] in ("bet", "raise")]
+    assert wagers and all(e["action"] == "bet" and e["street"] != "preflop" and e["name"] == "you" for e in wagers)
+    for entry in view["log"][-6:]:
+        assert log_line(view, entry) in log.splitlines()
+    assert f"{wagers[-1]['street']:7} you bet {wagers[-1]['amount']}" in log
+    assert "you fold" not in log and "you: " not in log
+    assert view["last"]["showdown"] and message == result_line(view)  # the station called down: cards shown
+    assert f"you show {' '.join(view['hole'])}; station shows " in message and "you shows" not in message
+    assert re.search(r"(you win|station wins) \d+", message) and "you wins" not in message
+    # a raise after a bet on the same street, and folds, as the person and as a bot
+    entries = [{"street": "turn", "seat": 1, "name": "station", "action": "bet", "amount": 10},
+               {"street": "turn", "seat": 0, "name": "you", "action": "raise", "amount": 30},
+               {"street": "turn", "seat": 1, "name": "station", "action": "fold", "amount": 0},
+               {"street": "river", "seat": 0, "name": "you", "action": "fold", "amount": 0}]
+    assert [log_line(view, e) for e in entries] == ["turn    station bets 10", "turn    you raise to 30",
+                                                    "turn    station folds", "river   you fold"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import warnings
 
 import numpy as np
@@ -11,7 +12,7 @@ from hypothesis import strategies as st
 
 from matchdb.core.cards import parse_card
 from matchdb.core.hole_cards import N_HANDS, hand_index, hand_order
-from matchdb.core.ranges import MAX_RANGE_TEXT, describe_range, parse_range, range_weights
+from matchdb.core.ranges import MAX_RANGE_TEXT, canonical_range, describe_range, parse_range, range_weights
 from matchdb.errors import MatchdbError, RangeError
 
 with warnings.catch_warnings():  # eval7 builds its grammar with names pyparsing now deprecates
@@ -139,6 +140,83 @@ def test_every_hand_written_out_and_a_repeat():
     text = ",".join(hand_order())
     assert range_weights(text).sum() == N_HANDS
     assert range_weights(text + ",KcAc").sum() == N_HANDS  # a hand named again with the same weight is one hand
+
+
+def _as_solver(text: str, form: str) -> str:
+    """``text`` with each weighted group ``w(a,b)`` written as PioSOLVER/GTO Wizard write it (``a:w,b:w``, a fraction)
+    or as GTO+/Flopzilla write it (``[p]a,b[/p]``, in percent)."""
+
+    def rewrite(match: re.Match) -> str:
+        number, percent, tokens = match[1], match[2], [t.strip() for t in match[3].split(",")]
+        fraction = float(number) / (100 if percent else 1)
+        if form == "pio":
+            return ",".join(f"{token}:{fraction!r}" for token in tokens)
+        share = f"{100 * fraction:g}"
+        return f"[{share}]{','.join(tokens)}[/{share}]"
+
+    return re.sub(r"(\d*\.?\d*)(%?)\(([^)]*)\)", rewrite, text)
+
+
+@pytest.mark.parametrize(
+    ("solver", "usual"),
+    [
+        ("AA:0.5,KK,AKs:0.25", "0.5(AA),KK,0.25(AKs)"),
+        ("AA:0.5, KK:1, AKs:0.25, AhKd:0.5", "0.5(AA),KK,0.25(AKs),0.5(AhKd)"),
+        ("AhKh:0.5,QsQd:.75", "0.5(AhKh),.75(QsQd)"),
+        ("QQ+:0.5,A5s-A2s:0.125,KTo-K8o", "0.5(QQ+),0.125(A5s-A2s),KTo-K8o"),
+        ("[50]AA,KK[/50]", "0.5(AA,KK)"),
+        ("[50.0]AA, KK[/50.0],[25]AKs[/25],QQ", "0.5(AA,KK),0.25(AKs),QQ"),
+        ("[100]AA[/100],[75]JJ-99,AhKh[/75]", "AA,0.75(JJ-99,AhKh)"),
+        ("[50]AA[/50],KK:0.5,0.5(QQ)", "0.5(AA),0.5(KK),0.5(QQ)"),
+    ],
+)
+def test_solver_weights_and_brackets_equal_eval7_on_the_usual_notation(solver, usual):
+    """PioSOLVER / GTO Wizard ``hand:weight`` and GTO+ / Flopzilla ``[50]...[/50]``: the hands and weights eval7 reads
+    from the same range in the usual notation, the same weights and one canonical echo."""
+    assert ours(solver) == eval7_weights(usual)
+    assert np.array_equal(range_weights(solver), range_weights(usual))
+    assert describe_range(solver) == canonical_range(usual)
+    assert np.array_equal(range_weights(canonical_range(solver)), range_weights(solver))
+
+
+@settings(max_examples=150, deadline=None)
+@given(ranges(), st.sampled_from(["pio", "brackets"]))
+def test_generated_solver_ranges_equal_eval7(text, form):
+    """The generated ranges with their weights written as solvers write them read as eval7 reads the usual notation."""
+    merged = eval7_merged(text)
+    pasted = _as_solver(text, form)
+    try:
+        mine = ours(pasted)
+    except RangeError as error:
+        assert "two weights" in str(error) and merged is None, (pasted, error)
+        return
+    assert mine == merged, pasted
+    assert np.array_equal(range_weights(describe_range(pasted)), range_weights(pasted))
+
+
+@pytest.mark.parametrize(
+    ("text", "fragment"),
+    [
+        ("AA:1.5", "gives the weight 'AA:1.5'; expected a weight between 0 and 1 after the colon"),
+        ("AA:50", "gives the weight 'AA:50'; expected a weight between 0 and 1 after the colon"),
+        ("AA:", "cannot be parsed at 'AA:'; expected a weight between 0 and 1 after the colon"),
+        ("AA:0.5,AsAh", "gives AsAh two weights, 0.5 in 'AA' and 1 in 'AsAh'"),
+        ("AA:0.5,AA:0.25", "gives AdAc two weights"),
+        ("0.5(AA:0.5)", "gives 'AA:0.5' a weight inside a weighted group"),
+        ("[50]AA,KK", "opens the bracket '\\[50\\]' that does not close; expected '\\[/50\\]'"),
+        ("[50]AA[/60]", "closes the bracket '\\[50\\]' with '\\[/60\\]'"),
+        ("[150]AA[/150]", "gives the weight '\\[150\\]'; expected a percentage between 0 and 100"),
+        ("[50]AA:0.5[/50]", "a weight inside a weighted group"),
+        ("AA:0", "holds no hand with a positive weight"),
+        ("AA:1e-13", "cannot be parsed at 'e-13'"),
+        ("AA:0.0000000000001", "expected 0 or a weight of at least 1e-12"),
+    ],
+)
+def test_bad_solver_weights_get_one_sentence(text, fragment):
+    with pytest.raises(RangeError, match=fragment) as caught:
+        parse_range(text)
+    message = str(caught.value)
+    assert message.endswith(".") and "\n" not in message and message.count(". ") == 0, message
 
 
 @pytest.mark.parametrize(

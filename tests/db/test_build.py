@@ -57,6 +57,19 @@ PINNED_AHTCTH = "9f3da63c39629c2b230ed941b5b592fcc023c2d6553af10cc379db31dd5ad57
 def test_second_run_finishes_at_once(small_store):
     report = build(small_store, flops="AhTcTh,AsTs9h,2c7dJh,AhKhQh,7c7d2s,0-2", serial=True, quiet=True)
     assert report.built == [] and report.skipped == 8
+    assert report.derived == [] and "derived" not in report.summary()  # a partial store: no derived data to compute
+
+
+def test_a_complete_build_computed_the_derived_data(full_store):
+    """`matchdb build` computes the preflop tables and matchups once every table is there (the session's full store
+    was built so); building again computes nothing."""
+    import matchdb
+
+    assert sorted(p.name for p in (full_store / "derived").iterdir()) == [
+        "preflop.json", "preflop_matchups.json", "preflop_multiway.json"]
+    assert matchdb.open(full_store).missing_derived() == []
+    report = build(full_store, quiet=True)
+    assert report.built == [] and report.skipped == 1755 and report.derived == []
 
 
 def test_build_refuses_a_folder_that_is_not_a_store(tmp_path):

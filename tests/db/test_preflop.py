@@ -144,3 +144,104 @@ def test_bad_preflop_questions_are_refused(small_db):
     with pytest.raises(MatchdbError, match="unknown preflop"):
         small_db.multiway("AhKh", "", 2, method="independent")
     assert isinstance(matchdb.MatchdbError("x"), ValueError)
+
+
+# -- derived data: computed by the build, read on first use ------------------------------------
+
+#: One question of each kind before the flop, and a second of the same kind (other hands).
+KINDS = {
+    "hand vs hand": (lambda db: db.equity("AhKh", "", "QsQd"), lambda db: db.equity("AcAd", "", "KhKs")),
+    "hand vs range": (lambda db: db.equity("AhKh", "", "QQ+,AKs"), lambda db: db.equity("9s8s", "", "TT+,AQs+")),
+    "range vs range": (lambda db: db.range_outcome("QQ+,AKs", "JJ-99,AQs", "").equity,
+                       lambda db: db.range_outcome("22+", "AKo", "").equity),
+    "hero range vs random": (lambda db: db.multiway("QQ+", "", 1).equity, lambda db: db.multiway("AKs", "", 1).equity),
+    "multiway with ranges": (lambda db: db.multiway("AhKh", "", ["QQ+", "JsJh"]).equity,
+                             lambda db: db.multiway("KsQs", "", ["AA", "TcTd"]).equity),
+    "hand vs two random": (lambda db: db.multiway("JhTh", "", 2, method="exact").equity,
+                           lambda db: db.multiway("9c9d", "", ["random", "random"]).equity),
+    "naive": (lambda db: db.win_rate("AhKh", "", players=3), lambda db: db.win_rate("7c2d", "", players=6)),
+    "equities grid": (lambda db: db.equities("").value("AhAs"), lambda db: db.equities("", "QQ+").value("AhKh")),
+    "report": (lambda db: db.report("AhKh", "", players=3, villain="QsQd").equity,
+               lambda db: db.report("QcJc", "", players=4, villain="KK").equity),
+    "preflop tables": (lambda db: db.preflop().equity[0], lambda db: db.preflop_multiway().equity[0, 4]),
+}
+
+
+def test_the_first_question_of_every_kind_computes_nothing(full_store, monkeypatch):
+    """Issue 29: on a database `matchdb build` completed, the first preflop question of every kind reads the derived
+    data the build stored (each kind read once, then kept) and computes none of it: no pass over the tables, no matchup
+    enumerated, nothing written. The first question of a kind then costs what the second does."""
+    from matchdb.equity import derived, matchups
+
+    calls: list[str] = []
+
+    def counted(name, function):
+        def call(*args, **kwargs):
+            calls.append(name)
+            return function(*args, **kwargs)
+        return call
+
+    monkeypatch.setattr(derived, "compute_derived", counted("compute_derived", derived.compute_derived))
+    monkeypatch.setattr(matchups, "enumerate_classes", counted("enumerate_classes", matchups.enumerate_classes))
+    before = {p.name: p.stat().st_mtime_ns for p in (full_store / "derived").iterdir()}
+    db = matchdb.open(full_store)
+    reads = []
+    real_read = db.store.read_member
+    monkeypatch.setattr(db.store, "read_member", lambda name: reads.append(name) or real_read(name))
+    for kind, (first, second) in KINDS.items():
+        assert np.isfinite(first(db)) and np.isfinite(second(db)), kind
+    assert calls == []
+    assert sorted(reads) == sorted(f"derived/{kind}.json" for kind in derived.DERIVED)  # each read once, then kept
+    assert db.missing_derived() == []
+    assert {p.name: p.stat().st_mtime_ns for p in (full_store / "derived").iterdir()} == before
+    assert db.multiway("JhTh", "", 2).exact  # 'auto' too: the table's exact figure, no longer sampled
+
+
+def test_a_hand_against_two_random_hands_is_exact(full_db, small_db):
+    """JhTh against two random hands, exact (OMPEval enumerates it in 367 s): the table's three-player counts, for a
+    hand and for a range (the mean of its hands), with every player's equity; a database lacking tables says why."""
+    answer = full_db.multiway("JhTh", "", ["random", "random"], method="exact")
+    table = full_db.preflop_multiway().row("JTs")
+    assert answer.exact and answer.method == "exact" and answer.standard_error == 0.0
+    assert answer.equity == table["equity"][2] and answer.board == ""
+    assert answer.player_equities == pytest.approx([answer.equity, (1 - answer.equity) / 2, (1 - answer.equity) / 2], abs=1e-15)
+    assert answer.win + answer.tie + answer.loss == pytest.approx(1.0, abs=1e-12) and answer.win < answer.equity
+    suited = full_db.multiway("JTs", "", 2, method="exact")
+    assert suited.equity == pytest.approx(answer.equity, abs=1e-15)
+    mixed = full_db.multiway("JTs,0.5(AA)", "", 2)
+    aa = full_db.preflop_multiway().row("AA")["equity"][2]
+    assert mixed.exact and mixed.equity == pytest.approx((4 * answer.equity + 0.5 * 6 * aa) / 7, abs=1e-15)
+    sampled = full_db.multiway("JhTh", "", 2, method="sample", samples=200_000, seed=4)
+    assert abs(sampled.equity - answer.equity) <= 4 * sampled.standard_error
+    with pytest.raises(MatchdbError, match=r"lacks tables \(8 of 1755\).*method='sample'"):
+        small_db.multiway("JhTh", "", 2, method="exact")
+    assert not small_db.multiway("JhTh", "", 2, seed=1).exact  # auto: sampled, as before
+
+
+@pytest.mark.slow
+def test_a_store_built_before_computes_what_a_question_needs_once_with_progress(full_store, tmp_path, monkeypatch):
+    """A complete store lacking its derived data (built before `matchdb build` computed it) computes, on a question's
+    first use, what that question needs, once, with a bar on a terminal (standard error) and nothing elsewhere; then
+    it is kept in the store, and `matchdb build` computes the rest (minutes on 2 cores)."""
+    import io
+    import shutil
+    import sys
+
+    from matchdb.db.build import build
+
+    copy = tmp_path / "old.zarr"
+    shutil.copytree(full_store, copy, ignore=shutil.ignore_patterns("derived"))
+    terminal = io.StringIO()
+    terminal.isatty = lambda: True  # type: ignore[method-assign]
+    monkeypatch.setattr(sys, "stderr", terminal)
+    db = matchdb.open(copy)
+    assert db.range_equity("QQ+,AKs", "JJ-99", "") == matchdb.open(full_store).range_equity("QQ+,AKs", "JJ-99", "")
+    assert "preflop data" in terminal.getvalue() and "1755/1755" in terminal.getvalue()
+    assert sorted(p.name for p in (copy / "derived").iterdir()) == ["preflop_matchups.json"]
+    monkeypatch.setattr(sys, "stderr", io.StringIO())  # not a terminal: no bar
+    assert db.multiway("JhTh", "", 2, method="exact").equity == matchdb.open(full_store).multiway("JhTh", "", 2).equity
+    assert sys.stderr.getvalue() == ""
+    assert sorted(p.name for p in (copy / "derived").iterdir()) == ["preflop.json", "preflop_matchups.json", "preflop_multiway.json"]
+    (copy / "derived" / "preflop.json").unlink()
+    report = build(copy, quiet=True)
+    assert report.built == [] and report.derived == ["preflop"] and "then the derived data (preflop) in" in report.summary()

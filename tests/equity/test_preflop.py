@@ -6,12 +6,12 @@ import csv
 import json
 import warnings
 import zlib
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 import matchdb
+from matchdb.answers import PreflopMultiway
 from matchdb.cli.main import main
 from matchdb.core.hole_cards import CLASSES
 from matchdb.db.pack import pack
@@ -117,24 +117,31 @@ def test_an_edited_preflop_file_is_refused_and_verify_names_it(full_store, prefl
     assert matchdb.open(full_store).preflop().row("AA")["equity"] == pytest.approx(0.8520, abs=5e-5)
 
 
-def test_edited_preflop_matchups_are_refused_and_verify_names_them(full_store, full_matchups):
-    """The matchups are derived data bound to the tables: an edited count is refused, and verify says so."""
+def test_edited_preflop_matchups_are_refused_and_verify_names_them(full_store, full_matchups, tmp_path):
+    """The matchups are derived data bound to the tables: an edited count is refused, and verify says so; a derived
+    file a complete store lacks is named, not a failure (a store built before `matchdb build` computed it)."""
     from matchdb.db.verify import verify
 
     path = full_store / "derived" / "preflop_matchups.json"
+    multiway = full_store / "derived" / "preflop_multiway.json"
     original = path.read_bytes()
     payload = json.loads(original)
     payload["content"]["win"][0] += 1
     try:
         path.write_text(json.dumps(payload))
+        multiway.rename(tmp_path / multiway.name)
         with pytest.raises(CorruptDatabaseError, match="derived/preflop_matchups.json.*altered or damaged"):
             matchdb.open(full_store).range_equity("AA", "KK", "")
         report = verify(full_store, sample=0)
         assert not report.ok and any("preflop_matchups.json" in p and "altered" in p for p in report.problems)
+        assert report.derived_missing == ["preflop_multiway"] and len(report.problems) == 1
+        assert "derived data not yet computed: preflop_multiway (matchdb build computes it" in report.lines()[-2]
     finally:
         path.write_bytes(original)
-    assert verify(full_store, sample=0).ok
-    assert "derived/preflop_matchups.json" in verify(full_store, sample=0).derived_checked
+        (tmp_path / multiway.name).rename(multiway)
+    report = verify(full_store, sample=0)
+    assert report.ok and report.derived_missing == []
+    assert report.derived_checked == ["derived/preflop.json", "derived/preflop_matchups.json", "derived/preflop_multiway.json"]
 
 
 def test_preflop_needs_every_table(small_store):
@@ -144,34 +151,60 @@ def test_preflop_needs_every_table(small_store):
 
 # -- preflop against 1 to 9 random hands ------------------------------------------------------
 
-PREFLOP_JSON = Path(__file__).parents[1] / "data" / "preflop_multiway.json"
+#: OMPEval's exact enumeration of JhTh against two random hands: scripts/ompeval_peer.cpp built as its header says, then
+#: ``nice -n 19 ./omp_peer JhTh random random -r 1`` (1,894,107,877,200 deals; 9,905 s here beside other work, about
+#: 900 CPU-s; 367 s on a quiet core of an earlier machine).
+JTS_AGAINST_TWO_OMPEVAL = 0.4194939234087244
 
 
 @pytest.fixture(scope="module")
-def multiway_table():
-    """The table computed from the full database by compute_preflop_multiway(db.tables(), draws=1, seed=0) (15 minutes here)."""
-    import json
+def sampled():
+    """The shipped sampled table (compute_preflop_multiway(db.tables(), draws=1, seed=0) on a full database: 15 minutes)."""
+    from matchdb.equity.preflop import sampled_multiway
 
-    from matchdb.answers import PreflopMultiway
+    data = sampled_multiway()
+    return PreflopMultiway(
+        classes=tuple(data["classes"]), opponents=tuple(data["opponents"]), equity=np.array(data["equity"]),
+        standard_error=np.array(data["standard_error"]), exact=tuple(data["exact"]),
+        sampled_heads_up=np.array(data["sampled_heads_up"]), provenance=data["provenance"],
+        win=np.full((169, 9), np.nan), tie=np.full((169, 9), np.nan),
+    )
 
-    return PreflopMultiway.from_stored(json.loads(PREFLOP_JSON.read_text()))
+
+@pytest.fixture(scope="module")
+def multiway_table(full_db):
+    """The full database's multiway preflop table, computed by the build (exact against one and two opponents)."""
+    return full_db.preflop_multiway()
 
 
-def test_preflop_published(multiway_table):
+def test_preflop_published(sampled, multiway_table):
     aa = multiway_table.row("AA")
     assert round(100 * aa["equity"][1], 2) == 85.20  # heads-up, exact
-    assert aa["standard_error"][1] == 0.0 and multiway_table.exact[0] and not multiway_table.exact[1]
+    assert aa["standard_error"][1] == aa["standard_error"][2] == 0.0 and multiway_table.exact[:3] == (True, True, False)
     # AA against 3 random hands: an independent 400 M-sample simulation gives 0.63836 +- 0.00002
     assert abs(aa["equity"][3] - 0.63836) <= 4 * np.hypot(aa["standard_error"][3], 0.00002)
-    assert multiway_table.standard_error.max() <= 0.0002
+    assert sampled.standard_error.max() <= 0.0002 and multiway_table.standard_error.max() <= 0.0002
+    assert np.array_equal(multiway_table.equity[:, 2:], sampled.equity[:, 2:])  # 3-9 opponents: the shipped figures
 
 
-def test_preflop_sampler_against_exact_heads_up(multiway_table):
+def test_preflop_sampler_against_exact_heads_up(sampled):
     """The sampled heads-up figures (kept as a check) agree with the exact ones: no bias in the dealing."""
-    diff = multiway_table.sampled_heads_up - multiway_table.equity[:, 0]
+    diff = sampled.sampled_heads_up - sampled.equity[:, 0]
     # per class the sampled heads-up figure has s.e. about 0.00025 (no control variate for it)
     assert np.abs(diff).max() < 0.0012
     assert abs(diff.mean()) < 0.0001
+
+
+def test_two_opponents_exact_against_the_sampler_and_ompeval(multiway_table, sampled, preflop):
+    """Every class against two random hands, exact (the build's counts), within 4.5 s.e. of the shipped sampled figure
+    (an independent sampler), and JTs equal to OMPEval's exact enumeration; heads-up equal to the preflop table."""
+    exact, guess = multiway_table.equity[:, 1], sampled.equity[:, 1]
+    z = (exact - guess) / sampled.standard_error[:, 1]
+    assert np.abs(z).max() < 4.5 and abs(z.mean()) < 0.3, (np.abs(z).max(), z.mean())
+    assert np.array_equal(multiway_table.equity[:, 0], preflop.equity)  # the same counts, to the last bit
+    assert exact[CLASSES.index("JTs")] == pytest.approx(JTS_AGAINST_TWO_OMPEVAL, abs=1e-14)
+    win, tie = multiway_table.win[:, 1], multiway_table.tie[:, 1]
+    assert (win <= exact).all() and (exact <= win + tie).all() and (tie > 0).all()
 
 
 @pytest.mark.parametrize(("name", "opponents"), [("AA", 2), ("KQs", 3), ("76s", 5), ("22", 8)])
@@ -198,16 +231,16 @@ def test_preflop_against_eval7_simulation(multiway_table, name, opponents):
 
 
 def test_preflop_json_round_trip(multiway_table):
-    from matchdb.answers import PreflopMultiway
-
     again = PreflopMultiway.from_stored(multiway_table.to_stored())
     assert np.array_equal(again.equity, multiway_table.equity) and again.exact == multiway_table.exact
+    assert np.array_equal(again.win[:, :2], multiway_table.win[:, :2]) and np.isnan(again.win[:, 2:]).all()
     with pytest.raises(MatchdbError, match="version"):
         PreflopMultiway.from_stored({**multiway_table.to_stored(), "version": 99})
 
 
-def test_preflop_multiway_on_a_few_tables(full_db, multiway_table):
-    """The computation itself, on 5 flops: every class seen, the sampled heads-up agrees with the exact one."""
+def test_preflop_multiway_on_a_few_tables(full_db):
+    """The sampler itself (what computed the shipped figures), on 5 flops: every class seen, the sampled heads-up agrees
+    with the exact one."""
     from matchdb.equity.preflop import compute_preflop_multiway
 
     part = compute_preflop_multiway(full_db.tables(range(0, 1755, 351)), seed=1)
@@ -221,24 +254,119 @@ def test_preflop_multiway_on_a_few_tables(full_db, multiway_table):
     assert (np.diff(part.equity, axis=1) < 1e-3).all()
 
 
-
-def test_the_multiway_preflop_table_is_kept_in_the_store_and_printed(full_db, multiway_table, tmp_path, capsys):
-    """The table computed once (the fixture: 15 minutes) is stored as derived data bound to these tables, read back, shipped."""
-    from matchdb.answers.preflop import PREFLOP_MULTIWAY_VERSION
+def test_the_multiway_preflop_table_is_kept_in_the_store_and_printed(full_store, multiway_table, capsys):
+    """The build kept the table in the store as derived data bound to these tables: read back, printed, read once."""
     from matchdb.cli.main import main
-    from matchdb.storage.derived import derived_member, save_derived, tables_fingerprint
 
-    member = full_db.store.root / derived_member("preflop_multiway")
-    try:
-        save_derived(full_db.store, "preflop_multiway", PREFLOP_MULTIWAY_VERSION, tables_fingerprint(full_db.store, range(1755)), multiway_table.to_stored())
-        again = full_db.preflop_multiway()
-        assert np.array_equal(again.equity, multiway_table.equity)
-        assert main(["preflop", "--multiway", "--db", str(full_db.path), "--quiet"]) == 0
-        lines = capsys.readouterr().out.splitlines()
-        assert lines[0].split() == ["hand"] + [f"vs{k}" for k in range(1, 10)] and lines[1].split()[0] == "AA"
-        assert float(lines[1].split()[3]) == pytest.approx(multiway_table.equity[0, 2], abs=5e-5)  # AA against 3 opponents
-        # read and checked once per open database: a file damaged since is not read again (it was, on every call)
-        member.write_bytes(b"damaged")
-        assert full_db.preflop_multiway() is again
-    finally:
-        member.unlink(missing_ok=True)
+    assert (full_store / "derived" / "preflop_multiway.json").exists()
+    db = matchdb.open(full_store)
+    again = db.preflop_multiway()
+    assert np.array_equal(again.equity, multiway_table.equity)
+    assert main(["preflop", "--multiway", "--db", str(full_store), "--quiet"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].split() == ["hand"] + [f"vs{k}" for k in range(1, 10)] and lines[1].split()[0] == "AA"
+    assert float(lines[1].split()[3]) == pytest.approx(multiway_table.equity[0, 2], abs=5e-5)  # AA against 3 opponents
+    assert lines[-1].startswith("(against 1-2 opponents exact; against 3-9 sampled, standard errors at most 0.000")
+    assert db.preflop_multiway() is again  # read and checked once per open database
+
+
+# -- exact counts against one and two random hands, per table -------------------------------------
+
+
+def _brute_force(levels: np.ndarray, hands: np.ndarray, row: int) -> tuple[int, int, int, int, int]:
+    """(wins, ties against one random hand; deals with both of two below, none above; share in sixths) of ``row`` on
+    one column, by looking at every pair of opponent hands."""
+    masks = (np.uint64(1) << hands[:, 0].astype(np.uint64)) | (np.uint64(1) << hands[:, 1].astype(np.uint64))
+    valid = levels != 65535
+    others = np.flatnonzero(valid & ((masks & masks[row]) == 0))
+    level, lv, m = levels[row], levels[others].astype(np.int64), masks[others]
+    assert len(others) == 990
+    pairs = np.triu((m[:, None] & m[None, :]) == 0, k=1)
+    below, tied = lv < level, lv == level
+    both_below = pairs & below[:, None] & below[None, :]
+    not_behind = pairs & (below | tied)[:, None] & (below | tied)[None, :]
+    both_tied = pairs & tied[:, None] & tied[None, :]
+    sixths = 6 * both_below.sum() + 3 * (not_behind.sum() - both_below.sum() - both_tied.sum()) + 2 * both_tied.sum()
+    return int(below.sum()), int(tied.sum()), int(both_below.sum()), int(not_behind.sum()), int(sixths)
+
+
+def test_counts_against_random_hands_equal_looking_at_every_pair(table_cache):
+    """Every 25th row's counts on three columns of 2c7dJh (one with the largest tie), weighted 1, 2 and 3, equal the
+    counts over every pair of opponent hands, and the class totals add them times the orbit size."""
+    from matchdb.core.pairs import PAIRS, remaining_cards
+    from matchdb.equity.preflop import RandomCounts, add_table_counts
+
+    flop = matchdb.parse_cards("2c7dJh")
+    table = table_cache("2c7dJh")
+    hands = remaining_cards(flop)[PAIRS].astype(np.int64)
+    largest_tie = max(range(1176), key=lambda j: np.unique(table[table[:, j] != 65535, j], return_counts=True)[1].max())
+    chosen = [0, 517, largest_tie]
+    weights = np.array([1, 2, 3])
+    totals = RandomCounts()
+    rows = add_table_counts(np.ascontiguousarray(table[:, chosen].T), weights, hands, 12, totals)
+    for row in range(0, 1176, 25):
+        want = np.zeros(5, dtype=np.int64)
+        weight = 0
+        for column, w in zip(chosen, weights):
+            if table[row, column] != 65535:
+                want += w * np.array(_brute_force(table[:, column], hands, row))
+                weight += w
+        assert rows[row].tolist() == [*want[:4].tolist(), int(want[4]), weight], row
+    assert int(totals.counts[:, 5].sum()) == 12 * int(rows[:, 5].sum())
+
+
+def test_counts_on_every_column_equal_the_flop_multiway_engine(small_db, table_cache):
+    """On every column of 2c7dJh: the three-player win, tie and equity equal db.multiway's exact flop answer
+    (the counting identity's kernel, another code), the heads-up ones db.outcome's, for several hands."""
+    from matchdb.core.pairs import PAIRS, pair_row, remaining_cards
+    from matchdb.equity.preflop import HEADS_UP_DEALS, THREE_PLAYER_DEALS, RandomCounts, add_table_counts
+
+    flop = matchdb.parse_cards("2c7dJh")
+    rows = add_table_counts(np.ascontiguousarray(table_cache("2c7dJh").T), np.ones(1176, dtype=np.int64),
+                            remaining_cards(flop)[PAIRS], 1, RandomCounts())
+    for hand in ("AhKh", "7c7h", "3s2s", "JdJc", "Qs8d", "2d2s"):
+        below, tied, both, not_behind, sixths, weight = rows[pair_row(flop, matchdb.parse_cards(hand))]
+        three = small_db.multiway(hand, "2c7dJh", 2)
+        assert three.exact
+        assert sixths / (6 * THREE_PLAYER_DEALS * weight) == pytest.approx(three.equity, abs=1e-15), hand
+        assert (both / (THREE_PLAYER_DEALS * weight), (not_behind - both) / (THREE_PLAYER_DEALS * weight)) == \
+            pytest.approx((three.win, three.tie), abs=1e-15), hand
+        heads_up = small_db.outcome(hand, "2c7dJh")
+        assert (below / (HEADS_UP_DEALS * weight), tied / (HEADS_UP_DEALS * weight)) == \
+            pytest.approx((heads_up.win, heads_up.tie), abs=1e-15), hand
+
+
+def _against_two_random_by_flops(db, hand: str) -> float:
+    """A hand's equity against two random hands before the flop, counted apart from the multiway table: the mean over
+    the 19,600 flops that miss the hand of each flop's exact three-player figure (db.multiway on the flop: the counting
+    identity's kernel), flops that a renaming of suits keeping the hand maps onto each other counted once, weighted."""
+    from collections import Counter
+    from concurrent.futures import ThreadPoolExecutor
+    from itertools import combinations
+
+    from matchdb.core.canonical import CARD_MAP
+
+    hero = matchdb.parse_cards(hand)
+    keeping = [p for p in range(24) if {int(CARD_MAP[p, c]) for c in hero} == set(hero)]
+    flops = Counter(min(tuple(sorted(int(CARD_MAP[p, c]) for c in flop)) for p in keeping)
+                    for flop in combinations([c for c in range(52) if c not in hero], 3))
+    assert sum(flops.values()) == 19_600
+
+    def equity(flop):
+        return db.multiway(hero, list(flop), 2).equity
+
+    with ThreadPoolExecutor(2) as pool:
+        values = list(pool.map(equity, flops))
+    return sum(n * v for n, v in zip(flops.values(), values)) / 19_600
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("hand", ["JhTh", "AsAh", "7c2d"])
+def test_two_random_hands_equal_every_flops_exact_figure(full_db, multiway_table, hand):
+    """The table's exact figure against two random hands equals the mean of every flop's exact three-player figure,
+    to 1e-12 (a suited hand, a pair and an offsuit one: 3,300 to 9,800 distinct flops, a minute or more each)."""
+    from matchdb.core.hole_cards import hand_class
+
+    cards = matchdb.parse_cards(hand)
+    name = multiway_table.classes[hand_class(*cards)]
+    assert _against_two_random_by_flops(full_db, hand) == pytest.approx(multiway_table.row(name)["equity"][2], abs=1e-12)

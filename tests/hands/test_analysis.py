@@ -155,7 +155,7 @@ def test_the_real_files_all_ins_equal_eval7(sample_replays):
         for f in facts:
             assert f.adjusted == pytest.approx(f.net + (share[f.seat] - done.won[f.seat]) * kept, abs=1e-6)
         checked += 1
-    assert checked == 2  # ABS 70 and 76 (flop); PS 18 is preflop (below); PS 58, 77, 79 hide a hand
+    assert checked == 3  # ABS 70 and 76, Party 3 (flop); PS 18 is preflop (below); PS 58, 77, 79 hide a hand
 
 
 @pytest.mark.slow

@@ -120,6 +120,17 @@ CHANGES = {
     "a bet that is not a number": {"actions": ["p3 cbr lots"]},
     "an int bet at unit one": {"starting_stacks": [100, 80, 100], "blinds_or_straddles": [1, 2, 0],
                                "min_bet": 2, "winnings": [200, 0, 0], "actions": ["p3 cbr 6", "p1 cbr 6.0"]},
+    "a post": {"blinds_or_straddles": [0.5, 1, -1]},
+    "a negative ante": {"antes": [0, 0, -1]},
+    "a stack of 2**63": {"starting_stacks": [100, 2**63, 100]},
+    "a stack at the bound": {"starting_stacks": [100, 10**13, 100]},
+    "a stack past the bound": {"starting_stacks": [100, 10**13 + 0.5, 100]},
+    "a 400-digit stack": {"starting_stacks": [100, 10**400, 100]},
+    "a 400-digit Decimal stack": {"starting_stacks": [100, Decimal(10**400), 100]},
+    "a bet past the bound": {"actions": ["p3 cbr 10000000000000.01"]},
+    "a negative winning past the bound": {"winnings": [-(10**14), 0, 0]},
+    "too many actions": {"actions": ["p3 f"] * (R.MAX_ACTIONS + 1)},
+    "as many actions as read": {"actions": ["# a note"] * R.MAX_ACTIONS},
 }
 
 
@@ -165,16 +176,24 @@ TRICKY = [
     "[1]\nx = 1\n  [2]\ny = 2\n[3]",
     "[1]\nx = 1\n[2]",
     "[[1]]\nx = 1\n",
+    "[1]\nx = 1\n[[2]]\ny = 2\n[3]\nz = 3\n",
+    "[[ 'a' ]] # note\nx = 1\n[[b]\n",
+    "[1]\nx = '" + "y" * 400 + "'\n[2]\nz = 1\n" + "w" * 700 + "\n[3]\n",
 ]
 
 
 @pytest.mark.parametrize("piece", [1, 3, 7, 64, 1 << 20])
-def test_the_piecewise_split_finds_the_sections_reading_line_by_line_finds(monkeypatch, piece):
+@pytest.mark.parametrize("longest", [R.MAX_HAND_CHARS, 500])
+def test_the_piecewise_split_finds_the_sections_reading_line_by_line_finds(monkeypatch, piece, longest):
+    """The same sections (a section longer than ``MAX_HAND_CHARS`` as None, ``[[N]]`` as a refused header)."""
     monkeypatch.setattr(R, "_PIECE", piece)
+    monkeypatch.setattr(R, "MAX_HAND_CHARS", longest)
     texts = TRICKY + [ABS.read_text()[:5000], PS.read_text()]
     for text in texts:
         for block in (1, 2, 256):
             assert _split(text, block, "_phh") == _split(text, block, "_phh_lines"), (text[:60], block)
+    if longest == 500:
+        assert None in [text for found in _split(PS.read_text(), 256, "_phh") for _, _, text in found]
 
 
 def _split(text: str, block: int, method: str) -> list:
@@ -237,22 +256,27 @@ def _plain_arrays(records: list) -> dict:
     from matchdb.hands.replayer import short_big_blind_posted, table_parameters
     from matchdb.play import engine as E
 
-    meta, stacks, paid, finishing, ops = [], [], [], [], []
+    meta, stacks, posts, paid, finishing, ops = [], [], [], [], [], []
     pad = [0] * B.MAX
     for record in records:
-        small, big, ante, button, table_stacks = table_parameters(record)
-        n = len(table_stacks)
+        table = table_parameters(record)
+        n = len(table.stacks)
         first = len(ops)
         ops += [B._op_row(op) for op in record.ops]
-        meta.append((n, small, big, ante, button, first, len(ops), record.winnings is not None,
-                     record.finishing_stacks is not None,
-                     E.RULE_POSTED_BLIND if short_big_blind_posted(record) else 0))
-        stacks.append([*table_stacks, *pad[n:]])
+        rules = E.RULE_OPEN_FOLD | (E.RULE_POSTED_BLIND if short_big_blind_posted(record) else 0)
+        rules |= E.RULE_POSTS if table.posts is not None else 0
+        dead = sum(1 << s for s, b in enumerate(record.blinds) if b < 0) if table.posts is not None else 0
+        assert table.rules == rules and table.dead == dead
+        meta.append((n, table.small_blind, table.big_blind, table.ante, table.button, first, len(ops),
+                     record.winnings is not None, record.finishing_stacks is not None, rules, table.opener,
+                     record.fields.get("venue") == "PartyPoker", table.notes, dead))
+        stacks.append([*table.stacks, *pad[n:]])
+        posts.append([*(table.posts or pad[:n]), *pad[n:]])
         paid.append([*(record.winnings if record.winnings is not None else pad[:n]), *pad[n:]])
         ends = ([-1 if x is None or s is None else x for x, s in zip(record.finishing_stacks, record.stacks)]
                 if record.finishing_stacks is not None else pad[:n])
         finishing.append([*ends, *pad[n:]])
-    as_array = {"meta": meta, "stacks": stacks, "winnings": paid, "finishing": finishing, "ops": ops}
+    as_array = {"meta": meta, "stacks": stacks, "posts": posts, "winnings": paid, "finishing": finishing, "ops": ops}
     return {k: np.array(v, dtype=np.int64).reshape(len(v), -1) for k, v in as_array.items()}
 
 
@@ -263,9 +287,12 @@ def test_a_block_encodes_its_records_as_the_plain_loop_does():
         phh(["p3 cbr 50", "p1 f", "p2 cc", "d db 2c7dJh", "d db 3s", "d db 9h", "p2 cc", "p3 cc"], number=2,
             stacks=(100, 999, 100), winnings=[0, 101, 0], extra="finishing_stacks = [99, 0, 50]").replace("999", "inf"),
         phh(["p2 f"], number=3, stacks=(100, 100), blinds=(2, 1), extra="_short_big_blind = 'posted'"),
+        phh(["p3 cc", "p4 f", "p1 f", "p2 f"], number=4, stacks=(100, 100, 100, 100), blinds=(1, 2, -2),
+            extra="venue = 'PartyPoker'"),
+        phh(["p3 f", "p1 f"], number=5, blinds=(2, 0)),
     ]), "odd.phhs")
     odd_records = list(odd)
-    assert len(odd_records) == 3, odd.refused
+    assert len(odd_records) == 5, odd.refused
     for chosen in (records, odd_records, odd_records + records[:5], records[:1]):
         block = B.Block.of(chosen)
         plain = _plain_arrays(chosen)

@@ -24,7 +24,7 @@ def test_both_real_files_read_every_hand():
 
 def test_a_folder_reads_its_phh_files_sorted():
     records = list(read(DATA))
-    assert len(records) == 171  # the made-up PokerStars text is not a .phh/.phhs file
+    assert len(records) == 191  # the made-up PokerStars text is not a .phh/.phhs file
 
 
 def test_amounts_become_whole_chips_and_back_exactly():

@@ -15,8 +15,8 @@ pokerkit = pytest.importorskip("pokerkit")
 
 def test_the_real_files_replay_with_counts(sample_replays):
     report, hands = sample_replays
-    assert report.read == 171
-    assert (report.identical, report.raked, report.unrecorded) == (40, 43, 87)
+    assert report.read == 191
+    assert (report.identical, report.raked, report.unrecorded) == (45, 50, 95)
     assert dict(report.refused) == {"disagreement": 1}
     [refusal] = report.refusals
     # ABS hand 25: the record pays 3.50 for a raise to 3 that everybody folded to (pot 4.50, 2 of it uncalled):
@@ -24,17 +24,23 @@ def test_the_real_files_replay_with_counts(sample_replays):
     assert refusal.message == (
         "Hand abs-100nl.phhs [25] pays p3 3.50 in the record but 2.50 in the engine (record [0.00, 0.00, 3.50, "
         "0.00, 0.00, 0.00, 0.00], engine [0.00, 0.00, 2.50, 0.00, 0.00, 0.00, 0.00]).")
-    assert round(report.rake, 2) == 28.15
-    assert len(hands) == 170
+    assert round(report.rake, 2) == 44.40
+    assert len(hands) == 190
 
 
 def test_every_replayed_hand_ends_as_pokerkit_ends_it(sample_replays):
-    """Final stacks of all 170 hands equal pokerkit's replay of the same record, hidden showdown cards included."""
+    """Every hand's result before rake equals pokerkit's replay of the same record, hidden showdown cards included.
+
+    The one difference is named: Ongame [2]'s post, which the site took as dead money and pokerkit as p3's bet.
+    """
     _, hands = sample_replays
     for done in hands:
         state = list(done.record.history())[-1]
-        theirs = [Decimal(x) for x in state.stacks]
-        mine = [done.record.amount(x) for x in done.engine.stacks]
+        theirs = [Decimal(x) for x in state.payoffs]
+        mine = [done.record.amount(x - y) for x, y in zip(done.engine.stacks, done.engine.start)]
+        if "post counted as dead money" in done.notes:
+            assert done.record.label == "ong-1000nl.phhs [2]" and mine[2] - theirs[2] == -5
+            continue
         assert mine == theirs, done.record.label
 
 
@@ -42,8 +48,10 @@ def test_raked_hands_pay_the_record_and_keep_the_rake(sample_replays):
     _, hands = sample_replays
     raked = [d for d in hands if d.status == "raked"]
     for done in raked:
-        assert sum(done.won) - sum(done.record.winnings) == done.rake > 0
-        assert all(p <= w for p, w in zip(done.record.winnings, done.won))
+        assert sum(done.won) - sum(done.paid) == done.rake > 0
+        assert all(p <= w for p, w in zip(done.paid, done.won))
+        if done.paid != done.record.winnings:  # Party's winnings count the uncalled bet given back; Ongame's split
+            assert done.notes[0] in ("uncalled bet counted as won", "winnings from finishing stacks")
     # ABS hand 3: 5.00 preflop, the flop raise to 17 uncalled past 6: a 17.00 pot, 15.65 collected
     [third] = [d for d in hands if d.record.label == "abs-100nl.phhs [3]"]
     assert (third.status, third.record.amount(third.rake)) == ("raked", Decimal("1.35"))
@@ -66,7 +74,6 @@ def test_heads_up_seats_as_pokerkit_does():
 @pytest.mark.parametrize(("actions", "words"), [
     (["p2 cbr 6", "p3 f"], "action 1 'p2 cbr 6' comes when p3 is to act."),
     (["p3 cbr 3", "p1 f"], "action 1 'p3 cbr 3' bets or raises to 3; the rules allow 4 to 100."),
-    (["p3 cc", "p1 cc", "p2 f"], "action 3 'p2 f' folds with nothing to call; the rules allow a check."),
     (["p3 cbr 500"], "action 1 'p3 cbr 500' bets or raises to 500; the rules allow 4 to 100."),
     (["p3 f", "p1 f", "p2 cc"], "action 3 'p2 cc' comes after the hand is over."),
 ])
@@ -84,7 +91,7 @@ def test_a_record_that_stops_early_is_incomplete():
 
 
 @pytest.mark.parametrize(("change", "words"), [
-    ({"blinds": (1, 2, 4)}, "posts blinds [1, 2, 4]: a straddle or third blind"),
+    ({"blinds": (0, 0)}, "posts no blind, straddle or ante; pokerkit and the engine need one."),
     ({"antes": 1, "extra": "antes = [1, 1, 2]"}, None),
 ])
 def test_set_ups_the_engine_does_not_play_are_refused(change, words):

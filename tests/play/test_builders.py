@@ -4,6 +4,7 @@ counted, bots from files and modules, PyPokerEngine players, checked bot files a
 from __future__ import annotations
 
 import json
+import re
 import time
 from pathlib import Path
 
@@ -70,6 +71,86 @@ def test_illegal_actions_are_refused_naming_the_bot_or_corrected_and_counted():
     result = run_arena([Raiser(), "station"], games=4, seed=1, mode="cash", hands=10, lenient=True, progress=False)
     assert result.bot("raiser").corrections > 0 and result.bot("station").corrections == 0
     assert "corrected" in result.report()
+
+
+def test_lenient_corrects_and_counts_illegal_actions_and_refuses_answers_that_are_no_action():
+    """What the docs say --lenient does: a raise where none is allowed becomes a call, an amount off the range or
+    not whole is truncated and clamped, each counted; an answer that is not an action stops the run either way."""
+
+    class Odd(Bot):
+        def __init__(self, answer):
+            self.name, self.answer = "odd", answer
+
+        def act(self, view):
+            return self.answer
+
+    raiser = Raiser()
+    kept = []
+    result = play_game([raiser, CallingStation()], GameSettings(mode="cash", hands=6), deal_seed=1, lenient=True,
+                       on_hand=kept.append)
+    corrected = int(result.extra["corrections"][0])
+    assert corrected > 0 and result.extra["corrections"][1] == 0
+    raises = [amount for hand in kept for _, seat, kind, amount in hand.record.history if seat == 0 and kind == RAISE]
+    assert raises and all(isinstance(a, int) for a in raises) and int(result.net.sum()) == 0  # played as legal raises
+    for answer, said in (((RAISE, float("nan")), "raised to nan; expected a whole number of chips"),
+                         ((RAISE, "50"), "raised to '50'; expected a whole number of chips"),
+                         (("raise", 50), "answered the action 'raise'; expected FOLD (0)"),
+                         (None, "answered None; expected (kind, amount)")):
+        with pytest.raises(GameError, match=re.escape(f"The bot 'odd' (seat 0, preflop of hand 0) {said}")):
+            play_game([Odd(answer), CallingStation()], GameSettings(mode="cash", hands=2), deal_seed=1, lenient=True)
+
+
+BOOM_FILE = '''
+class Boom:
+    """Fails on its first decision, as a bot with a bug does."""
+
+    name = "boom"
+
+    def act(self, view):
+        return {}["no such key"]
+'''
+
+
+def test_a_bot_that_fails_in_act_is_named_in_one_sentence_by_the_arena_the_cli_and_tuning(tmp_path, capsys):
+    path = tmp_path / "boom.py"
+    path.write_text(BOOM_FILE)
+    with pytest.raises(GameError) as caught:
+        run_arena([f"{path}:Boom", "station"], games=2, seed=1, progress=False)
+    message = str(caught.value)
+    assert message.startswith("The bot 'boom' (seat ") and message.endswith("failed in act: KeyError: 'no such key'.")
+    assert isinstance(caught.value.__cause__, KeyError)  # the bot's own traceback stays with the error in Python
+    for argv in (["arena", "--bots", f"{path}:Boom,station", "--games", "2", "--quiet"],
+                 ["arena", "--bots", f"{path}:Boom,station", "--games", "2", "--quiet", "--lenient"],
+                 ["tune", "bot", "fives", "--field", f"{path}:Boom", "--cycles", "1", "--games", "2",
+                  "--noise-sessions", "2", "--chunks", "1", "--quiet"]):
+        assert main(argv) == 2, argv
+        err = capsys.readouterr().err
+        assert err.startswith("matchdb: The bot 'boom' (seat ") and err.count("\n") == 1, (argv, err)
+        assert "failed in act: KeyError: 'no such key'." in err
+
+
+def test_a_bot_that_fails_when_told_of_a_game_or_a_hand_is_named():
+    class Forgetful(Bot):
+        name = "forgetful"
+
+        def __init__(self, where):
+            self.where = where
+
+        def act(self, view):
+            return CALL, 0
+
+        def on_game_start(self, start):
+            if self.where == "start":
+                raise RuntimeError("no memory")
+
+        def on_hand_end(self, result):
+            if self.where == "end":
+                raise RuntimeError("no memory")
+
+    for where, said in (("start", "before the game's first hand) failed in on_game_start"),
+                        ("end", "at the end of hand 0) failed in on_hand_end")):
+        with pytest.raises(GameError, match=re.escape(f"The bot 'forgetful' (seat 1, {said}: RuntimeError: no memory.")):
+            play_game([CallingStation(), Forgetful(where)], GameSettings(mode="cash", hands=2), deal_seed=1)
 
 
 def test_a_bot_without_a_pair_answer_is_named_by_its_name():

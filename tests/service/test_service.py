@@ -441,3 +441,29 @@ def test_a_damaged_missing_or_fifo_table_is_named_by_its_table_never_by_its_path
         assert answer.status_code == 503 and answer.json()["detail"].startswith(f"Query 1: T{table_name(changed)[1:]} of")
     text = log.read_text()
     assert str(store) in text and "not a regular file" in text and "crc32c" in text, text[-2000:]
+
+
+# -- ranges as solvers write them (issue 29) --------------------------------------------------
+
+
+@pytest.mark.parametrize(("pasted", "usual"), [("AA:0.5,KK,AKs:0.25", "0.5(AA),KK,0.25(AKs)"),
+                                               ("[50]QQ+,AhKd[/50],JJ", "0.5(QQ+,AhKd),JJ")])
+def test_solver_ranges_are_read_by_get_and_batch(db, server, pasted, usual):
+    """PioSOLVER / GTO Wizard ``AA:0.5`` and GTO+ / Flopzilla ``[50]...[/50]`` in a URL and in a batch: the Python API's
+    answer to the same range in the usual notation, echoed in its canonical form."""
+    expected = db.outcome("AhKh", "2c7dJh", usual).to_dict()
+    assert expected["villain"] == usual
+    answer = httpx.get(f"{server}/v1/equity", params={"hole": "AhKh", "board": "2c7dJh", "villain": pasted}, timeout=60)
+    assert answer.status_code == 200 and answer.json() == expected, answer.text
+    multiway = httpx.get(f"{server}/v1/multiway", params={"hole": "AhKh", "board": "2c7dJh", "villain": [pasted, "QsQd"]},
+                         timeout=60).json()
+    assert multiway["equity"] == db.multiway("AhKh", "2c7dJh", [usual, "QsQd"]).equity
+    queries = [{"kind": "equity", "hole": "AhKh", "board": "2c7dJh", "villain": pasted},
+               {"kind": "multiway", "hole": pasted, "board": "2c7dJh", "villain": ["QsQd"]}]
+    results = httpx.post(f"{server}/v1/batch", json={"queries": queries}, timeout=60).json()["results"]
+    assert results[0] == expected
+    assert results[1]["equity"] == db.multiway(usual, "2c7dJh", ["QsQd"]).equity
+    drawn = httpx.get(f"{server}/v1/range", params={"range": pasted}, timeout=60).json()
+    assert drawn == httpx.get(f"{server}/v1/range", params={"range": usual}, timeout=60).json()
+    refused = httpx.get(f"{server}/v1/equity", params={"hole": "AhKh", "board": "2c7dJh", "villain": "AA:1.5"}, timeout=60)
+    assert refused.status_code == 400 and "expected a weight between 0 and 1 after the colon" in refused.json()["detail"]

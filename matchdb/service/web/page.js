@@ -197,26 +197,38 @@ function selectPlayer(index) {
 // -- ranges: the selected player's range on the grid ---------------------------------------------------
 
 const rangeCache = new Map(); // range text -> /v1/range's answer (classes and their weights)
+const NO_CLASSES = { range: "", combos: 0, fraction: 0, classes: {} }; // an empty field: nothing drawn, a random hand asked
 
-// A range's classes ({class: {weight, combos, hands}}), from the server, or null for none.
+// A range's classes ({class: {weight, combos, hands}}), from the server. An empty field draws no class, so the grid
+// builds a range from nothing (the question still takes an empty field as a random hand); "random" draws every class.
 async function rangeClasses(text) {
+  if (!text) return NO_CLASSES;
   if (isRandom(text)) text = "random";
   if (!rangeCache.has(text)) rangeCache.set(text, await api("/v1/range", { range: text }));
   return rangeCache.get(text);
 }
 
 let drawnRange = new Map(); // class -> {weight, hands}: the selected player's range as drawn
+let drawnFor = null; // {index, text}: whose range drawnRange is, and of which text
 
+// Draw player `index`'s range on the grid, if that player is still the selected one and its text has not changed
+// when the answer comes: a late answer never draws one player's range under another's name (where a click would
+// then write it into the other player's field).
 async function rangeChanged(index) {
   if (index !== active) return;
   const text = playerField(index).value.trim();
+  const current = () => index === active && playerField(index).value.trim() === text;
   try {
     const answer = await rangeClasses(text);
+    if (!current()) return;
     drawnRange = new Map(Object.entries(answer.classes));
-    $("range-summary").textContent = rangeSummary(index, answer);
+    drawnFor = { index, text };
+    $("range-summary").textContent = rangeSummary(index, answer, text);
     showError(null);
   } catch (failure) {
+    if (!current()) return;
     drawnRange = new Map();
+    drawnFor = null;
     $("range-summary").textContent = "";
     showError(failure.message);
   }
@@ -224,10 +236,11 @@ async function rangeChanged(index) {
 }
 
 function drawRange() {
-  rangeChanged(active);
+  return rangeChanged(active);
 }
 
-function rangeSummary(index, answer) {
+function rangeSummary(index, answer, text) {
+  if (!text) return `Player ${index + 1}: empty, a random hand; click or drag classes on the grid to build a range`;
   const combos = Number.isInteger(answer.combos) ? String(answer.combos) : answer.combos.toFixed(2);
   return `Player ${index + 1}: ${answer.range}, ${combos} combos, ${(100 * answer.fraction).toFixed(1)} % of all hands`;
 }
@@ -291,6 +304,10 @@ function wireGridEditing() {
     const cell = event.target.closest("td.cell");
     if (!cell) return;
     event.preventDefault();
+    if (!drawnFor || drawnFor.index !== active || drawnFor.text !== playerField(active).value.trim()) {
+      $("range-summary").textContent = `Player ${active + 1}'s range is still being drawn; click again once it is.`;
+      return; // the grid shows another player's range, or an older text: a click now would edit the wrong one
+    }
     let weight;
     try {
       weight = currentWeight();
@@ -300,7 +317,7 @@ function wireGridEditing() {
     }
     const entry = drawnRange.get(cell.dataset.class);
     const adding = !(entry && !entry.hands && entry.weight === weight);
-    dragging = { adding, weight, seen: new Set(), started: performance.now() };
+    dragging = { adding, weight, index: active, seen: new Set(), started: performance.now() };
     applyDrag(cell);
   });
   grid.addEventListener("pointerover", (event) => {
@@ -309,14 +326,16 @@ function wireGridEditing() {
   });
   document.addEventListener("pointerup", () => {
     if (!dragging) return;
-    const started = dragging.started;
+    const { started, index } = dragging;
     dragging = null;
-    const text = rangeText(drawnRange);
-    playerField(active).value = text;
+    if (index !== active) return; // the selected player changed during the drag: nobody's range is edited
+    playerField(index).value = rangeText(drawnRange);
+    drawnFor = { index, text: playerField(index).value }; // what is drawn is this text's range: the next click may follow
     markPicked();
     $("percent").value = "0";
     $("percent-value").textContent = "0 %";
-    show(started);
+    if (answered) show(started); // once a question is shown, each click asks again
+    else rangeChanged(index); // before it, a click only builds the range: Show asks
   });
 }
 
@@ -348,6 +367,11 @@ function showError(message) {
   const box = $("error");
   box.textContent = message || "";
   box.hidden = !message;
+}
+
+// An equity or a probability as players read it: a percentage with two decimals (the full float is in data-value).
+function percent(value) {
+  return value === null || value === undefined ? "-" : `${(100 * value).toFixed(2)} %`;
 }
 
 function fixed(value) {
@@ -430,20 +454,19 @@ async function show(started = performance.now()) {
     drawGrid(hands, players, preflop);
     document.body.dataset.took = String(Math.round(performance.now() - started)); // a click's grid and equities, drawn
     // then, not to slow the answers above: the selected player's range on the grid, and the distribution
-    const range = rangeClasses(playerField(active).value.trim());
+    const drawing = rangeChanged(active);
     const distribution = wantsDistribution
       ? api("/v1/distribution", { hole: hero, board: form.board, villain: isRandom(players[1]) ? undefined : players[1] })
       : null;
-    const [drawn, dist] = await Promise.all([range, distribution]);
+    const [, dist] = await Promise.all([drawing, distribution]);
     if (asked !== questions) return;
-    drawnRange = new Map(Object.entries(drawn.classes));
-    $("range-summary").textContent = rangeSummary(active, drawn);
-    paintRange();
     drawDistribution(dist, form, count);
     history.replaceState(null, "", `#${query(stateOf(form))}`);
+    answered = true;
     document.body.dataset.state = "done";
   } catch (failure) {
-    for (const id of ["headline", "grid-section", "distribution"]) $(id).hidden = true;
+    for (const id of ["headline", "distribution"]) $(id).hidden = true;
+    drawGrid(null, players, form.board === "", false); // no stale number stays; the range can still be edited
     showError(failure.message);
     document.body.dataset.state = "error";
   } finally {
@@ -453,11 +476,12 @@ async function show(started = performance.now()) {
 }
 
 let questions = 0;
+let answered = false; // a question has been answered: from then on each click on the grid asks again
 
 function how(answer) {
   if (answer.exact) return "exact";
   if (answer.method === "sample") {
-    return `sampled: standard error ${fixed(answer.standard_error)} from ${answer.samples} deals, seed ${answer.seed}`;
+    return `sampled: standard error ${percent(answer.standard_error)} from ${answer.samples} deals, seed ${answer.seed}`;
   }
   return `${answer.method}, an approximation`;
 }
@@ -465,13 +489,13 @@ function how(answer) {
 function drawPlayers(form, hero, naive) {
   const others = form.players.slice(1).map(named);
   $("headline-title").textContent = `${named(form.players[0])} ${form.board ? `on ${form.board}` : "preflop"} against ${others.join(", ")}`;
-  $("headline-equity").textContent = fixed(hero.equity);
+  $("headline-equity").textContent = percent(hero.equity);
   $("headline-equity").dataset.value = String(hero.equity);
   $("headline-how").textContent = `(${how(hero)})`;
   $("naive").hidden = !naive;
   if (naive) {
     $("naive-label").textContent = `naive win rate, ${naive.players} players`;
-    $("naive-value").textContent = fixed(naive.win_rate);
+    $("naive-value").textContent = percent(naive.win_rate);
     $("naive-value").dataset.value = String(naive.win_rate);
   }
   const body = $("players-result").tBodies[0];
@@ -501,7 +525,7 @@ function fillPlayer(index, answer, failure) {
     const cell = row.querySelector(`td.${name}`);
     const value = answer ? answer[name] : null;
     cell.dataset.value = value === null || value === undefined ? "" : String(value);
-    cell.textContent = answer ? fixed(value) : "";
+    cell.textContent = answer ? percent(value) : "";
   }
   const note = row.querySelector("td.how");
   note.textContent = answer ? how(answer) : failure;
@@ -541,7 +565,7 @@ function ink(rgb) {
 let handsByClass = new Map();
 let center = 0.5;
 
-function drawGrid(hands, players, preflop) {
+function drawGrid(hands, players, preflop, asked = true) {
   handsByClass = new Map();
   const values = new Map();
   if (hands) {
@@ -555,10 +579,16 @@ function drawGrid(hands, players, preflop) {
   const heroCards = isHand(players[0]) ? cardsOf(players[0]) : null;
   const heroClass = heroCards ? classOf(heroCards.sort((x, y) => RANKS.indexOf(x[0]) - RANKS.indexOf(y[0])).join("")) : null;
   center = hands && hands.figure.startsWith("naive") ? 1 / players.length : 0.5;
-  $("grid-title").textContent = hands ? `${hands.figure} of every hand on ${hands.board}` : "starting hands, preflop";
-  $("grid-note").textContent = hands
-    ? "Each class's mean over its possible hands, in %; suited above the diagonal, offsuit below. Hover a cell for its hands."
-    : "Preflop the grid draws the selected player's range only; the equities above are over every board.";
+  if (hands) {
+    $("grid-title").textContent = `${hands.figure} of every hand on ${hands.board}`;
+    $("grid-note").textContent = "Each class's mean over its possible hands, in %; suited above the diagonal, offsuit below. Hover a cell for its hands.";
+  } else if (asked && preflop) {
+    $("grid-title").textContent = "starting hands, preflop";
+    $("grid-note").textContent = "Preflop the grid draws the selected player's range only; the equities above are over every board.";
+  } else {
+    $("grid-title").textContent = "starting hands";
+    $("grid-note").textContent = "Click or drag classes to build the selected player's range (suited above the diagonal, offsuit below); Show asks the question.";
+  }
   drawLegend(Boolean(hands));
   const table = $("grid");
   table.replaceChildren();
@@ -598,7 +628,7 @@ function drawGrid(hands, players, preflop) {
       const bar = document.createElement("span");
       bar.className = "weight";
       td.append(label, number, bar);
-      td.setAttribute("aria-label", hands ? `${name}: ${fixed(value)}` : name);
+      td.setAttribute("aria-label", hands ? `${name}: ${percent(value)}` : name);
     }
   }
   paintRange();
@@ -639,11 +669,11 @@ function showTip(cell, x, y) {
   const tip = $("tip");
   const value = cell.dataset.value === "" ? null : Number(cell.dataset.value);
   const title = document.createElement("strong");
-  title.textContent = `${cell.dataset.class}: ${fixed(value)}`;
+  title.textContent = `${cell.dataset.class}: ${percent(value)}`;
   const list = document.createElement("ul");
   for (const [hand, handValue] of handsByClass.get(cell.dataset.class) || []) {
     const item = document.createElement("li");
-    item.textContent = `${hand} ${handValue === null ? "touches the board" : fixed(handValue)}`;
+    item.textContent = `${hand} ${handValue === null ? "touches the board" : percent(handValue)}`;
     list.appendChild(item);
   }
   const weight = Number(cell.dataset.weight || 0);
@@ -693,14 +723,15 @@ function drawDistribution(answer, form, count) {
   $("dist-note").hidden = true;
   $("dist-body").hidden = false;
   $("dist-title").textContent = `${answer.hole} on ${answer.board} against ${answer.villain}: ${answer.runouts} runout${answer.runouts === 1 ? "" : "s"}`;
-  for (const name of ["ehs", "ehs2", "hs", "ppot", "npot"]) $(`dist-${name}`).textContent = fixed(answer[name]);
+  for (const name of ["ehs", "hs", "ppot", "npot"]) $(`dist-${name}`).textContent = percent(answer[name]);
+  $("dist-ehs2").textContent = fixed(answer.ehs2); // a mean of squared equities: a number, not a chance
   const top = Math.max(...answer.river_histogram, 1e-12);
   $("dist-histogram").replaceChildren(
     ...answer.river_histogram.map((p, b) => {
       const bar = document.createElement("div");
       bar.className = "bar";
       bar.style.height = `${(100 * p) / top}%`;
-      bar.title = `${(b / answer.bins).toFixed(2)}-${((b + 1) / answer.bins).toFixed(2)}: ${fixed(p)}`;
+      bar.title = `${percent(b / answer.bins)} to ${percent((b + 1) / answer.bins)}: ${percent(p)} of the runouts`;
       bar.dataset.probability = String(p);
       return bar;
     }),
@@ -749,9 +780,10 @@ async function start() {
     showError(failure.message);
   }
   const asked = fillFromAddress();
+  drawGrid(null, playerTexts(), $("board").value.trim() === "", false); // the grid builds ranges before any question
   document.body.dataset.state = "ready";
   if (asked) await show();
-  else drawRange();
+  else await drawRange();
 }
 
 start();

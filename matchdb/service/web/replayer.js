@@ -5,6 +5,15 @@
 const $ = (id) => document.getElementById(id);
 let answer = null; // the last answer of /v1/replayer
 let frame = 0; // the frame shown
+let sourceName = "pasted text"; // what the hands are labelled by: the file's name, once one is chosen
+
+// What each replay status means (matchdb.hands.replayer): the engine's payments against the history's winnings.
+const STATUS_NOTES = {
+  identical: () => "identical: the engine pays every player what the history records.",
+  raked: (replay) => `raked: the history pays ${replay.rake} less than the engine, the site's rake; the engine's payments are shown.`,
+  unrecorded: () => "unrecorded: the history records no winnings (PokerStars' files often list none), so only the rules " +
+    "were checked (every action legal, the hand ending where the history ends); the payments shown are the engine's.",
+};
 
 function setState(state) {
   document.body.dataset.state = state;
@@ -24,7 +33,9 @@ async function ask(hand) {
     const response = await fetch("/v1/replayer", {
       method: "POST",
       headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ text: $("text").value, hand, opponent_range: $("opponent-range").value.trim() || "random" }),
+      body: JSON.stringify({
+        text: $("text").value, hand, name: sourceName, opponent_range: $("opponent-range").value.trim() || "random",
+      }),
     });
     const data = await response.json();
     if (!response.ok) {
@@ -104,9 +115,11 @@ function show(k) {
     return tr;
   });
   $("seats").tBodies[0].replaceChildren(...rows);
-  const notes = [`status: ${replay.status}`];
+  const notes = [`${replay.hand}`, `status: ${replay.status}`];
   if (replay.rake) notes.push(`rake ${replay.rake}`);
   $("hand-note").textContent = notes.join(" · ");
+  const explain = STATUS_NOTES[replay.status];
+  $("status-note").textContent = explain ? explain(replay) : "";
   $("first").disabled = $("prev").disabled = frame === 0;
   $("last").disabled = $("next").disabled = $("next-street").disabled = frame === replay.frames.length - 1;
 }
@@ -127,9 +140,11 @@ $("file").addEventListener("change", async () => {
   const file = $("file").files[0];
   if (file) {
     $("text").value = await file.text();
+    sourceName = file.name;
     ask(0);
   }
 });
+$("text").addEventListener("input", () => { sourceName = "pasted text"; });
 $("hand-choice").addEventListener("change", () => ask(Number($("hand-choice").value)));
 $("first").addEventListener("click", () => show(0));
 $("prev").addEventListener("click", () => show(frame - 1));
