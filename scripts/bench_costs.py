@@ -82,6 +82,7 @@ def cases(db: MatchDB, long: bool) -> list[tuple[str, str, Any, Callable[..., An
     multiway("AhKh preflop vs 2 known hands", "AhKh", "", ["QsQd", "JcTc"])
     multiway("AhKh preflop, 3 random (sampled)", "AhKh", "", ["random"] * 3)
     multiway("AhKh preflop, 9 random, 100,000 samples", "AhKh", "", ["random"] * 9, "sample", 100_000)
+    multiway("AhKh preflop vs 2 known hands, 1,000,000 samples", "AhKh", "", ["QsQd", "JcTc"], "sample", 1_000_000)
     multiway("AA preflop vs QQ, KK (distinct deals)", "AA", "", ["QQ", "KK"])
     multiway("AK preflop vs AK, AK, AK, random (1 deal in 114 fits)", "AK", "", ["AK", "AK", "AK", "random"], "sample", 20_000)
     add("/v1/distribution", "AhKh 2c7dJh", costs.distribution_cost(db, "AhKh", "2c7dJh", None, 50), distribution_fields,

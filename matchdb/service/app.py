@@ -6,7 +6,8 @@ its fields; bad input answers 400 (422 for a parameter of the wrong type, 413
 for a body over 2 MB or a question over the work budget of
 :mod:`~matchdb.service.costs`) with the same one-sentence message, as
 ``{"detail": "..."}``; a table missing from a partial database 404; a damaged
-or unreadable database, or an answer that takes over 30 s, 503; data the
+or unreadable database, or an answer that takes longer than its deadline (30 s
+unless ``answer_seconds`` says otherwise), 503; data the
 server is still preparing (the derived data of a store built before ``matchdb
 build`` computed it, prepared once at start-up) 503 with ``Retry-After``. Heavy
 questions are answered in a small pool of worker processes
@@ -43,7 +44,7 @@ from matchdb.db.query import MatchDB
 from matchdb.errors import DatabaseError, MatchdbError, NotReadyError
 from matchdb.human.store import CLIENT_LIMIT, IDLE_SECONDS, LIMIT
 from matchdb.service import batch, docs, info, page, play, questions, replayer
-from matchdb.service.guards import ANSWER_SECONDS, BodyLimit, client_message, status_of, strict_parameters
+from matchdb.service.guards import ANSWER_SECONDS, AnswerDeadline, BodyLimit, client_message, status_of, strict_parameters
 from matchdb.service.pool import HeavyPool
 
 __all__ = ["RETRY_SECONDS", "create_app"]
@@ -54,7 +55,7 @@ RETRY_SECONDS = 30
 
 def create_app(db: MatchDB, info_details: bool = False, play_dir: str | os.PathLike | None = None,
                play_limit: int = LIMIT, play_idle: float = IDLE_SECONDS, play_client_limit: int = CLIENT_LIMIT,
-               play_deadline: float = ANSWER_SECONDS) -> FastAPI:
+               play_deadline: float = ANSWER_SECONDS, answer_seconds: float = ANSWER_SECONDS) -> FastAPI:
     """The FastAPI application answering from ``db``.
 
     ``info_details`` lets ``/v1/info`` show the path, host and versions.
@@ -65,7 +66,9 @@ def create_app(db: MatchDB, info_details: bool = False, play_dir: str | os.PathL
     default: then they end with the process); at most ``play_limit`` are
     open (``play_client_limit`` per client address), each put away after
     ``play_idle`` seconds unused; a session not made within
-    ``play_deadline`` seconds is answered 503 and not kept.
+    ``play_deadline`` seconds is answered 503 and not kept. A question not
+    answered within ``answer_seconds`` is answered 503 (a heavy one's worker
+    process killed).
     """
     heavy = HeavyPool(str(db.path.resolve()) if isinstance(db.path, Path) else str(db.path))
 
@@ -89,6 +92,7 @@ def create_app(db: MatchDB, info_details: bool = False, play_dir: str | os.PathL
     )
     app.state.db, app.state.heavy, app.state.info_details = db, heavy, info_details
     app.add_middleware(BodyLimit)
+    app.add_middleware(AnswerDeadline, seconds=answer_seconds)
     # Starlette types a handler as taking any Exception; each of these takes the class it is registered for.
     app.add_exception_handler(MatchdbError, _matchdb_error)  # type: ignore[arg-type]
     app.add_exception_handler(RequestValidationError, _validation_error)  # type: ignore[arg-type]

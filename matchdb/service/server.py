@@ -138,7 +138,10 @@ else:
             self._request_timer = None
             if self.transport.is_closing() or self.conn.their_state not in (h11.IDLE, h11.SEND_BODY):
                 return
-            if self.conn.our_state is h11.IDLE and (self.cycle is None or not self.cycle.response_started):
+            # 408 unless a response is on its way: a header still arriving (the last request's answered, or none
+            # yet), or a body the application still waits for (its answer not begun)
+            answering = self.cycle is not None and self.cycle.response_started and not self.cycle.response_complete
+            if not answering:
                 self.transport.write(_raw_response(
                     "408 Request Timeout",
                     f"The request did not arrive within {REQUEST_SECONDS} s; expected its header and body in that time.",
@@ -187,6 +190,7 @@ def serve(
     play_idle: float | None = None,
     play_client_limit: int | None = None,
     play_deadline: float | None = None,
+    answer_deadline: float | None = None,
 ) -> None:
     """Serve ``db`` over HTTP until interrupted (SIGINT or SIGTERM); the port is bound before anything is printed.
 
@@ -200,11 +204,17 @@ def serve(
     (:func:`matchdb.service.app.create_app`); a ``play_dir`` that cannot be
     a folder is refused before the port opens. A person's session lives in
     one process, so with several workers ``/play`` seats nobody.
+    ``answer_deadline`` is the seconds a question may take before it is
+    answered 503 (:data:`matchdb.service.guards.ANSWER_SECONDS` by default);
+    a heavy one's worker process is then killed.
     """
     try:
         import uvicorn
     except ImportError:
         raise MatchdbError("'matchdb serve' needs the service extra; install it with: pip install 'matchdb[service]'.") from None
+    from matchdb.service.guards import ANSWER_SECONDS, check_deadline
+
+    deadline = check_deadline(ANSWER_SECONDS if answer_deadline is None else answer_deadline)
     if isinstance(port, bool) or not isinstance(port, int) or not 0 <= port <= 65535:
         raise MatchdbError(f"The port {port!r} is out of range; expected an integer 0..65535.")
     if isinstance(workers, bool) or not isinstance(workers, int) or not 1 <= workers <= 64:
@@ -242,7 +252,7 @@ def serve(
     if workers == 1:
         from matchdb.service.app import create_app
 
-        options: dict[str, Any] = {"play_dir": play_dir}
+        options: dict[str, Any] = {"play_dir": play_dir, "answer_seconds": deadline}
         if play_limit is not None:
             options["play_limit"] = play_limit
         if play_idle is not None:
@@ -257,7 +267,7 @@ def serve(
 
     # A folder or file by its absolute path (the workers may resolve it elsewhere); a URL as it is.
     os.environ[_ENVIRON_DB] = str(db.path.resolve()) if isinstance(db.path, Path) else str(db.path)
-    os.environ[_ENVIRON_SETTINGS] = json.dumps({"info_details": info_details, "limits": _LIMITS})
+    os.environ[_ENVIRON_SETTINGS] = json.dumps({"info_details": info_details, "limits": _LIMITS, "answer_seconds": deadline})
     config = uvicorn.Config("matchdb.service.server:app_from_environment", factory=True, workers=workers, **settings)
     Multiprocess(config, sockets=[listener]).run()
 
@@ -266,11 +276,13 @@ def app_from_environment() -> FastAPI:
     """The application of one worker process of ``matchdb serve --workers N`` (the database comes by environment)."""
     from matchdb.db.query import open as open_database
     from matchdb.service.app import create_app
+    from matchdb.service.guards import ANSWER_SECONDS
 
     settings = json.loads(os.environ.get(_ENVIRON_SETTINGS, "{}"))
     _LIMITS.update(settings.get("limits", {}))
     return create_app(open_database(os.environ[_ENVIRON_DB]), bool(settings.get("info_details", False)),
-                      play_limit=0)  # a session must stay in one process
+                      play_limit=0,  # a session must stay in one process
+                      answer_seconds=float(settings.get("answer_seconds", ANSWER_SECONDS)))
 
 
 def _listen(host: str, port: int) -> socket.socket:

@@ -183,16 +183,14 @@ def test_bodies_are_bounded_and_errors_do_not_echo_them(server):
 
 def test_idle_connections_are_closed_and_do_not_stop_others(server):
     import socket
-    import time
 
     host, port = server.removeprefix("http://").split(":")
     idle = [socket.create_connection((host, int(port))) for _ in range(40)]
     try:
         assert _get(f"{server}/v1/health").status_code == 200
-        time.sleep(7)  # the server closes connections that sent nothing after 5 s
         closed = 0
-        for sock in idle:
-            sock.settimeout(5)
+        for sock in idle:  # the server closes connections that sent nothing after 5 s: each read ends, empty
+            sock.settimeout(120)  # a limit only a hang reaches
             closed += sock.recv(10) == b""
         assert closed == len(idle)
     finally:
@@ -349,18 +347,16 @@ def _hostile_clients(db, small_store, small_flops, tmp_path) -> tuple[float, flo
 
 
 def test_a_57_kb_range_is_refused_quickly_in_a_url_and_in_a_body(server):
-    """A 57 kB range kept a worker busy for 51 s and starved everyone (issue 16)."""
+    """A 57 kB range kept a worker busy for 51 s and starved everyone (issue 16): refused by its length, before it is
+    read (the figure is in the issue; the test checks the refusal, not a time)."""
     import socket
-    import time
 
     text = ",".join(["AA"] * 19_000)
-    started = time.monotonic()
     host, port = server.removeprefix("http://").split(":")
     with socket.create_connection((host, int(port)), timeout=10) as raw:  # httpx itself refuses such a URL
         raw.sendall(f"GET /v1/equity?hole=AhKh&board=2c7dJh&villain={text} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
         status_line = raw.recv(100).split(b"\r\n")[0]
     in_body = _post(f"{server}/v1/batch", json={"queries": [{"hole": "AhKh", "board": "2c7dJh", "villain": text}]})
-    assert time.monotonic() - started < 30  # refused by its length before it is read (51 s before, unloaded)
     assert status_line.startswith(b"HTTP/1.1 4"), status_line
     assert in_body.status_code == 400 and "The range text is 56,999 characters long; expected at most 10,000" in in_body.json()["detail"]
 
