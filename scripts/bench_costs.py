@@ -142,6 +142,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--markdown", action="store_true", help="print the table as Markdown")
     args = parser.parse_args(argv)
     db = matchdb.open(args.db)
+    db.compute_on_first_use = False  # a question needing derived data it lacks is refused: nothing written into it
     rows = []
     plan = [(case, None) for case in cases(db, args.long)]
     if args.small:

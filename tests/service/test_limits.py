@@ -490,6 +490,7 @@ def test_the_answer_deadline_stops_a_question_and_kills_its_worker(small_store, 
     A deadline that is not a number of seconds above 0 (at most an hour) is refused before the port opens."""
     log = tmp_path / "serve.log"
     stopped = "The answer took longer than 1 s and was stopped; expected a question with less work."
+    estimating = "The answer took longer than 1 s; the database could not be read in time."  # still in its estimate
 
     def killed() -> list[int]:
         """The worker processes the server's log says it killed."""
@@ -497,12 +498,12 @@ def test_the_answer_deadline_stops_a_question_and_kills_its_worker(small_store, 
 
     def late() -> list[int]:
         answer = _get(f"{url}{HEAVY}")
-        assert answer.status_code == 503 and answer.json()["detail"] == stopped, answer.text
+        assert answer.status_code == 503 and answer.json()["detail"] in (stopped, estimating), answer.text
         return killed()
 
     with running_server(small_store, log, "--answer-deadline", "1") as url:
         # The first question may reach its deadline while the pool's first worker starts (it then joins the idle
-        # ones); the next reaches a worker, which is killed at its deadline.
+        # ones), or on a loaded machine even while it is estimated; one reaches a worker, killed at its deadline.
         (pid, *_) = _wait(late)
         _wait(lambda: not _running(pid))
     from matchdb.cli.main import main
