@@ -9,7 +9,9 @@ for each hero hand), a sampled preflop answer's deals
 (:func:`matchdb.equity.preflop_hands.sampled_deals`) and the deals it draws
 again, exact counts per hero hand, the matchup classes a preflop question
 enumerates on a database lacking tables, and derived data (the preflop
-matchups and table) that a complete database would compute first. Each unit
+matchups and table) that a complete database would compute first (a
+server's database, which prepares it at start-up, says at once that it is not
+ready: 503). Each unit
 was measured on a 2-core machine (``scripts/bench_costs.py`` prints every
 route's estimate beside its measured CPU; the HTTP guide, docs/guide/http.md,
 has the table). A question estimated over
@@ -157,10 +159,12 @@ LEAF_SECONDS = 4e-6
 RANGES_HEADS_UP_SECONDS = 0.015
 #: Every player a known hand: each runout compared.
 KNOWN_SECONDS = 0.002
-#: Before the flop: one sampled deal (a board and the players' hands drawn), in all and per player; a deal drawn
-#: again because two hands shared a card, per player.
+#: Before the flop: one sampled deal (a board and the players' hands drawn), in all, per player drawn from a range
+#: and per known hand (not drawn: 1,000,000 deals of three known hands measured 0.28 s); a deal drawn again because
+#: two hands shared a card, per player.
 PREFLOP_DEAL_SECONDS = 0.25e-6
 PREFLOP_PLAYER_SECONDS = 0.2e-6
+PREFLOP_KNOWN_HAND_SECONDS = 0.01e-6
 PREFLOP_REJECTED_SECONDS = 0.035e-6
 #: Every board beside known hands (before the flop), per deal and per player; a deal of hands looked at for the
 #: distinct ones, per player.
@@ -392,7 +396,9 @@ def _preflop_multiway_cost(db: MatchDB, hero: np.ndarray, opponents: list[np.nda
         return CHEAP  # refused: too many deals to look at
     deals = sampled_deals(samples)
     drawn = deals / _acceptance(players)
-    seconds = looked + deals * (PREFLOP_DEAL_SECONDS + PREFLOP_PLAYER_SECONDS * len(players))
+    ranges = sum(len(s) > 1 for s in supports)
+    seconds = looked + deals * (PREFLOP_DEAL_SECONDS + PREFLOP_PLAYER_SECONDS * ranges
+                                + PREFLOP_KNOWN_HAND_SECONDS * (len(players) - ranges))
     seconds += (drawn - deals) * PREFLOP_REJECTED_SECONDS * len(players)
     return Cost(seconds, f"{deals:,} sampled deals of {len(players)} players"
                 + (f", about {drawn:,.0f} drawn (some give two players a card in common)" if drawn > 1.01 * deals else ""),
