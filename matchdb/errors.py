@@ -39,7 +39,14 @@ class RangeError(MatchdbError):
 
 
 class DatabaseError(MatchdbError):
-    """The database cannot be used to answer a question."""
+    """The database cannot be used to answer a question.
+
+    ``table`` is the table (its canonical flop index) the error is about, when
+    it is about one: what a server tells its clients instead of the message,
+    whose paths are its own (the message goes to its log).
+    """
+
+    table: int | None = None
 
 
 class DatabaseNotFoundError(DatabaseError, FileNotFoundError):

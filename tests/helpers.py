@@ -18,12 +18,22 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
+#: The answer deadline of the tests' servers: generous, so that no answer fails by the machine's load (a test of the
+#: deadline itself gives its own, tiny, against deliberately heavy work).
+TEST_ANSWER_DEADLINE = "300"
+
+
 @contextmanager
 def running_server(db_path, log_path, *extra):
-    """``matchdb serve`` in its own process on 127.0.0.1 (``extra`` arguments added); yields its base URL."""
+    """``matchdb serve`` in its own process on 127.0.0.1 (``extra`` arguments added); yields its base URL.
+
+    Its answer deadline is :data:`TEST_ANSWER_DEADLINE` unless ``extra`` gives ``--answer-deadline``.
+    """
     import httpx
 
     port = free_port()
+    if "--answer-deadline" not in extra:
+        extra = ("--answer-deadline", TEST_ANSWER_DEADLINE, *extra)
     with open(log_path, "w") as output:  # a file, not a pipe: an unread pipe fills up and stalls the server
         process = subprocess.Popen(
             [sys.executable, "-m", "matchdb", "serve", "--db", str(db_path), "--port", str(port), *extra],

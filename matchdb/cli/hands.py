@@ -13,7 +13,7 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from matchdb.cli.common import IMAGE_SUFFIXES, check_output
+from matchdb.cli.common import IMAGE_SUFFIXES, check_numbers, check_output
 from matchdb.errors import MatchdbError
 
 if TYPE_CHECKING:
@@ -150,6 +150,7 @@ def _cmd_fit(args: argparse.Namespace) -> int:
     from matchdb.db.query import open as open_database
     from matchdb.hands import fit
 
+    check_numbers(args, (("candidates", 1, 100_000), ("cycles", 1, 10**7), ("holdout", 0, 10**9), ("seed", 0, 2**63 - 1)))
     check_output(args, "out", (".json",))
     result = fit(args.sources, args.player, open_database(args.db), holdout=args.holdout, candidates=args.candidates,
                  cycles=args.cycles, seed=args.seed, name=args.name, show_progress=not args.quiet)

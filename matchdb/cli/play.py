@@ -191,6 +191,10 @@ def _arena(args: argparse.Namespace) -> int:
                                "--short-big-blind out or give posted.")
         args.short_big_blind = "posted"
         from matchdb.hands.writer import ArenaWriter
+        from matchdb.storage import default_path
+        from matchdb.storage.files import check_outside
+
+        check_outside(args.hands_out, args.db or default_path())  # never into the database folder
 
         hands_out = ArenaWriter(args.hands_out)  # checked (made, empty of .phhs, writable) before any game
     if args.decode:

@@ -23,6 +23,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    "(default 4096); more are answered 503 and closed")
     p.add_argument("--max-client-connections", type=int, default=256, help="connections open at once from one client "
                    "address, per process (default 256); more are answered 503 and closed")
+    p.add_argument("--answer-deadline", type=float, default=30.0, metavar="SECONDS",
+                   help="seconds a question may take before it is answered 503 and its work stopped (default 30)")
     p.add_argument("--play-dir", help="folder keeping the sessions of /play, so they survive a restart (default: a "
                    "temporary folder)")
     p.add_argument("--play-limit", type=int, default=None, help="most sessions of /play open at once (default 200)")
@@ -44,5 +46,5 @@ def _serve(args: argparse.Namespace) -> int:
     serve(db, host=args.host, port=args.port, workers=args.workers, access_log=args.access_log, info_details=args.info_details,
           max_connections=args.max_connections, max_client_connections=args.max_client_connections,
           play_dir=args.play_dir, play_limit=args.play_limit, play_idle=args.play_idle,
-          play_client_limit=args.play_client_limit, play_deadline=args.play_deadline)
+          play_client_limit=args.play_client_limit, play_deadline=args.play_deadline, answer_deadline=args.answer_deadline)
     return 0

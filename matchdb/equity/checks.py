@@ -107,8 +107,9 @@ def check_possible(weights: np.ndarray, name: str, board: str | None = None) -> 
 #: Most sampled partial deals a question may ask for (per hero hand): ten million take seconds to a minute.
 MAX_SAMPLES = 10_000_000
 #: What ``samples`` means and its defaults, as the command line's help and the HTTP reference say it.
-SAMPLES_HELP = ("sampled partial deals, at most (default for a hand: as many as a standard error of 0.0005 needs, "
-                "at least 2,352 on a turn or river; 2,352 per hand of a hero range; before the flop 262,144)")
+SAMPLES_HELP = ("sampled partial deals per hero hand, rounded up to whole visits to every runout, two at least (so "
+                "at least 2,162 on a flop); default for a hand: as many as a standard error of 0.0005 needs; 2,352 per "
+                "hand of a hero range; before the flop 262,144 deals, rounded up to a multiple of 8,192")
 
 
 def check_samples(samples: Any) -> int | None:

@@ -74,6 +74,7 @@ __all__ = [
     "MultiwayResult",
     "check_samples",
     "multiway_outcome",
+    "sampled_work",
 ]
 
 #: Opponents a question may have (ten players in all).
@@ -548,7 +549,7 @@ def _sampled(q: _Question, hero_w: np.ndarray, forced: bool, samples, seed) -> M
         samples = DEFAULT_SAMPLES
     drawn_random = parts[3]
     per_visit = 2 if len(drawn_random) and drawn_random.all() else 1  # draws a visit makes at most
-    per_column = max(2, -(-int(samples) // (n_cols * per_visit)))
+    per_column = _per_column(samples, n_cols, per_visit)
     if seed is None:
         seed = int(np.random.SeedSequence().generate_state(1)[0] >> 1)
     elif isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
@@ -601,6 +602,40 @@ def _sampled(q: _Question, hero_w: np.ndarray, forced: bool, samples, seed) -> M
         seed=int(seed),
         method="sample",
     )
+
+
+def _per_column(samples: int, columns: int, per_visit: int) -> int:
+    """Visits to each runout for ``samples`` partial deals over ``columns`` columns: at least two (a runout's
+    standard error needs two), else rounded up."""
+    return max(2, -(-int(samples) // (columns * per_visit)))
+
+
+def sampled_work(
+    columns: int, runouts: int, samples: int | None, per_visit: int, adaptive: bool, known: bool
+) -> tuple[int, int, int]:
+    """The visits one hero hand's sampled answer makes in its first phase and at most in all, and its most column
+    set-ups (each visit draws at most ``per_visit`` partial deals: what the answer's ``samples`` counts).
+
+    ``columns`` are the board's (1,176 on a flop, 48 on a turn, 1 on a river), ``runouts`` those the hand can
+    be dealt on beside any known opponents (1,081 on a flop without them); ``adaptive``: a hand without
+    ``samples`` (later phases add visits while the standard error is above its target); ``known``: beside known
+    opponents. Without ``adaptive`` the visits are exactly the first phase's: ``samples`` is rounded up to whole
+    visits per runout, at least two each, so it is a floor as much as a cap (2,162 partial deals at least on a flop).
+
+    >>> sampled_work(1176, 1081, 1, 2, adaptive=False, known=False)
+    (2162, 2162, 1081)
+    >>> sampled_work(1176, 1081, None, 2, adaptive=True, known=False)
+    (542, 27299, 3785)
+    """
+    per_column = _per_column(samples if samples is not None else DEFAULT_SAMPLES, columns, per_visit)
+    grouped = adaptive and not known and per_column <= PILOT_SAMPLES
+    strata = -(-runouts // GROUP_COLUMNS) if grouped else runouts
+    first = (PILOT_SAMPLES if grouped else per_column) * strata
+    visits, setups = first, min(first, runouts)
+    if adaptive:  # each later phase: at most MAX_EXTRA_SAMPLES a runout on average, each stratum's share rounded up
+        visits += (_PHASES - 1) * (MAX_EXTRA_SAMPLES * runouts + strata)
+        setups += (_PHASES - 1) * runouts
+    return first, visits, setups
 
 
 #: Visits to each group of runouts in a sampled answer's first phase on a flop, and the standard error the later

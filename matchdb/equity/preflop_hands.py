@@ -12,6 +12,11 @@ Every question here is before the flop, with its players' hands or ranges as
   :data:`EXACT_AUTO_DEALS` distinct deals), else sampled: each player's hand drawn
   from his range, the board at random, with the standard error said.
 
+Players whose ranges cannot all be dealt without a shared card are refused up
+front in one sentence (:func:`check_dealable`); a sampled answer whose ranges
+leave almost no deal stops after :data:`MAX_REJECTED_IN_A_ROW` rejected deals,
+so no question draws forever.
+
 >>> import numpy as np
 >>> from matchdb.core.hole_cards import hand_index
 >>> def hand(text):
@@ -38,7 +43,19 @@ from matchdb.equity.matchups import heads_up_counts
 from matchdb.equity.multiway import MAX_OPPONENTS, MultiwayResult, check_samples
 from matchdb.errors import MatchdbError, RangeError
 
-__all__ = ["DEFAULT_PREFLOP_SAMPLES", "EXACT_AUTO_DEALS", "EXACT_MAX_DEALS", "preflop_multiway"]
+__all__ = [
+    "DEFAULT_PREFLOP_SAMPLES",
+    "EXACT_AUTO_DEALS",
+    "EXACT_MAX_DEALS",
+    "MAX_COMBINATIONS",
+    "MAX_REJECTED_IN_A_ROW",
+    "MAX_REJECTED_PER_DEAL",
+    "check_dealable",
+    "deal_exists",
+    "distinct_deals",
+    "preflop_multiway",
+    "sampled_deals",
+]
 
 #: Sampled deals of a sampled preflop answer unless told otherwise (a standard error of about 0.001).
 DEFAULT_PREFLOP_SAMPLES = 262_144
@@ -47,8 +64,12 @@ DEFAULT_PREFLOP_SAMPLES = 262_144
 EXACT_AUTO_DEALS = 128
 EXACT_MAX_DEALS = 4_000
 #: Deals of the players' hands looked at, at most, to find the distinct ones.
-_MAX_COMBINATIONS = 200_000
+MAX_COMBINATIONS = 200_000
 _CHUNK = 8192  # sampled deals per stream: the answer depends on the seed only, not on the threads
+#: A sampled answer draws a deal again when two players' hands share a card: after this many rejected deals in a row,
+#: or this many per deal wanted in one stream, it stops with one sentence (ranges that leave almost no deal).
+MAX_REJECTED_IN_A_ROW = 200_000
+MAX_REJECTED_PER_DEAL = 1000
 
 _HAND_CARDS = np.stack([HAND_HIGH, HAND_LOW], axis=1).astype(np.int64)
 _HAND_BITS = (np.uint64(1) << HAND_HIGH.astype(np.uint64)) | (np.uint64(1) << HAND_LOW.astype(np.uint64))
@@ -96,8 +117,9 @@ def preflop_multiway(
         hands = [int(np.flatnonzero(w)[0]) for w in players]
         result = known_hands([(int(HAND_HIGH[h]), int(HAND_LOW[h])) for h in hands])
         return _exact(result.win[0], result.tie[0], result.equity[0], result.equity)
+    check_dealable(players)
     if method != "sample":
-        deals = _distinct_deals(players, limit=EXACT_MAX_DEALS if method == "exact" else EXACT_AUTO_DEALS)
+        deals = distinct_deals(players, limit=EXACT_MAX_DEALS if method == "exact" else EXACT_AUTO_DEALS)
         if deals is not None:
             return _enumerated(deals, len(players))
         if method == "exact":
@@ -115,11 +137,11 @@ def _exact(win: float, tie: float, equity: float, players) -> MultiwayResult:
     )
 
 
-def _distinct_deals(players: list[np.ndarray], limit: int) -> tuple[np.ndarray, np.ndarray] | None:
+def distinct_deals(players: Sequence[np.ndarray], limit: int) -> tuple[np.ndarray, np.ndarray] | None:
     """(deals, weights): every deal of the players' hands, card-disjoint, the same up to renaming suits counted once
     with the weights added; None when there are more than ``limit`` distinct deals (or too many to look at)."""
     supports = [np.flatnonzero(w) for w in players]
-    if np.prod([float(len(s)) for s in supports]) > _MAX_COMBINATIONS:
+    if np.prod([float(len(s)) for s in supports]) > MAX_COMBINATIONS:
         return None
     deals = np.array(list(itertools.product(*supports)), dtype=np.int64).reshape(-1, len(players))
     used = np.zeros(len(deals), dtype=np.uint64)
@@ -180,29 +202,28 @@ def _sampled(players: list[np.ndarray], samples, seed) -> MultiwayResult:
     supports = [np.flatnonzero(w) for w in players]
     if any(len(s) == 0 for s in supports):
         raise RangeError("A player's range holds no hand.")
-    if _impossible(supports):
-        raise RangeError("No deal is possible: the players' ranges always share a card.")
     player_start = np.concatenate([[0], np.cumsum([len(s) for s in supports])]).astype(np.int64)
     hands = np.concatenate(supports).astype(np.int64)
     cumulative = np.concatenate([np.cumsum(w[s]) for w, s in zip(players, supports)])
     lookup, offsets, flush_rank = evaluator_tables()
-    chunks = -(-int(samples) // _CHUNK)
+    chunks = sampled_deals(samples) // _CHUNK
     out = np.zeros((chunks, len(players), 4))
+    rejected = np.zeros(chunks, dtype=np.int64)
 
     def work(chunk: int) -> None:
-        _sample_chunk(player_start, cumulative, hands, _HAND_CARDS, int(seed), chunk, _CHUNK, lookup, offsets,
-                      flush_rank, out[chunk])
+        rejected[chunk] = _sample_chunk(player_start, cumulative, hands, _HAND_CARDS, int(seed), chunk, _CHUNK,
+                                        MAX_REJECTED_IN_A_ROW, MAX_REJECTED_PER_DEAL * _CHUNK, lookup, offsets,
+                                        flush_rank, out[chunk])
 
-    if chunks == 1 or not _sample_chunk.signatures:  # the first call compiles or loads: never from two threads
-        work(0)
-        rest = range(1, chunks)
-    else:
-        rest = range(chunks)
+    work(0)  # alone first: the first call compiles or loads (never from two threads), and ranges that leave almost
+    _check_rejected(rejected[:1])  # no deal stop here, after MAX_REJECTED_IN_A_ROW rejected deals (a few tenths of a second)
+    rest = range(1, chunks)
     if THREADS > 1:
         list(_pool().map(work, rest))
     else:
         for chunk in rest:
             work(chunk)
+    _check_rejected(rejected)
     totals = out.sum(axis=0)
     n = chunks * _CHUNK
     win, tie, share, squares = totals[0] / n
@@ -213,17 +234,106 @@ def _sampled(players: list[np.ndarray], samples, seed) -> MultiwayResult:
     )
 
 
-def _impossible(supports: list[np.ndarray]) -> bool:
-    """True when no deal of one hand per player is card-disjoint (tried greedily first, then exhaustively when small)."""
-    if np.prod([float(len(s)) for s in supports]) > _MAX_COMBINATIONS:
-        return False  # wide ranges: a deal exists in practice; the sampler would loop otherwise (not reached)
-    for deal in itertools.product(*supports):
-        used = np.uint64(0)
-        for h in deal:
-            if used & _HAND_BITS[h]:
-                break
-            used |= _HAND_BITS[h]
-        else:
-            return False
-    return True
+def sampled_deals(samples: int | None) -> int:
+    """The deals a sampled preflop answer draws for ``samples`` (None: the default): rounded up to whole streams of
+    8,192 deals, so that the answer depends on the seed only.
 
+    >>> sampled_deals(1), sampled_deals(10_000), sampled_deals(None)
+    (8192, 16384, 262144)
+    """
+    wanted = DEFAULT_PREFLOP_SAMPLES if samples is None else int(samples)
+    return -(-wanted // _CHUNK) * _CHUNK
+
+
+def _check_rejected(rejected: np.ndarray) -> None:
+    if (rejected < 0).any():
+        raise RangeError(
+            f"The players' ranges leave almost no deal: {MAX_REJECTED_IN_A_ROW:,} deals drawn in a row (or "
+            f"{MAX_REJECTED_PER_DEAL:,} per deal kept) gave two players a shared card; expected ranges that can be "
+            "dealt together."
+        )
+
+
+def check_dealable(players: Sequence[np.ndarray]) -> None:
+    """Refuse, in one sentence, players (1,326 weights each, the hero first) of whom no card-disjoint deal exists.
+
+    Without this a sampler drawing deals until one fits would draw forever (the hero's AA against AA, AA and a
+    random hand needs six aces).
+
+    >>> from matchdb.core.ranges import range_weights
+    >>> check_dealable([range_weights(r) for r in ("AA", "AA", "AA", "random")])
+    Traceback (most recent call last):
+    ...
+    matchdb.errors.RangeError: No deal is possible: the hero and opponents 1 and 2 cannot all be dealt a hand of their ranges without sharing a card.
+    """
+    supports = [np.flatnonzero(w) for w in players]
+    if deal_exists(supports) is False:
+        stuck = _narrow(supports)
+        opponents = [str(i) for i in stuck if i > 0]
+        words = ["the hero"] if 0 in stuck else []
+        if opponents:
+            listed = opponents[0] if len(opponents) == 1 else ", ".join(opponents[:-1]) + " and " + opponents[-1]
+            words.append(f"opponent{'s' if len(opponents) > 1 else ''} {listed}")
+        raise RangeError(
+            f"No deal is possible: {' and '.join(words)} cannot all be dealt a hand of their ranges without sharing a card."
+        )
+
+
+#: Hands a search for one card-disjoint deal tries before it leaves the question to the sampler (whose bound on
+#: rejected deals then decides): a few hundredths of a second.
+_SEARCH_NODES = 50_000
+
+
+def deal_exists(supports: Sequence[np.ndarray]) -> bool | None:
+    """Whether one hand of each support (positions in :func:`matchdb.hand_order`) can be dealt without a shared card;
+    None when the search would take too long.
+
+    A player with more than ``2 (n - 1)`` card-disjoint hands always has one the others' at most ``2 (n - 1)``
+    cards leave free, so only the narrow players are searched, the sparsest first.
+
+    >>> from matchdb.core.ranges import range_weights
+    >>> def supports(*ranges):
+    ...     return [np.flatnonzero(range_weights(r)) for r in ranges]
+    >>> deal_exists(supports("AA", "AA", "random")), deal_exists(supports("AA", "AA", "AA"))
+    (True, False)
+    """
+    narrow = sorted(_narrow(supports), key=lambda i: len(supports[i]))
+    masks = [sorted({int(bits) for bits in _HAND_BITS[supports[i]]}) for i in narrow]
+    left = _SEARCH_NODES
+
+    def search(depth: int, used: int) -> bool | None:
+        nonlocal left
+        if depth == len(masks):
+            return True
+        undecided = False
+        for bits in masks[depth]:
+            left -= 1
+            if left < 0:
+                return None
+            if bits & used:
+                continue
+            found = search(depth + 1, used | bits)
+            if found:
+                return True
+            undecided = undecided or found is None
+        return None if undecided else False
+
+    return search(0, 0)
+
+
+def _narrow(supports: Sequence[np.ndarray]) -> list[int]:
+    """The players holding at most ``2 (n - 1)`` card-disjoint hands (counted greedily: at least that many)."""
+    most = 2 * (len(supports) - 1)
+    narrow = []
+    for i, support in enumerate(supports):
+        used = np.uint64(0)
+        disjoint = 0
+        for bits in _HAND_BITS[support]:
+            if not used & bits:
+                used |= bits
+                disjoint += 1
+                if disjoint > most:
+                    break
+        if disjoint <= most:
+            narrow.append(i)
+    return narrow

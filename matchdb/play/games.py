@@ -189,9 +189,14 @@ def blind_schedule(levels: Sequence[Sequence[int]] = DEFAULT_SCHEDULE, total: in
     >>> int(blind_schedule(((30, 60, 10),)).max()) <= 2**50
     True
     """
-    rows = [tuple(int(x) for x in level) for level in levels]
-    if not rows or any(len(r) != 3 or r[0] < 0 or r[1] < 1 or r[0] > r[1] or r[2] < 0 for r in rows):
-        raise GameError(f"The blind levels {levels!r} are not (small blind, big blind, ante) rows with 0 <= sb <= bb, bb >= 1.")
+    refused = (f"The blind levels {str(levels)[:200]} are not (small blind, big blind, ante) rows of whole numbers with "
+               f"0 <= sb <= bb, 1 <= bb <= 2**50 and 0 <= ante <= 2**50.")
+    try:
+        rows = [tuple(int(x) for x in level) for level in levels]
+    except (TypeError, ValueError, OverflowError):  # not numbers, not rows, or an infinite number
+        raise GameError(refused) from None
+    if not rows or any(len(r) != 3 or r[0] < 0 or r[1] < 1 or r[0] > r[1] or r[2] < 0 or max(r) > 2**50 for r in rows):
+        raise GameError(refused)
     while len(rows) < total:
         sb, bb, ante = rows[-1]
         rows.append((2 * sb, 2 * bb, 2 * ante) if 2 * bb <= 2**50 else (sb, bb, ante))

@@ -6,7 +6,8 @@ its fields; bad input answers 400 (422 for a parameter of the wrong type, 413
 for a body over 2 MB or a question over the work budget of
 :mod:`~matchdb.service.costs`) with the same one-sentence message, as
 ``{"detail": "..."}``; a table missing from a partial database 404; a damaged
-or unreadable database, or an answer that takes over 30 s, 503; data the
+or unreadable database, or an answer that takes longer than its deadline (30 s
+unless ``answer_seconds`` says otherwise), 503; data the
 server is still preparing (the derived data of a store built before ``matchdb
 build`` computed it, prepared once at start-up) 503 with ``Retry-After``. Heavy
 questions are answered in a small pool of worker processes
@@ -29,6 +30,7 @@ request passes (a bounded body, known parameters, a deadline) is in
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -39,10 +41,10 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 
 from matchdb.db.query import MatchDB
-from matchdb.errors import MatchdbError, NotReadyError
+from matchdb.errors import DatabaseError, MatchdbError, NotReadyError
 from matchdb.human.store import CLIENT_LIMIT, IDLE_SECONDS, LIMIT
 from matchdb.service import batch, docs, info, page, play, questions, replayer
-from matchdb.service.guards import ANSWER_SECONDS, BodyLimit, status_of, strict_parameters
+from matchdb.service.guards import ANSWER_SECONDS, AnswerDeadline, BodyLimit, client_message, status_of, strict_parameters
 from matchdb.service.pool import HeavyPool
 
 __all__ = ["RETRY_SECONDS", "create_app"]
@@ -53,7 +55,7 @@ RETRY_SECONDS = 30
 
 def create_app(db: MatchDB, info_details: bool = False, play_dir: str | os.PathLike | None = None,
                play_limit: int = LIMIT, play_idle: float = IDLE_SECONDS, play_client_limit: int = CLIENT_LIMIT,
-               play_deadline: float = ANSWER_SECONDS) -> FastAPI:
+               play_deadline: float = ANSWER_SECONDS, answer_seconds: float = ANSWER_SECONDS) -> FastAPI:
     """The FastAPI application answering from ``db``.
 
     ``info_details`` lets ``/v1/info`` show the path, host and versions.
@@ -64,7 +66,9 @@ def create_app(db: MatchDB, info_details: bool = False, play_dir: str | os.PathL
     default: then they end with the process); at most ``play_limit`` are
     open (``play_client_limit`` per client address), each put away after
     ``play_idle`` seconds unused; a session not made within
-    ``play_deadline`` seconds is answered 503 and not kept.
+    ``play_deadline`` seconds is answered 503 and not kept. A question not
+    answered within ``answer_seconds`` is answered 503 (a heavy one's worker
+    process killed).
     """
     heavy = HeavyPool(str(db.path.resolve()) if isinstance(db.path, Path) else str(db.path))
 
@@ -88,6 +92,7 @@ def create_app(db: MatchDB, info_details: bool = False, play_dir: str | os.PathL
     )
     app.state.db, app.state.heavy, app.state.info_details = db, heavy, info_details
     app.add_middleware(BodyLimit)
+    app.add_middleware(AnswerDeadline, seconds=answer_seconds)
     # Starlette types a handler as taking any Exception; each of these takes the class it is registered for.
     app.add_exception_handler(MatchdbError, _matchdb_error)  # type: ignore[arg-type]
     app.add_exception_handler(RequestValidationError, _validation_error)  # type: ignore[arg-type]
@@ -98,8 +103,21 @@ def create_app(db: MatchDB, info_details: bool = False, play_dir: str | os.PathL
 
 
 async def _matchdb_error(request: Request, error: MatchdbError) -> JSONResponse:
+    """The error's status and its message for the client (no server path); an error of the database's in the log whole."""
+    db = request.app.state.db
+    detail = client_message(error, _locations(db))
+    if isinstance(error, DatabaseError) and detail != str(error):
+        logging.getLogger("uvicorn.error").warning("%s %s: %s", request.method, request.url.path, error)
     headers = {"Retry-After": str(RETRY_SECONDS)} if isinstance(error, NotReadyError) else None
-    return JSONResponse(status_code=status_of(error), content={"detail": str(error)}, headers=headers)
+    return JSONResponse(status_code=status_of(error), content={"detail": detail}, headers=headers)
+
+
+def _locations(db: MatchDB) -> list[str]:
+    """The database's location as messages may write it: as given, absolute, and with links resolved."""
+    given = str(db.path)
+    if not isinstance(db.path, Path):
+        return [given, str(db.store.name)]
+    return [given, str(db.store.name), str(db.path.absolute()), str(db.path.resolve())]
 
 
 async def _validation_error(request: Request, error: RequestValidationError) -> JSONResponse:

@@ -1,6 +1,6 @@
 """``POST /v1/batch``: up to :data:`MAX_BATCH` questions in one request, answered in order.
 
-The batch's work is the sum of its queries' estimates (:mod:`matchdb.service.costs`):
+The batch's work is the sum of its queries' estimates (:mod:`matchdb.service.costs`, each from what it will do):
 over the budget it is refused with 413 before any query is answered; a heavy
 batch is answered in the pool of worker processes, stopped when its client goes away.
 """
@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from matchdb.answers import Multiway, Outcome, WinRate
 from matchdb.db.query import MatchDB, opponent_list
 from matchdb.errors import MatchdbError
-from matchdb.service.costs import CHEAP, Cost, check, multiway_cost, total_cost
+from matchdb.service.costs import Cost, check, equity_cost, multiway_cost, total_cost, win_rate_cost
 from matchdb.service.guards import answer, compute
 
 __all__ = ["MAX_BATCH", "Batch", "BatchAnswer", "BatchItem", "add_routes", "batch_cost", "run_batch"]
@@ -112,22 +112,33 @@ def run_batch(db: MatchDB, batch: Batch) -> BatchAnswer:
         try:
             results.append(_ask(db, item))
         except MatchdbError as error:
-            raise type(error)(f"Query {position}: {error}") from None
+            raise _in_query(error, position) from None
     return BatchAnswer(results=results)
 
 
-def batch_cost(batch: Batch) -> Cost:
-    """The estimated work of a whole batch, refused (naming the query) when one query alone is over the budget."""
+def _in_query(error: MatchdbError, position: int) -> MatchdbError:
+    """``error`` with its message naming the query at fault, its attributes (the table it is about) kept."""
+    named = type(error)(f"Query {position}: {error}")
+    named.__dict__.update(error.__dict__)
+    return named
+
+
+def batch_cost(db: MatchDB, batch: Batch) -> Cost:
+    """The estimated work of a whole batch (the sum of its queries'), refused (naming the query) when one query
+    alone is over the budget."""
     costs = []
     for position, item in enumerate(batch.queries):
         try:
             if item.kind == "multiway":
-                costs.append(check(multiway_cost(item.hole, item.board, opponent_list(item.villains(), item.opponents),
-                                                 item.method, item.samples)))
+                cost = multiway_cost(db, item.hole, item.board, opponent_list(item.villains(), item.opponents), item.method,
+                                     item.samples)
+            elif item.kind == "equity":
+                cost = equity_cost(db, item.hole, item.board, _one_range(item.villain))
             else:
-                costs.append(CHEAP)
+                cost = win_rate_cost(db, item.hole, item.board, item.players)
+            costs.append(check(cost))
         except MatchdbError as error:
-            raise type(error)(f"Query {position}: {error}") from None
+            raise _in_query(error, position) from None
     return check(total_cost(costs, f"{len(costs):,} queries"), "batch")
 
 
@@ -136,5 +147,5 @@ def add_routes(app: FastAPI, db: MatchDB) -> None:
 
     @app.post("/v1/batch", response_model=BatchAnswer, summary=f"Up to {MAX_BATCH} queries in one request")
     async def post_batch(request: Request, batch: Batch) -> BatchAnswer:
-        cost = await compute(batch_cost, batch)
+        cost = await compute(batch_cost, db, batch)
         return await answer(request, cost, run_batch, batch)

@@ -30,7 +30,7 @@ from importlib.resources import files
 from typing import Literal
 
 import numpy as np
-from fastapi import FastAPI, HTTPException, Query
+from fastapi import FastAPI, HTTPException, Query, Request
 from fastapi.responses import Response
 from pydantic import BaseModel
 
@@ -39,7 +39,8 @@ from matchdb.core.hole_cards import CLASS_OF_HAND, CLASSES, N_HANDS, hand_order
 from matchdb.core.ranges import describe_range, range_weights
 from matchdb.db.query import MatchDB
 from matchdb.errors import MatchdbError
-from matchdb.service.guards import compute
+from matchdb.service.costs import hands_cost
+from matchdb.service.guards import answer, compute
 
 __all__ = [
     "PAGES", "PAGE_FILES", "PAGE_HEADERS", "ClassWeight", "HandsAnswer", "RangeAnswer", "add_routes", "hands_answer",
@@ -150,13 +151,15 @@ def add_routes(app: FastAPI, db: MatchDB) -> None:
         summary="Every hand's exact equity (or naive win rate) on a board, and the 13 x 13 grid of classes",
     )
     async def get_hands(
+        request: Request,
         board: str = Query(description="three to five board cards, like 2c7dJh"),
         figure: Literal["equity", "win-rate"] = Query("equity", description="exact heads-up equity, or the naive win rate"),
         villain: str | None = Query(None, description="opponent range for the equity, like 'QQ+,AKs' (write '+' as %2B); default any hand"),
         players: int = Query(2, description="players for the naive win rate, 2..23 (the equity is heads-up: 2)"),
         hero: str | None = Query(None, description="a hero range whose exact equity against the villain to add, like 'JJ-99'"),
     ) -> dict:
-        return await compute(hands_answer, db, board, figure, villain, players, hero)
+        cost = await compute(hands_cost, db, board, figure, villain, players, hero)
+        return await answer(request, cost, hands_answer, board, figure, villain, players, hero)
 
     @app.get(
         "/v1/range",

@@ -6,7 +6,8 @@ questions (:mod:`matchdb.service.costs`) are sent instead to one of at most
 :data:`HEAVY_PROCESSES` worker processes, each with the database open; at most
 :data:`HEAVY_QUEUE` more wait their turn (beyond, 503 at once). A worker whose
 question is cancelled is killed (SIGKILL: its CPU is free at once) and a new
-one forked in its place from a preloaded fork server. Workers run at a lower
+one forked in its place from a preloaded fork server (the server's log says which
+process was killed). Workers run at a lower
 priority (nice :data:`NICE`), so cheap questions answered by the server's own
 threads keep their throughput, and they exit when the server is gone.
 
@@ -17,6 +18,7 @@ A job is a function of the module level taking the database first,
 from __future__ import annotations
 
 import contextlib
+import logging
 import multiprocessing
 import os
 import threading
@@ -117,6 +119,10 @@ class HeavyPool:
                 if finished and not self._closed and worker.generation == self._generation:
                     self._idle.append(worker)
                 else:
+                    if not finished and not self._closed:
+                        logging.getLogger("uvicorn.error").warning(
+                            "A heavy question was stopped before its answer (its deadline passed or its client went "
+                            "away); its worker process %d was killed.", worker.process.pid)
                     worker.kill()
         finally:
             self._slots.release()

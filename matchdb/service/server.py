@@ -7,8 +7,9 @@ whose header and body have not all arrived :data:`REQUEST_SECONDS` after its
 first byte (or after the connection opened) is answered 408 and closed, however
 slowly it trickles in (slow loris); a client address may hold at most
 :data:`MAX_CLIENT_CONNECTIONS` connections and the server
-:data:`MAX_CONNECTIONS` in all (per process): one more is answered 503 and
-closed at once. Small writes leave at once (TCP_NODELAY), the open-file limit
+:data:`MAX_CONNECTIONS` in all (per process), the last quarter of them
+(:data:`RESERVED_SHARE`) only for addresses that hold none yet: one more is
+answered 503 and closed at once. Small writes leave at once (TCP_NODELAY), the open-file limit
 is raised to the hard one, and SIGTERM stops the server within 3 s (heavy
 questions in flight are stopped first and answered 503). ``workers=N`` runs
 N processes on one listening socket, sharing the operating system's page cache.
@@ -36,6 +37,7 @@ __all__ = [
     "MAX_CLIENT_CONNECTIONS",
     "MAX_CONNECTIONS",
     "REQUEST_SECONDS",
+    "RESERVED_SHARE",
     "IdleClosingProtocol",
     "app_from_environment",
     "serve",
@@ -50,6 +52,8 @@ REQUEST_SECONDS = 10
 MAX_CLIENT_CONNECTIONS = 256
 #: Connections open at once in all (per server process), at most the open-file limit less a margin.
 MAX_CONNECTIONS = 4096
+#: The share of :data:`MAX_CONNECTIONS` kept for client addresses that hold no connection yet (each gets one there).
+RESERVED_SHARE = 0.25
 #: How ``serve --workers N`` tells its worker processes which database to open, and its settings.
 _ENVIRON_DB = "MATCHDB_SERVE_DB"
 _ENVIRON_SETTINGS = "MATCHDB_SERVE_SETTINGS"
@@ -91,23 +95,26 @@ else:
             self._counted = True
             total = sum(_OPEN.values())
             _no_delay(transport.get_extra_info("socket"))
-            if _OPEN[self._address] > _LIMITS["client"] or total > _LIMITS["total"]:
-                limit = (f"{_LIMITS['client']:,} from one client address" if _OPEN[self._address] > _LIMITS["client"]
-                         else f"{_LIMITS['total']:,} in all")
-                transport.write(_raw_response("503 Service Unavailable", f"Too many open connections; expected at most {limit}."))
+            refused = _refusal(_OPEN[self._address], total)
+            if refused:
+                self._uncount()  # at once: a refused connection holds no place while its close is on its way
+                transport.write(_raw_response("503 Service Unavailable", refused))
                 transport.close()
                 return
             self.timeout_keep_alive_task = self.loop.call_later(self.timeout_keep_alive, self.timeout_keep_alive_handler)
             self._request_timer = self.loop.call_later(REQUEST_SECONDS, self._request_too_slow)
 
         def connection_lost(self, exc: Exception | None) -> None:
+            self._uncount()
+            self._stop_request_timer()
+            super().connection_lost(exc)
+
+        def _uncount(self) -> None:
             if getattr(self, "_counted", False):
                 self._counted = False
                 _OPEN[self._address] -= 1
                 if _OPEN[self._address] <= 0:
                     del _OPEN[self._address]
-            self._stop_request_timer()
-            super().connection_lost(exc)
 
         def data_received(self, data: bytes) -> None:
             if self._request_timer is None and self.conn.their_state is h11.IDLE:  # a new request's first byte
@@ -131,12 +138,42 @@ else:
             self._request_timer = None
             if self.transport.is_closing() or self.conn.their_state not in (h11.IDLE, h11.SEND_BODY):
                 return
-            if self.conn.our_state is h11.IDLE and (self.cycle is None or not self.cycle.response_started):
+            # 408 unless a response is on its way: a header still arriving (the last request's answered, or none
+            # yet), or a body the application still waits for (its answer not begun)
+            answering = self.cycle is not None and self.cycle.response_started and not self.cycle.response_complete
+            if not answering:
                 self.transport.write(_raw_response(
                     "408 Request Timeout",
                     f"The request did not arrive within {REQUEST_SECONDS} s; expected its header and body in that time.",
                 ))
             self.transport.close()
+
+
+def _refusal(mine: int, total: int) -> str | None:
+    """Why a new connection is refused (None: accepted), with ``mine`` its address's open connections and ``total``
+    the process's, both counting it: over the address's cap, over the cap in all, or, in the last
+    :data:`RESERVED_SHARE` of the cap, from an address that already holds a connection (a few greedy addresses
+    cannot fill the server: the last share is kept for addresses that have none open).
+
+    >>> _LIMITS.update(client=20, total=40)
+    >>> _refusal(20, 30) is None, _refusal(1, 40) is None
+    (True, True)
+    >>> _refusal(21, 21)
+    'Too many open connections; expected at most 20 from one client address.'
+    >>> _refusal(2, 31)
+    'Too many open connections; expected at most 30 from addresses already connected (the last 10 of 40 are kept for new addresses).'
+    >>> _LIMITS.update(client=MAX_CLIENT_CONNECTIONS, total=MAX_CONNECTIONS)
+    """
+    client, cap = _LIMITS["client"], _LIMITS["total"]
+    kept = int(cap * RESERVED_SHARE)
+    if mine > client:
+        return f"Too many open connections; expected at most {client:,} from one client address."
+    if total > cap:
+        return f"Too many open connections; expected at most {cap:,} in all."
+    if mine > 1 and total > cap - kept:
+        return (f"Too many open connections; expected at most {cap - kept:,} from addresses already connected "
+                f"(the last {kept:,} of {cap:,} are kept for new addresses).")
+    return None
 
 
 def serve(
@@ -153,6 +190,7 @@ def serve(
     play_idle: float | None = None,
     play_client_limit: int | None = None,
     play_deadline: float | None = None,
+    answer_deadline: float | None = None,
 ) -> None:
     """Serve ``db`` over HTTP until interrupted (SIGINT or SIGTERM); the port is bound before anything is printed.
 
@@ -166,11 +204,17 @@ def serve(
     (:func:`matchdb.service.app.create_app`); a ``play_dir`` that cannot be
     a folder is refused before the port opens. A person's session lives in
     one process, so with several workers ``/play`` seats nobody.
+    ``answer_deadline`` is the seconds a question may take before it is
+    answered 503 (:data:`matchdb.service.guards.ANSWER_SECONDS` by default);
+    a heavy one's worker process is then killed.
     """
     try:
         import uvicorn
     except ImportError:
         raise MatchdbError("'matchdb serve' needs the service extra; install it with: pip install 'matchdb[service]'.") from None
+    from matchdb.service.guards import ANSWER_SECONDS, check_deadline
+
+    deadline = check_deadline(ANSWER_SECONDS if answer_deadline is None else answer_deadline)
     if isinstance(port, bool) or not isinstance(port, int) or not 0 <= port <= 65535:
         raise MatchdbError(f"The port {port!r} is out of range; expected an integer 0..65535.")
     if isinstance(workers, bool) or not isinstance(workers, int) or not 1 <= workers <= 64:
@@ -208,7 +252,7 @@ def serve(
     if workers == 1:
         from matchdb.service.app import create_app
 
-        options: dict[str, Any] = {"play_dir": play_dir}
+        options: dict[str, Any] = {"play_dir": play_dir, "answer_seconds": deadline}
         if play_limit is not None:
             options["play_limit"] = play_limit
         if play_idle is not None:
@@ -223,7 +267,7 @@ def serve(
 
     # A folder or file by its absolute path (the workers may resolve it elsewhere); a URL as it is.
     os.environ[_ENVIRON_DB] = str(db.path.resolve()) if isinstance(db.path, Path) else str(db.path)
-    os.environ[_ENVIRON_SETTINGS] = json.dumps({"info_details": info_details, "limits": _LIMITS})
+    os.environ[_ENVIRON_SETTINGS] = json.dumps({"info_details": info_details, "limits": _LIMITS, "answer_seconds": deadline})
     config = uvicorn.Config("matchdb.service.server:app_from_environment", factory=True, workers=workers, **settings)
     Multiprocess(config, sockets=[listener]).run()
 
@@ -232,11 +276,13 @@ def app_from_environment() -> FastAPI:
     """The application of one worker process of ``matchdb serve --workers N`` (the database comes by environment)."""
     from matchdb.db.query import open as open_database
     from matchdb.service.app import create_app
+    from matchdb.service.guards import ANSWER_SECONDS
 
     settings = json.loads(os.environ.get(_ENVIRON_SETTINGS, "{}"))
     _LIMITS.update(settings.get("limits", {}))
     return create_app(open_database(os.environ[_ENVIRON_DB]), bool(settings.get("info_details", False)),
-                      play_limit=0)  # a session must stay in one process
+                      play_limit=0,  # a session must stay in one process
+                      answer_seconds=float(settings.get("answer_seconds", ANSWER_SECONDS)))
 
 
 def _listen(host: str, port: int) -> socket.socket:

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 
 from matchdb.errors import CorruptDatabaseError, IncompleteDatabaseError
 from matchdb.storage.digests import sha256_bytes, tables_digest
+from matchdb.storage.layout import about_table
 
 if TYPE_CHECKING:
     from matchdb.storage import Database
@@ -44,9 +45,10 @@ def tables_fingerprint(database: Database, indices: Iterable[int]) -> str:
     """Fingerprint of the tables ``indices`` of ``database``: their indices and their manifests' table SHA-256."""
     parts = []
     for index in indices:
-        entry = database.manifest(index)
-        if entry is None:
-            raise IncompleteDatabaseError(f"The database '{database.name}' lacks table {index}; {database.build_hint(index)}.")
+        with about_table(index):
+            entry = database.manifest(index)
+            if entry is None:
+                raise IncompleteDatabaseError(f"The database '{database.name}' lacks table {index}; {database.build_hint(index)}.")
         parts.append(f"{index}:{entry['table_sha256']}")
     return tables_digest(parts)
 

@@ -27,14 +27,18 @@ matchdb.errors.MatchdbError: The table index 1755 is out of range; expected an i
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from matchdb.core.canonical import CANONICAL_FLOPS, N_FLOPS
 from matchdb.core.cards import format_cards
 from matchdb.core.pairs import N_PAIRS
-from matchdb.errors import CorruptDatabaseError, FormatVersionError, MatchdbError
+from matchdb.errors import CorruptDatabaseError, DatabaseError, FormatVersionError, MatchdbError
 
 __all__ = [
+    "about_table",
+    "table_name",
     "FORMAT_NAME",
     "FORMAT_VERSION",
     "CHUNK_ROWS",
@@ -93,6 +97,27 @@ def shard_member(index: int) -> str:
 def manifest_member(index: int) -> str:
     """Name of table ``index``'s manifest entry inside the store."""
     return f"manifest/{index:04d}.json"
+
+
+def table_name(index: int) -> str:
+    """How messages name table ``index``: its index and its canonical flop.
+
+    >>> table_name(677)
+    'table 677 (flop 3cTdAd)'
+    """
+    return f"table {index} (flop {format_cards(CANONICAL_FLOPS[index])})"
+
+
+@contextmanager
+def about_table(index: int) -> Iterator[None]:
+    """Mark a :class:`~matchdb.errors.DatabaseError` raised inside as being about table ``index`` (its ``table``),
+    so that a server can name the table to its clients without the message's paths."""
+    try:
+        yield
+    except DatabaseError as error:
+        if error.table is None:
+            error.table = index
+        raise
 
 
 def check_index(index: object) -> int:

@@ -93,24 +93,35 @@ def _default_cache() -> Path:
 
 
 class _Watch:
-    """The connections of one request, closed by a timer when the request's total deadline passes."""
+    """The connections of one request, closed by a timer when the request's total deadline passes.
+
+    Each connection's socket is kept from the moment it connects: urllib hands the socket over to the response
+    once the headers have arrived (the connection's own ``sock`` is then None), and a body trickled a byte at a
+    time must still be cut off when the deadline passes.
+    """
 
     def __init__(self, seconds: float) -> None:
         self.expired = False
-        self._connections: list[http.client.HTTPConnection] = []
+        self._sockets: list[socket.socket] = []
         self._lock = threading.Lock()
         self._timer = threading.Timer(seconds, self._expire)
         self._timer.daemon = True
 
     def connection(self, kind: type[http.client.HTTPConnection]) -> Any:
-        """A factory of ``kind`` connections (what urllib's handlers call) that this watch can close."""
+        """A factory of ``kind`` connections (what urllib's handlers call) whose sockets this watch can close."""
 
         def make(*args: Any, **kwargs: Any) -> http.client.HTTPConnection:
             made = kind(*args, **kwargs)
-            with self._lock:
-                self._connections.append(made)
-                if self.expired:
-                    made.close()
+            connect = made.connect
+
+            def connect_watched() -> None:
+                connect()
+                with self._lock:
+                    self._sockets.append(made.sock)
+                    if self.expired:
+                        _cut(made.sock)
+
+            made.connect = connect_watched  # type: ignore[method-assign]  # this connection's own, watched
             return made
 
         return make
@@ -118,12 +129,8 @@ class _Watch:
     def _expire(self) -> None:
         with self._lock:
             self.expired = True
-            for made in self._connections:
-                if made.sock is not None:
-                    try:
-                        made.sock.shutdown(socket.SHUT_RDWR)
-                    except OSError:
-                        pass
+            for sock in self._sockets:
+                _cut(sock)
 
     def __enter__(self) -> _Watch:
         self._timer.start()
@@ -131,6 +138,15 @@ class _Watch:
 
     def __exit__(self, *exc: object) -> None:
         self._timer.cancel()
+
+
+def _cut(sock: socket.socket | None) -> None:
+    """Shut a socket down both ways: a read blocked on it returns at once (closing it would not wake the read)."""
+    if sock is not None:
+        try:
+            sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
 
 
 class _HttpHandler(urllib.request.HTTPHandler):

@@ -43,6 +43,7 @@ from matchdb.storage.layout import (
     N_CHUNKS,
     SHARD_INDEX_BYTES,
     ZSTD_LEVEL,
+    about_table,
     check_manifest,
 )
 
@@ -207,13 +208,14 @@ class ShardReader:
         self._name = database.name
 
     def locate(self, index: int) -> Location:
-        """Where table ``index`` lies; raises when the database lacks it."""
-        location = self._database.locate(index)
-        if location is None:
-            flop = format_cards(CANONICAL_FLOPS[index])
-            raise IncompleteDatabaseError(
-                f"The database '{self._name}' lacks table {index} (flop {flop}); {self._database.build_hint(index)}."
-            )
+        """Where table ``index`` lies; raises when the database lacks it (each error marked as about the table)."""
+        with about_table(index):
+            location = self._database.locate(index)
+            if location is None:
+                flop = format_cards(CANONICAL_FLOPS[index])
+                raise IncompleteDatabaseError(
+                    f"The database '{self._name}' lacks table {index} (flop {flop}); {self._database.build_hint(index)}."
+                )
         return location
 
     def decode_chunks(
@@ -230,15 +232,16 @@ class ShardReader:
             _check_buffer(out, (CHUNK_ROWS, N_PAIRS), "chunk")
         if location is None:
             location = self.locate(index)
-        where = f"of table {index} in '{self._name}'"
+        where = f"of table {index} (flop {format_cards(CANONICAL_FLOPS[index])}) in '{self._name}'"
         ranges = [location.chunks[chunk][:2] for chunk in chunks]
-        for chunk, out, data in zip(chunks, outs, self._database.read_ranges(location, ranges, where), strict=True):
-            if len(data) != location.chunks[chunk][1] or google_crc32c.value(data) != location.chunks[chunk][2]:
-                raise CorruptDatabaseError(
-                    f"The chunk {chunk} {where} does not match the crc32c its manifest records; "
-                    "the shard is damaged or belongs to another table."
-                )
-            decode_chunk_into(data, out, f"{chunk} {where}")
+        with about_table(index):
+            for chunk, out, data in zip(chunks, outs, self._database.read_ranges(location, ranges, where), strict=True):
+                if len(data) != location.chunks[chunk][1] or google_crc32c.value(data) != location.chunks[chunk][2]:
+                    raise CorruptDatabaseError(
+                        f"The chunk {chunk} {where} does not match the crc32c its manifest records; "
+                        "the shard is damaged or belongs to another table."
+                    )
+                decode_chunk_into(data, out, f"{chunk} {where}")
         return location
 
     def read_table(self, index: int, out: np.ndarray | None = None) -> np.ndarray:

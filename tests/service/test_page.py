@@ -785,7 +785,9 @@ def test_the_percentage_slider_draws_the_top_percent(page, db):
 
 
 @pytest.fixture(scope="module")
-def full_server(full_store, tmp_path_factory):
+def full_server(full_store, full_matchups, tmp_path_factory):
+    """The full database with its preflop matchups stored, as a served one has them: without them a preflop range
+    question would first compute them (75 s of work), and the server refuses that with 413."""
     with running_server(full_store, tmp_path_factory.mktemp("page-full") / "serve.log") as url:
         yield url
 

@@ -42,6 +42,7 @@ def db_by_url(small_store, tmp_path, monkeypatch):
 _NO_DESCRIPTORS = """
 import os, resource, sys
 import uvicorn  # what serve() imports, loaded while files can still be opened
+import matchdb.service.guards  # and the check of its answer deadline
 import matchdb
 from matchdb.errors import MatchdbError
 from matchdb.service.server import serve

@@ -19,6 +19,16 @@ from tests.cli.test_cli import BAD_QUERIES, _api_call
 from tests.helpers import random_position, running_server
 
 
+def _get(url: str, **options) -> httpx.Response:
+    """A GET that waits up to a minute: on a loaded 2-core machine a server's first answers can take seconds."""
+    return httpx.get(url, timeout=60, **options)
+
+
+def _post(url: str, **options) -> httpx.Response:
+    """A POST that waits up to a minute."""
+    return httpx.post(url, timeout=60, **options)
+
+
 @pytest.fixture(scope="module")
 def db(small_db):
     return small_db
@@ -40,9 +50,9 @@ def _positions(small_flops, count, seed):
 def test_bad_input_http(db, server, hole, board, players, villain, message):
     with pytest.raises(MatchdbError) as caught:
         _api_call(db, hole, board, players, villain)
-    first = httpx.get(f"{server}/v1/win-rate", params={"hole": hole, "board": board, "players": players})
+    first = _get(f"{server}/v1/win-rate", params={"hole": hole, "board": board, "players": players})
     params = {"hole": hole, "board": board} | ({"villain": villain} if villain is not None else {})
-    second = httpx.get(f"{server}/v1/equity", params=params)
+    second = _get(f"{server}/v1/equity", params=params)
     answer = first if first.status_code != 200 else second
     assert answer.status_code == 400
     assert answer.json() == {"detail": str(caught.value)}
@@ -62,9 +72,9 @@ def test_bad_input_http_types_and_batches(server):
     ]
     for method, path, params, body, status, message in cases:
         if method == "get":
-            answer = httpx.get(server + path, params=params)
+            answer = _get(server + path, params=params)
         else:
-            answer = httpx.post(server + path, content=body, headers={"content-type": "application/json"})
+            answer = _post(server + path, content=body, headers={"content-type": "application/json"})
         assert answer.status_code == status, (path, params, answer.text)
         detail = answer.json()["detail"]
         assert isinstance(detail, str) and message in detail and "\n" not in detail, detail
@@ -129,13 +139,13 @@ def test_batch_info_health_and_openapi(db, server):
         {"kind": "win_rate", "hole": "AhKh", "board": "2c7dJh", "players": 3},
         {"kind": "equity", "hole": "AcAd", "board": "AhTcTh", "villain": "JJ+"},
     ]
-    results = httpx.post(f"{server}/v1/batch", json={"queries": queries}).json()["results"]
+    results = _post(f"{server}/v1/batch", json={"queries": queries}).json()["results"]
     assert results[0]["win_rate"] == db.win_rate("AhKh", "2c7dJh", 3)
     assert results[1]["equity"] == db.equity("AcAd", "AhTcTh", villain="JJ+")
-    assert httpx.get(f"{server}/v1/health").json() == {"status": "ok"}
-    info = httpx.get(f"{server}/v1/info").json()
+    assert _get(f"{server}/v1/health").json() == {"status": "ok"}
+    info = _get(f"{server}/v1/info").json()
     assert info == json.loads(json.dumps({name: db.info()[name] for name in PUBLIC_FIELDS}))  # no path, host or versions
-    paths = httpx.get(f"{server}/openapi.json").json()["paths"]
+    paths = _get(f"{server}/openapi.json").json()["paths"]
     assert {"/v1/win-rate", "/v1/equity", "/v1/batch", "/v1/health", "/v1/info"} <= set(paths)
 
 
@@ -150,39 +160,37 @@ def test_unknown_and_repeated_parameters_are_refused(server):
         ("/v1/health", "x=1", "expected no parameters"),
     ]
     for path, query, message in cases:
-        answer = httpx.get(f"{server}{path}?{query}")
+        answer = _get(f"{server}{path}?{query}")
         assert answer.status_code == 400 and message in answer.json()["detail"], (query, answer.text)
 
 
 def test_a_raw_plus_in_a_url_is_refused_with_a_hint(server):
     """'QQ+,AKs' unencoded arrives as 'QQ ,AKs' and silently answered as 'QQ,AKs' (issue 16)."""
-    answer = httpx.get(f"{server}/v1/equity?hole=AhKh&board=2c7dJh&villain=QQ+,AKs")
+    answer = _get(f"{server}/v1/equity?hole=AhKh&board=2c7dJh&villain=QQ+,AKs")
     assert answer.status_code == 400 and "write '+' as %2B" in answer.json()["detail"]
-    encoded = httpx.get(f"{server}/v1/equity", params={"hole": "AhKh", "board": "2c7dJh", "villain": "QQ+,AKs"})
+    encoded = _get(f"{server}/v1/equity", params={"hole": "AhKh", "board": "2c7dJh", "villain": "QQ+,AKs"})
     assert encoded.status_code == 200 and round(encoded.json()["equity"], 4) == 0.2666
 
 
 def test_bodies_are_bounded_and_errors_do_not_echo_them(server):
     huge = json.dumps({"queries": [{"hole": "AhKh", "board": "2c7dJh", "villain": "AA," * 1000 + "KK"}] * 1000})
-    answer = httpx.post(f"{server}/v1/batch", content=huge, headers={"content-type": "application/json"})
+    answer = _post(f"{server}/v1/batch", content=huge, headers={"content-type": "application/json"})
     assert answer.status_code == 413 and "expected at most 2,000,000" in answer.json()["detail"]
     too_many = json.dumps({"queries": [{"hole": "AhKh", "board": "2c7dJh"}] * 1001})
-    answer = httpx.post(f"{server}/v1/batch", content=too_many, headers={"content-type": "application/json"})
+    answer = _post(f"{server}/v1/batch", content=too_many, headers={"content-type": "application/json"})
     assert answer.status_code == 422 and len(answer.text) < 400  # it used to echo the whole input
 
 
 def test_idle_connections_are_closed_and_do_not_stop_others(server):
     import socket
-    import time
 
     host, port = server.removeprefix("http://").split(":")
     idle = [socket.create_connection((host, int(port))) for _ in range(40)]
     try:
-        assert httpx.get(f"{server}/v1/health").status_code == 200
-        time.sleep(7)  # the server closes connections that sent nothing after 5 s
+        assert _get(f"{server}/v1/health").status_code == 200
         closed = 0
-        for sock in idle:
-            sock.settimeout(5)
+        for sock in idle:  # the server closes connections that sent nothing after 5 s: each read ends, empty
+            sock.settimeout(120)  # a limit only a hang reaches
             closed += sock.recv(10) == b""
         assert closed == len(idle)
     finally:
@@ -190,6 +198,23 @@ def test_idle_connections_are_closed_and_do_not_stop_others(server):
             sock.close()
 
 
+def test_accepted_connections_send_small_writes_at_once():
+    """The server sets TCP_NODELAY on each accepted connection (the figure behind it is the slow test below)."""
+    import socket
+
+    from matchdb.service.server import _no_delay
+
+    with socket.create_server(("127.0.0.1", 0)) as listener:
+        with socket.create_connection(listener.getsockname()) as client:
+            accepted, _ = listener.accept()
+            with accepted:
+                assert accepted.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) == 0
+                _no_delay(accepted)
+                assert accepted.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) == 1
+                client.sendall(b"x")
+
+
+@pytest.mark.slow  # a latency: it measures the machine's load as much as the server (issue 29)
 def test_a_kept_alive_connection_does_not_wait_for_delayed_acks(server):
     """Requests after the first on one connection are not held 40 ms by Nagle's algorithm and the client's delayed ACK.
 
@@ -234,8 +259,24 @@ def _throughput(url, positions, expected, seconds, clients=4) -> float:
         return sum(pool.map(client, range(clients))) / seconds
 
 
+def test_hostile_clients_leave_ordinary_ones_served_and_correct(db, small_store, small_flops, tmp_path):
+    """A long range, a read of a FIFO put in a shard's place, and idle connections, beside ordinary clients: every
+    ordinary answer correct and some served meanwhile, the long ranges answered, the FIFO's table refused."""
+    alone, beside, hostile_answers = _hostile_clients(db, small_store, small_flops, tmp_path)
+    assert alone > 0 and beside > 0, (alone, beside)
+    assert set(hostile_answers) == {200, 503}  # long ranges answered; the FIFO table refused, never served
+
+
+@pytest.mark.slow  # a throughput ratio depends on what else the machine runs, not only on the server (issue 29)
 def test_hostile_clients_do_not_starve_ordinary_ones(db, small_store, small_flops, tmp_path):
-    """A long range, a read of a FIFO put in a shard's place, and idle connections, beside ordinary clients."""
+    """The same clients: the ordinary ones keep at least half their throughput."""
+    alone, beside, _ = _hostile_clients(db, small_store, small_flops, tmp_path)
+    print(f"ordinary throughput alone {alone:.0f}/s, beside the hostile clients {beside:.0f}/s ({beside / alone:.0%})")
+    assert beside >= alone / 2, (alone, beside)
+
+
+def _hostile_clients(db, small_store, small_flops, tmp_path) -> tuple[float, float, list[int]]:
+    """(ordinary throughput alone, beside the hostile clients, the hostile clients' statuses)."""
     import http.client
     import itertools
     import shutil
@@ -302,23 +343,20 @@ def test_hostile_clients_do_not_starve_ordinary_ones(db, small_store, small_flop
                 thread.join(timeout=60)
             for sock in idle:
                 sock.close()
-    assert beside >= alone / 2, (alone, beside)
-    assert set(hostile_answers) == {200, 503}  # long ranges answered; the FIFO table refused, never served
+    return alone, beside, hostile_answers
 
 
 def test_a_57_kb_range_is_refused_quickly_in_a_url_and_in_a_body(server):
-    """A 57 kB range kept a worker busy for 51 s and starved everyone (issue 16)."""
+    """A 57 kB range kept a worker busy for 51 s and starved everyone (issue 16): refused by its length, before it is
+    read (the figure is in the issue; the test checks the refusal, not a time)."""
     import socket
-    import time
 
     text = ",".join(["AA"] * 19_000)
-    started = time.monotonic()
     host, port = server.removeprefix("http://").split(":")
     with socket.create_connection((host, int(port)), timeout=10) as raw:  # httpx itself refuses such a URL
         raw.sendall(f"GET /v1/equity?hole=AhKh&board=2c7dJh&villain={text} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
         status_line = raw.recv(100).split(b"\r\n")[0]
-    in_body = httpx.post(f"{server}/v1/batch", json={"queries": [{"hole": "AhKh", "board": "2c7dJh", "villain": text}]})
-    assert time.monotonic() - started < 10
+    in_body = _post(f"{server}/v1/batch", json={"queries": [{"hole": "AhKh", "board": "2c7dJh", "villain": text}]})
     assert status_line.startswith(b"HTTP/1.1 4"), status_line
     assert in_body.status_code == 400 and "The range text is 56,999 characters long; expected at most 10,000" in in_body.json()["detail"]
 
@@ -332,7 +370,7 @@ def test_a_57_kb_range_is_refused_quickly_in_a_url_and_in_a_body(server):
 ])
 def test_batch_refuses_unknown_and_inapplicable_fields(server, item, words):
     """Issue 20 item 1: a batch item's fields are checked like the GET endpoints' parameters, naming item and field."""
-    answer = httpx.post(f"{server}/v1/batch", json={"queries": [{"hole": "AhKh", "board": "2c7dJh"}, item]})
+    answer = _post(f"{server}/v1/batch", json={"queries": [{"hole": "AhKh", "board": "2c7dJh"}, item]})
     assert answer.status_code == 422, answer.text
     detail = answer.json()["detail"]
     assert "queries.1" in detail and words in detail, detail
@@ -341,14 +379,64 @@ def test_batch_refuses_unknown_and_inapplicable_fields(server, item, words):
 def test_batch_refuses_a_repeated_key_and_spells_villain_as_get_does(db, server):
     """A key given twice was read as its last value; a multiway item's villains are 'villain', as in GET /v1/multiway."""
     body = '{"queries": [{"kind": "win_rate", "hole": "AhKh", "board": "2c7dJh", "players": 6, "players": 2}]}'
-    answer = httpx.post(f"{server}/v1/batch", content=body, headers={"content-type": "application/json"})
+    answer = _post(f"{server}/v1/batch", content=body, headers={"content-type": "application/json"})
     assert answer.status_code == 400 and "'players' twice" in answer.json()["detail"], answer.text
     item = {"kind": "multiway", "hole": "AhKh", "board": "2c7dJh", "villain": ["QQ+,AKs"], "opponents": 1}
-    result = httpx.post(f"{server}/v1/batch", json={"queries": [item]}).json()["results"][0]
+    result = _post(f"{server}/v1/batch", json={"queries": [item]}).json()["results"][0]
     assert result["equity"] == db.multiway("AhKh", "2c7dJh", ["QQ+,AKs", "random"]).equity
-    one = httpx.post(f"{server}/v1/batch", json={"queries": [{"kind": "multiway", "hole": "AhKh", "board": "2c7dJh",
+    one = _post(f"{server}/v1/batch", json={"queries": [{"kind": "multiway", "hole": "AhKh", "board": "2c7dJh",
                                                              "villain": "AA"}]}).json()["results"][0]
     assert one["opponents"] == ["AA"] and one["equity"] == db.equity("AhKh", "2c7dJh", villain="AA")
+
+
+def test_a_damaged_missing_or_fifo_table_is_named_by_its_table_never_by_its_path(small_store, tmp_path):
+    """The 503 of a damaged, missing or FIFO table showed the database's path (issue 30 item 4): now the table.
+
+    A copy of the small store with one table's shard replaced by a FIFO, one shard deleted, one chunk's bytes
+    changed and one manifest entry broken, served for real; the server's log keeps the whole message (its operator
+    needs the path).
+    """
+    import shutil
+
+    from matchdb.core.canonical import flop_index
+    from matchdb.storage.layout import manifest_member, shard_member, table_name
+
+    store = tmp_path / "damaged.zarr"
+    shutil.copytree(small_store, store)
+    fifo, missing, changed, broken = (flop_index(flop) for flop in ("AhKhQh", "7c7d2s", "AsTs9h", "AhTcTh"))
+    (store / shard_member(fifo)).unlink()
+    os.mkfifo(store / shard_member(fifo))
+    (store / shard_member(missing)).unlink()
+    with open(store / shard_member(changed), "r+b") as shard:
+        shard.seek(1000)
+        byte = shard.read(1)
+        shard.seek(1000)
+        shard.write(bytes([byte[0] ^ 0xFF]))
+    (store / manifest_member(broken)).write_text("{not json")
+    log = tmp_path / "serve.log"
+    damaged = "of this server's database is damaged; expected its operator to rebuild or restore it"
+    cases = [
+        ("/v1/equity", {"hole": "2c2d", "board": "AhKhQh"}, 503, fifo, damaged),
+        ("/v1/win-rate", {"hole": "AhKh", "board": "7c7d2s"}, 503, missing, damaged),
+        ("/v1/equity", {"hole": "AhKh", "board": "AsTs9h"}, 503, changed, damaged),
+        ("/v1/hands", {"board": "AhTcTh"}, 503, broken, damaged),
+        ("/v1/multiway", {"hole": "2c2d", "board": "AhTcTh", "opponents": 2}, 503, broken, damaged),
+        ("/v1/distribution", {"hole": "2c2d", "board": "AhKhQh"}, 503, fifo, damaged),
+        ("/v1/multiway", {"hole": "2c2d", "board": "AhKhQh", "opponents": 6, "method": "sample", "samples": 100_000},
+         503, fifo, damaged),  # heavy: answered in a worker process, its error sent back whole
+        ("/v1/equity", {"hole": "AhKh", "board": "3c8d9s"}, 404, flop_index("3c8d9s"), "This server's database lacks"),
+    ]
+    with running_server(store, log) as url:
+        for path, params, status, index, words in cases:
+            answer = httpx.get(url + path, params=params, timeout=60)
+            detail = answer.json()["detail"]
+            assert answer.status_code == status and words in detail and table_name(index)[1:] in detail, (path, detail)
+            assert str(tmp_path) not in detail and "/" not in detail.replace("/v1/info", ""), detail
+        item = {"kind": "equity", "hole": "AhKh", "board": "AsTs9h"}
+        answer = httpx.post(f"{url}/v1/batch", json={"queries": [{"hole": "AhKh", "board": "2c7dJh"}, item]}, timeout=60)
+        assert answer.status_code == 503 and answer.json()["detail"].startswith(f"Query 1: T{table_name(changed)[1:]} of")
+    text = log.read_text()
+    assert str(store) in text and "not a regular file" in text and "crc32c" in text, text[-2000:]
 
 
 # -- ranges as solvers write them (issue 29) --------------------------------------------------

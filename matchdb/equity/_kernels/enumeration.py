@@ -320,19 +320,26 @@ def _draw_hand(cumulative, hands, u):
 
 
 @jit
-def _sample_chunk(player_start, cumulative, hands, hand_cards, seed, chunk, samples, lookup, offsets, flush_rank, out):
+def _sample_chunk(
+    player_start, cumulative, hands, hand_cards, seed, chunk, samples, max_in_a_row, max_rejected, lookup, offsets,
+    flush_rank, out,
+):
     """``samples`` random deals of stream ``chunk``: each player's hand drawn from his range (a whole deal drawn again
     when two hands share a card, so deals come in proportion to the product of the weights), then a random board.
 
     Player i's hands are ``hands[player_start[i]:player_start[i + 1]]`` with cumulative weights alike;
     ``hand_cards[h]`` are hand h's two card ids. Adds to ``out[i]``: (win, tie, share, share^2) of player i.
+    Returns the deals drawn again; -1 as soon as more than ``max_in_a_row`` were in a row, or more than
+    ``max_rejected`` in all (ranges that leave almost no deal: the chunk stops there, its sums unfinished).
     """
     n_players = player_start.shape[0] - 1
     state = np.uint64(seed) * MIX2 + np.uint64(chunk + 1) * MIX1
     dealt = np.zeros(n_players, dtype=np.int64)
     deck = np.empty(52, dtype=np.int64)
     values = np.empty(n_players, dtype=np.int64)
+    rejected = 0
     for _ in range(samples):
+        in_a_row = 0
         while True:  # the players' hands
             used = np.uint64(0)
             ok = True
@@ -350,6 +357,10 @@ def _sample_chunk(player_start, cumulative, hands, hand_cards, seed, chunk, samp
                 dealt[i] = h
             if ok:
                 break
+            rejected += 1
+            in_a_row += 1
+            if in_a_row > max_in_a_row or rejected > max_rejected:
+                return -1
         n = 0
         for c in range(52):
             if not (used >> np.uint64(c)) & np.uint64(1):
@@ -385,3 +396,4 @@ def _sample_chunk(player_start, cumulative, hands, hand_cards, seed, chunk, samp
                     out[i, 1] += 1.0
                 out[i, 2] += share
                 out[i, 3] += share * share
+    return rejected

@@ -550,6 +550,10 @@ def _draw(levels, level, hero, free, weights, cand, n_cand, restrict, row_masks,
     return last, mass, state
 
 
+#: Tries of a drawing by rejection before it scans for the hands left instead (so no draw loops without end).
+_MOST_TRIES = 1 << 20
+
+
 @jit
 def _draw_uniform(
     ba, bb, start, n_na, na_deg, levels, lo, hi, blocked, removed, removed_cards, n_removed, pair_index, row_masks,
@@ -576,12 +580,21 @@ def _draw_uniform(
     mass = n_na - touching
     if mass <= 0:
         return -1, 0.0, state
-    while True:
+    for _ in range(_MOST_TRIES):  # each try keeps its hand with chance mass / n_na, at least 1 / 1,176
         state, u = _uniform(state)
         i = start + int(u * n_na)
         r = pair_index[ba[i], bb[i]]
         if (row_masks[r] & removed) == 0:
             return r, float(mass), state
+    state, u = _uniform(state)  # never reached in practice; bounded all the same: one of the hands left, by a scan
+    pick = int(u * mass)
+    for i in range(start, start + n_na):
+        r = pair_index[ba[i], bb[i]]
+        if (row_masks[r] & removed) == 0:
+            if pick == 0:
+                return r, float(mass), state
+            pick -= 1
+    return -1, 0.0, state
 
 
 @jit
