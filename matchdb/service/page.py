@@ -32,12 +32,13 @@ from matchdb.service.guards import compute
 
 __all__ = ["PAGE_FILES", "ClassWeight", "HandsAnswer", "RangeAnswer", "add_routes", "hands_answer", "range_answer"]
 
-#: The pages' files in the package (matchdb/service/web/: the explorer's, the hand replayer's and the table's,
-#: ``/play``) and their media types; nothing else is served from there.
+#: The pages' files in the package (matchdb/service/web/: the explorer's, the hand replayer's, the table's,
+#: ``/play``, and the solver's, ``/solver``) and their media types; nothing else is served from there.
 PAGE_FILES = {
     "index.html": "text/html", "page.js": "text/javascript", "page.css": "text/css",
     "replayer.html": "text/html", "replayer.js": "text/javascript", "replayer.css": "text/css",
     "play.html": "text/html", "play.js": "text/javascript", "play.css": "text/css",
+    "solver.html": "text/html", "solver.js": "text/javascript", "solver.css": "text/css",
 }
 #: The page loads nothing from elsewhere and talks only to this server.
 _PAGE_HEADERS = {
@@ -154,6 +155,10 @@ def add_routes(app: FastAPI, db: MatchDB) -> None:
     @app.get("/play", include_in_schema=False)
     def get_play_page(pause: int | None = Query(None, description="ms the page waits before each bot action")) -> Response:
         return page_file("play.html")  # the page's script reads ``pause`` itself
+
+    @app.get("/solver", include_in_schema=False)
+    def get_solver_page() -> Response:
+        return page_file("solver.html")  # over /v1/solve (matchdb.service.solves)
 
     @app.get("/web/{name}", include_in_schema=False)
     def get_page_file(name: str) -> Response:
