@@ -104,7 +104,7 @@ def test_the_page_and_its_files_come_from_the_package(server):
         assert answer.text == (files("matchdb.service") / "web" / name).read_text()
     missing = httpx.get(f"{server}/web/query.py")
     assert missing.status_code == 404
-    assert missing.json()["detail"] == "The page has no file 'query.py'; expected one of index.html, page.js, page.css, replayer.html, replayer.js, replayer.css, play.html, play.js, play.css."
+    assert missing.json()["detail"] == "The page has no file 'query.py'; expected one of index.html, page.js, page.css, replayer.html, replayer.js, replayer.css, play.html, play.js, play.css, solver.html, solver.js, solver.css."
     assert httpx.get(f"{server}/web/..%2Fquery.py").status_code == 404  # only the page's files, by name
     paths = httpx.get(f"{server}/openapi.json").json()["paths"]
     assert "/v1/hands" in paths and "/v1/range" in paths and "/" not in paths and "/docs" not in paths
