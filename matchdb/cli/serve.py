@@ -36,6 +36,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--play-deadline", type=float, default=None,
                    help="seconds a new session of /play may take to make before the request fails with 503; the "
                    "session is then not kept (default 30)")
+    p.add_argument("--play-solutions", default=None, metavar="DIR",
+                   help="folder of saved solutions (matchdb solve --save) that /play offers as opponents "
+                   "'solver:NAME' for DIR/NAME.npz: the solver bot")
     p.set_defaults(func=_serve)
 
 
@@ -46,5 +49,6 @@ def _serve(args: argparse.Namespace) -> int:
     serve(db, host=args.host, port=args.port, workers=args.workers, access_log=args.access_log, info_details=args.info_details,
           max_connections=args.max_connections, max_client_connections=args.max_client_connections,
           play_dir=args.play_dir, play_limit=args.play_limit, play_idle=args.play_idle,
-          play_client_limit=args.play_client_limit, play_deadline=args.play_deadline, answer_deadline=args.answer_deadline)
+          play_client_limit=args.play_client_limit, play_deadline=args.play_deadline, answer_deadline=args.answer_deadline,
+          play_solutions=args.play_solutions)
     return 0

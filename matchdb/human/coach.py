@@ -30,7 +30,11 @@ For the person's decision (:meth:`Coach.advise`):
   with :data:`matchdb.play.decisions.WEST_BANDS`);
 - ``bots``: what each built-in bot (:data:`matchdb.play.bots.BOT_NAMES`)
   answers in the person's seat (one draw: the West bots and ``random`` choose
-  at random within their band).
+  at random within their band);
+- ``solver``: when a ``solver`` bot sits at the table and the decision is in
+  the spot it solved, the solution's actions, the frequencies of the
+  person's hand and each action's EV (in the table's chips), and the
+  range's frequencies (:meth:`matchdb.play.solved.SolverBot.advice`); else None.
 
 After each hand :meth:`Coach.review` lists the person's decisions with those
 figures and whether West's likeliest choice agrees; after a session
@@ -49,6 +53,7 @@ from typing import Any
 import numpy as np
 
 from matchdb.equity.multiway import MAX_EXACT_UNKNOWN
+from matchdb.errors import MatchdbError
 from matchdb.play.bots import BOT_NAMES, DROPOUT, PAIR_OF_SIXES, make_bot, opponent_flags
 from matchdb.play.decisions import WEST_BANDS, bet_odds, fcr_probabilities, pot_odds, rate_of_return
 from matchdb.play.engine import STREETS, HandRecord, View
@@ -82,9 +87,10 @@ def _number(value: float) -> float | None:
 class Coach:
     """The coach's figures for one session; ``source`` a StrengthSource, ``model`` ``"uniform"`` or ``"dropout"``."""
 
-    def __init__(self, source: Any, model: str = "uniform") -> None:
+    def __init__(self, source: Any, model: str = "uniform", solved: Sequence[Any] = ()) -> None:
         self.source = source
         self.model = model
+        self.solved = list(solved)  # bots with advice(view): the solver bots at the table (matchdb.play.solved)
         self.bots = [make_bot(name) for name in BOT_NAMES]
         self._cache: dict[tuple[int, int, int], dict[str, Any]] = {}
         self._dropout: np.ndarray | None = None
@@ -160,10 +166,24 @@ class Coach:
             "west": {"fold": fold, "call": call, "raise": raise_},
             "west_likeliest": _CHOICES[max(range(3), key=lambda k: (fold, call, raise_)[k])], "bots": bots,
         }
+        figures["solver"] = self.solution_advice(view)
         if len(self._cache) > 256:
             self._cache.clear()
         self._cache[key] = figures
         return figures
+
+    def solution_advice(self, view: View) -> dict[str, Any] | None:
+        """When the decision is in a spot a solver bot at the table solved: the solution's actions, this hand's
+        frequencies and each action's EV, and the range's frequencies (:meth:`matchdb.play.solved.SolverBot.advice`);
+        else None."""
+        for bot in self.solved:
+            try:
+                advice = bot.advice(view)
+            except MatchdbError:  # a solution that cannot be read here: no advice from it
+                continue
+            if advice is not None:
+                return advice
+        return None
 
     def review(self, decisions: Sequence[Any], record: HandRecord, names: Sequence[str] = ()) -> dict[str, Any]:
         """The person's decisions of a finished hand with the coach's figures (``decisions`` carry view, action, amount)."""

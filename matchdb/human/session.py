@@ -468,7 +468,8 @@ class Session:
         if self.config.coach and self.coach is None:
             from matchdb.human.coach import Coach
 
-            self.coach = Coach(self.source, self.config.coach_model)
+            self.coach = Coach(self.source, self.config.coach_model,
+                               solved=[bot for bot in self.bots if callable(getattr(bot, "advice", None))])
 
     # -- the view ---------------------------------------------------------------------------------
 

@@ -26,7 +26,9 @@ The built-in bots (all from the articles):
 - :class:`IncomeBot` - the match-table article: fold or follow by expected
   income, then the draw with the largest expected income;
 - :class:`TomlinsonBot` - West's decisions on Tomlinson's Monte Carlo hand
-  strength (50-100 samples from the match table, steered opponents).
+  strength (50-100 samples from the match table, steered opponents);
+- ``"solver:spot.npz"`` - :class:`matchdb.play.solved.SolverBot`, heads-up
+  from a saved solution of :mod:`matchdb.solver` (a simple rule outside it).
 
 Each built-in bot keeps its parameters as one flat vector of named, bounded
 numbers (:meth:`BuiltinBot.vector`, :meth:`BuiltinBot.bounds`,
@@ -45,7 +47,7 @@ then the bot plays in the Python loop.
 >>> make_bot("bluffer")
 Traceback (most recent call last):
 ...
-matchdb.play.bots.BotError: The bot 'bluffer' is unknown; expected one of allin, fives, station, random, west, west-tight, west-loose, west-aggressive, west-passive, income, tomlinson (with an optional ':naive', ':headsup', ':exact', ':exact-dropout', ':montecarlo', ':dropout'), a bot .json file, 'path/to/file.py:Class' or 'module:Class'.
+matchdb.play.bots.BotError: The bot 'bluffer' is unknown; expected one of allin, fives, station, random, west, west-tight, west-loose, west-aggressive, west-passive, income, tomlinson (with an optional ':naive', ':headsup', ':exact', ':exact-dropout', ':montecarlo', ':dropout'), 'solver:spot.npz', a bot .json file, 'path/to/file.py:Class' or 'module:Class'.
 """
 
 from __future__ import annotations
@@ -614,7 +616,8 @@ def make_bot(spec: str) -> Bot:
     West's drop-out ranges: opponents who entered the pot voluntarily hold a
     pair of sixes or better by preflop equity), ``"income:montecarlo"``
     (Tomlinson's steered samples), ``"west:dropout"`` (samples with West's
-    drop-out model). A name ending in ``.json`` is a file :func:`save_bot`
+    drop-out model). ``"solver:spot.npz"`` plays from a saved solution
+    (:class:`matchdb.play.solved.SolverBot`). A name ending in ``.json`` is a file :func:`save_bot`
     wrote (``matchdb tune bot --out``), read by :func:`load_bot`.
     ``"path/to/file.py:Class"`` and ``"module:Class"`` make an instance of
     your class (called without arguments): a bot with ``act(view)``, or a
@@ -631,6 +634,10 @@ def make_bot(spec: str) -> Bot:
         raise BotError(f"The bot spec {spec!r} is not text; expected a name like 'west' or 'file.py:Class'.")
     if spec.endswith(".json"):
         return load_bot(spec)
+    if spec.startswith("solver:"):
+        from matchdb.play.solved import SolverBot  # it builds on this module's Bot
+
+        return SolverBot(spec[len("solver:"):])
     name, _, strength = spec.partition(":")
     if name in _FACTORIES and (not strength or strength in _STRENGTHS):
         bot = _FACTORIES[name]()
@@ -643,7 +650,7 @@ def make_bot(spec: str) -> Bot:
         return _load_class(where, cls_name, spec)
     raise BotError(
         f"The bot {spec!r} is unknown; expected one of {', '.join(BOT_NAMES)} "
-        f"(with an optional {', '.join(repr(':' + k) for k in _STRENGTHS)}), a bot .json file, "
+        f"(with an optional {', '.join(repr(':' + k) for k in _STRENGTHS)}), 'solver:spot.npz', a bot .json file, "
         "'path/to/file.py:Class' or 'module:Class'."
     )
 

@@ -17,7 +17,8 @@ The routes, by group: :mod:`~matchdb.service.questions` (win rate, equity,
 multiway, distribution, report), :mod:`~matchdb.service.batch`,
 :mod:`~matchdb.service.page` (the equity explorer at ``/``, ``/v1/hands``,
 the grid it draws, and ``/v1/range``), :mod:`~matchdb.service.replayer` (the hand replayer), :mod:`~matchdb.service.play` (the
-table for a person at ``/play`` and ``/v1/play``), :mod:`~matchdb.service.info` (health, info) and
+table for a person at ``/play`` and ``/v1/play``), :mod:`~matchdb.service.solves` (solves as jobs at
+``/v1/solve``, in a pool of their own), :mod:`~matchdb.service.info` (health, info) and
 :mod:`~matchdb.service.docs` (``/docs`` and ``/redoc``, working offline). What every
 request passes (a bounded body, known parameters, a deadline) is in
 :mod:`~matchdb.service.guards`.
@@ -25,7 +26,8 @@ request passes (a bounded body, known parameters, a deadline) is in
 >>> sorted(route.path for route in create_app(db).routes if route.path.startswith("/v1/"))  # doctest: +NORMALIZE_WHITESPACE
 ['/v1/batch', '/v1/distribution', '/v1/equity', '/v1/hands', '/v1/health', '/v1/info', '/v1/multiway', '/v1/play',
  '/v1/play/{session_id}', '/v1/play/{session_id}/act', '/v1/play/{session_id}/leave', '/v1/play/{session_id}/next',
- '/v1/play/{session_id}/step', '/v1/range', '/v1/replayer', '/v1/report', '/v1/win-rate']
+ '/v1/play/{session_id}/step', '/v1/range', '/v1/replayer', '/v1/report', '/v1/solve', '/v1/solve/{job_id}',
+ '/v1/solve/{job_id}', '/v1/solve/{job_id}/node', '/v1/win-rate']
 """
 
 from __future__ import annotations
@@ -43,7 +45,7 @@ from fastapi.responses import JSONResponse
 from matchdb.db.query import MatchDB
 from matchdb.errors import DatabaseError, MatchdbError, NotReadyError
 from matchdb.human.store import CLIENT_LIMIT, IDLE_SECONDS, LIMIT
-from matchdb.service import batch, docs, info, page, play, questions, replayer
+from matchdb.service import batch, docs, info, page, play, questions, replayer, solves
 from matchdb.service.guards import ANSWER_SECONDS, AnswerDeadline, BodyLimit, client_message, status_of, strict_parameters
 from matchdb.service.pool import HeavyPool
 
@@ -55,7 +57,8 @@ RETRY_SECONDS = 30
 
 def create_app(db: MatchDB, info_details: bool = False, play_dir: str | os.PathLike | None = None,
                play_limit: int = LIMIT, play_idle: float = IDLE_SECONDS, play_client_limit: int = CLIENT_LIMIT,
-               play_deadline: float = ANSWER_SECONDS, answer_seconds: float = ANSWER_SECONDS) -> FastAPI:
+               play_deadline: float = ANSWER_SECONDS, answer_seconds: float = ANSWER_SECONDS,
+               play_solutions: str | os.PathLike | None = None) -> FastAPI:
     """The FastAPI application answering from ``db``.
 
     ``info_details`` lets ``/v1/info`` show the path, host and versions.
@@ -69,8 +72,11 @@ def create_app(db: MatchDB, info_details: bool = False, play_dir: str | os.PathL
     ``play_deadline`` seconds is answered 503 and not kept. A question not
     answered within ``answer_seconds`` is answered 503 (a heavy one's worker
     process killed).
+    ``play_solutions`` is a folder of saved solutions that ``/play`` offers as ``solver:NAME`` opponents.
     """
-    heavy = HeavyPool(str(db.path.resolve()) if isinstance(db.path, Path) else str(db.path))
+    path = str(db.path.resolve()) if isinstance(db.path, Path) else str(db.path)
+    heavy = HeavyPool(path)
+    solving = HeavyPool(path, processes=solves.SOLVE_PROCESSES, queue=solves.JOBS_LIMIT)  # solves take minutes: apart
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -79,6 +85,8 @@ def create_app(db: MatchDB, info_details: bool = False, play_dir: str | os.PathL
         db.prepare_in_background(then=lambda kinds: heavy.share({kind: db.derived_bytes(kind) or b"" for kind in kinds}))
         yield  # the workers start with the first heavy question (a second or two, once): idle servers stay light
         heavy.stop()
+        solving.stop()
+        close_solves()
 
     app = FastAPI(
         title="matchdb",
@@ -98,7 +106,8 @@ def create_app(db: MatchDB, info_details: bool = False, play_dir: str | os.PathL
     app.add_exception_handler(RequestValidationError, _validation_error)  # type: ignore[arg-type]
     for group in (questions, batch, info, page, replayer, docs):
         group.add_routes(app, db)
-    play.add_routes(app, db, play_dir, play_limit, play_idle, play_client_limit, play_deadline)
+    play.add_routes(app, db, play_dir, play_limit, play_idle, play_client_limit, play_deadline, play_solutions)
+    close_solves = solves.add_routes(app, db, solving)
     return app
 
 

@@ -49,7 +49,8 @@ __all__ = [
 
 #: Each page's address, its title and its name: its body is web/{name}.html, its script and stylesheet
 #: /web/{name}.js and /web/{name}.css; web/base.html is the shell of them all.
-PAGES = {"/": ("equity explorer", "explorer"), "/play": ("play the bots", "play"), "/replayer": ("hand replayer", "replayer")}
+PAGES = {"/": ("equity explorer", "explorer"), "/play": ("play the bots", "play"), "/replayer": ("hand replayer", "replayer"),
+         "/solver": ("solver", "solver")}
 #: The files served under ``/web/`` (from matchdb/service/web/) and their media types; nothing else is served from there.
 PAGE_FILES = {
     "base.js": "text/javascript", "base.css": "text/css",
@@ -185,6 +186,10 @@ def add_routes(app: FastAPI, db: MatchDB) -> None:
     @app.get("/play", include_in_schema=False)
     def get_play_page(pause: int | None = Query(None, description="ms the page waits before each bot action")) -> Response:
         return page("/play")  # the page's script reads ``pause`` itself
+
+    @app.get("/solver", include_in_schema=False)
+    def get_solver_page() -> Response:
+        return page("/solver")  # over /v1/solve (matchdb.service.solves)
 
     @app.get("/web/{name}", include_in_schema=False)
     def get_page_file(name: str) -> Response:

@@ -33,8 +33,11 @@ says ``"seeded": true`` then.
 # No ``from __future__ import annotations``: FastAPI reads these annotations at run time.
 import asyncio
 import json
+import os
 import re
 import tempfile
+from functools import partial
+from pathlib import Path
 from typing import Any
 
 from fastapi import Body, FastAPI, Request
@@ -56,8 +59,12 @@ _SPEC = re.compile(r"([a-z-]+)(?::([a-z-]+))?")
 _ACT_KEYS = {"kind", "amount"}
 
 
-def allowed_opponent(spec: Any) -> str:
+def allowed_opponent(spec: Any, solutions: str | os.PathLike | None = None) -> str:
     """``spec`` when it names a built-in bot (with an optional strength), else a one-sentence refusal.
+
+    With a ``solutions`` folder (``matchdb serve --play-solutions DIR``), ``"solver:NAME"`` is the ``solver``
+    bot playing ``DIR/NAME.npz`` (:class:`matchdb.play.solved.SolverBot`); the spec kept is the file's path,
+    which the client never sees.
 
     >>> allowed_opponent("west-tight"), allowed_opponent("west:exact")
     ('west-tight', 'west:exact')
@@ -66,6 +73,8 @@ def allowed_opponent(spec: Any) -> str:
     ...
     matchdb.human.session.SessionError: The opponent 'bots/mine.py:Mine' is not a built-in bot; expected one of allin, fives, station, random, west, west-tight, west-loose, west-aggressive, west-passive, income, tomlinson, with an optional strength like ':exact'.
     """
+    if solutions is not None and isinstance(spec, str) and spec.startswith("solver:"):
+        return _solution_opponent(spec[len("solver:"):], Path(solutions))
     match = _SPEC.fullmatch(spec) if isinstance(spec, str) else None
     if match is None or match[1] not in BOT_NAMES or (match[2] is not None and match[2] not in STRENGTHS):
         raise SessionError(f"The opponent {str(spec)[:60]!r} is not a built-in bot; expected one of "
@@ -73,7 +82,19 @@ def allowed_opponent(spec: Any) -> str:
     return str(spec)
 
 
-def table_config(payload: Any) -> TableConfig:
+def _solution_opponent(name: str, folder: Path) -> str:
+    """``solver:PATH`` for a solution ``NAME`` of ``folder`` (or its own path, as a kept session names it)."""
+    path = Path(name)
+    if path.is_absolute() and path.parent == folder.resolve() and path.suffix == ".npz" and path.is_file():
+        return f"solver:{path}"
+    if re.fullmatch(r"[A-Za-z0-9_-]{1,64}", name) and (folder / f"{name}.npz").is_file():
+        return f"solver:{(folder / f'{name}.npz').resolve()}"
+    offered = sorted(p.stem for p in folder.glob("*.npz"))[:20]
+    raise SessionError(f"The solution {name[:40]!r} is not one this server offers; expected one of "
+                       f"{', '.join(offered) or 'none'}.")
+
+
+def table_config(payload: Any, solutions: str | os.PathLike | None = None) -> TableConfig:
     """The :class:`TableConfig` a request's JSON body asks for (built-in opponents only)."""
     if not isinstance(payload, dict):
         raise SessionError("The request body is not a JSON object of table settings like {\"seats\": 6}.")
@@ -84,7 +105,7 @@ def table_config(payload: Any) -> TableConfig:
     if opponents is not None:
         if not isinstance(opponents, list) or not 1 <= len(opponents) <= 9:
             raise SessionError(f"The opponents {str(opponents)[:80]!r} are not 1 to 9 bot names.")
-        values["opponents"] = [allowed_opponent(b) for b in opponents]
+        values["opponents"] = [allowed_opponent(b, solutions) for b in opponents]
     return TableConfig.from_dict(values)
 
 
@@ -123,22 +144,23 @@ def _client(request: Request) -> str:
 
 def add_routes(app: FastAPI, db: MatchDB, directory: Any = None, limit: int = LIMIT,
                idle_seconds: float = IDLE_SECONDS, client_limit: int = CLIENT_LIMIT,
-               deadline: float = ANSWER_SECONDS) -> SessionStore:
+               deadline: float = ANSWER_SECONDS, solutions: str | os.PathLike | None = None) -> SessionStore:
     """Add ``/v1/play`` over a :class:`SessionStore` in ``directory`` (a fresh temporary folder by default).
 
     At most ``limit`` sessions are open, ``client_limit`` per client address;
     a new session not made within ``deadline`` seconds is answered 503 and
-    removed when it is made.
+    removed when it is made. ``solutions``: a folder of saved solutions the ``solver`` bot may play
+    (``"solver:NAME"`` for ``NAME.npz``).
     """
     folder = directory if directory is not None else tempfile.mkdtemp(prefix="matchdb-play-")
     store = SessionStore(folder, limit=limit, idle_seconds=idle_seconds, db=db, client_limit=client_limit,
-                         check=table_config)
+                         check=partial(table_config, solutions=solutions))
     app.state.play = store
 
     @app.post("/v1/play", status_code=201, summary="Sit down at a table of bots: a new session, its first hand dealt")
     async def post_play(request: Request, payload: Any = Body(None)) -> Response:  # noqa: B008  (FastAPI's JSON body)
         """A new session within ``deadline`` seconds, else 503; the session of a request that fails is abandoned."""
-        config = table_config(payload)
+        config = table_config(payload, solutions)
         ticket = Ticket()
         making = asyncio.get_running_loop().run_in_executor(None, store.create, config, _client(request), ticket)
         try:

@@ -191,6 +191,7 @@ def serve(
     play_client_limit: int | None = None,
     play_deadline: float | None = None,
     answer_deadline: float | None = None,
+    play_solutions: str | os.PathLike | None = None,
 ) -> None:
     """Serve ``db`` over HTTP until interrupted (SIGINT or SIGTERM); the port is bound before anything is printed.
 
@@ -200,7 +201,8 @@ def serve(
     library versions; ``max_connections`` and ``max_client_connections`` bound
     the open connections of each process in all and per client address.
     ``play_dir``, ``play_limit``, ``play_idle``, ``play_client_limit`` and
-    ``play_deadline`` set the sessions of ``/play``
+    ``play_deadline`` set the sessions of ``/play``, ``play_solutions`` the folder of
+    saved solutions it offers as ``solver:NAME`` opponents
     (:func:`matchdb.service.app.create_app`); a ``play_dir`` that cannot be
     a folder is refused before the port opens. A person's session lives in
     one process, so with several workers ``/play`` seats nobody.
@@ -252,7 +254,7 @@ def serve(
     if workers == 1:
         from matchdb.service.app import create_app
 
-        options: dict[str, Any] = {"play_dir": play_dir, "answer_seconds": deadline}
+        options: dict[str, Any] = {"play_dir": play_dir, "answer_seconds": deadline, "play_solutions": play_solutions}
         if play_limit is not None:
             options["play_limit"] = play_limit
         if play_idle is not None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
@@ -50,8 +50,12 @@ def solve(source: TableSource, oop: RangeLike, ip: RangeLike, board: CardsLike, 
           rake_cap: float = 0.0, target: float = DEFAULT_TARGET, max_iterations: int = 1000, add_allin: float = 1.5,
           force_allin: float = 0.15, merge: float = 0.1, compressed: bool = False, max_memory: int | None = None,
           threads: int | None = None, locks: Mapping[Any, LockLike] | None = None, show_progress: bool = False,
-          gamma: float = 3.0) -> Solution:
-    """Solve a heads-up postflop spot to ``target`` % of the pot (see :meth:`matchdb.MatchDB.solve` for every option)."""
+          gamma: float = 3.0, on_check: Callable[[int, float], object] | None = None) -> Solution:
+    """Solve a heads-up postflop spot to ``target`` % of the pot (see :meth:`matchdb.MatchDB.solve` for every option).
+
+    ``on_check(iterations, exploitability)`` is called after every exploitability check (every tenth
+    iteration; the exploitability in chips) to follow the solve; an exception it raises stops it.
+    """
     target_pct = _check_number("target", target, 0.0, 100.0)
     if isinstance(max_iterations, bool) or not isinstance(max_iterations, (int, np.integer)) or not 0 <= max_iterations <= 1_000_000:
         raise SolverError(f"max_iterations is {max_iterations!r}; expected a whole number 0..1,000,000.")
@@ -71,7 +75,7 @@ def solve(source: TableSource, oop: RangeLike, ip: RangeLike, board: CardsLike, 
     allocate(spot, source)
     _apply_locks(spot, locks)
     target_chips = spot.options.pot * target_pct / 100.0
-    stats = run(spot, target_chips, int(max_iterations), show_progress=show_progress)
+    stats = run(spot, target_chips, int(max_iterations), show_progress=show_progress, on_check=on_check)
     return Solution(spot, stats, question, weights, target_chips, locks)
 
 

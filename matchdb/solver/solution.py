@@ -486,10 +486,13 @@ class SolutionNode:
     # -- tables ---------------------------------------------------------------------
 
     def hand_categories(self, player: int | str) -> list[tuple[str, tuple[str, ...]]]:
-        """(made hand, draws) of each of the player's hands on this node's board."""
+        """(made hand, draws) of each of the player's hands on this node's board (``('', ())`` for a hand that holds
+        a card dealt since the root)."""
         p = player_index(player)
         board = self.place.board
-        return [category(tuple(int(c) for c in cards), board) for cards in self._spot.hands[p].cards]
+        # a hand holding a card dealt since the root is out of the range here: no category ('')
+        return [category(hand, board) if not set(hand) & set(board) else ("", ())
+                for hand in (tuple(int(c) for c in cards) for cards in self._spot.hands[p].cards)]
 
     def to_pandas(self, player: int | str | None = None):
         """The node's hands as a pandas DataFrame: hand, weight, combos, equity, EV, EQR, made hand, draws and,

@@ -279,10 +279,13 @@ def exploitability(spot: Spot) -> float:
 
 
 def run(spot: Spot, target: float, max_iterations: int = 1000, show_progress: bool = False,
-        stats: SolveStats | None = None, start: int = 0) -> SolveStats:
+        stats: SolveStats | None = None, start: int = 0,
+        on_check: Callable[[int, float], object] | None = None) -> SolveStats:
     """Iterate DCFR on an allocated spot until the exploitability is at most ``target`` chips (checked before the
     first iteration and after every tenth) or ``max_iterations`` have run. The loop runs compiled, ten
-    iterations per call (one exploitability check), so that a progress bar can follow it."""
+    iterations per call (one exploitability check), so that a progress bar can follow it; ``on_check`` is
+    called with (iterations done, exploitability in chips) after each call (an exception it raises stops the
+    solve)."""
     dcfr = _kernels()
     stats = stats or SolveStats()
     _set_threads(spot.threads)
@@ -299,6 +302,8 @@ def run(spot: Spot, target: float, max_iterations: int = 1000, show_progress: bo
                          float(spot.options.raked), float(first == start)])
         done, expl, checks = dcfr.iterate(*spot.kspot, spot.bufs, spot.scratch, plan, history)
         stats.history.extend((int(history[c, 0]), float(history[c, 1])) for c in range(checks))
+        if on_check is not None:
+            on_check(int(done), float(expl))
     stats.iterations = int(done)
     stats.seconds += time.perf_counter() - began
     stats.exploitability = float(expl)

@@ -1,0 +1,229 @@
+"""The ``solver`` bot: heads-up play from a saved solution (:meth:`matchdb.solver.Solution.save`).
+
+``make_bot("solver:spot.npz")`` (or ``SolverBot("spot.npz", seed=0)``) reads
+the solution on its first decision, through the database the table offers
+(``view.source.db`` in the arena and at ``/play``, or the ``db`` it was given).
+At each decision it finds where the hand stands in the solved spot and, when
+it is in it, samples its action from the solution's strategy for its hand
+with its own seeded random generator. A hand is *in the solved spot* when:
+
+- two players are in the hand and the board's first cards are the solution's
+  board (the flop in any order, the turn and river cards as dealt);
+- the pot when the solved street began, scaled to the solution's pot (the
+  scale is the pot's ratio), leaves an effective stack within 5 % of the
+  solution's stack (the same stack-to-pot ratio);
+- the button is the solution's IP player (heads-up, it acts last after the flop);
+- every action since the solved street began is one of the tree's: a check,
+  call or fold as such, a bet or raise to the tree's amount (scaled) nearest
+  to it, within 10 % of the pot there (at least a chip);
+- the bot's hand is in its range of the solution.
+
+Everywhere else (before the flop, on another board, an action off the tree)
+it plays a simple rule: check when it can, call when the price is at most a
+third of the pot after calling (``to_call / (pot + to_call) <= 1/3``), else
+fold. :meth:`SolverBot.advice` gives the solution's figures for any player's
+hand at a decision in the spot (the coach shows them).
+
+>>> from matchdb.play.bots import make_bot
+>>> bot = make_bot("solver:spot.npz")
+>>> bot.name, bot.seed
+('solver', 0)
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from typing import Any
+
+import numpy as np
+
+from matchdb.core.cards import format_card
+from matchdb.play.bots import Bot, BotError
+from matchdb.play.engine import CALL, CHECK, FOLD, RAISE, View
+
+__all__ = ["SolverBot", "SPR_TOLERANCE", "SIZE_TOLERANCE", "FALLBACK_PRICE", "fallback"]
+
+#: The effective stack may differ from the solution's (scaled by the pot) by this share.
+SPR_TOLERANCE = 0.05
+#: A bet or raise maps to the tree's nearest size when it is within this share of the pot there.
+SIZE_TOLERANCE = 0.10
+#: Outside the solved spot: call when ``to_call / (pot + to_call)`` is at most this, else fold (check when free).
+FALLBACK_PRICE = 1.0 / 3.0
+
+_AMOUNT = re.compile(r"(\d+)$")
+
+
+def fallback(view: View) -> tuple[int, int]:
+    """The simple rule outside the solved spot: check when free, call at a price of at most a third, else fold.
+
+    >>> from matchdb.play.engine import Table
+    >>> hand = Table([100, 100], 1, 2, seed=1).start_hand()
+    >>> fallback(hand.view())     # the small blind's 1 to call into a pot of 3
+    (2, 0)
+    """
+    if view.to_call <= 0:
+        return CALL, 0
+    return (CALL, 0) if view.to_call / (view.pot + view.to_call) <= FALLBACK_PRICE else (FOLD, 0)
+
+
+def _amount(action: str) -> int | None:
+    match = _AMOUNT.search(action)
+    return int(match[1]) if match and not action.startswith(("Fold", "Check", "Call")) else None
+
+
+class SolverBot(Bot):
+    """Plays heads-up from the saved solution at ``path`` (see the module's docstring); ``seed`` seeds its sampling,
+    ``db`` is the database to check the solution against (default: the one the table offers)."""
+
+    def __init__(self, path: str | os.PathLike, seed: int = 0, db: Any = None, name: str = "solver") -> None:
+        self.path = os.fspath(path)
+        self.seed = seed
+        self.db = db
+        self.name = name
+        self._rng = np.random.default_rng(seed)
+        self._solution: Any = None
+        self.in_spot = 0  # decisions taken from the solution
+        self.outside = 0  # decisions taken by the simple rule
+
+    def __getstate__(self) -> dict:  # sent to arena workers without the loaded solution (each loads its own)
+        state = dict(self.__dict__)
+        state["_solution"] = None
+        return state
+
+    def solution(self, view: View | None = None) -> Any:
+        """The solution, read on first use from the bot's database or the table's (``view.source``)."""
+        if self._solution is None:
+            db = self.db
+            if db is None and view is not None and view.source is not None:
+                db = getattr(view.source, "db", view.source)
+            if db is None or not hasattr(db, "table"):
+                raise BotError(f"The solver bot of {self.path!r} needs the database to read its solution; expected "
+                               "a table that offers one (the arena with a database, /play) or SolverBot(path, db=db).")
+            from matchdb.solver import load
+
+            self._solution = load(self.path, db)
+        return self._solution
+
+    def act(self, view: View) -> tuple[int, int]:
+        found = self.locate(view)
+        if found is None:
+            self.outside += 1
+            return fallback(view)
+        node, ratio, hand = found
+        strategy = np.asarray(node.strategy[:, hand], dtype=np.float64)
+        total = strategy.sum()
+        if not total > 0:
+            self.outside += 1
+            return fallback(view)
+        self.in_spot += 1
+        choice = int(self._rng.choice(len(strategy), p=strategy / total))
+        return self._to_engine(node.actions[choice], ratio, view)
+
+    @staticmethod
+    def _to_engine(action: str, ratio: float, view: View) -> tuple[int, int]:
+        if action == "Fold":
+            return FOLD, 0
+        if action in ("Check", "Call"):
+            return CALL, 0
+        if action.startswith("All-in"):
+            return RAISE, view.max_raise_to
+        amount = _amount(action)
+        return RAISE, int(round((amount or 0) * ratio))
+
+    def advice(self, view: View) -> dict[str, Any] | None:
+        """The solution's figures for ``view``'s player and hand when the decision is in the solved spot, else None:
+        the node's line, the actions, the hand's frequencies and each action's EV (in the table's chips), and the
+        range's frequencies."""
+        found = self.locate(view)
+        if found is None:
+            return None
+        node, ratio, hand = found
+        values = node.action_ev()[:, hand] * ratio
+        return {"line": list(node.line), "actions": node.actions,
+                "frequencies": [float(x) for x in node.strategy[:, hand]],
+                "ev": [float(x) for x in values], "range_frequencies": [float(x) for x in node.frequencies()]}
+
+    def locate(self, view: View) -> tuple[Any, float, int] | None:
+        """(node, chip scale, hand's index) of the decision ``view`` shows in the solved spot, or None outside it."""
+        if len(view.board) < 3 or sum(view.in_hand) != 2:
+            return None
+        solution = self.solution(view)
+        root = solution.root
+        start = root.board
+        first = [start[i:i + 2] for i in range(0, len(start), 2)]
+        board = [format_card(c) for c in view.board]
+        if len(board) < len(first) or sorted(board[:3]) != sorted(first[:3]) or board[3:len(first)] != first[3:]:
+            return None
+        street0 = len(first) - 2  # the engine's street (1 flop, 2 turn, 3 river) where the solve starts
+        seats = [s for s, live in enumerate(view.in_hand) if live]
+        before = dict.fromkeys(range(len(view.stacks)), 0)
+        since = dict.fromkeys(range(len(view.stacks)), 0)
+        bets: dict[tuple[int, int], int] = {}
+        for street, seat, kind, amount in view.history:
+            key = (street, seat)
+            added = amount - bets.get(key, 0) if kind == RAISE else amount if kind != FOLD else 0
+            if kind == RAISE:
+                bets[key] = amount
+            elif kind != FOLD:
+                bets[key] = bets.get(key, 0) + amount
+            (before if street < street0 else since)[seat] += added
+        pot0 = sum(before.values())
+        question = solution.question
+        if pot0 <= 0:
+            return None
+        ratio = pot0 / question["pot"]
+        effective = min(view.stacks[s] + since[s] for s in seats) / ratio
+        if abs(effective - question["stack"]) > SPR_TOLERANCE * question["stack"]:
+            return None
+        ip_seat = view.button
+        if ip_seat not in seats:
+            return None
+        node = root
+        for street, seat, kind, amount in view.history:
+            if street < street0:
+                continue
+            node = self._deal_to(node, board, street)
+            if node is None or node.kind != "action" or (seat == ip_seat) != (node.player == "IP"):
+                return None
+            node = self._follow(node, kind, amount, ratio)
+            if node is None:
+                return None
+        node = self._deal_to(node, board, view.street)
+        if node is None or node.kind != "action" or (view.seat == ip_seat) != (node.player == "IP"):
+            return None
+        player = 1 if view.seat == ip_seat else 0
+        names = node.hands(player)
+        a, b = (format_card(c) for c in view.hole)
+        for name in (a + b, b + a):
+            if name in names:
+                hand = names.index(name)
+                return (node, ratio, hand) if node.weights(player)[hand] > 0 else None
+        return None
+
+    @staticmethod
+    def _deal_to(node: Any, board: list[str], street: int) -> Any:
+        """The node after dealing the board's cards up to the engine's ``street``; None when the tree ends first."""
+        while node.kind == "chance" and len(node.board) // 2 < street + 2:
+            card = board[len(node.board) // 2]
+            if card not in node.cards():
+                return None
+            node = node.play(card)
+        return node if len(node.board) // 2 == street + 2 else None
+
+    @staticmethod
+    def _follow(node: Any, kind: int, amount: int, ratio: float) -> Any:
+        """The child of ``node`` for the engine's action, or None when the tree has none near it."""
+        actions = node.actions
+        if kind == FOLD:
+            wanted = "Fold"
+        elif kind in (CHECK, CALL):
+            wanted = "Check" if "Check" in actions else "Call"
+        else:
+            sized = [(abs(size * ratio - amount), a) for a in actions if (size := _amount(a)) is not None]
+            if not sized:
+                return None
+            gap, wanted = min(sized)
+            if gap > max(1.0, SIZE_TOLERANCE * node.pot * ratio):
+                return None
+        return node.play(wanted) if wanted in actions else None
