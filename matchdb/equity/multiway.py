@@ -7,7 +7,7 @@ each opponent 1,176 row weights: all ones for a random hand, one-hot for a
 known hand, a range's weights otherwise. :meth:`matchdb.MatchDB.multiway` asks
 with real cards and ranges, through the query layer's mapping into that frame.
 
-How it counts (the counting identity of docs/guide/multiway.md; details in :mod:`matchdb.equity._kernels.multiway`):
+How it counts (the counting identity of docs/guide/multiway.md; the kernels in :mod:`matchdb.equity.kernels`):
 on each column the opponents' hands get a factor 1 below the hero, x tied,
 0 above; the weighted number M(x) of card-disjoint deals is a polynomial whose
 coefficient of x^t is the weight of the deals the hero wins tied with t
@@ -57,11 +57,11 @@ from typing import Any
 
 import numpy as np
 
-from matchdb.core.pairs import N_LOCAL, N_PAIRS, PAIR_HIGH, PAIR_INDEX, PAIR_LOW, SENTINEL, check_columns
-from matchdb.equity._kernels import multiway as _k
-from matchdb.equity._kernels.bits import BITS
+from matchdb.core.pairs import N_LOCAL, N_PAIRS, SENTINEL, check_columns
+from matchdb.equity import kernels
 from matchdb.equity._kernels.heads_up import ROW_MASKS as _ROW_MASKS
 from matchdb.equity.checks import MAX_SAMPLES, check_samples, check_table, check_weights
+from matchdb.equity.kernels import CARDS, Opponents, Question
 from matchdb.errors import BoardError, CardError, MatchdbError, RangeError
 
 __all__ = [
@@ -90,7 +90,8 @@ _EXACT_WHEN_SAMPLING = 3
 DEFAULT_SAMPLES = 2 * N_PAIRS
 
 _ALL_CARDS = np.uint64((1 << N_LOCAL) - 1)
-_PAIR_INDEX = PAIR_INDEX.astype(np.int64)
+_NO_DRAWN = np.zeros((0, N_PAIRS))
+_NO_DRAWN_RANDOM = np.zeros(0, dtype=np.bool_)
 
 
 @dataclass(frozen=True)
@@ -187,6 +188,10 @@ class _Question:
         self.col_masks = _ROW_MASKS[self.columns]
         self.n_free = N_LOCAL - 2 - 2 * len(self.known_rows)  # the column's two cards still included
 
+    def question(self, row: int, free: np.uint64) -> Question:
+        """The kernels' :class:`matchdb.equity.kernels.Question` for hero ``row`` with ``free`` from :meth:`hero_free`."""
+        return Question(self.cols, self.col_masks, row, self.known_rows, free, self.n_free)
+
     def hero_free(self, row: int) -> np.uint64 | None:
         """Cards free for the unknown opponents once ``row`` holds its cards; None if it collides with a known hand."""
         if self.known_mask & _ROW_MASKS[row]:
@@ -232,9 +237,8 @@ def _exact_row(q: _Question, row: int, free) -> np.ndarray:
         order = sorted(range(k), key=lambda i: np.count_nonzero(q.unknown[i]))  # sparsest first: the triangle term
         for slot, i in enumerate(order):
             weights[slot] = q.unknown[i]
-    _k._exact_hero(
-        q.cols, q.col_masks, row, q.known_rows, free, q.n_free, k, random, weights, PAIR_LOW, PAIR_HIGH, BITS, result
-    )
+    opponents = Opponents(_NO_DRAWN, _NO_DRAWN_RANDOM, k, random, weights, random)
+    kernels.exact_hero(q.question(row, free), opponents, CARDS, result)
     return result
 
 
@@ -371,31 +375,15 @@ def _enumeration_leaves(q: _Question, hero_w: np.ndarray) -> float:
 
 def _enumerated_totals(q: _Question, hero_w: np.ndarray) -> np.ndarray:
     """Exact (win, tie, equity) with more than three unknown opponents, the first ones enumerated."""
-    exact_w, exact_random, drawn_w, _, all_random = _split(q, MAX_EXACT_UNKNOWN)
+    exact_w, exact_random, drawn_w, drawn_random, all_random = _split(q, MAX_EXACT_UNKNOWN)
     totals = np.zeros(4)
     for row in np.flatnonzero(hero_w):
         free = q.hero_free(int(row))
         if free is None:
             continue
         part = np.zeros(4)
-        _k._enumerate_hero(
-            q.cols,
-            q.col_masks,
-            int(row),
-            q.known_rows,
-            free,
-            q.n_free,
-            drawn_w,
-            MAX_EXACT_UNKNOWN,
-            exact_random,
-            exact_w,
-            all_random,
-            PAIR_LOW,
-            PAIR_HIGH,
-            _ROW_MASKS,
-            BITS,
-            part,
-        )
+        opponents = Opponents(drawn_w, drawn_random, MAX_EXACT_UNKNOWN, exact_random, exact_w, all_random)
+        kernels.enumerate_hero(q.question(int(row), free), opponents, CARDS, part)
         totals += hero_w[row] * part
     if totals[3] == 0:
         raise RangeError(
@@ -441,7 +429,7 @@ def _all_known(q: _Question, hero: int) -> MultiwayResult:
     if q.known_mask & _ROW_MASKS[hero]:
         raise CardError("The hero's hand shares a card with a known opponent hand; expected card-disjoint hands.")
     result = np.zeros((len(rows), 4))
-    _k._known_all(q.cols, rows, result)
+    kernels.known_all(q.cols, rows, result)
     count = result[0, 3]
     if count == 0:
         raise BoardError("No runout is possible: a hand shares a card with the board.")
@@ -532,7 +520,7 @@ def _sampled(q: _Question, hero_w: np.ndarray, forced: bool, samples, seed) -> M
     earlier ones found the numerator most variable (Neyman's allocation), as many as that target
     asks (at most :data:`MAX_EXTRA_SAMPLES` per runout on average each). A visit draws once from
     the deals where no drawn opponent ties the hero and, when the runout has a tied hand, once
-    from those where one does (:func:`matchdb.equity._kernels.multiway._sample_columns`). The
+    from those where one does (:func:`matchdb.equity.kernels.sample_columns`). The
     standard error comes from the spread of the visits within each stratum.
 
     Streams: the runouts a phase visits come from the question's seed, the hero row and the
@@ -707,7 +695,7 @@ def _sample_phase(
     sums = np.zeros((n_cols, 8))
     taken = np.zeros(n_cols, dtype=np.int64)
 
-    threads = min(THREADS, n_cols) if _k._sample_columns.signatures else 1  # the first call compiles: one thread
+    threads = min(THREADS, n_cols) if kernels.sample_columns.signatures else 1  # the first call compiles: one thread
     # pieces of about equal work (a visit, plus a visit's worth a column to set up), taken in turn by whichever
     # thread is free: on a busy machine a thread that gets less of a core takes fewer pieces
     work_done = np.cumsum(np.where(counts > 0, counts + 1, 0))
@@ -716,12 +704,13 @@ def _sample_phase(
     bounds = np.unique(np.concatenate([[0], bounds, [n_cols]]))
     pieces = iter(range(len(bounds) - 1))  # next() on it is atomic under the GIL
 
+    question = q.question(row, free)
+    opponents = Opponents(drawn_w, drawn_random, k_exact, exact_random, exact_w, all_random)
+
     def work() -> None:
         for piece in pieces:
-            _k._sample_columns(
-                q.cols, q.col_masks, row, q.known_rows, free, q.n_free, drawn_w, drawn_random, k_exact,
-                exact_random, exact_w, all_random, counts, seed, int(bounds[piece]), int(bounds[piece + 1]), PAIR_LOW,
-                PAIR_HIGH, _PAIR_INDEX, _ROW_MASKS, BITS, sums, taken,
+            kernels.sample_columns(
+                question, opponents, counts, seed, int(bounds[piece]), int(bounds[piece + 1]), CARDS, sums, taken
             )
 
     futures = [_pool().submit(work) for _ in range(1, threads)]

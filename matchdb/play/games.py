@@ -48,6 +48,16 @@ from typing import Any
 
 import numpy as np
 
+from matchdb.equity.kernels import (
+    EXACT,
+    EXACT_OPPONENTS,
+    HEADSUP,
+    MONTECARLO,
+    STEERED,
+    UNIFORM,
+    frame,
+)
+from matchdb.equity.kernels import strength as strength_kernel
 from matchdb.errors import MatchdbError
 from matchdb.jit import jit
 from matchdb.play.bots import STRENGTH_KINDS, Bot, decide_kernel
@@ -96,18 +106,7 @@ from matchdb.play.engine import (
     shuffled_decks,
     start_hand_kernel,
 )
-from matchdb.play.strength import (
-    EXACT,
-    EXACT_OPPONENTS,
-    HEADSUP,
-    MONTECARLO,
-    STEERED,
-    UNIFORM,
-    frame,
-    kernel_arrays,
-    seed_kernels,
-    strength_kernel,
-)
+from matchdb.play.strength import kernel_arrays, seed_kernels
 
 __all__ = [
     "GameError",

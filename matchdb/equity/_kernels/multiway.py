@@ -27,6 +27,8 @@ Two ways to count, both inclusion-exclusion over card conflicts:
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from matchdb.core.pairs import SENTINEL
@@ -63,9 +65,11 @@ def _coefficients(m, k, out):
 
 
 @jit
-def _collect_split(levels, level, hero, free, plow, phigh, bits, ea, eb, et, ba, bb, bt):
+def _collect_split(levels, level, hero, free, cards, lists):
     """Both lists :func:`_random_poly` can count from: the top hands (tied 0, above 1) in
-    ``ea, eb, et`` and the others (tied 0, below 1) in ``ba, bb, bt``; returns both lengths."""
+    ``lists.ea, eb, et`` and the others (tied 0, below 1) in ``lists.ba, bb, bt``; returns both lengths."""
+    plow, phigh, bits = cards.low, cards.high, cards.bits
+    ea, eb, et, ba, bb, bt = lists.ea, lists.eb, lists.et, lists.ba, lists.bb, lists.bt
     ne = 0
     nb = 0
     for k in range(levels.shape[0]):
@@ -428,21 +432,21 @@ def _known_state(levels, level, known_rows):
 
 
 @jit
-def _exact_hero(cols, col_masks, hero, known_rows, base_free, n_free, k, random, weights, plow, phigh, bits, result):
+def exact_hero(question, opponents, cards, result):
     """Add one hero row's exact (win, tie, equity, deals) weights over every column to ``result``.
 
-    ``random``: all ``k`` (<= 3) unknown opponents are uniformly random (weights ignored);
-    else ``weights[:k]`` are theirs. Known opponents ``known_rows`` are fixed hands whose
-    cards are already out of ``base_free`` (``n_free`` cards, the column's two included).
-    Deals are ordered tuples of the unknown opponents' hands.
+    ``opponents.exact_random``: all ``opponents.k_exact`` (<= 3) unknown opponents are uniformly
+    random (weights ignored); else ``opponents.exact[:k]`` are theirs (none are drawn). Known
+    opponents ``question.known_rows`` are fixed hands whose cards are already out of
+    ``question.free`` (``question.n_free`` cards, the column's two included). Deals are ordered
+    tuples of the unknown opponents' hands.
     """
+    cols, col_masks, hero, known_rows = question.cols, question.col_masks, question.hero, question.known_rows
+    base_free, n_free = question.free, question.n_free
+    k, random, weights = opponents.k_exact, opponents.exact_random, opponents.exact
+    plow, phigh, bits = cards.low, cards.high, cards.bits
     coef = np.zeros(4)
-    ea = np.empty(cols.shape[1], dtype=np.int64)
-    eb = np.empty(cols.shape[1], dtype=np.int64)
-    et = np.empty(cols.shape[1], dtype=np.int64)
-    ba = np.empty(cols.shape[1], dtype=np.int64)
-    bb = np.empty(cols.shape[1], dtype=np.int64)
-    bt = np.empty(cols.shape[1], dtype=np.int64)
+    lists = _lists(cols.shape[1], 0, np.int64)
     u_dense = np.zeros((2, 49, 49))
     total = np.zeros(1)
     ordered = 1.0
@@ -461,11 +465,11 @@ def _exact_hero(cols, col_masks, hero, known_rows, base_free, n_free, k, random,
             result[3] += _matchings(n_free - 2, k) * ordered
             if state == 0:
                 continue
-            ne, nb = _collect_split(levels, level, hero, free, plow, phigh, bits, ea, eb, et, ba, bb, bt)
+            ne, nb = _collect_split(levels, level, hero, free, cards, lists)
             if nb < ne:
-                _random_poly(ba, bb, bt, nb, free, n_free - 2, k, bits, coef, True)
+                _random_poly(lists.ba, lists.bb, lists.bt, nb, free, n_free - 2, k, bits, coef, True)
             else:
-                _random_poly(ea, eb, et, ne, free, n_free - 2, k, bits, coef, False)
+                _random_poly(lists.ea, lists.eb, lists.et, ne, free, n_free - 2, k, bits, coef, False)
             for t in range(k + 1):
                 coef[t] *= ordered
         else:
@@ -477,7 +481,7 @@ def _exact_hero(cols, col_masks, hero, known_rows, base_free, n_free, k, random,
 
 
 @jit
-def _known_all(cols, rows, result):
+def known_all(cols, rows, result):
     """Every player a known hand (``rows``, disjoint): add each player's (win, tie, equity) over the columns.
 
     ``result`` is (players, 3) plus the number of columns counted in ``result[0, 3]``.
@@ -555,20 +559,19 @@ _MOST_TRIES = 1 << 20
 
 
 @jit
-def _draw_uniform(
-    ba, bb, start, n_na, na_deg, levels, lo, hi, blocked, removed, removed_cards, n_removed, pair_index, row_masks,
-    state,
-):
-    """Draw uniformly one of the hands ``(ba[i], bb[i])``, ``start <= i < start + n_na``, touching no card of
-    ``removed``, by rejection.
+def _draw_uniform(lists, start, n_na, na_deg, levels, lo, hi, removed, n_removed, cards, state):
+    """Draw uniformly one of the hands ``(lists.ba[i], lists.bb[i])``, ``start <= i < start + n_na``, touching no
+    card of ``removed``, by rejection.
 
     The list holds every valid unblocked hand whose level is in ``lo..hi`` (the hands that do
     not beat the hero, or only those below it, or only those tied with it). Returns (row, how
     many such hands there are, next state). ``na_deg[c]`` counts the listed hands holding card
     c; a hand made of two removed cards is listed when its level is in the band and it is not
     blocked, so the count is the list less the hands touching a removed card
-    (inclusion-exclusion over those cards).
+    (inclusion-exclusion over those cards, ``lists.removed_cards[:n_removed]``).
     """
+    ba, bb, blocked, removed_cards = lists.ba, lists.bb, lists.blocked, lists.removed_cards
+    pair_index, row_masks = cards.row_of, cards.masks
     touching = 0
     for i in range(n_removed):
         touching += na_deg[removed_cards[i]]
@@ -598,36 +601,17 @@ def _draw_uniform(
 
 
 @jit
-def _rest_counts(
-    levels,
-    level,
-    hero,
-    free,
-    n_rest,
-    k,
-    random,
-    weights,
-    ea,
-    eb,
-    et,
-    ne,
-    ba,
-    bb,
-    bt,
-    nb,
-    plow,
-    phigh,
-    bits,
-    u_dense,
-    coef,
-    total,
-):
-    """Coefficients (ordered deals) of the ``k`` exactly counted opponents on the cards ``free``; total deals in ``total[0]``."""
+def _rest_counts(levels, level, hero, free, n_rest, opponents, lists, ne, nb, cards, work):
+    """Coefficients (ordered deals) of the ``opponents.k_exact`` exactly counted opponents on the cards ``free``
+    (into ``work.coef``); total deals in ``work.total[0]``. ``ne``, ``nb``: the lengths of the lists of
+    :func:`_collect_split` in ``lists``."""
+    k, random, weights = opponents.k_exact, opponents.exact_random, opponents.exact
+    coef, total = work.coef, work.total
     if random:
         if nb < ne:
-            _random_poly(ba, bb, bt, nb, free, n_rest, k, bits, coef, True)
+            _random_poly(lists.ba, lists.bb, lists.bt, nb, free, n_rest, k, cards.bits, coef, True)
         else:
-            _random_poly(ea, eb, et, ne, free, n_rest, k, bits, coef, False)
+            _random_poly(lists.ea, lists.eb, lists.et, ne, free, n_rest, k, cards.bits, coef, False)
         ordered = 1.0
         for i in range(2, k + 1):
             ordered *= i
@@ -639,21 +623,24 @@ def _rest_counts(
         coef[0] = 1.0
         total[0] = 1.0
     else:
-        _weighted_poly(levels, level, hero, free, weights, k, plow, phigh, bits, u_dense, coef, total)
+        _weighted_poly(levels, level, hero, free, weights, k, cards.low, cards.high, cards.bits, work.u_dense, coef,
+                       total)
 
 
 @jit
-def _column_lists(levels, level, blocked, need_cand, exact_random, plow, phigh, cand, ba, bb, bt, na_deg, ea, eb, et, typed):
-    """The hands one column offers the sampler: every valid unblocked row (``cand``, when ``need_cand``), those
-    that do not beat the hero (``ba, bb, bt``: tied 0, below 1; ``na_deg`` per card) and, for a random exact
-    part, those that tie or beat it (``ea, eb, et``). Returns the three lengths.
+def _column_lists(levels, level, need_cand, exact_random, cards, lists):
+    """The hands one column offers the sampler: every valid unblocked row (``lists.cand``, when ``need_cand``),
+    those that do not beat the hero (``ba, bb, bt``: tied 0, below 1; ``na_deg`` per card) and, for a random
+    exact part, those that tie or beat it (``ea, eb, et``). Returns the three lengths.
 
     The hands that do not beat the hero are listed below it first, then tied with it, so each kind
-    is a stretch of the list; ``typed`` is :func:`_typed_scratch`'s arrays, which get the tied
-    hands' cards on the way, each kind's degrees per card (``typed[2][0]`` below, ``typed[2][1]``
-    tied) and the number below the hero (``typed[3][0]``).
+    is a stretch of the list; ``lists.ta, tb`` get the tied hands' cards on the way, ``lists.deg``
+    each kind's degrees per card (``deg[0]`` below, ``deg[1]`` tied) and ``lists.n_below[0]`` the
+    number below the hero.
     """
-    ta, tb, deg, n_kind = typed
+    plow, phigh = cards.low, cards.high
+    blocked, cand, ba, bb, bt, na_deg = lists.blocked, lists.cand, lists.ba, lists.bb, lists.bt, lists.na_deg
+    ea, eb, et, ta, tb, deg = lists.ea, lists.eb, lists.et, lists.ta, lists.tb, lists.deg
     n_cand = 0
     n_na = 0
     ne = 0
@@ -687,7 +674,7 @@ def _column_lists(levels, level, blocked, need_cand, exact_random, plow, phigh, 
                 eb[ne] = b
                 et[ne] = 0 if v == level else 1
                 ne += 1
-    n_kind[0] = n_na
+    lists.n_below[0] = n_na
     for j in range(n_tied):
         a = ta[j]
         b = tb[j]
@@ -702,27 +689,64 @@ def _column_lists(levels, level, blocked, need_cand, exact_random, plow, phigh, 
     return n_cand, n_na, ne
 
 
+class _Lists(NamedTuple):
+    """One column's lists of hands (rows, or cards and kinds), filled again for every column: scratch."""
+
+    cand: np.ndarray  # rows an opponent may hold
+    blocked: np.ndarray  # rows holding a card of the hero or of a known opponent
+    na_deg: np.ndarray  # per card, the hands that do not beat the hero holding it
+    ea: np.ndarray  # the hands that tie or beat the hero: cards and kinds
+    eb: np.ndarray
+    et: np.ndarray
+    ba: np.ndarray  # the hands that do not beat the hero: cards and kinds
+    bb: np.ndarray
+    bt: np.ndarray
+    ta: np.ndarray  # the tied hands' cards
+    tb: np.ndarray
+    deg: np.ndarray  # (2, 49): per card, the hands below and tied
+    n_below: np.ndarray  # (1,): how many hands below the hero
+    removed_cards: np.ndarray  # the drawn opponents' cards
+
+
+class _Work(NamedTuple):
+    """Scratch of the exact counts: ``u_dense`` (2, 49, 49), zero on entry and exit; ``coef`` (4,) the count's
+    coefficients; ``total`` (1,) its deals; ``share`` (4,) one sample's (win, tie, equity)."""
+
+    u_dense: np.ndarray
+    coef: np.ndarray
+    total: np.ndarray
+    share: np.ndarray
+
+
 @jit
-def _typed_scratch(n_rows):
-    """Scratch arrays of :func:`_column_lists`: (cards of the tied hands, degrees per kind and card, number below)."""
-    return (
+def _lists(n_rows, n_removed, dtype):
+    """:class:`_Lists` for tables of ``n_rows`` rows, the lists of cards as ``dtype``."""
+    return _Lists(
+        np.empty(n_rows, dtype=np.int64),
+        np.zeros(n_rows, dtype=np.bool_),
+        np.zeros(49, dtype=np.int64),
+        np.empty(n_rows, dtype=dtype),
+        np.empty(n_rows, dtype=dtype),
+        np.empty(n_rows, dtype=dtype),
+        np.empty(n_rows, dtype=dtype),
+        np.empty(n_rows, dtype=dtype),
+        np.empty(n_rows, dtype=dtype),
         np.empty(n_rows, dtype=np.int8),
         np.empty(n_rows, dtype=np.int8),
         np.zeros((2, 49), dtype=np.int64),
         np.zeros(1, dtype=np.int64),
+        np.empty(n_removed, dtype=np.int64),
     )
 
 
 @jit
-def _sample_numerator(
-    levels, level, hero, free0, tied0, n_rest, drawn_w, drawn_random, k_exact, exact_random, exact_w,
-    cand, n_cand, ba, bb, bt, n_na, na_deg, ea, eb, et, ne, blocked, removed_cards, typed, part,
-    plow, phigh, pair_index, row_masks, bits, u_dense, coef, total, share, state,
-):
+def _sample_numerator(levels, level, free0, tied0, n_rest, sizes, part, question, opponents, lists, cards, work,
+                      state):
     """One sample of the numerator: the drawn opponents from the hands that do not beat the hero (each
-    weighted by the mass it came from), then the last ``k_exact`` counted exactly; (win, tie, equity)
-    weights in ``share[0..2]`` (zeros when a draw finds no hand). Returns the stream's next state.
+    weighted by the mass it came from), then the last ``opponents.k_exact`` counted exactly; (win, tie,
+    equity) weights in ``work.share[0..2]`` (zeros when a draw finds no hand). Returns the stream's next state.
 
+    ``sizes`` is :func:`_column_lists`' lengths (``cand``, hands that do not beat the hero, top hands).
     ``part`` splits the deals by the drawn opponents' ties (every drawn opponent random): 0, the deals
     where none of them ties the hero (all drawn from the hands below it); 1, those where some do (the first
     drawn from the tied hands, the others from every hand that does not beat the hero, and the weight
@@ -730,33 +754,38 @@ def _sample_numerator(
     one first, of d). A tied opponent splits the pot, so mixing the two in one draw is most of the
     variance; -1 draws as one (opponents with their own weights).
     """
+    n_cand, n_na, ne = sizes
+    hero = question.hero
+    drawn_w, drawn_random = opponents.drawn, opponents.drawn_random
+    plow, phigh, row_masks = cards.low, cards.high, cards.masks
+    removed_cards = lists.removed_cards
+    share = work.share
     share[:] = 0.0
     weight = 1.0
     free = free0
     tied = tied0
-    deg = typed[2]
-    n_below = typed[3][0]
+    deg = lists.deg
+    n_below = lists.n_below[0]
     n_drawn = drawn_w.shape[0]
     lo = np.int64(0)
     level_i = np.int64(level)
     for i in range(n_drawn):
         if part == 0:
             row, mass, state = _draw_uniform(
-                ba, bb, 0, n_below, deg[0], levels, lo, level_i - 1, blocked, ~free & free0, removed_cards, 2 * i,
-                pair_index, row_masks, state,
+                lists, 0, n_below, deg[0], levels, lo, level_i - 1, ~free & free0, 2 * i, cards, state
             )
         elif part == 1 and i == 0:
             row, mass, state = _draw_uniform(
-                ba, bb, n_below, n_na - n_below, deg[1], levels, level_i, level_i, blocked, ~free & free0,
-                removed_cards, 0, pair_index, row_masks, state,
+                lists, n_below, n_na - n_below, deg[1], levels, level_i, level_i, ~free & free0, 0, cards, state
             )
         elif drawn_random[i]:
             row, mass, state = _draw_uniform(
-                ba, bb, 0, n_na, na_deg, levels, lo, level_i, blocked, ~free & free0, removed_cards, 2 * i, pair_index,
-                row_masks, state,
+                lists, 0, n_na, lists.na_deg, levels, lo, level_i, ~free & free0, 2 * i, cards, state
             )
         else:
-            row, mass, state = _draw(levels, level, hero, free, drawn_w[i], cand, n_cand, True, row_masks, bits, state)
+            row, mass, state = _draw(
+                levels, level, hero, free, drawn_w[i], lists.cand, n_cand, True, row_masks, cards.bits, state
+            )
         if row < 0:
             return state
         weight *= mass
@@ -767,36 +796,30 @@ def _sample_numerator(
             tied += 1
     if part == 1:
         weight *= n_drawn / (tied - tied0)
-    _rest_counts(
-        levels, level, hero, free, n_rest, k_exact, exact_random, exact_w, ea, eb, et, ne, ba, bb, bt, n_na,
-        plow, phigh, bits, u_dense, coef, total,
-    )
-    _add_shares(coef, k_exact, tied, share)
+    _rest_counts(levels, level, hero, free, n_rest, opponents, lists, ne, n_na, cards, work)
+    _add_shares(work.coef, opponents.k_exact, tied, share)
     for j in range(3):
         share[j] *= weight
     return state
 
 
 @jit
-def _sample_deals(
-    levels, level, hero, free0, n_rest, drawn_w, k_exact, exact_random, exact_w,
-    cand, n_cand, ea, eb, et, ba, bb, bt, plow, phigh, row_masks, bits, u_dense, coef, total, state,
-):
+def _sample_deals(levels, level, free0, n_rest, n_cand, question, opponents, lists, cards, work, state):
     """One sample of a column's number of deals when some opponent has his own weights: unrestricted draws
     of the drawn opponents, then the exact count of the rest's deals. Returns (deals, next state)."""
     weight = 1.0
     free = free0
+    drawn_w = opponents.drawn
     for i in range(drawn_w.shape[0]):
-        row, mass, state = _draw(levels, level, hero, free, drawn_w[i], cand, n_cand, False, row_masks, bits, state)
+        row, mass, state = _draw(
+            levels, level, question.hero, free, drawn_w[i], lists.cand, n_cand, False, cards.masks, cards.bits, state
+        )
         if row < 0:
             return 0.0, state
         weight *= mass
-        free &= ~row_masks[row]
-    _rest_counts(
-        levels, level, hero, free, n_rest, k_exact, exact_random, exact_w, ea, eb, et, 0, ba, bb, bt, 1,
-        plow, phigh, bits, u_dense, coef, total,
-    )
-    return weight * total[0], state
+        free &= ~cards.masks[row]
+    _rest_counts(levels, level, question.hero, free, n_rest, opponents, lists, 0, 1, cards, work)
+    return weight * work.total[0], state
 
 
 #: A visit draws from a column's tied part with probability min(1, this x sqrt(d t / h)) (t tied hands of the h
@@ -806,35 +829,11 @@ TIED_DRAW_FACTOR = 2.0
 
 
 @jit
-def _sample_columns(
-    cols,
-    col_masks,
-    hero,
-    known_rows,
-    base_free,
-    n_free,
-    drawn_w,
-    drawn_random,
-    k_exact,
-    exact_random,
-    exact_w,
-    all_random,
-    per_column,
-    seed,
-    lo,
-    hi,
-    plow,
-    phigh,
-    pair_index,
-    row_masks,
-    bits,
-    sums,
-    taken,
-):
+def sample_columns(question, opponents, per_column, seed, lo, hi, cards, sums, taken):
     """Partly exact samples for one hero row on columns ``lo`` to ``hi``: ``per_column[c]`` visits to column c.
 
-    A visit draws the opponents of ``drawn_w`` one by one from the hands that do not beat the
-    hero (weighted by the mass drawn from), then counts the last ``k_exact`` opponents exactly on
+    A visit draws the opponents of ``opponents.drawn`` one by one from the hands that do not beat the
+    hero (weighted by the mass drawn from), then counts the last ``opponents.k_exact`` opponents exactly on
     the cards left (:func:`_sample_numerator`). When every drawn opponent is random, a visit
     draws twice, once from the deals where no drawn opponent ties the hero and once from those
     where one does (when the column has a tied hand), and adds the two: a stratified draw within
@@ -846,25 +845,23 @@ def _sample_columns(
     sums over the visits of (win, tie, equity, deals) in 0..3 and of their squares in 4..7,
     ``taken[c]`` the draws made.
     """
-    n_drawn = drawn_w.shape[0]
+    cols, col_masks, hero, known_rows = question.cols, question.col_masks, question.hero, question.known_rows
+    base_free, n_free = question.free, question.n_free
+    drawn_random, k_exact, exact_random, all_random = (
+        opponents.drawn_random, opponents.k_exact, opponents.exact_random, opponents.all_random
+    )
+    row_masks = cards.masks
+    n_drawn = opponents.drawn.shape[0]
     k_all = n_drawn + k_exact
     ordered_all = 1.0
     for i in range(2, k_all + 1):
         ordered_all *= i
     n_rows = cols.shape[1]
-    cand = np.empty(n_rows, dtype=np.int64)
-    na_deg = np.zeros(49, dtype=np.int64)
-    blocked = np.empty(n_rows, dtype=np.bool_)  # rows holding a card of the hero or of a known opponent
+    # cards and kinds as bytes: the lists stay in the first cache level
+    lists = _lists(n_rows, 2 * n_drawn + 1, np.int8)
+    blocked = lists.blocked
     for r in range(n_rows):
         blocked[r] = (row_masks[r] & ~base_free) != 0
-    ea = np.empty(n_rows, dtype=np.int8)  # cards and kinds as bytes: the lists stay in the first cache level
-    eb = np.empty(n_rows, dtype=np.int8)
-    et = np.empty(n_rows, dtype=np.int8)
-    ba = np.empty(n_rows, dtype=np.int8)
-    bb = np.empty(n_rows, dtype=np.int8)
-    bt = np.empty(n_rows, dtype=np.int8)
-    typed = _typed_scratch(n_rows)
-    removed_cards = np.empty(2 * n_drawn + 1, dtype=np.int64)
     need_cand = not all_random
     split = n_drawn > 0
     for i in range(n_drawn):
@@ -872,9 +869,8 @@ def _sample_columns(
             need_cand = True
             split = False
     u_dense = np.zeros((2, 49, 49)) if not exact_random else np.zeros((2, 1, 1))  # only ranges counted exactly use it
-    coef = np.zeros(4)
-    total = np.zeros(1)
-    share = np.zeros(4)
+    work = _Work(u_dense, np.zeros(4), np.zeros(1), np.zeros(4))
+    share = work.share
     visit = np.zeros(4)
     for c in range(lo, hi):
         if per_column[c] == 0:
@@ -888,14 +884,14 @@ def _sample_columns(
             continue
         free0 = base_free & ~col_masks[c]
         n_rest = n_free - 2 - 2 * n_drawn
-        n_cand, n_na, ne = _column_lists(
-            levels, level, blocked, need_cand, exact_random, plow, phigh, cand, ba, bb, bt, na_deg, ea, eb, et, typed
-        )
+        sizes = _column_lists(levels, level, need_cand, exact_random, cards, lists)
+        n_cand, n_na, ne = sizes
+        n_below = lists.n_below[0]
         n_parts = 1
         keep_tied = 1.0
-        if split and state > 0 and n_na > typed[3][0]:
+        if split and state > 0 and n_na > n_below:
             n_parts = 2
-            keep_tied = min(1.0, TIED_DRAW_FACTOR * np.sqrt(n_drawn * (n_na - typed[3][0]) / n_na))
+            keep_tied = min(1.0, TIED_DRAW_FACTOR * np.sqrt(n_drawn * (n_na - n_below) / n_na))
         stream = np.uint64(seed) * MIX2 + np.uint64(c + 1) * MIX1
         out = sums[c]
         for _rep in range(per_column[c]):
@@ -910,9 +906,8 @@ def _sample_columns(
                             continue
                         scale = 1.0 / keep_tied
                     stream = _sample_numerator(
-                        levels, level, hero, free0, state - 1, n_rest, drawn_w, drawn_random, k_exact, exact_random,
-                        exact_w, cand, n_cand, ba, bb, bt, n_na, na_deg, ea, eb, et, ne, blocked, removed_cards,
-                        typed, how, plow, phigh, pair_index, row_masks, bits, u_dense, coef, total, share, stream,
+                        levels, level, free0, state - 1, n_rest, sizes, how, question, opponents, lists, cards, work,
+                        stream,
                     )
                     taken[c] += 1
                     for j in range(3):
@@ -920,10 +915,8 @@ def _sample_columns(
             if all_random:
                 visit[3] = _matchings(n_free - 2, k_all) * ordered_all
             else:
-                d, stream = _sample_deals(
-                    levels, level, hero, free0, n_rest, drawn_w, k_exact, exact_random, exact_w,
-                    cand, n_cand, ea, eb, et, ba, bb, bt, plow, phigh, row_masks, bits, u_dense, coef, total, stream,
-                )
+                d, stream = _sample_deals(levels, level, free0, n_rest, n_cand, question, opponents, lists, cards,
+                                          work, stream)
                 visit[3] = d
             for j in range(4):
                 out[j] += visit[j]
@@ -931,44 +924,18 @@ def _sample_columns(
 
 
 @jit
-def _enumerate_column(
-    n_drawn,
-    levels,
-    level,
-    hero,
-    free0,
-    tied0,
-    drawn_w,
-    cand,
-    n_cand,
-    restrict,
-    k_exact,
-    exact_random,
-    exact_w,
-    ea,
-    eb,
-    et,
-    ne,
-    ba,
-    bb,
-    bt,
-    nb,
-    n_rest,
-    plow,
-    phigh,
-    row_masks,
-    bits,
-    u_dense,
-    coef,
-    total,
-    share,
-    acc,
-):
+def _enumerate_column(levels, level, free0, tied0, sizes, n_rest, restrict, question, opponents, lists, cards, work,
+                      acc):
     """Every hand of the 1 or 2 drawn opponents, then the exact count of the rest, on one column.
 
+    ``sizes``: the number of candidate rows in ``lists.cand`` and the lengths of :func:`_collect_split`'s lists.
     ``restrict``: the numerator (hands that do not beat the hero, shares added to ``acc[0..2]``);
     else the deals (all hands, the rest's number of deals added to ``acc[3]``).
     """
+    n_cand, ne, nb = sizes
+    drawn_w = opponents.drawn
+    n_drawn = drawn_w.shape[0]
+    cand, row_masks, share = lists.cand, cards.masks, work.share
     w1 = drawn_w[0]
     for i in range(n_cand):
         r1 = cand[i]
@@ -991,80 +958,36 @@ def _enumerate_column(
                 weight *= w2
                 if levels[r2] == level:
                     tied += 1
-            _rest_counts(
-                levels,
-                level,
-                hero,
-                free,
-                n_rest,
-                k_exact,
-                exact_random,
-                exact_w,
-                ea,
-                eb,
-                et,
-                ne,
-                ba,
-                bb,
-                bt,
-                nb,
-                plow,
-                phigh,
-                bits,
-                u_dense,
-                coef,
-                total,
-            )
+            _rest_counts(levels, level, question.hero, free, n_rest, opponents, lists, ne, nb, cards, work)
             if restrict:
                 share[:] = 0.0
-                _add_shares(coef, k_exact, tied, share)
+                _add_shares(work.coef, opponents.k_exact, tied, share)
                 for t in range(3):
                     acc[t] += weight * share[t]
             else:
-                acc[3] += weight * total[0]
+                acc[3] += weight * work.total[0]
 
 
 @jit
-def _enumerate_hero(
-    cols,
-    col_masks,
-    hero,
-    known_rows,
-    base_free,
-    n_free,
-    drawn_w,
-    k_exact,
-    exact_random,
-    exact_w,
-    all_random,
-    plow,
-    phigh,
-    row_masks,
-    bits,
-    out,
-):
+def enumerate_hero(question, opponents, cards, out):
     """Exact count with four or five unknown opponents: the first one or two enumerated, the last three counted.
 
     Adds (win, tie, equity, deals) to ``out``. The cost is the number of hands that do not
     beat the hero, to the power of the enumerated opponents, times one exact count per column.
     """
-    n_drawn = drawn_w.shape[0]
-    k_all = n_drawn + k_exact
+    cols, col_masks, hero, known_rows = question.cols, question.col_masks, question.hero, question.known_rows
+    base_free, n_free = question.free, question.n_free
+    exact_random, all_random = opponents.exact_random, opponents.all_random
+    row_masks = cards.masks
+    n_drawn = opponents.drawn.shape[0]
+    k_all = n_drawn + opponents.k_exact
     ordered_all = 1.0
     for i in range(2, k_all + 1):
         ordered_all *= i
     n_rows = cols.shape[1]
-    cand = np.empty(n_rows, dtype=np.int64)
-    ea = np.empty(n_rows, dtype=np.int64)
-    eb = np.empty(n_rows, dtype=np.int64)
-    et = np.empty(n_rows, dtype=np.int64)
-    ba = np.empty(n_rows, dtype=np.int64)
-    bb = np.empty(n_rows, dtype=np.int64)
-    bt = np.empty(n_rows, dtype=np.int64)
-    u_dense = np.zeros((2, 49, 49))
-    coef = np.zeros(4)
-    total = np.zeros(1)
-    share = np.zeros(4)
+    lists = _lists(n_rows, 0, np.int64)
+    cand = lists.cand
+    work = _Work(np.zeros((2, 49, 49)), np.zeros(4), np.zeros(1), np.zeros(4))
     for c in range(cols.shape[0]):
         levels = cols[c]
         level = levels[hero]
@@ -1083,75 +1006,12 @@ def _enumerate_hero(
         ne = 0
         nb = 0
         if exact_random:
-            ne, nb = _collect_split(levels, level, hero, free0, plow, phigh, bits, ea, eb, et, ba, bb, bt)
+            ne, nb = _collect_split(levels, level, hero, free0, cards, lists)
         if state > 0:
-            _enumerate_column(
-                n_drawn,
-                levels,
-                level,
-                hero,
-                free0,
-                state - 1,
-                drawn_w,
-                cand,
-                n_cand,
-                True,
-                k_exact,
-                exact_random,
-                exact_w,
-                ea,
-                eb,
-                et,
-                ne,
-                ba,
-                bb,
-                bt,
-                nb,
-                n0 - 2 * n_drawn,
-                plow,
-                phigh,
-                row_masks,
-                bits,
-                u_dense,
-                coef,
-                total,
-                share,
-                out,
-            )
+            _enumerate_column(levels, level, free0, state - 1, (n_cand, ne, nb), n0 - 2 * n_drawn, True, question,
+                              opponents, lists, cards, work, out)
         if all_random:
             out[3] += _matchings(n0, k_all) * ordered_all
         else:
-            _enumerate_column(
-                n_drawn,
-                levels,
-                level,
-                hero,
-                free0,
-                0,
-                drawn_w,
-                cand,
-                n_cand,
-                False,
-                k_exact,
-                exact_random,
-                exact_w,
-                ea,
-                eb,
-                et,
-                0,
-                ba,
-                bb,
-                bt,
-                1,
-                n0 - 2 * n_drawn,
-                plow,
-                phigh,
-                row_masks,
-                bits,
-                u_dense,
-                coef,
-                total,
-                share,
-                out,
-            )
-
+            _enumerate_column(levels, level, free0, 0, (n_cand, 0, 1), n0 - 2 * n_drawn, False, question, opponents,
+                              lists, cards, work, out)
