@@ -13,11 +13,11 @@ For the person's decision (:meth:`Coach.advise`):
   about 0.0005; against four or more with drop-out ranges, 1,000 deals
   sampled by the bots' own strength (:data:`matchdb.play.strength.EXACT_SAMPLES`),
   its standard error bounded by sqrt(e (1 - e) / 1000). Before the flop:
-  against one random hand the preflop table's exact heads-up equity, against
-  one drop-out range the exact count over every board
-  (:mod:`matchdb.db.preflop`'s matchups), against two or more opponents
-  :data:`PREFLOP_SAMPLES` deals sampled (:mod:`matchdb.equity.preflop_hands`,
-  a standard error of about 0.0008). Sampled figures use a fixed seed, so the
+  against one random hand the preflop table's exact heads-up equity, else
+  :meth:`matchdb.MatchDB.multiway`'s preflop answer: exact against one
+  drop-out range (counted over every board) and against two random hands
+  (the database's preflop multiway table), else :data:`PREFLOP_SAMPLES`
+  deals sampled (a standard error of about 0.0008). Sampled figures use a fixed seed, so the
   same decision shows the same figure.
 - ``pot_odds``: the call over the pot after the call
   (:func:`matchdb.play.decisions.pot_odds`); with nothing to call, the odds
@@ -115,19 +115,13 @@ class Coach:
         return _labelled(answer.equity, answer.exact, answer.standard_error, answer.samples)
 
     def _preflop(self, view: View, flags: Sequence[int]) -> tuple[float, str, float]:
-        from matchdb.core.hole_cards import hand_index
-        from matchdb.db.preflop import matchups
-        from matchdb.equity.preflop_hands import preflop_multiway
-
         if len(flags) == 1 and not flags[0]:  # the preflop table's exact heads-up equity
             classes = self.source.classes
             return float(self.source.preflop[classes[view.hole[0], view.hole[1]], 0]), "exact", 0.0
-        hero = np.zeros(1326)
-        hero[hand_index(tuple(view.hole))] = 1.0
-        weights = [self._dropout_weights() if flag else np.ones(1326) for flag in flags]
-        result = preflop_multiway(matchups(self.source.db, build=False), hero, weights, samples=PREFLOP_SAMPLES,
-                                  seed=_SEED)
-        return _labelled(result.equity, result.exact, result.standard_error, result.samples)
+        # The database's preflop answer: exact against two random hands (its multiway table), else sampled.
+        specs = [self._dropout_weights() if flag else "random" for flag in flags]
+        answer = self.source.db.multiway(view.hole, "", specs, samples=PREFLOP_SAMPLES, seed=_SEED)
+        return _labelled(answer.equity, answer.exact, answer.standard_error, answer.samples)
 
     def _dropout_weights(self) -> np.ndarray:
         """West's drop-out range as 1,326 weights: the hands whose class's preflop heads-up equity reaches a pair of

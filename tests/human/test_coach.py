@@ -92,8 +92,9 @@ def test_coach_figures_equal_the_python_api(db, source, tmp_path, model):
 
 
 def test_the_coach_labels_a_sampled_preflop_figure_and_counts_three_opponents_exactly(db, source):
-    """Issue 29: preflop 2c7c against two random hands was the naive win rate (0.2431) labelled exact; the preflop
-    multiway table has 0.2458 +- 0.0002. After the flop against three opponents it sampled 1,000 deals."""
+    """Issue 29: preflop 2c7c against two random hands was the naive win rate (0.2431) labelled exact; it is now the
+    database's exact figure (0.24572; the sampled table had 0.2458 +- 0.0002). After the flop against three opponents
+    it sampled 1,000 deals."""
     from matchdb.human.coach import Coach
     from matchdb.play.engine import View
 
@@ -106,10 +107,13 @@ def test_the_coach_labels_a_sampled_preflop_figure_and_counts_three_opponents_ex
                     big_blind=4, ante=0, players=players, history=())
 
     coach = Coach(source, "uniform")
-    equity, method, standard_error = coach.equity(view("2c7c", "", 3))
+    equity, method, standard_error = coach.equity(view("2c7c", "", 3))  # two random hands: exact (issue 29 item 7)
+    assert (method, standard_error) == ("exact", 0.0)
+    assert abs(equity - 0.2458) < 4 * 0.0002  # the sampled table's figure and its standard error
+    assert equity == db.multiway("2c7c", "", 2, method="exact").equity
+    equity, method, standard_error = coach.equity(view("2c7c", "", 4))  # three: sampled, and said
     assert method == f"sampled, {PREFLOP_SAMPLES:,} deals, s.e. {standard_error:.4f}" and 0 < standard_error < 0.001
-    assert abs(equity - 0.2458) < 4 * math.hypot(standard_error, 0.0002)
-    assert equity == db.multiway("2c7c", "", 2, samples=PREFLOP_SAMPLES, seed=0).equity
+    assert equity == db.multiway("2c7c", "", 3, samples=PREFLOP_SAMPLES, seed=0).equity
     equity, method, standard_error = coach.equity(view("AhKh", "2c7dJh", 4))
     assert (method, standard_error) == ("exact", 0.0)
     assert equity == pytest.approx(db.multiway("AhKh", "2c7dJh", 3, method="exact").equity, abs=1e-12)
