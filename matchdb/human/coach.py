@@ -15,7 +15,7 @@ For the person's decision (:meth:`Coach.advise`):
   its standard error bounded by sqrt(e (1 - e) / 1000). Before the flop:
   against one random hand the preflop table's exact heads-up equity, against
   one drop-out range the exact count over every board
-  (:mod:`matchdb.db.preflop`'s matchups), against two or more opponents
+  (the matchups of :class:`matchdb.db.preflop.PreflopQuestions`), against two or more opponents
   :data:`PREFLOP_SAMPLES` deals sampled (:mod:`matchdb.equity.preflop_hands`,
   a standard error of about 0.0008). Sampled figures use a fixed seed, so the
   same decision shows the same figure.
@@ -110,7 +110,6 @@ class Coach:
 
     def _preflop(self, view: View, flags: Sequence[int]) -> tuple[float, str, float]:
         from matchdb.core.hole_cards import hand_index
-        from matchdb.db.preflop import matchups
         from matchdb.equity.preflop_hands import preflop_multiway
 
         if len(flags) == 1 and not flags[0]:  # the preflop table's exact heads-up equity
@@ -119,7 +118,7 @@ class Coach:
         hero = np.zeros(1326)
         hero[hand_index(tuple(view.hole))] = 1.0
         weights = [self._dropout_weights() if flag else np.ones(1326) for flag in flags]
-        result = preflop_multiway(matchups(self.source.db, build=False), hero, weights, samples=PREFLOP_SAMPLES,
+        result = preflop_multiway(self.source.db.preflop_questions.matchups(build=False), hero, weights, samples=PREFLOP_SAMPLES,
                                   seed=_SEED)
         return _labelled(result.equity, result.exact, result.standard_error, result.samples)
 
