@@ -65,3 +65,13 @@ def test_plain_sends_no_nan_or_infinity():
     data = {"a": [math.inf, np.float64(-math.inf), math.nan, 1.5], "b": (np.int64(3), np.arange(2))}
     assert plain(data) == {"a": [None, None, None, 1.5], "b": [3, [0, 1]]}
     json.dumps(plain(data), allow_nan=False)  # valid JSON
+
+
+def test_a_distribution_gives_its_figures_and_its_old_summary_warns(db):
+    """``summary()`` is one line of text everywhere; a distribution's dict of figures is ``figures()``, and the old
+    ``summary()`` that returned it still does, with a DeprecationWarning."""
+    answer = db.distribution("AhKh", "2c7dJh")
+    figures = answer.figures()
+    assert figures["hole"] == "AhKh" and figures["runouts"] == 1081 and answer.to_dict()["ehs"] == figures["ehs"]
+    with pytest.warns(DeprecationWarning, match="figures"):
+        assert answer.summary() == figures

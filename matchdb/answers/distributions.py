@@ -8,13 +8,14 @@ returned by :meth:`matchdb.MatchDB.distribution` and
 from __future__ import annotations
 
 import dataclasses
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from matchdb.answers import Answer, _share, class_grid, format_grid, plain, plural, require_pandas
+from matchdb.answers.base import Answer, _share, class_grid, format_grid, plain, plural, require_pandas
 from matchdb.core.canonical import unrename_array
 from matchdb.core.cards import format_card, format_cards
 from matchdb.errors import CardError, MatchdbError
@@ -89,7 +90,7 @@ class HandDistribution(Answer):
         )
 
     def to_dict(self) -> dict:
-        return self.summary() | {
+        return self.figures() | {
             "villain": self.villain,
             "river_histogram": self.river_histogram.tolist(),
             "turn_counts": self.turn_counts.tolist(),
@@ -131,10 +132,17 @@ class HandDistribution(Answer):
         )
 
     def to_pandas(self) -> Any:
-        """The figures (:meth:`summary`) as a one-row DataFrame (the ``notebook`` extra)."""
-        return require_pandas().DataFrame([self.summary()])
+        """The figures (:meth:`figures`) as a one-row DataFrame (the ``notebook`` extra)."""
+        return require_pandas().DataFrame([self.figures()])
 
     def summary(self) -> dict:
+        """Deprecated: :meth:`figures`. (A ``summary()`` is one line of text everywhere else; this one returned the dict
+        of figures, and still does, with a :class:`DeprecationWarning`, for one release.)"""
+        warnings.warn("HandDistribution.summary() is deprecated: use figures() for the dict of figures (summary() is "
+                      "one line of text everywhere else).", DeprecationWarning, stacklevel=2)
+        return self.figures()
+
+    def figures(self) -> dict:
         """The figures as a plain dict (JSON-ready)."""
         return {
             "hole": format_cards(self.hole),

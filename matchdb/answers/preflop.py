@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from matchdb.answers import Answer, class_cell, grid_html, require_pandas
+from matchdb.answers.base import Answer, class_cell, grid_html, require_pandas
 from matchdb.core.hole_cards import class_index, combos
 from matchdb.errors import MatchdbError
 

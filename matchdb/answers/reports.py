@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from matchdb.answers import Answer, plain, require_pandas
+from matchdb.answers.base import Answer, plain, require_pandas
 from matchdb.core.canonical import flop_orbits
 from matchdb.core.cards import RANKS, format_cards
 from matchdb.errors import MatchdbError

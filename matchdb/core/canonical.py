@@ -14,10 +14,10 @@ in the ascending list of the 1,755 representatives.
 
 from __future__ import annotations
 
-from array import array
 from collections.abc import Iterable
 from functools import cache, lru_cache
 from itertools import chain, combinations, permutations
+from pathlib import Path
 from typing import NamedTuple
 
 import numpy as np
@@ -49,17 +49,16 @@ __all__ = [
 PERMUTATIONS = np.array(list(permutations(range(4))), dtype=np.uint8)
 
 #: ``CARD_MAP[p, card]`` is the card id after renaming suits by permutation ``p``.
-CARD_MAP = np.array(
-    [[perm[card // 13] * 13 + card % 13 for card in range(52)] for perm in PERMUTATIONS], dtype=np.uint8
-)
+CARD_MAP = (PERMUTATIONS[:, np.arange(52) // 13] * 13 + np.arange(52, dtype=np.uint8) % 13).astype(np.uint8)
 
 
 def _build_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Representatives, orbit sizes, and the index and renaming of every ordered triple (52 x 52 x 52 lookups).
 
-    Vectorised throughout and in place where it can be (about 15 ms, paid by
-    every process that imports matchdb): a three-card triple is sorted by its
-    minimum, maximum and middle, not by ``np.sort`` on an axis of three.
+    Vectorised throughout and in place where it can be (about 15 ms): a
+    three-card triple is sorted by its minimum, maximum and middle, not by
+    ``np.sort`` on an axis of three. What the package's copy of the flops
+    (:func:`_read_flops`) and :func:`canonical_index` are checked against.
     """
     flops = np.fromiter(chain.from_iterable(combinations(range(52), 3)), dtype=np.intp, count=22100 * 3).reshape(-1, 3)
     card_map = CARD_MAP.astype(np.int32)
@@ -87,22 +86,48 @@ def _build_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     return canonical.astype(np.uint8), orbit_sizes.astype(np.int32), index_lookup.reshape(shape), perm_lookup.reshape(shape)
 
 
-CANONICAL_FLOPS, ORBIT_SIZES, _INDEX_LOOKUP, _PERM_LOOKUP = _build_tables()
+def _read_flops() -> tuple[np.ndarray, np.ndarray]:
+    """The representatives and orbit sizes as :func:`_build_tables` computes them, read from the package's copy
+    (``data/canonical_flops.bin``: each flop's three card ids and its orbit size, one byte each; a test checks the
+    copy against the computation). Reading 7 kB costs a twentieth of computing the tables at every start."""
+    stored = np.frombuffer((Path(__file__).parent / "data" / "canonical_flops.bin").read_bytes(), dtype=np.uint8)
+    stored = stored.reshape(-1, 4)
+    return stored[:, :3].copy(), stored[:, 3].astype(np.int32)
+
+
+CANONICAL_FLOPS, ORBIT_SIZES = _read_flops()
 N_FLOPS = len(CANONICAL_FLOPS)
-for _table in (CARD_MAP, PERMUTATIONS, CANONICAL_FLOPS, ORBIT_SIZES, _INDEX_LOOKUP, _PERM_LOOKUP):
+for _table in (CARD_MAP, PERMUTATIONS, CANONICAL_FLOPS, ORBIT_SIZES):
     _table.flags.writeable = False
 
 
-# Plain-Python views for the per-query path, where numpy scalar indexing costs more than the work
-# (array.array indexes like a list and is made by one copy, not 140,608 Python ints).
-_INDEX_FLAT = array("h", _INDEX_LOOKUP.tobytes())
-_PERM_FLAT = array("b", _PERM_LOOKUP.tobytes())
+# Plain-Python views for the per-query path, where numpy scalar indexing costs more than the work.
 _CARD_MAP_ROWS = CARD_MAP.tolist()
 _FLOP_TUPLES = [tuple(flop) for flop in CANONICAL_FLOPS.tolist()]
+_INDEX_OF_FLOP = {flop: index for index, flop in enumerate(_FLOP_TUPLES)}
+
+
+@cache
+def _canonical_of(a: int, b: int, c: int) -> tuple[int, int]:
+    """(canonical index, first renaming that reaches it) of the flop ``a, b, c``: the smallest sorted renamed triple
+    over the 24 renamings, what :func:`_build_tables` computes for every flop at once; computed per flop when first
+    asked, so a process that asks about one flop never builds the 140,608-entry tables."""
+    best, perm = (52, 52, 52), 0
+    for position, renamed in enumerate(_CARD_MAP_ROWS):
+        x, y, z = renamed[a], renamed[b], renamed[c]
+        if x > y:
+            x, y = y, x
+        if y > z:
+            y, z = z, y
+            if x > y:
+                x, y = y, x
+        if (x, y, z) < best:
+            best, perm = (x, y, z), position
+    return _INDEX_OF_FLOP[best], perm
 
 
 def canonical_index(flop: Iterable[int]) -> tuple[int, int]:
-    """Return (canonical index, renaming) of a flop given as three card ids, in O(1).
+    """Return (canonical index, renaming) of a flop given as three card ids (computed once per flop, then a lookup).
 
     The renaming is the index into :data:`PERMUTATIONS` that turns the flop into
     ``CANONICAL_FLOPS[index]``.
@@ -111,8 +136,7 @@ def canonical_index(flop: Iterable[int]) -> tuple[int, int]:
     (0, 0)
     """
     a, b, c = flop
-    key = (int(a) * 52 + int(b)) * 52 + int(c)
-    return _INDEX_FLAT[key], _PERM_FLAT[key]
+    return _canonical_of(int(a), int(b), int(c))
 
 
 def flop_index(flop: str | Iterable[str | int | Card]) -> int:

@@ -17,6 +17,7 @@ matchdb.errors.MatchdbError: The number of players 11 is out of range; expected 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import cache
 
 import numpy as np
 
@@ -47,7 +48,6 @@ _ALL_HANDS = [(high, low) for high in range(52) for low in range(high)]
 #: Higher and lower card id of each hand, in :func:`hand_order`.
 HAND_HIGH = read_only(np.array([high for high, _ in _ALL_HANDS], dtype=np.int64))
 HAND_LOW = read_only(np.array([low for _, low in _ALL_HANDS], dtype=np.int64))
-_NAMES = tuple(format_cards(sorted(hand, key=lambda c: (c % 13, c // 13), reverse=True)) for hand in _ALL_HANDS)
 #: ``_POSITION[a, b]``: position of the hand {a, b} in hand_order (-1 when a == b).
 _POSITION = np.full((52, 52), -1, dtype=np.int64)
 _POSITION[HAND_HIGH, HAND_LOW] = np.arange(N_HANDS)
@@ -55,9 +55,11 @@ _POSITION[HAND_LOW, HAND_HIGH] = np.arange(N_HANDS)
 read_only(_POSITION)
 
 
+@cache
 def hand_order() -> tuple[str, ...]:
-    """The 1,326 hands in the order of weight vectors and per-hand answers, written high rank first."""
-    return _NAMES
+    """The 1,326 hands in the order of weight vectors and per-hand answers, written high rank first (written out on
+    first use: a question about one hand never needs the others' names)."""
+    return tuple(format_cards(sorted(hand, key=lambda c: (c % 13, c // 13), reverse=True)) for hand in _ALL_HANDS)
 
 
 def hand_position(a: int, b: int) -> int:

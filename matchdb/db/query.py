@@ -49,11 +49,12 @@ from matchdb.core.canonical import (
     local_cards,
     local_lookup,
 )
-from matchdb.core.cards import CardsLike, format_cards, parse_cards
-from matchdb.core.hole_cards import HAND_HIGH, HAND_LOW, check_players, hand_index, hand_order
+from matchdb.core.cards import CardsLike, parse_cards
+from matchdb.core.hole_cards import HAND_HIGH, HAND_LOW, check_players, hand_order
 from matchdb.core.pairs import N_PAIRS, PAIR_INDEX, PAIRS, board_columns
 from matchdb.core.ranges import RangeLike, describe_range, range_weights
 from matchdb.db.cache import TableCache
+from matchdb.db.specs import as_range, check_known_hands, describe, is_preflop, one_hand, opponent_specs, text
 from matchdb.equity.checks import check_possible
 from matchdb.errors import (
     BoardError,
@@ -72,6 +73,7 @@ from matchdb.storage.layout import check_index
 if TYPE_CHECKING:
     from matchdb.answers.distributions import BoardDistributions, HandDistribution
     from matchdb.answers.preflop import PreflopMultiway, PreflopTable
+    from matchdb.db.preflop import PreflopQuestions
     from matchdb.equity.heads_up import RangeResult
     from matchdb.equity.matchups import PreflopMatchups
     from matchdb.solver import Solution
@@ -122,9 +124,22 @@ class MatchDB:
         self._background = False  # derived data is being prepared in a thread (a server's start-up)
         self._tables_fingerprint: str | None = None
         self._jit = bool(jit)
+        self._preflop: PreflopQuestions | None = None
 
     def __repr__(self) -> str:
         return f"MatchDB({str(self.path)!r})"
+
+    @property
+    def preflop_questions(self) -> PreflopQuestions:
+        """The preflop half of this database: what answers a question whose board is empty
+        (:class:`matchdb.db.preflop.PreflopQuestions`, made on first use)."""
+        if self._preflop is None:
+            from matchdb.db.preflop import PreflopQuestions
+
+            with self._lock:
+                if self._preflop is None:
+                    self._preflop = PreflopQuestions(self)
+        return self._preflop
 
     def info(self) -> dict:
         """Format, completeness and build provenance of the database."""
@@ -210,16 +225,14 @@ class MatchDB:
     def naive(self, hole: CardsLike, board: CardsLike, players: int = 2) -> WinRate:
         """The naive win rate mean((1 - S) ** (players - 1)) of ``hole`` on a 3 to 5 card board (or preflop: ``""``), as an answer."""
         value = self.win_rate(hole, board, players)
-        return WinRate(_text(hole), _text(board), int(players), value)
+        return WinRate(text(hole), text(board), int(players), value)
 
     def win_rate(self, hole: CardsLike, board: CardsLike, players: int = 2) -> float:
         """The naive win rate as a float: ``db.naive(...).win_rate``."""
         from matchdb.equity.heads_up import naive_win_rate
 
-        if _is_preflop(board):
-            from matchdb.db import preflop
-
-            return preflop.naive_win_rate(self, hole, check_players(players, high=10))
+        if is_preflop(board):
+            return self.preflop_questions.naive_win_rate(hole, check_players(players, high=10))
         canon, columns, row = self._hand_frame(hole, board)
         block = self._tables.chunk(canon.index, row // CHUNK_ROWS)
         value = naive_win_rate(block, row % CHUNK_ROWS, columns, players, jit=self._jit)
@@ -239,13 +252,11 @@ class MatchDB:
         """
         from matchdb.equity.heads_up import hand_vs_weights
 
-        if _is_preflop(board):
-            from matchdb.db import preflop
-
-            return preflop.outcome(self, hole, villain)
+        if is_preflop(board):
+            return self.preflop_questions.outcome(hole, villain)
 
         canon, columns, row = self._hand_frame(hole, board)
-        weights = check_possible(self._weights(canon, villain), f"range {describe_range(villain)!r}", _text(board))
+        weights = check_possible(self._weights(canon, villain), f"range {describe_range(villain)!r}", text(board))
         table = self.table(canon.index)  # outside the try: a damaged table must say so, not blame the range
         try:
             win, tie, loss = hand_vs_weights(table, row, columns, weights, jit=self._jit)
@@ -253,7 +264,7 @@ class MatchDB:
             raise RangeError(
                 f"No hand of the range {describe_range(villain)!r} can be dealt beside these hole cards and board."
             ) from None
-        return Outcome.of(_text(hole), _text(board), describe_range(villain), win, tie, loss)
+        return Outcome.of(text(hole), text(board), describe_range(villain), win, tie, loss)
 
     def equity(self, hole: CardsLike, board: CardsLike, villain: RangeLike = None) -> float:
         """Exact heads-up equity (win + tie / 2) as a float: ``db.outcome(...).equity``."""
@@ -273,15 +284,13 @@ class MatchDB:
         Only the ranges' rows are compared (:func:`matchdb.equity.heads_up.range_vs_range`),
         so narrow ranges cost a fraction of a millisecond.
         """
-        if _is_preflop(board):
-            from matchdb.db import preflop
-
-            return preflop.range_outcome(self, hero_range, villain_range)
+        if is_preflop(board):
+            return self.preflop_questions.range_outcome(hero_range, villain_range)
         canon, columns, _ = self._frame(None, board)
-        hero = check_possible(self._weights(canon, hero_range), f"hero range {describe_range(hero_range)!r}", _text(board))
-        villain = check_possible(self._weights(canon, villain_range), f"villain range {describe_range(villain_range)!r}", _text(board))
+        hero = check_possible(self._weights(canon, hero_range), f"hero range {describe_range(hero_range)!r}", text(board))
+        villain = check_possible(self._weights(canon, villain_range), f"villain range {describe_range(villain_range)!r}", text(board))
         result = _ranges_heads_up(self.table(canon.index), columns, hero, villain)
-        return RangeEquity(describe_range(hero_range), describe_range(villain_range), _text(board), result.equity, result.win,
+        return RangeEquity(describe_range(hero_range), describe_range(villain_range), text(board), result.equity, result.win,
                            result.tie, result.loss)
 
     def multiway(
@@ -309,25 +318,23 @@ class MatchDB:
         from matchdb.equity.opponents import independent_outcome
 
         samples = check_samples(samples)  # before any work: 10**30 is one sentence, not an OverflowError
-        if _is_preflop(board):
-            from matchdb.db import preflop
-
-            return preflop.multiway(self, hole, opponents, method, samples, seed)
+        if is_preflop(board):
+            return self.preflop_questions.multiway(hole, opponents, method, samples, seed)
         if method not in ("auto", "exact", "sample", "independent"):
             raise MatchdbError(f"The method {method!r} is unknown; expected 'auto', 'exact', 'sample' or 'independent'.")
-        specs = _opponent_specs(opponents)
-        hand = _one_hand(hole)
+        specs = opponent_specs(opponents)
+        hand = one_hand(hole)
         canon, columns, row = self._frame(hand, board) if hand is not None else self._frame(None, board)
         if hand is None:
-            hero = check_possible(self._weights(canon, _as_range(hole)), f"hero range {_describe(hole)!r}", _text(board))
+            hero = check_possible(self._weights(canon, as_range(hole)), f"hero range {describe(hole)!r}", text(board))
         else:
             hero = row
-        _check_known_hands(specs, set(hand or ()) | set(parse_cards(board)), "the hero, the board or another opponent")
+        check_known_hands(specs, set(hand or ()) | set(parse_cards(board)), "the hero, the board or another opponent")
         weights, names = [], []
         for position, spec in enumerate(specs, start=1):
-            name = f"range {_describe(spec)!r} of opponent {position}"
-            weights.append(check_possible(self._weights(canon, _as_range(spec)), name, _text(board)))
-            names.append(_describe(spec))
+            name = f"range {describe(spec)!r} of opponent {position}"
+            weights.append(check_possible(self._weights(canon, as_range(spec)), name, text(board)))
+            names.append(describe(spec))
         table = self.table(canon.index)
         if method == "independent":
             if hand is None:
@@ -340,7 +347,7 @@ class MatchDB:
                                     samples=0, seed=None, method="exact")
         else:
             result = multiway_outcome(table, columns, hero, weights, method=method, samples=samples, seed=seed)
-        return Multiway.of(_text(hole) if hand is not None else _describe(hole), _text(board), names, result)
+        return Multiway.of(text(hole) if hand is not None else describe(hole), text(board), names, result)
 
     def distribution(self, hole: CardsLike, board: CardsLike, villain: RangeLike = None, bins: int = 50) -> HandDistribution:
         """How a hand's exact equity moves on the turn and river (:class:`matchdb.equity.distributions.HandDistribution`).
@@ -358,7 +365,7 @@ class MatchDB:
         canon, columns, row = self._hand_frame(hole, board)
         weights = None
         if villain is not None:
-            weights = check_possible(self._weights(canon, villain), f"range {describe_range(villain)!r}", _text(board))
+            weights = check_possible(self._weights(canon, villain), f"range {describe_range(villain)!r}", text(board))
         answer = hand_distribution(self.table(canon.index), canon.flop, row, columns, weights, bins)
         answer = answer.renamed(parse_cards(board), parse_cards(hole), canon.perm)
         return dataclasses.replace(answer, villain=describe_range(villain))
@@ -375,7 +382,7 @@ class MatchDB:
         canon, columns, _ = self._frame(None, board)
         weights = None
         if villain is not None:
-            weights = check_possible(self._weights(canon, villain), f"range {describe_range(villain)!r}", _text(board))
+            weights = check_possible(self._weights(canon, villain), f"range {describe_range(villain)!r}", text(board))
         frame = board_distributions(self.table(canon.index), canon.flop, columns, weights, bins)
         rows = _hand_rows(canon.index, canon.perm)
         on = rows >= 0
@@ -425,16 +432,16 @@ class MatchDB:
         from math import comb
 
         players = check_players(players, high=10)
-        hand = _one_hand(hole)
+        hand = one_hand(hole)
         if hand is None:
             raise CardError(f"The hole cards {hole!r} are not two cards like 'AhKh'; expected the hero's hand.")
         dead = set(hand) | set(parse_cards(board))
-        stay_weights = range_weights(_as_range(stay))
+        stay_weights = range_weights(as_range(stay))
         possible = [i for i in np.flatnonzero(stay_weights) if int(HAND_HIGH[i]) not in dead and int(HAND_LOW[i]) not in dead]
         left = 52 - len(dead)
         p = float(stay_weights[possible].sum()) / (left * (left - 1) / 2)
         if p == 0:
-            raise RangeError(f"No hand of the range {_describe(stay)!r} is possible beside these hole cards and board.")
+            raise RangeError(f"No hand of the range {describe(stay)!r} is possible beside these hole cards and board.")
         n = players - 1
         if seed is None:  # one seed for every sampled part, reported so the answer can be reproduced
             seed = int(np.random.default_rng().integers(2**31))
@@ -450,15 +457,16 @@ class MatchDB:
             variance += (chance * (answer.standard_error or 0.0)) ** 2
             samples += answer.samples
         return Multiway(
-            _text(hole), _text(board), tuple([_describe(stay)] * n), equity, win, tie, max(0.0, 1.0 - win - tie),
-            False, float(np.sqrt(variance)) if samples else None, samples, seed if samples else None, "drop-out",
+            hole=text(hole), board=text(board), opponents=tuple([describe(stay)] * n), equity=equity, win=win, tie=tie,
+            loss=max(0.0, 1.0 - win - tie), exact=False, standard_error=float(np.sqrt(variance)) if samples else None,
+            samples=samples, seed=seed if samples else None, method="drop-out",
         )
 
     def _per_hand(self, board: CardsLike, figure: str, per_row: np.ndarray, canon) -> HandTable:
         rows = _hand_rows(canon.index, canon.perm)
         values = np.where(rows >= 0, per_row[rows], np.nan)
         values.flags.writeable = False
-        return HandTable(board=_text(board), figure=figure, hands=hand_order(), values=values)
+        return HandTable(board=text(board), figure=figure, hands=hand_order(), values=values)
 
     def win_rates(self, board: CardsLike, players: int = 2) -> HandTable:
         """The naive win rate of every private hand on a board at once."""
@@ -472,13 +480,11 @@ class MatchDB:
         """Exact heads-up equity of every private hand on a board (or preflop: ``""``) against a random hand or a range."""
         from matchdb.equity.heads_up import all_hands_scores
 
-        if _is_preflop(board):
-            from matchdb.db import preflop
-
-            return preflop.equities(self, villain)
+        if is_preflop(board):
+            return self.preflop_questions.equities(villain)
 
         canon, columns, _ = self._frame(None, board)
-        weights = check_possible(self._weights(canon, villain), f"range {describe_range(villain)!r}", _text(board))
+        weights = check_possible(self._weights(canon, villain), f"range {describe_range(villain)!r}", text(board))
         score, deals = all_hands_scores(self.table(canon.index), columns, weights)
         per_row = np.full(len(deals), np.nan)
         np.divide(score, deals, out=per_row, where=deals > 0)
@@ -692,36 +698,8 @@ class MatchDB:
         return value
 
 
-def _is_preflop(board) -> bool:
-    """True when ``board`` holds no card (``""``, blanks, an empty list): a question before the flop."""
-    if isinstance(board, str):
-        return not board.strip()
-    return isinstance(board, (list, tuple)) and len(board) == 0
 
 
-def _one_hand(spec) -> tuple[int, ...] | None:
-    """The two card ids of ``spec`` when it names one hand ('QsQd', two cards), else None (a range or 'random')."""
-    if spec is None or (isinstance(spec, str) and spec.strip().lower() == "random"):
-        return None
-    if not isinstance(spec, (str, list, tuple)):
-        return None
-    try:
-        return parse_cards(spec, count=2)
-    except MatchdbError:
-        return None
-
-
-def _as_range(spec):
-    """A range in a form :func:`matchdb.core.ranges.range_weights` reads (class weights become 1,326 weights)."""
-    return spec.hand_weights() if hasattr(spec, "hand_weights") else spec
-
-
-def _describe(spec) -> str:
-    """How an answer names an opponent or a hero range."""
-    if hasattr(spec, "hand_weights"):
-        return describe_range(spec)
-    hand = _one_hand(spec)
-    return hand_order()[hand_index(hand)] if hand is not None else describe_range(spec)
 
 
 def opponent_list(villains: Iterable | None = (), random: int | None = None) -> list:
@@ -759,40 +737,7 @@ def _ranges_heads_up(table: np.ndarray, columns: np.ndarray, hero: np.ndarray, v
         raise RangeError("No deal is possible: every hero hand collides with every villain hand.") from None
 
 
-def _check_known_hands(specs: list, taken: set[int], others: str) -> None:
-    """Refuse an opponent's known hand that shares a card with ``taken`` (the hero's and the board's cards) or
-    with another opponent's; ``others`` words what it may not share a card with."""
-    for position, spec in enumerate(specs, start=1):
-        known = _one_hand(spec)
-        if known is not None:
-            if taken & set(known):
-                raise CardError(
-                    f"The hand {format_cards(known)!r} of opponent {position} shares a card with {others}; "
-                    "expected a possible hand."
-                )
-            taken |= set(known)
 
-
-def _opponent_specs(opponents) -> list:
-    """One entry per opponent: a number of random opponents, one range or hand, or a list of them."""
-    if isinstance(opponents, (int, np.integer)) and not isinstance(opponents, bool):
-        if not 1 <= opponents <= 9:
-            raise MatchdbError(f"The number of opponents {int(opponents)} is out of range; expected 1..9 (2 to 10 players).")
-        return ["random"] * int(opponents)
-    if isinstance(opponents, str) or hasattr(opponents, "hand_weights") or opponents is None:
-        return [opponents]
-    try:
-        specs = list(opponents)
-    except TypeError:
-        raise MatchdbError(f"The opponents {opponents!r} are neither a number nor a list of ranges or hands.") from None
-    if not 1 <= len(specs) <= 9:
-        raise MatchdbError(f"The question has {len(specs)} opponents; expected 1..9 (2 to 10 players).")
-    return specs
-
-
-def _text(cards: CardsLike) -> str:
-    """Cards written the contract's way (``AhKh``), for answers."""
-    return format_cards(parse_cards(cards))
 
 
 _PAIR_ROW = PAIR_INDEX.astype(np.int64)  # for many hands at once

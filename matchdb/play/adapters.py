@@ -25,7 +25,7 @@ strings (``"SA"``: suit then rank), seats have uuids ``seat0``, ``seat1``,
 ... and the names of the arena's bots. (The messages at the end of a game,
 PyPokerEngine's game result, have no counterpart.)
 
-**Another framework** plugs in the same way: a :class:`matchdb.play.bots.Bot`
+**Another framework** plugs in the same way: a :class:`matchdb.play.interface.Bot`
 whose ``act(view)`` translates the :class:`matchdb.play.engine.View` into that
 framework's question and its answer back into ``(kind, amount)``, and whose
 ``on_hand_end(result)`` feeds the framework's end-of-hand callback from the
@@ -42,7 +42,6 @@ from __future__ import annotations
 from typing import Any
 
 from matchdb.core.cards import format_cards
-from matchdb.play.bots import Bot, BotError
 from matchdb.play.engine import (
     ANTE,
     BIG_BLIND,
@@ -55,6 +54,7 @@ from matchdb.play.engine import (
     HandResult,
     View,
 )
+from matchdb.play.interface import Bot, BotError
 
 __all__ = ["PyPokerEngineBot", "to_pypokerengine"]
 

@@ -47,7 +47,7 @@ then the bot plays in the Python loop.
 >>> make_bot("bluffer")
 Traceback (most recent call last):
 ...
-matchdb.play.bots.BotError: The bot 'bluffer' is unknown; expected one of allin, fives, station, random, west, west-tight, west-loose, west-aggressive, west-passive, income, tomlinson (with an optional ':naive', ':headsup', ':exact', ':exact-dropout', ':montecarlo', ':dropout'), 'solver:spot.npz', a bot .json file, 'path/to/file.py:Class' or 'module:Class'.
+matchdb.play.interface.BotError: The bot 'bluffer' is unknown; expected one of allin, fives, station, random, west, west-tight, west-loose, west-aggressive, west-passive, income, tomlinson (with an optional ':naive', ':headsup', ':exact', ':exact-dropout', ':montecarlo', ':dropout'), 'solver:spot.npz', a bot .json file, 'path/to/file.py:Class' or 'module:Class'.
 """
 
 from __future__ import annotations
@@ -66,8 +66,8 @@ from typing import Any, ClassVar
 import numpy as np
 
 from matchdb.core.evaluator import FLUSH_VALUE, STRAIGHT_TOP, evaluate_with
-from matchdb.errors import MatchdbError
 from matchdb.jit import jit
+from matchdb.play.adapters import PyPokerEngineBot
 from matchdb.play.decisions import (
     choose_raise_to_kernel,
     fold_call_raise_kernel,
@@ -75,7 +75,8 @@ from matchdb.play.decisions import (
     rate_of_return_kernel,
     stack_protection_kernel,
 )
-from matchdb.play.engine import CALL, FOLD, RAISE, GameStart, HandResult, View
+from matchdb.play.engine import CALL, FOLD, RAISE, View
+from matchdb.play.interface import Bot, BotError
 from matchdb.play.strength import DROPOUT, EXACT, KINDS, MODELS, MONTECARLO, STEERED, UNIFORM
 
 __all__ = [
@@ -113,10 +114,6 @@ __all__ = [
 ]
 
 
-class BotError(MatchdbError):
-    """A bot was named or configured wrongly."""
-
-
 # Kinds of built-in bots, as the compiled loop knows them.
 K_ALLIN = 0
 K_PAIR = 1
@@ -128,49 +125,6 @@ K_INCOME = 5
 STRENGTH_KINDS = (K_WEST, K_INCOME)
 #: Longest parameter vector of any built-in bot.
 MAX_PARAMS = 16
-
-
-class Bot:
-    """Base class for bots written in Python: give it a ``name`` and implement :meth:`act`.
-
-    >>> class Checker(Bot):
-    ...     name = "checker"
-    ...     def act(self, view):
-    ...         return CALL, 0
-    >>> Checker().native() is None
-    True
-    """
-
-    name = "bot"
-
-    def act(self, view: View) -> tuple[int, int]:
-        """Answer ``(kind, amount)``: FOLD, CALL (check or call) or RAISE to ``amount``."""
-        raise NotImplementedError
-
-    def native(self) -> tuple | None:
-        """The compiled loop's description of this bot, or None when only Python can play it."""
-        return None
-
-    def on_game_start(self, start: GameStart) -> None:
-        """Called before each game's first hand with its seat, the seats' names and the blinds (override it to reset
-        what a bot keeps per game).
-
-        ``start`` is a :class:`matchdb.play.engine.GameStart`. The same bot
-        object plays every game of a run, seated anew for each, so a bot
-        that keeps state per game resets it here. A bot that overrides this
-        plays in the Python loop.
-        """
-
-    def on_hand_end(self, result: HandResult) -> None:
-        """Called after every hand the bot was dealt into, with what it may learn (override it to model opponents).
-
-        ``result`` (:class:`matchdb.play.engine.HandResult`) holds the
-        actions, the cards shown at the showdown, each seat's result and the
-        seats' names. A bot that overrides this plays in the Python loop.
-        """
-
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}({self.name!r})"
 
 
 @dataclass(frozen=True)
@@ -689,8 +643,6 @@ def _load_class(where: str, cls_name: str, spec: str) -> Bot:
         raise BotError(f"The class {cls_name} of {where!r} cannot be made without arguments ({type(error).__name__}: {error}).") from None
     if not callable(getattr(obj, "act", None)):
         if callable(getattr(obj, "declare_action", None)):
-            from matchdb.play.adapters import PyPokerEngineBot
-
             return PyPokerEngineBot(obj)
         raise BotError(f"The class {cls_name} of {where!r} has no act(view) method (nor PyPokerEngine's declare_action).")
     name = getattr(obj, "name", None)
@@ -767,7 +719,7 @@ def load_bot(path: str | os.PathLike) -> BuiltinBot:
     >>> load_bot("missing.json")
     Traceback (most recent call last):
     ...
-    matchdb.play.bots.BotError: The bot file 'missing.json' does not exist; expected a file written by save_bot or 'matchdb tune bot --out'.
+    matchdb.play.interface.BotError: The bot file 'missing.json' does not exist; expected a file written by save_bot or 'matchdb tune bot --out'.
     """
     shown = repr(str(path))
     try:

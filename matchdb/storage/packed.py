@@ -216,7 +216,7 @@ class PackedStore:
 
 
 def _buffer(data: bytes):
-    from zarr.core.buffer import default_buffer_prototype
+    from zarr.buffer import default_buffer_prototype
 
     return default_buffer_prototype().buffer.from_bytes(data)
 

@@ -43,6 +43,18 @@ def test_every_flop_maps_to_its_brute_force_representative():
     assert [seen[i] for i in range(N_FLOPS)] == ORBIT_SIZES.tolist()
 
 
+def test_the_shipped_flops_and_the_per_flop_renaming_match_the_vectorised_tables():
+    """The flops the package reads at import (``core/data/canonical_flops.bin``) are what ``_build_tables`` computes,
+    and the renaming computed per flop is the tables' first one, for flops in every card order."""
+    from matchdb.core.canonical import _build_tables
+
+    flops, orbits, index_lookup, perm_lookup = _build_tables()
+    assert np.array_equal(flops, CANONICAL_FLOPS) and np.array_equal(orbits, ORBIT_SIZES)
+    for flop in list(combinations(range(52), 3))[::7]:
+        for ordered in permutations(flop):
+            assert canonical_index(ordered) == (index_lookup[ordered], perm_lookup[ordered])
+
+
 def test_lookup_ignores_card_order():
     for flop in [(0, 14, 40), (51, 3, 17)]:
         results = {canonical_index(p) for p in permutations(flop)}
