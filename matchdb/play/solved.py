@@ -39,8 +39,8 @@ from typing import Any
 import numpy as np
 
 from matchdb.core.cards import format_card
-from matchdb.play.bots import Bot, BotError
 from matchdb.play.engine import CALL, CHECK, FOLD, RAISE, View
+from matchdb.play.interface import Bot, BotError
 
 __all__ = ["SolverBot", "SPR_TOLERANCE", "SIZE_TOLERANCE", "FALLBACK_PRICE", "fallback"]
 

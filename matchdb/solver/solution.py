@@ -174,14 +174,6 @@ class Solution:
             self._values.popitem(last=False)
         return self._values[key]
 
-    def resolve(self, locks: Mapping[Any, Any], target: float | None = None, max_iterations: int | None = None,
-                show_progress: bool = False) -> Solution:
-        """The same spot solved again from scratch with ``locks`` added (node locking, :mod:`matchdb.solver.lock`):
-        ``{line: strategy}``; the other player's strategy adapts to the locked one."""
-        from matchdb.solver.api import resolve
-
-        return resolve(self, locks, target=target, max_iterations=max_iterations, show_progress=show_progress)
-
     # -- summary ----------------------------------------------------------------------
 
     def to_dict(self) -> dict:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from matchdb.solver import SolverError
+from matchdb.solver import SolverError, resolve
 from tests.solver import reference
 
 BOARD = "2c7dJh3s8c"
@@ -53,7 +53,7 @@ def test_a_partial_lock_keeps_its_hands_and_moves_the_rest(small_db):
 
 def test_resolving_a_solution_with_a_lock(small_db):
     free = small_db.solve("AA,QQ", "KK", BOARD, pot=20, stack=10, bet="a", target=0.1)
-    locked = free.resolve({"All-in 10": {"Call": 1}})
+    locked = resolve(free, {"All-in 10": {"Call": 1}})
     assert locked.node("All-in 10").frequencies() == pytest.approx([0.0, 1.0])
     assert locked.root.frequencies()[1] == pytest.approx(0.5, abs=1e-3)  # only AA bets into a caller who never folds
     assert locked.locks == {"All-in 10": {"Call": 1}}
