@@ -159,15 +159,11 @@ def test_import_circles_are_found():
     assert import_circles(graph) == [["a", "b", "c"]]
 
 
-#: Circles another branch unties (the compiled replay moves beside the engine): delete each once that branch is in.
-_BEING_UNTIED = [["matchdb.hands.batch", "matchdb.hands.replayer"]]
-
-
 def test_no_import_circle():
     """No two modules import each other, directly or through others, even inside a function: each module holds one
     thing and is driven from above (the bots' interface in ``play.interface``, the preflop half of the database in
     ``db.preflop`` reading ``MatchDB``'s public methods, the answers' base in ``answers.base``)."""
-    circles = [group for group in import_circles(import_graph()) if group not in _BEING_UNTIED]
+    circles = import_circles(import_graph())
     assert not circles, "import circles:\n" + "\n".join(" <-> ".join(group) for group in circles)
 
 
@@ -185,3 +181,90 @@ def test_no_module_reads_a_databases_private_attributes():
                 if name in ("db", "database"):
                     wrong.append(f"{path.relative_to(ROOT)}:{node.lineno} reads {name}.{node.attr}")
     assert not wrong, "private attributes of a database read from outside it:\n" + "\n".join(wrong)
+
+
+# -- what imports cannot show: private attributes and state layouts read across packages ---------------------------
+
+def _trees() -> dict[str, ast.Module]:
+    trees = {}
+    for path in sorted((ROOT / "matchdb").rglob("*.py")):
+        parts = path.relative_to(ROOT).with_suffix("").parts
+        trees[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = ast.parse(path.read_text())
+    return trees
+
+
+def _private(name: str) -> bool:
+    return name.startswith("_") and not name.startswith("__")
+
+
+def _defined_private_names(tree: ast.Module) -> set[str]:
+    """Private names a module defines: functions, classes, methods, assigned names and attributes (``self._p = ...``)."""
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            names.add(node.id)
+        elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
+            names.add(node.attr)
+        elif isinstance(node, ast.arg):
+            names.add(node.arg)
+    return {name for name in names if _private(name)}
+
+
+def test_no_module_reads_another_packages_private_attributes():
+    """``table._p``, ``engine._act_kernel``: a private attribute that only another package defines is that package's own."""
+    trees = _trees()
+    owned: dict[str, set[str]] = {}
+    for module, tree in trees.items():
+        owned.setdefault(unit_of(module), set()).update(_defined_private_names(tree))
+    wrong = []
+    for module, tree in trees.items():
+        mine = owned[unit_of(module)]
+        for node in ast.walk(tree):
+            if (isinstance(node, ast.Attribute) and _private(node.attr) and node.attr not in mine
+                    and not (isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"))):  # its own class's
+                others = sorted(unit for unit, names in owned.items() if node.attr in names)
+                if others:
+                    wrong.append(f"{module}:{node.lineno} reads .{node.attr} (defined in {', '.join(others)})")
+    assert not wrong, "private attributes of another package read:\n" + "\n".join(sorted(set(wrong)))
+
+
+def _layouts(tree: ast.Module) -> set[str]:
+    """A module's state layout: its module-level names sharing a prefix with a ``<PREFIX>_FIELDS`` count (``G_SEATS``)."""
+    names = {target.id for node in tree.body if isinstance(node, ast.Assign)  # whole numbers: indexes, not names
+             and isinstance(node.value, (ast.Constant, ast.BinOp, ast.Name)) and not isinstance(
+                 getattr(node.value, "value", 0), str)
+             for target in node.targets if isinstance(target, ast.Name)}
+    prefixes = {name.removesuffix("FIELDS") for name in names if re.fullmatch(r"_?[A-Z]+_FIELDS", name)}
+    return {name for name in names for prefix in prefixes if name.startswith(prefix)}
+
+
+def test_no_state_layout_is_published_or_read_across_packages():
+    """No ``__all__`` lists a layout constant, and no module of another package imports or reads one."""
+    trees = _trees()
+    layouts = {module: _layouts(tree) for module, tree in trees.items()}
+    wrong = []
+    for module, tree in trees.items():
+        for node in tree.body:
+            if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets):
+                listed = {elt.value for elt in getattr(node.value, "elts", []) if isinstance(elt, ast.Constant)}
+                wrong += [f"{module}.__all__ lists {name}" for name in sorted(listed & layouts[module])]
+        aliases = {}  # names bound to another package's modules
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module in layouts and unit_of(node.module) != unit_of(module):
+                wrong += [f"{module} imports {node.module}.{a.name}" for a in node.names if a.name in layouts[node.module]]
+            if isinstance(node, ast.ImportFrom) and node.module:
+                for a in node.names:
+                    full = f"{node.module}.{a.name}"
+                    if full in layouts and unit_of(full) != unit_of(module):
+                        aliases[a.asname or a.name] = full
+            elif isinstance(node, ast.Import):
+                for a in node.names:
+                    if a.name in layouts and unit_of(a.name) != unit_of(module):
+                        aliases[a.asname or a.name] = a.name
+        for node in ast.walk(tree):
+            if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in aliases
+                    and node.attr in layouts[aliases[node.value.id]]):
+                wrong.append(f"{module}:{node.lineno} reads {aliases[node.value.id]}.{node.attr}")
+    assert not wrong, "state layouts published or read across packages:\n" + "\n".join(sorted(set(wrong)))

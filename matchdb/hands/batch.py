@@ -3,14 +3,13 @@
 :func:`matchdb.hands.replay` and :func:`matchdb.hands.analyse` send records
 here in blocks when they need no per-action log: one numba function builds
 each hand's deck (the same stand-ins for hidden cards as
-:func:`matchdb.hands.replayer.table_setup`), deals it with
-:data:`matchdb.play.engine.start_hand_kernel`, checks and plays every action
-with :data:`~matchdb.play.engine.legal_kernel` and
-:data:`~matchdb.play.engine.act_kernel` (the engine's own rules, as the
-Python :class:`~matchdb.play.engine.Hand` plays them), compares the payments
+:func:`matchdb.hands.single.table_setup`), seats and plays it with the
+compiled kernels of :mod:`matchdb.play.recorded` (the engine's own rules, as
+the Python :class:`~matchdb.play.engine.Hand` plays them, and the same
+seating and count of chips as the Python replay), compares the payments
 with the record and counts each seat's statistics. A hand it refuses, or
 whose all-in is adjusted, is replayed again by
-:func:`~matchdb.hands.replayer.replay_hand` for its sentence or its exact
+:func:`~matchdb.hands.single.replay_hand` for its sentence or its exact
 expectation, so both paths give the same answers (the tests compare them
 hand by hand).
 
@@ -43,6 +42,7 @@ import numpy as np
 
 from matchdb.core.evaluator import FLUSH_VALUE, STRAIGHT_TOP, evaluate_with
 from matchdb.hands.reader import (
+    BET_RAISE,
     CHECK_CALL,
     DB,
     DH,
@@ -51,7 +51,7 @@ from matchdb.hands.reader import (
     Record,
     Refusal,
 )
-from matchdb.hands.replayer import (
+from matchdb.hands.single import (
     NOTE_DEAD_POST,
     NOTE_FINISHING,
     NOTE_HIDDEN_SPLIT,
@@ -62,24 +62,34 @@ from matchdb.hands.replayer import (
     ReplayError,
     ReplayReport,
     TableParameters,
+    replay_hand,
     table_parameters,
 )
 from matchdb.jit import jit
-from matchdb.play import engine as E
+from matchdb.play.engine import MAX_SEATS
+from matchdb.play.recorded import (
+    ACTION_FACTS,
+    PLAYED,
+    action_facts_kernel,
+    new_state,
+    play_kernel,
+    seat_kernel,
+    settle_kernel,
+)
 
 __all__ = ["BLOCK", "FACT_NAMES", "STATUS_NAMES", "Block", "replay_blocks"]
 
 #: Hands per compiled block.
 BLOCK = 256
 
-MAX = E.MAX_SEATS
+MAX = MAX_SEATS
 IDENTICAL, RAKED, UNRECORDED = 0, 1, 2
 REFUSED = 10  # any refusal: the Python replay gives its reason and sentence
 #: Status codes of :attr:`Block.status`.
 STATUS_NAMES = {IDENTICAL: "identical", RAKED: "raked", UNRECORDED: "unrecorded", REFUSED: "refused"}
 #: Columns of :attr:`Block.facts`, per seat.
-FACT_NAMES = ("vpip", "pfr", "three_bet", "three_bet_chance", "postflop_aggressive", "postflop_calls", "flop",
-              "showdown", "showdown_win", "alive")
+FACT_NAMES = (*ACTION_FACTS, "flop", "showdown", "showdown_win", "alive")
+_KINDS = (DB, FOLD, CHECK_CALL, BET_RAISE)  # the record's kinds that play_kernel plays: board, fold, check/call, raise
 _OP_COLUMNS = 7  # kind, player, amount, card count, three cards
 _META = ("seats", "small_blind", "big_blind", "ante", "button", "first", "end", "paid", "finishing", "rules", "opener",
          "party", "notes", "post_seats")
@@ -193,15 +203,13 @@ class Block:
     def run(self) -> None:
         """Replay every hand of the block (fills the result arrays)."""
         longest = int((self.meta[:, 6] - self.meta[:, 5]).max()) if len(self.meta) else 0
-        log = np.zeros((longest + 3 * MAX + 8, 4), dtype=np.int64)
-        _replay_block(self.meta, self.stacks, self.posts, self.winnings, self.finishing, self.ops, log, self.status,
+        g, p, log = new_state(longest + 3 * MAX + 8)
+        _replay_block(self.meta, self.stacks, self.posts, self.winnings, self.finishing, self.ops, g, p, log, self.status,
                       self.won, self.final, self.contributions, self.rake, self.adjust, self.facts, self.notes, self.paid,
                       STRAIGHT_TOP, FLUSH_VALUE)
 
     def refusal(self, k: int) -> ReplayError:
         """The refusal of hand ``k`` (status REFUSED), as the Python replay words it."""
-        from matchdb.hands.replayer import replay_hand
-
         try:
             replay_hand(self.records[k], steps=False)
         except ReplayError as error:
@@ -285,10 +293,8 @@ def _remove(left, nleft, card):
 
 
 @jit
-def _replay_block(meta, stacks, posts, winnings, finishing, ops, log, status, won, final, contributions, rake, adjust,
-                  facts, notes, paid, straight_top, flush_value):
-    g = np.zeros(E.G_FIELDS, dtype=np.int64)
-    p = np.zeros((E.P_FIELDS, MAX), dtype=np.int64)
+def _replay_block(meta, stacks, posts, winnings, finishing, ops, g, p, log, status, won, final, contributions, rake,
+                  adjust, facts, notes, paid, straight_top, flush_value):
     holes = np.full((MAX, 2), -1, dtype=np.int64)
     shown = np.zeros(MAX, dtype=np.int64)
     known = np.zeros(MAX, dtype=np.int64)
@@ -301,21 +307,20 @@ def _replay_block(meta, stacks, posts, winnings, finishing, ops, log, status, wo
     dealt_board = np.zeros(5, dtype=np.int64)
     cards = np.zeros(7, dtype=np.int64)
     counts = np.zeros(13, dtype=np.int32)
-    put = np.zeros(MAX, dtype=np.int64)
-    bet = np.zeros(MAX, dtype=np.int64)
+    returned = np.zeros(MAX, dtype=np.int64)
     before = np.zeros(MAX, dtype=np.int64)
     less = np.zeros(MAX, dtype=np.int64)
     folded_at = np.zeros(MAX, dtype=np.int64)
     for h in range(meta.shape[0]):
         _replay_hand(h, False, meta, stacks, posts, winnings, finishing, ops, log, status, won, final, contributions,
                      rake, adjust, facts, notes, paid, straight_top, flush_value, g, p, holes, shown, known,
-                     hidden, folded, board, used, left, deck, dealt_board, cards, counts, put, bet, before, less,
+                     hidden, folded, board, used, left, deck, dealt_board, cards, counts, returned, before, less,
                      folded_at)
         if status[h] == REFUSED and meta[h, 13] != 0:
             # a post the record counts as dead money (Ongame's dead small blind): the second reading
             _replay_hand(h, True, meta, stacks, posts, winnings, finishing, ops, log, status, won, final,
                          contributions, rake, adjust, facts, notes, paid, straight_top, flush_value, g, p, holes, shown,
-                         known, hidden, folded, board, used, left, deck, dealt_board, cards, counts, put, bet,
+                         known, hidden, folded, board, used, left, deck, dealt_board, cards, counts, returned,
                          before, less, folded_at)
             if status[h] != REFUSED:
                 notes[h] |= NOTE_DEAD_POST
@@ -324,14 +329,14 @@ def _replay_block(meta, stacks, posts, winnings, finishing, ops, log, status, wo
 @jit
 def _replay_hand(h, dead, meta, stacks, posts, winnings, finishing, ops, log, status, won, final, contributions, rake,
                  adjust, facts, notes, paid, straight_top, flush_value, g, p, holes, shown, known, hidden, folded,
-                 board, used, left, deck, dealt_board, cards, counts, put, bet, before, less, folded_at):
+                 board, used, left, deck, dealt_board, cards, counts, returned, before, less, folded_at):
     """Replay hand ``h`` of the block (posts in seats ``meta[h, 13]`` as dead money when ``dead``)."""
     n = meta[h, 0]
     first = meta[h, 5]
     end = meta[h, 6]
     status[h] = IDENTICAL
     notes[h] = meta[h, 12]
-    # -- the deck: shown cards in place; which hands a showdown knows (replayer.showdown_hands)
+    # -- the deck: shown cards in place; which hands a showdown knows (single.showdown_hands)
     holes[:] = -1
     shown[:] = 0
     known[:] = 0
@@ -349,7 +354,7 @@ def _replay_hand(h, dead, meta, stacks, posts, winnings, finishing, ops, log, st
                     holes[who, j] = ops[o, 4 + j]
             if ops[o, 3] == 2 and ops[o, 4] >= 0 and ops[o, 5] >= 0:
                 shown[who] = 1
-                if kind == SHOW:  # replayer.showdown_hands: shown at a showdown
+                if kind == SHOW:  # single.showdown_hands: shown at a showdown
                     known[who] = 1
         elif kind == DB:
             for j in range(ops[o, 3]):
@@ -419,99 +424,25 @@ def _replay_hand(h, dead, meta, stacks, posts, winnings, finishing, ops, log, st
         fill += 1
     for j in range(5):
         dealt_board[j] = board[j]
-    # -- the engine: deal, then every recorded action checked and played
-    g[:] = 0
-    p[:] = 0
-    for s in range(n):
-        p[E.P_STACK, s] = stacks[h, s]
-        p[E.P_POST, s] = -posts[h, s] if dead and meta[h, 13] >> s & 1 else posts[h, s]
-    g[E.G_SEATS] = n
-    g[E.G_SB] = meta[h, 1]
-    g[E.G_BB] = meta[h, 2]
-    g[E.G_ANTE] = meta[h, 3]
-    g[E.G_RULES] = meta[h, 9]
-    g[E.G_BB_SEAT] = meta[h, 10]
-    g[E.G_STREET] = 4
-    E.start_hand_kernel(g, p, log, deck, meta[h, 4])
-    for s in range(n):
-        if hidden[s] != 0:
-            p[E.P_HOLE0, s] = -1
-            p[E.P_HOLE1, s] = -1
-    seen = 0
-    last_street = 0
-    for o in range(first, end):
-        kind = ops[o, 0]
-        who = ops[o, 1]
-        if kind == DH or kind == SHOW:
-            continue
-        if kind == DB:
-            seen += ops[o, 3]
-            shown_now = (0, 3, 4, 5)[g[E.G_REACHED]] if g[E.G_REACHED] <= 3 else 5
-            if g[E.G_STREET] != 4 and g[E.G_ACTOR] >= 0 and shown_now < seen:
-                status[h] = REFUSED
-                break
-            continue
-        if g[E.G_STREET] == 4 or who != g[E.G_ACTOR]:
-            status[h] = REFUSED
-            break
-        to_call, can_raise, min_to, max_to = E.legal_kernel(g, p)
-        amount = 0
-        if kind == FOLD:
-            if to_call <= 0:
-                notes[h] |= NOTE_OPEN_FOLD
-            engine_kind = E.FOLD
-        elif kind == CHECK_CALL:
-            engine_kind = E.CALL if to_call > 0 else E.CHECK
-        else:
-            amount = ops[o, 2]
-            if not can_raise or amount < min_to or amount > max_to:
-                status[h] = REFUSED
-                break
-            engine_kind = E.RAISE
-        last_street = g[E.G_STREET]
-        played = E.act_kernel(g, p, log, dealt_board, engine_kind, amount)
-        if played != engine_kind:
-            status[h] = REFUSED
-            break
-    if status[h] == REFUSED:
-        return
-    if g[E.G_STREET] != 4:
+    # -- the engine: deal, then every recorded action checked and played (matchdb.play.recorded)
+    seat_kernel(g, p, log, n, stacks[h], posts[h], meta[h, 13] if dead else 0, meta[h, 1], meta[h, 2], meta[h, 3],
+                meta[h, 9], meta[h, 10], deck, meta[h, 4], hidden)
+    played, open_fold, last_street = play_kernel(g, p, log, dealt_board, ops, first, end, _KINDS)
+    if open_fold:
+        notes[h] |= NOTE_OPEN_FOLD
+    if played != PLAYED:
         status[h] = REFUSED
         return
-    showdown = g[E.G_SHOWDOWN] != 0
+    showdown = settle_kernel(g, p, n, won[h], final[h], before, contributions[h], returned)
     if showdown and not _board_known_record(ops, first, end):
         status[h] = REFUSED
         return
-    # -- payments against the record (replayer._compare)
+    # -- payments against the record (single._compare)
     pot = 0
     for s in range(n):
-        won[h, s] = p[E.P_WON, s]
-        final[h, s] = p[E.P_STACK, s]
-        before[s] = p[E.P_STACK, s] - p[E.P_WON, s]
-        contributions[h, s] = p[E.P_START, s] - p[E.P_STACK, s] + p[E.P_WON, s]
-        pot += p[E.P_WON, s]
+        pot += won[h, s]
         if showdown and hidden[s] != 0 and won[h, s] > 0:
             notes[h] |= NOTE_HIDDEN_SPLIT
-    used_log = min(g[E.G_NLOG], log.shape[0])
-    put[:] = 0
-    bet[:] = 0
-    street = 0
-    for i in range(used_log):
-        st = log[i, E.LOG_STREET]
-        seat = log[i, E.LOG_SEAT]
-        kind = log[i, E.LOG_KIND]
-        amount = log[i, E.LOG_AMOUNT]
-        if st != street:
-            street = st
-            bet[:] = 0
-        if kind == E.RAISE:
-            put[seat] += amount - bet[seat]
-            bet[seat] = amount
-        elif kind != E.ANTE:
-            put[seat] += amount
-            bet[seat] += amount
-        else:
-            put[seat] += amount
     rake[h] = 0
     recorded = meta[h, 7] != 0
     if recorded:
@@ -543,7 +474,7 @@ def _replay_hand(h, dead, meta, stacks, posts, winnings, finishing, ops, log, st
     else:
         differs = False
         for s in range(n):
-            r = put[s] - contributions[h, s]
+            r = returned[s]
             less[s] = paid[h, s] - r if 0 < r <= paid[h, s] else paid[h, s]
             if less[s] != paid[h, s]:
                 differs = True
@@ -607,33 +538,7 @@ def _replay_hand(h, dead, meta, stacks, posts, winnings, finishing, ops, log, st
         if status[h] == REFUSED:
             return
     # -- what each seat did
-    for s in range(n):
-        for j in range(facts.shape[2]):
-            facts[h, s, j] = 0
-        folded_at[s] = 5
-    raises = 0
-    for i in range(used_log):
-        st = log[i, E.LOG_STREET]
-        seat = log[i, E.LOG_SEAT]
-        kind = log[i, E.LOG_KIND]
-        if kind == E.SMALL_BLIND or kind == E.BIG_BLIND or kind == E.ANTE:
-            continue
-        if st == 0:
-            if raises == 1:
-                facts[h, seat, 3] = 1
-                if kind == E.RAISE:
-                    facts[h, seat, 2] = 1
-            if kind == E.CALL or kind == E.RAISE:
-                facts[h, seat, 0] = 1
-            if kind == E.RAISE:
-                facts[h, seat, 1] = 1
-                raises += 1
-        elif kind == E.RAISE:
-            facts[h, seat, 4] += 1
-        elif kind == E.CALL:
-            facts[h, seat, 5] += 1
-        if kind == E.FOLD:
-            folded_at[seat] = st
+    action_facts_kernel(g, log, n, facts[h], folded_at)
     all_shown = True
     for s in range(n):
         alive = folded_at[s] == 5

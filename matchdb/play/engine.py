@@ -29,9 +29,10 @@ hands per second). The rules, checked against pokerkit in the tests:
   is zero, call"; the :data:`RULE_OPEN_FOLD` bit, which the replay of recorded
   hands sets, plays it as a fold); a raise that is not allowed is played as a
   call; a raise amount is clamped to the legal range.
-- **Recorded hands** (:mod:`matchdb.hands`) may set :data:`RULE_POSTS`: every
-  seat then posts its own forced bet (``p[P_POST]``: blinds, straddles, a
-  newly seated player's post; a negative one is dead money), and at a
+- **Recorded hands** (:mod:`matchdb.hands`, through
+  :mod:`matchdb.play.recorded`) may set :data:`RULE_POSTS`: every seat then
+  posts its own forced bet (blinds, straddles, a newly seated player's post;
+  a negative one is dead money), and at a
   showdown a seat whose hole cards are unknown (-1) plays the board with the
   cards it has (pokerkit's reading of cards a record does not show).
 - **Pots.** At the end of each round the part of the largest bet that nobody
@@ -110,18 +111,9 @@ __all__ = [
     "GameStart",
     "Hand",
     "Table",
+    "TableState",
     "shuffled_decks",
     "log_capacity",
-    # The kernel interface: the state layout and the numba kernels that the compiled game loop
-    # (matchdb.play.games) calls from its own compiled code. They check nothing; callers own the arrays.
-    "G_SEATS", "G_BUTTON", "G_SB", "G_BB", "G_ANTE", "G_STREET", "G_ACTOR", "G_MAXBET", "G_LASTFULL", "G_POT",
-    "G_NLOG", "G_SB_SEAT", "G_BB_SEAT", "G_ACTIVE", "G_DEALT", "G_SHOWDOWN", "G_REACHED", "G_NPOTS", "G_RULES",
-    "G_HANDNO", "G_DEAD", "G_POTS",
-    "G_FIELDS", "P_STACK", "P_BET", "P_CONTRIB", "P_STATE", "P_TOACT", "P_ACTED", "P_START", "P_WON", "P_HOLE0",
-    "P_HOLE1", "P_VALUE", "P_POST", "P_FIELDS", "LOG_STREET", "LOG_SEAT", "LOG_KIND", "LOG_AMOUNT",
-    "legal_kernel",
-    "start_hand_kernel",
-    "act_kernel",
 ]
 
 
@@ -143,53 +135,55 @@ ANTE = 6
 ACTION_NAMES = ("fold", "check", "call", "raise", "small blind", "big blind", "ante")
 STREETS = ("preflop", "flop", "turn", "river", "over")
 
-# -- state layout ---------------------------------------------------------------
-# g: one int64 vector of table-wide scalars; p: (P_FIELDS, MAX_SEATS) per-seat fields.
-G_SEATS = 0  # physical seats N
-G_BUTTON = 1
-G_SB = 2  # blind and ante amounts
-G_BB = 3
-G_ANTE = 4
-G_STREET = 5  # 0 preflop .. 3 river, 4 the hand is over
-G_ACTOR = 6  # seat to act, -1 when none
-G_MAXBET = 7  # largest bet of the round
-G_LASTFULL = 8  # largest full bet or raise increment of the round (0 before one)
-G_POT = 9  # chips collected from finished rounds and antes
-G_SHORTOPEN = 10  # a short all-in wager came before any full one in this round (pokerkit differs)
-G_NLOG = 11  # entries used in the action log
-G_SB_SEAT = 12
-G_BB_SEAT = 13
-G_ACTIVE = 14  # players dealt in and not folded
-G_DEALT = 15  # players dealt in
-G_SHOWDOWN = 16  # 1 when the hand ended at a showdown
-G_REACHED = 17  # the last street dealt (0 preflop .. 3 river)
-G_NPOTS = 18  # pots paid at showdown
-G_SHORTSUM = 19  # short all-in raises since the last full one; reaching a full raise sets G_SHORTFULL
-G_SHORTFULL = 20  # short all-ins added up to a full raise in this round (pokerkit differs)
-G_RULES = 21  # rule options as bits (RULE_POSTED_BLIND, RULE_DEAD_BUTTON; see Rules)
-G_HANDNO = 22  # hands dealt at this table so far
-G_POTS = 23  # from here, 3 entries per pot paid at showdown: amount, seats eligible, seats paid (bit masks)
-G_DEAD = G_POTS + 3 * MAX_SEATS  # dead money in the pot this hand (posts under RULE_POSTS), in no seat's contribution
-G_FIELDS = G_DEAD + 1
+# -- state layout (private: read the state through Hand and Table, TableState, or matchdb.play.recorded) -------------
+# g: one int64 vector of table-wide scalars; p: (_P_FIELDS, MAX_SEATS) per-seat fields; log: (rows, 4) history rows.
+# Only this package's compiled loops (matchdb.play.games, matchdb.play.recorded) index them.
+_G_SEATS = 0  # physical seats N
+_G_BUTTON = 1
+_G_SB = 2  # blind and ante amounts
+_G_BB = 3
+_G_ANTE = 4
+_G_STREET = 5  # 0 preflop .. 3 river, 4 the hand is over
+_G_ACTOR = 6  # seat to act, -1 when none
+_G_MAXBET = 7  # largest bet of the round
+_G_LASTFULL = 8  # largest full bet or raise increment of the round (0 before one)
+_G_POT = 9  # chips collected from finished rounds and antes
+_G_SHORTOPEN = 10  # a short all-in wager came before any full one in this round (pokerkit differs)
+_G_NLOG = 11  # entries used in the action log
+_G_SB_SEAT = 12
+_G_BB_SEAT = 13
+_G_ACTIVE = 14  # players dealt in and not folded
+_G_DEALT = 15  # players dealt in
+_G_SHOWDOWN = 16  # 1 when the hand ended at a showdown
+_G_REACHED = 17  # the last street dealt (0 preflop .. 3 river)
+_G_NPOTS = 18  # pots paid at showdown
+_G_SHORTSUM = 19  # short all-in raises since the last full one; reaching a full raise sets _G_SHORTFULL
+_G_SHORTFULL = 20  # short all-ins added up to a full raise in this round (pokerkit differs)
+_G_RULES = 21  # rule options as bits (RULE_POSTED_BLIND, RULE_DEAD_BUTTON; see Rules)
+_G_HANDNO = 22  # hands dealt at this table so far
+_G_POTS = 23  # from here, 3 entries per pot paid at showdown: amount, seats eligible, seats paid (bit masks)
+_G_DEAD = _G_POTS + 3 * MAX_SEATS  # dead money in the pot this hand (posts under RULE_POSTS), in no seat's contribution
+_G_FIELDS = _G_DEAD + 1
 
-P_STACK = 0
-P_BET = 1  # chips put in during this round
-P_CONTRIB = 2  # chips put in during this hand (antes and every round)
-P_STATE = 3  # 0 not dealt in, 1 in the hand, 2 folded
-P_TOACT = 4  # still to act in this round
-P_ACTED = 5  # acted since the last full bet or raise of this round
-P_START = 6  # stack at the start of the hand
-P_WON = 7  # chips received at the end of the hand
-P_HOLE0 = 8
-P_HOLE1 = 9
-P_VALUE = 10  # hand value at showdown
-P_POST = 11  # under RULE_POSTS: the chips this seat posts before the cards (blinds, straddles, posts); < 0: dead
-P_FIELDS = 12
+_P_STACK = 0
+_P_BET = 1  # chips put in during this round
+_P_CONTRIB = 2  # chips put in during this hand (antes and every round)
+_P_STATE = 3  # 0 not dealt in, 1 in the hand, 2 folded
+_P_TOACT = 4  # still to act in this round
+_P_ACTED = 5  # acted since the last full bet or raise of this round
+_P_START = 6  # stack at the start of the hand
+_P_WON = 7  # chips received at the end of the hand
+_P_HOLE0 = 8
+_P_HOLE1 = 9
+_P_VALUE = 10  # hand value at showdown
+_P_POST = 11  # under RULE_POSTS: the chips this seat posts before the cards (blinds, straddles, posts); < 0: dead
+_P_BACK = 12  # chips given back this hand: the part of a bet (or an ante) that nobody matched
+_P_FIELDS = 13
 
-LOG_STREET = 0
-LOG_SEAT = 1
-LOG_KIND = 2
-LOG_AMOUNT = 3  # raise-to amount for raises, chips added otherwise
+_LOG_STREET = 0
+_LOG_SEAT = 1
+_LOG_KIND = 2
+_LOG_AMOUNT = 3  # raise-to amount for raises, chips added otherwise
 
 #: Rule bit: callers owe only what a short big blind posted (pokerkit 0.7.7), not the full big blind.
 RULE_POSTED_BLIND = 1
@@ -197,12 +191,11 @@ RULE_POSTED_BLIND = 1
 RULE_DEAD_BUTTON = 2
 #: Rule bit: a fold with nothing to call is a fold (card rooms allow it; pokerkit replays it), not a check.
 RULE_OPEN_FOLD = 4
-#: Rule bit: the forced bets are ``p[P_POST]`` per seat (a recorded hand's blinds, straddles and posts of newly
-#: seated players; a negative amount is dead money, logged as an ante) instead of a small and a big blind after the
-#: button; the caller sets G_BB_SEAT, the seat the preflop action starts after, and G_BB stays the smallest full bet
-#: or raise.
+#: Rule bit: every seat posts its own forced bet (a recorded hand's blinds, straddles and posts of newly seated
+#: players; a negative amount is dead money, logged as an ante) instead of a small and a big blind after the button;
+#: the preflop action starts after a given seat and the big blind stays the smallest full bet or raise
+#: (:func:`matchdb.play.recorded.recorded_table` seats such a hand).
 RULE_POSTS = 8
-
 
 
 @dataclass(frozen=True)
@@ -370,41 +363,41 @@ def _next_seat(p, n, seat, field):
 def _next_dealt(p, n, seat):
     for k in range(1, n + 1):
         s = (seat + k) % n
-        if p[P_STATE, s] != 0:
+        if p[_P_STATE, s] != 0:
             return s
     return -1
 
 
 @jit
 def _log(g, log, street, seat, kind, amount):
-    i = g[G_NLOG]
+    i = g[_G_NLOG]
     if i < log.shape[0]:
-        log[i, LOG_STREET] = street
-        log[i, LOG_SEAT] = seat
-        log[i, LOG_KIND] = kind
-        log[i, LOG_AMOUNT] = amount
-    g[G_NLOG] = i + 1
+        log[i, _LOG_STREET] = street
+        log[i, _LOG_SEAT] = seat
+        log[i, _LOG_KIND] = kind
+        log[i, _LOG_AMOUNT] = amount
+    g[_G_NLOG] = i + 1
 
 
 @jit
-def legal_kernel(g, p):
+def _legal_kernel(g, p):
     """(to_call, can_raise, min_raise_to, max_raise_to) of the player to act; to_call -1 when nobody is to act."""
-    seat = g[G_ACTOR]
+    seat = g[_G_ACTOR]
     if seat < 0:
         return -1, False, 0, 0
-    n = g[G_SEATS]
-    stack = p[P_STACK, seat]
-    bet = p[P_BET, seat]
-    maxbet = g[G_MAXBET]
+    n = g[_G_SEATS]
+    stack = p[_P_STACK, seat]
+    bet = p[_P_BET, seat]
+    maxbet = g[_G_MAXBET]
     to_call = min(stack, maxbet - bet)
-    full = max(g[G_LASTFULL], g[G_BB])
+    full = max(g[_G_LASTFULL], g[_G_BB])
     can_raise = stack > maxbet - bet
-    if can_raise and p[P_ACTED, seat] != 0 and maxbet - bet < full:
+    if can_raise and p[_P_ACTED, seat] != 0 and maxbet - bet < full:
         can_raise = False  # facing less than a full raise since this player acted
     if can_raise:
         other = False
         for s in range(n):
-            if s != seat and p[P_STATE, s] == 1 and p[P_STACK, s] + p[P_BET, s] > maxbet:
+            if s != seat and p[_P_STATE, s] == 1 and p[_P_STACK, s] + p[_P_BET, s] > maxbet:
                 other = True
                 break
         can_raise = other
@@ -425,19 +418,19 @@ def _pokerkit_differs(g):
     all-in that opened the round; and it does not reopen it when short all-ins
     add up to a full raise (see the module notes).
     """
-    return g[G_SHORTOPEN] != 0, g[G_SHORTFULL] != 0
+    return g[_G_SHORTOPEN] != 0, g[_G_SHORTFULL] != 0
 
 
 @jit
 def _begin_round(g, p):
     """Set the players to act in a new round; return True when the round needs no action."""
-    n = g[G_SEATS]
+    n = g[_G_SEATS]
     # a player who already covers every other player's chips has nothing to decide (pokerkit's effective stack)
     first_total = 0
     second_total = 0
     for s in range(n):
-        if p[P_STATE, s] == 1:
-            total = p[P_STACK, s] + p[P_BET, s]
+        if p[_P_STATE, s] == 1:
+            total = p[_P_STACK, s] + p[_P_BET, s]
             if total > first_total:
                 second_total = first_total
                 first_total = total
@@ -445,35 +438,35 @@ def _begin_round(g, p):
                 second_total = total
     count = 0
     for s in range(n):
-        t = 1 if (p[P_STATE, s] == 1 and min(p[P_STACK, s], second_total - p[P_BET, s]) > 0) else 0
-        p[P_TOACT, s] = t
-        p[P_ACTED, s] = 0
+        t = 1 if (p[_P_STATE, s] == 1 and min(p[_P_STACK, s], second_total - p[_P_BET, s]) > 0) else 0
+        p[_P_TOACT, s] = t
+        p[_P_ACTED, s] = 0
         count += t
-    g[G_LASTFULL] = 0
-    g[G_SHORTOPEN] = 0
-    g[G_SHORTSUM] = 0
-    g[G_SHORTFULL] = 0
-    if g[G_STREET] == 0 and g[G_MAXBET] > 0:
-        first = _next_seat(p, n, g[G_BB_SEAT], P_TOACT)
+    g[_G_LASTFULL] = 0
+    g[_G_SHORTOPEN] = 0
+    g[_G_SHORTSUM] = 0
+    g[_G_SHORTFULL] = 0
+    if g[_G_STREET] == 0 and g[_G_MAXBET] > 0:
+        first = _next_seat(p, n, g[_G_BB_SEAT], _P_TOACT)
     else:
-        first = _next_seat(p, n, g[G_BUTTON], P_TOACT)
+        first = _next_seat(p, n, g[_G_BUTTON], _P_TOACT)
     if count == 0:
         return True
-    if count == 1 and p[P_BET, first] >= g[G_MAXBET]:
+    if count == 1 and p[_P_BET, first] >= g[_G_MAXBET]:
         return True
-    g[G_ACTOR] = first
+    g[_G_ACTOR] = first
     return False
 
 
 @jit
 def _collect(g, p):
     """End a betting round: return the unmatched part of the largest bet, move bets into the pot."""
-    n = g[G_SEATS]
+    n = g[_G_SEATS]
     top = -1
     first = 0
     second = 0
     for s in range(n):
-        b = p[P_BET, s]
+        b = p[_P_BET, s]
         if b > first:
             second = first
             first = b
@@ -482,45 +475,46 @@ def _collect(g, p):
             second = b
     if top >= 0 and first > second:
         back = first - second
-        p[P_STACK, top] += back
-        p[P_BET, top] -= back
-        p[P_CONTRIB, top] -= back
+        p[_P_STACK, top] += back
+        p[_P_BET, top] -= back
+        p[_P_CONTRIB, top] -= back
+        p[_P_BACK, top] += back
     total = 0
     for s in range(n):
-        total += p[P_BET, s]
-        p[P_BET, s] = 0
-        p[P_TOACT, s] = 0
-        p[P_ACTED, s] = 0
-    g[G_POT] += total
-    g[G_MAXBET] = 0
-    g[G_ACTOR] = -1
+        total += p[_P_BET, s]
+        p[_P_BET, s] = 0
+        p[_P_TOACT, s] = 0
+        p[_P_ACTED, s] = 0
+    g[_G_POT] += total
+    g[_G_MAXBET] = 0
+    g[_G_ACTOR] = -1
 
 
 @jit
 def _showdown(g, p, board):
     """Evaluate the hands still in and pay every pot; the odd chips go to the first winner after the button."""
-    n = g[G_SEATS]
+    n = g[_G_SEATS]
     counts = np.zeros(13, dtype=np.int64)
     cards = np.empty(7, dtype=np.int64)
     for k in range(5):
         cards[2 + k] = board[k]
     for s in range(n):
-        if p[P_STATE, s] == 1:
-            cards[0] = p[P_HOLE0, s]
-            cards[1] = p[P_HOLE1, s]
+        if p[_P_STATE, s] == 1:
+            cards[0] = p[_P_HOLE0, s]
+            cards[1] = p[_P_HOLE1, s]
             if cards[0] >= 0 and cards[1] >= 0:
-                p[P_VALUE, s] = evaluate_with(cards, counts, STRAIGHT_TOP, FLUSH_VALUE)
+                p[_P_VALUE, s] = evaluate_with(cards, counts, STRAIGHT_TOP, FLUSH_VALUE)
             elif cards[0] < 0 and cards[1] < 0:  # cards unknown (a replayed record's hidden hand): the board plays
-                p[P_VALUE, s] = evaluate_with(cards[2:], counts, STRAIGHT_TOP, FLUSH_VALUE)
+                p[_P_VALUE, s] = evaluate_with(cards[2:], counts, STRAIGHT_TOP, FLUSH_VALUE)
             else:
                 cards[1] = max(cards[0], cards[1])
-                p[P_VALUE, s] = evaluate_with(cards[1:], counts, STRAIGHT_TOP, FLUSH_VALUE)
+                p[_P_VALUE, s] = evaluate_with(cards[1:], counts, STRAIGHT_TOP, FLUSH_VALUE)
         else:
-            p[P_VALUE, s] = -1
+            p[_P_VALUE, s] = -1
     # seats in odd-chip order: first after the button
     order = np.empty(n, dtype=np.int64)
     for k in range(n):
-        order[k] = (g[G_BUTTON] + 1 + k) % n
+        order[k] = (g[_G_BUTTON] + 1 + k) % n
     # Hands that cannot win any pot are out first (pokerkit kills them before pushing chips), so
     # that pots the remaining hands share are merged, which decides where odd chips go.
     alive = 0
@@ -528,17 +522,17 @@ def _showdown(g, p, board):
     while True:
         level = -1
         for s in range(n):
-            c = p[P_CONTRIB, s]
+            c = p[_P_CONTRIB, s]
             if c > previous and (level < 0 or c < level):
                 level = c
         if level < 0:
             break
         best = -1
         for s in range(n):
-            if p[P_STATE, s] == 1 and p[P_CONTRIB, s] >= level and p[P_VALUE, s] > best:
-                best = p[P_VALUE, s]
+            if p[_P_STATE, s] == 1 and p[_P_CONTRIB, s] >= level and p[_P_VALUE, s] > best:
+                best = p[_P_VALUE, s]
         for s in range(n):
-            if p[P_STATE, s] == 1 and p[P_CONTRIB, s] >= level and p[P_VALUE, s] == best:
+            if p[_P_STATE, s] == 1 and p[_P_CONTRIB, s] >= level and p[_P_VALUE, s] == best:
                 alive |= 1 << s
         previous = level
     previous = 0
@@ -547,17 +541,17 @@ def _showdown(g, p, board):
     while True:
         level = -1
         for s in range(n):
-            c = p[P_CONTRIB, s]
+            c = p[_P_CONTRIB, s]
             if c > previous and (level < 0 or c < level):
                 level = c
         if level < 0:
             break
-        amount = g[G_DEAD] if previous == 0 else 0  # dead money is in the main pot
+        amount = g[_G_DEAD] if previous == 0 else 0  # dead money is in the main pot
         for s in range(n):
-            amount += min(p[P_CONTRIB, s], level) - min(p[P_CONTRIB, s], previous)
+            amount += min(p[_P_CONTRIB, s], level) - min(p[_P_CONTRIB, s], previous)
         mask = 0
         for s in range(n):
-            if alive >> s & 1 and p[P_CONTRIB, s] >= level:
+            if alive >> s & 1 and p[_P_CONTRIB, s] >= level:
                 mask |= 1 << s
         if pending_mask >= 0 and mask != pending_mask and pending > 0:
             _pay(g, p, n, order, pending, pending_mask)
@@ -573,11 +567,11 @@ def _showdown(g, p, board):
 def _pay(g, p, n, order, amount, mask):
     best = -1
     for s in range(n):
-        if mask >> s & 1 and p[P_VALUE, s] > best:
-            best = p[P_VALUE, s]
+        if mask >> s & 1 and p[_P_VALUE, s] > best:
+            best = p[_P_VALUE, s]
     winners = 0
     for s in range(n):
-        if mask >> s & 1 and p[P_VALUE, s] == best:
+        if mask >> s & 1 and p[_P_VALUE, s] == best:
             winners += 1
     if winners == 0:  # nobody can win these chips (cannot happen in a played hand)
         return
@@ -586,17 +580,17 @@ def _pay(g, p, n, order, amount, mask):
     paid = 0
     for k in range(n):
         s = order[k]
-        if mask >> s & 1 and p[P_VALUE, s] == best:
-            p[P_WON, s] += share + odd
-            p[P_STACK, s] += share + odd
+        if mask >> s & 1 and p[_P_VALUE, s] == best:
+            p[_P_WON, s] += share + odd
+            p[_P_STACK, s] += share + odd
             odd = 0
             paid |= 1 << s
-    k = g[G_NPOTS]
+    k = g[_G_NPOTS]
     if k < MAX_SEATS:
-        g[G_POTS + 3 * k] = amount
-        g[G_POTS + 3 * k + 1] = mask
-        g[G_POTS + 3 * k + 2] = paid
-        g[G_NPOTS] = k + 1
+        g[_G_POTS + 3 * k] = amount
+        g[_G_POTS + 3 * k + 1] = mask
+        g[_G_POTS + 3 * k + 2] = paid
+        g[_G_NPOTS] = k + 1
 
 
 @jit
@@ -604,191 +598,192 @@ def _finish_round(g, p, board):
     """Collect the bets, then deal on (skipping rounds nobody can bet in) or settle the hand."""
     while True:
         _collect(g, p)
-        if g[G_ACTIVE] <= 1:
-            for s in range(g[G_SEATS]):
-                if p[P_STATE, s] == 1:
-                    p[P_WON, s] += g[G_POT]
-                    p[P_STACK, s] += g[G_POT]
-            g[G_STREET] = 4
+        if g[_G_ACTIVE] <= 1:
+            for s in range(g[_G_SEATS]):
+                if p[_P_STATE, s] == 1:
+                    p[_P_WON, s] += g[_G_POT]
+                    p[_P_STACK, s] += g[_G_POT]
+            g[_G_STREET] = 4
             return
-        if g[G_STREET] == 3:
+        if g[_G_STREET] == 3:
             _showdown(g, p, board)
-            g[G_SHOWDOWN] = 1
-            g[G_STREET] = 4
+            g[_G_SHOWDOWN] = 1
+            g[_G_STREET] = 4
             return
-        g[G_STREET] += 1
-        g[G_REACHED] = g[G_STREET]
+        g[_G_STREET] += 1
+        g[_G_REACHED] = g[_G_STREET]
         if not _begin_round(g, p):
             return
 
 
 @jit
 def _post(g, p, log, seat, amount, kind):
-    a = min(amount, p[P_STACK, seat])
-    p[P_STACK, seat] -= a
-    p[P_BET, seat] += a
-    p[P_CONTRIB, seat] += a
+    a = min(amount, p[_P_STACK, seat])
+    p[_P_STACK, seat] -= a
+    p[_P_BET, seat] += a
+    p[_P_CONTRIB, seat] += a
     _log(g, log, 0, seat, kind, a)
 
 
 @jit
-def start_hand_kernel(g, p, log, deck, button):
+def _start_hand_kernel(g, p, log, deck, button):
     """Deal a hand from ``deck`` with the button on ``button``: antes, blinds, first actor.
 
-    Players with chips (``p[P_STACK] > 0``) are dealt in. Returns the number
+    Players with chips (``p[_P_STACK] > 0``) are dealt in. Returns the number
     of players dealt in; fewer than two means no hand was started.
     """
-    n = g[G_SEATS]
+    n = g[_G_SEATS]
     dealt = 0
     for s in range(n):
-        p[P_BET, s] = 0
-        p[P_CONTRIB, s] = 0
-        p[P_TOACT, s] = 0
-        p[P_ACTED, s] = 0
-        p[P_WON, s] = 0
-        p[P_VALUE, s] = -1
-        p[P_START, s] = p[P_STACK, s]
-        if p[P_STACK, s] > 0:
-            p[P_STATE, s] = 1
-            p[P_HOLE0, s] = deck[2 * s]
-            p[P_HOLE1, s] = deck[2 * s + 1]
+        p[_P_BET, s] = 0
+        p[_P_CONTRIB, s] = 0
+        p[_P_TOACT, s] = 0
+        p[_P_ACTED, s] = 0
+        p[_P_WON, s] = 0
+        p[_P_BACK, s] = 0
+        p[_P_VALUE, s] = -1
+        p[_P_START, s] = p[_P_STACK, s]
+        if p[_P_STACK, s] > 0:
+            p[_P_STATE, s] = 1
+            p[_P_HOLE0, s] = deck[2 * s]
+            p[_P_HOLE1, s] = deck[2 * s + 1]
             dealt += 1
         else:
-            p[P_STATE, s] = 0
-            p[P_HOLE0, s] = -1
-            p[P_HOLE1, s] = -1
-    g[G_DEALT] = dealt
-    g[G_ACTIVE] = dealt
-    g[G_NLOG] = 0
-    g[G_POT] = 0
-    g[G_MAXBET] = 0
-    g[G_LASTFULL] = 0
-    g[G_SHORTOPEN] = 0
-    g[G_SHOWDOWN] = 0
-    g[G_NPOTS] = 0
-    g[G_DEAD] = 0
-    g[G_ACTOR] = -1
-    g[G_STREET] = 0
-    g[G_REACHED] = 0
+            p[_P_STATE, s] = 0
+            p[_P_HOLE0, s] = -1
+            p[_P_HOLE1, s] = -1
+    g[_G_DEALT] = dealt
+    g[_G_ACTIVE] = dealt
+    g[_G_NLOG] = 0
+    g[_G_POT] = 0
+    g[_G_MAXBET] = 0
+    g[_G_LASTFULL] = 0
+    g[_G_SHORTOPEN] = 0
+    g[_G_SHOWDOWN] = 0
+    g[_G_NPOTS] = 0
+    g[_G_DEAD] = 0
+    g[_G_ACTOR] = -1
+    g[_G_STREET] = 0
+    g[_G_REACHED] = 0
     if dealt < 2:
-        g[G_STREET] = 4
+        g[_G_STREET] = 4
         return dealt
-    if g[G_RULES] & RULE_DEAD_BUTTON and g[G_HANDNO] > 0:
+    if g[_G_RULES] & RULE_DEAD_BUTTON and g[_G_HANDNO] > 0:
         # TDA dead button: the big blind moves to the next player after the last one, the small blind sits
         # where the big blind was (posted only by a player still in) and the button where the small blind was
-        bb_seat = _next_dealt(p, n, g[G_BB_SEAT])
+        bb_seat = _next_dealt(p, n, g[_G_BB_SEAT])
         if dealt == 2:  # heads-up the button posts the small blind: the other player
             sb_seat = _next_dealt(p, n, bb_seat)
             button = sb_seat
         else:
-            sb_seat = g[G_BB_SEAT]
-            button = g[G_SB_SEAT]
+            sb_seat = g[_G_BB_SEAT]
+            button = g[_G_SB_SEAT]
     elif dealt == 2:
         sb_seat = button
         bb_seat = _next_dealt(p, n, sb_seat)
     else:
         sb_seat = _next_dealt(p, n, button)
         bb_seat = _next_dealt(p, n, sb_seat)
-    g[G_BUTTON] = button
+    g[_G_BUTTON] = button
     # antes: dead money; the part of the largest that nobody matched goes back
-    ante = g[G_ANTE]
+    ante = g[_G_ANTE]
     if ante > 0:
         for k in range(n):
             s = (button + 1 + k) % n
-            if p[P_STATE, s] == 1:
-                a = min(ante, p[P_STACK, s])
-                p[P_STACK, s] -= a
-                p[P_BET, s] = a
-                p[P_CONTRIB, s] = a
+            if p[_P_STATE, s] == 1:
+                a = min(ante, p[_P_STACK, s])
+                p[_P_STACK, s] -= a
+                p[_P_BET, s] = a
+                p[_P_CONTRIB, s] = a
                 _log(g, log, 0, s, ANTE, a)
         _collect(g, p)
-    g[G_HANDNO] += 1
+    g[_G_HANDNO] += 1
     posted = 0
-    if g[G_RULES] & RULE_POSTS:
+    if g[_G_RULES] & RULE_POSTS:
         # each seat posts its own forced bet (the largest logged as a big blind, the others as small blinds)
         due = 0
         for s in range(n):
-            if p[P_STATE, s] == 1 and p[P_POST, s] > due:
-                due = p[P_POST, s]
+            if p[_P_STATE, s] == 1 and p[_P_POST, s] > due:
+                due = p[_P_POST, s]
         for k in range(n):
             s = (button + 1 + k) % n
-            if p[P_STATE, s] == 1 and p[P_POST, s] > 0:
-                _post(g, p, log, s, p[P_POST, s], BIG_BLIND if p[P_POST, s] == due else SMALL_BLIND)
-                posted = max(posted, p[P_BET, s])
-            elif p[P_STATE, s] == 1 and p[P_POST, s] < 0:  # dead money: into the main pot, not this seat's bet
-                a = min(-p[P_POST, s], p[P_STACK, s])
-                p[P_STACK, s] -= a
-                g[G_POT] += a
-                g[G_DEAD] += a
+            if p[_P_STATE, s] == 1 and p[_P_POST, s] > 0:
+                _post(g, p, log, s, p[_P_POST, s], BIG_BLIND if p[_P_POST, s] == due else SMALL_BLIND)
+                posted = max(posted, p[_P_BET, s])
+            elif p[_P_STATE, s] == 1 and p[_P_POST, s] < 0:  # dead money: into the main pot, not this seat's bet
+                a = min(-p[_P_POST, s], p[_P_STACK, s])
+                p[_P_STACK, s] -= a
+                g[_G_POT] += a
+                g[_G_DEAD] += a
                 _log(g, log, 0, s, ANTE, a)
     else:
-        g[G_SB_SEAT] = sb_seat
-        g[G_BB_SEAT] = bb_seat
-        due = g[G_BB]
-        if p[P_STATE, sb_seat] == 1:
-            _post(g, p, log, sb_seat, g[G_SB], SMALL_BLIND)
-            posted = p[P_BET, sb_seat]
-        _post(g, p, log, bb_seat, g[G_BB], BIG_BLIND)
-        posted = max(posted, p[P_BET, bb_seat])
+        g[_G_SB_SEAT] = sb_seat
+        g[_G_BB_SEAT] = bb_seat
+        due = g[_G_BB]
+        if p[_P_STATE, sb_seat] == 1:
+            _post(g, p, log, sb_seat, g[_G_SB], SMALL_BLIND)
+            posted = p[_P_BET, sb_seat]
+        _post(g, p, log, bb_seat, g[_G_BB], BIG_BLIND)
+        posted = max(posted, p[_P_BET, bb_seat])
     # callers owe the full big blind even when the big blind is short (card rooms), or only what was posted
-    g[G_MAXBET] = posted if g[G_RULES] & RULE_POSTED_BLIND else max(posted, due)
+    g[_G_MAXBET] = posted if g[_G_RULES] & RULE_POSTED_BLIND else max(posted, due)
     if _begin_round(g, p):
         _finish_round(g, p, deck[2 * n : 2 * n + 5])
     return dealt
 
 
 @jit
-def act_kernel(g, p, log, board, kind, amount):
+def _act_kernel(g, p, log, board, kind, amount):
     """Play ``kind`` (FOLD, CHECK/CALL or RAISE to ``amount``) for the player to act; returns the kind played."""
-    seat = g[G_ACTOR]
-    n = g[G_SEATS]
-    to_call, can_raise, min_to, max_to = legal_kernel(g, p)
-    if kind == FOLD and to_call <= 0 and not g[G_RULES] & RULE_OPEN_FOLD:
+    seat = g[_G_ACTOR]
+    n = g[_G_SEATS]
+    to_call, can_raise, min_to, max_to = _legal_kernel(g, p)
+    if kind == FOLD and to_call <= 0 and not g[_G_RULES] & RULE_OPEN_FOLD:
         kind = CHECK
     if kind == RAISE and not can_raise:
         kind = CALL
     if kind == CHECK or kind == CALL:
         kind = CALL if to_call > 0 else CHECK
-    street = g[G_STREET]
+    street = g[_G_STREET]
     if kind == FOLD:
-        p[P_STATE, seat] = 2
-        g[G_ACTIVE] -= 1
+        p[_P_STATE, seat] = 2
+        g[_G_ACTIVE] -= 1
         _log(g, log, street, seat, FOLD, 0)
     elif kind == CALL or kind == CHECK:
-        p[P_STACK, seat] -= to_call
-        p[P_BET, seat] += to_call
-        p[P_CONTRIB, seat] += to_call
+        p[_P_STACK, seat] -= to_call
+        p[_P_BET, seat] += to_call
+        p[_P_CONTRIB, seat] += to_call
         _log(g, log, street, seat, kind, to_call)
     else:
         x = min(max(amount, min_to), max_to)
-        maxbet = g[G_MAXBET]
+        maxbet = g[_G_MAXBET]
         increment = x - maxbet
-        delta = x - p[P_BET, seat]
-        p[P_STACK, seat] -= delta
-        p[P_BET, seat] = x
-        p[P_CONTRIB, seat] += delta
-        full = max(g[G_LASTFULL], g[G_BB])
+        delta = x - p[_P_BET, seat]
+        p[_P_STACK, seat] -= delta
+        p[_P_BET, seat] = x
+        p[_P_CONTRIB, seat] += delta
+        full = max(g[_G_LASTFULL], g[_G_BB])
         if increment >= full:
-            g[G_LASTFULL] = increment
-            g[G_SHORTSUM] = 0
+            g[_G_LASTFULL] = increment
+            g[_G_SHORTSUM] = 0
             for s in range(n):
-                p[P_ACTED, s] = 0
+                p[_P_ACTED, s] = 0
         else:
-            if g[G_LASTFULL] == 0:
-                g[G_SHORTOPEN] = 1
-            g[G_SHORTSUM] += increment
-            if g[G_SHORTSUM] >= full:
-                g[G_SHORTFULL] = 1
-        g[G_MAXBET] = x
+            if g[_G_LASTFULL] == 0:
+                g[_G_SHORTOPEN] = 1
+            g[_G_SHORTSUM] += increment
+            if g[_G_SHORTSUM] >= full:
+                g[_G_SHORTFULL] = 1
+        g[_G_MAXBET] = x
         for s in range(n):
-            p[P_TOACT, s] = 1 if (p[P_STATE, s] == 1 and p[P_STACK, s] > 0 and s != seat) else 0
+            p[_P_TOACT, s] = 1 if (p[_P_STATE, s] == 1 and p[_P_STACK, s] > 0 and s != seat) else 0
         _log(g, log, street, seat, RAISE, x)
-    p[P_TOACT, seat] = 0
-    p[P_ACTED, seat] = 1
+    p[_P_TOACT, seat] = 0
+    p[_P_ACTED, seat] = 1
     nxt = -1
-    if g[G_ACTIVE] > 1:
-        nxt = _next_seat(p, n, seat, P_TOACT)
-    g[G_ACTOR] = nxt
+    if g[_G_ACTIVE] > 1:
+        nxt = _next_seat(p, n, seat, _P_TOACT)
+    g[_G_ACTOR] = nxt
     if nxt < 0:
         _finish_round(g, p, board)
     return kind
@@ -864,6 +859,64 @@ class HandRecord:
         return "\n".join(lines)
 
 
+@dataclass(frozen=True)
+class TableState:
+    """The engine's state at one moment, read with :meth:`Hand.state`: what replays, pages and analyses read.
+
+    Table-wide: ``street`` (0 preflop .. 3 river, 4 once the hand is over),
+    ``actor`` (the seat to act, -1 when nobody is), this hand's ``button``,
+    ``small_blind``, ``big_blind`` and ``ante``, the ``board`` dealt so far,
+    ``pot`` (every chip in the middle: the pots of earlier rounds, antes and
+    dead money, and this round's bets), ``max_bet`` (the largest bet of this
+    round), ``players`` (seats still in the hand), ``showdown`` (the hand
+    ended at a showdown) and ``history`` (``(street, seat, kind, amount)`` of
+    every post and action; kinds index :data:`ACTION_NAMES`, a raise's
+    amount is the total raised to, any other the chips added).
+
+    Per seat, as tuples indexed by physical seat: ``start`` (the stack when
+    the hand began), ``stacks`` (chips behind now), ``bets`` (put in during
+    this round), ``contributions`` (put in during this hand, antes and blinds
+    included, less what came back; dead money is in no seat's
+    contribution), ``returned`` (given back: the part of a bet or an ante
+    that nobody matched), ``won`` (paid from the pots; 0 until the hand is
+    settled), ``dealt`` (dealt in), ``in_hand`` (dealt in and not folded),
+    ``folded`` and ``all_in`` (in the hand with no chips behind). Chips are
+    kept: ``start[s] - stacks[s] + won[s]`` is what seat ``s`` put in and left
+    in the pots.
+
+    >>> hand = Table([100, 100, 100], 1, 2, seed=1).start_hand()
+    >>> state = hand.state()
+    >>> state.actor, state.pot, state.bets, state.in_hand
+    (0, 3, (0, 1, 2), (True, True, True))
+    >>> _ = hand.act(RAISE, 100)
+    >>> hand.state().all_in, hand.state().max_bet
+    ((True, False, False), 100)
+    """
+
+    street: int
+    actor: int
+    button: int
+    small_blind: int
+    big_blind: int
+    ante: int
+    board: tuple[int, ...]
+    pot: int
+    max_bet: int
+    players: int
+    showdown: bool
+    history: tuple[tuple[int, int, int, int], ...]
+    start: tuple[int, ...]
+    stacks: tuple[int, ...]
+    bets: tuple[int, ...]
+    contributions: tuple[int, ...]
+    returned: tuple[int, ...]
+    won: tuple[int, ...]
+    dealt: tuple[bool, ...]
+    in_hand: tuple[bool, ...]
+    folded: tuple[bool, ...]
+    all_in: tuple[bool, ...]
+
+
 def _check_chips(value, name: str, minimum: int) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < minimum:
         raise EngineError(f"The {name} {value!r} is not a whole number of chips of at least {minimum}.")
@@ -882,7 +935,7 @@ class Hand:
     @property
     def over(self) -> bool:
         """True once the hand is settled."""
-        return int(self._table._g[G_STREET]) == 4
+        return int(self._table._g[_G_STREET]) == 4
 
     @property
     def full_board(self) -> np.ndarray:
@@ -892,42 +945,42 @@ class Hand:
     @property
     def street(self) -> int:
         """0 preflop, 1 flop, 2 turn, 3 river, 4 over."""
-        return int(self._table._g[G_STREET])
+        return int(self._table._g[_G_STREET])
 
     @property
     def actor(self) -> int:
         """Seat to act, -1 when nobody is."""
-        return int(self._table._g[G_ACTOR])
+        return int(self._table._g[_G_ACTOR])
 
     @property
     def board(self) -> tuple[int, ...]:
         """Community cards dealt so far."""
-        shown = (0, 3, 4, 5)[int(self._table._g[G_REACHED])]
+        shown = (0, 3, 4, 5)[int(self._table._g[_G_REACHED])]
         return tuple(self._board[:shown].tolist())
 
     def hole(self, seat: int) -> tuple[int, int] | None:
         """Hole cards of ``seat`` (None when not dealt in)."""
         p = self._table._p
-        if p[P_STATE, seat] == 0:
+        if p[_P_STATE, seat] == 0:
             return None
-        return int(p[P_HOLE0, seat]), int(p[P_HOLE1, seat])
+        return int(p[_P_HOLE0, seat]), int(p[_P_HOLE1, seat])
 
     @property
     def pot(self) -> int:
         """Every chip in the middle: the pot plus the bets of this round."""
         t = self._table
-        return int(t._g[G_POT] + t._p[P_BET, : t.seats].sum())
+        return int(t._g[_G_POT] + t._p[_P_BET, : t.seats].sum())
 
     @property
     def history(self) -> tuple[tuple[int, int, int, int], ...]:
         """``(street, seat, kind, amount)`` of every post and action so far."""
         t = self._table
-        used = min(int(t._g[G_NLOG]), len(t._log))
+        used = min(int(t._g[_G_NLOG]), len(t._log))
         return tuple(map(tuple, t._log[:used].tolist()))
 
     def legal(self) -> Legal:
         """What the player to act may do."""
-        to_call, can_raise, min_to, max_to = legal_kernel(self._table._g, self._table._p)
+        to_call, can_raise, min_to, max_to = _legal_kernel(self._table._g, self._table._p)
         if to_call < 0:
             raise EngineError("Nobody is to act: the hand is over.")
         return Legal(int(to_call), bool(can_raise), int(min_to), int(max_to))
@@ -936,21 +989,21 @@ class Hand:
         """What the player to act may see (see :class:`View`); ``hand`` and ``names`` are passed into it."""
         t = self._table
         g, n = t._g, t.seats
-        seat = int(g[G_ACTOR])
+        seat = int(g[_G_ACTOR])
         if seat < 0:
             raise EngineError("Nobody is to act: the hand is over.")
-        to_call, can_raise, min_to, max_to = legal_kernel(g, t._p)
-        gl = g[:G_POTS].tolist()  # plain lists: indexing numpy one number at a time costs more than the view
+        to_call, can_raise, min_to, max_to = _legal_kernel(g, t._p)
+        gl = g[:_G_POTS].tolist()  # plain lists: indexing numpy one number at a time costs more than the view
         stacks, bets, contributions, state, hole0, hole1 = t._p[
-            [P_STACK, P_BET, P_CONTRIB, P_STATE, P_HOLE0, P_HOLE1], :n
+            [_P_STACK, _P_BET, _P_CONTRIB, _P_STATE, _P_HOLE0, _P_HOLE1], :n
         ].tolist()
-        used = min(gl[G_NLOG], len(t._log))
+        used = min(gl[_G_NLOG], len(t._log))
         return View(
             seat=seat,
             hole=(hole0[seat], hole1[seat]),
-            board=tuple(self._board[: (0, 3, 4, 5)[gl[G_REACHED]]].tolist()),
-            street=gl[G_STREET],
-            pot=gl[G_POT] + sum(bets),
+            board=tuple(self._board[: (0, 3, 4, 5)[gl[_G_REACHED]]].tolist()),
+            street=gl[_G_STREET],
+            pot=gl[_G_POT] + sum(bets),
             to_call=int(to_call),
             can_raise=bool(can_raise),
             min_raise_to=int(min_to),
@@ -958,16 +1011,16 @@ class Hand:
             stack=stacks[seat],
             bet=bets[seat],
             contributed=contributions[seat],
-            max_bet=gl[G_MAXBET],
+            max_bet=gl[_G_MAXBET],
             stacks=tuple(stacks),
             bets=tuple(bets),
             contributions=tuple(contributions),
             in_hand=tuple(s == 1 for s in state),
-            button=gl[G_BUTTON],
-            small_blind=gl[G_SB],
-            big_blind=gl[G_BB],
-            ante=gl[G_ANTE],
-            players=gl[G_ACTIVE],
+            button=gl[_G_BUTTON],
+            small_blind=gl[_G_SB],
+            big_blind=gl[_G_BB],
+            ante=gl[_G_ANTE],
+            players=gl[_G_ACTIVE],
             history=tuple(map(tuple, t._log[:used].tolist())),
             source=source,
             hand=hand,
@@ -984,16 +1037,34 @@ class Hand:
         and raise amounts are clamped to the legal range.
         """
         t = self._table
-        if t._g[G_ACTOR] < 0:
+        if t._g[_G_ACTOR] < 0:
             raise EngineError(f"Action {kind!r} comes when nobody is to act: the hand is over.")
         if isinstance(kind, bool) or kind not in (FOLD, CHECK, CALL, RAISE):
             raise EngineError(f"The action {kind!r} is not one of FOLD (0), CHECK (1), CALL (2) or RAISE (3).")
         if isinstance(amount, bool) or not isinstance(amount, (int, np.integer)):
             raise EngineError(f"The raise amount {amount!r} is not a whole number of chips.")
-        played = int(act_kernel(t._g, t._p, t._log, self._board, int(kind), int(amount)))
+        played = int(_act_kernel(t._g, t._p, t._log, self._board, int(kind), int(amount)))
         if self.over:
             t._finish()
         return played
+
+    def state(self) -> TableState:
+        """The table's state now (see :class:`TableState`)."""
+        t = self._table
+        g, n = t._g, t.seats
+        gl = g[:_G_POTS].tolist()
+        stacks, bets, contributions, returned, won, start, state = t._p[
+            [_P_STACK, _P_BET, _P_CONTRIB, _P_BACK, _P_WON, _P_START, _P_STATE], :n
+        ].tolist()
+        return TableState(
+            street=gl[_G_STREET], actor=gl[_G_ACTOR], button=gl[_G_BUTTON], small_blind=gl[_G_SB],
+            big_blind=gl[_G_BB], ante=gl[_G_ANTE], board=self.board, pot=gl[_G_POT] + sum(bets),
+            max_bet=gl[_G_MAXBET], players=gl[_G_ACTIVE], showdown=bool(gl[_G_SHOWDOWN]), history=self.history,
+            start=tuple(start), stacks=tuple(stacks), bets=tuple(bets), contributions=tuple(contributions),
+            returned=tuple(returned), won=tuple(won), dealt=tuple(x != 0 for x in state),
+            in_hand=tuple(x == 1 for x in state), folded=tuple(x == 2 for x in state),
+            all_in=tuple(x == 1 and c == 0 for x, c in zip(state, stacks)),
+        )
 
     def record(self) -> HandRecord:
         """The hand so far as a :class:`HandRecord`."""
@@ -1001,15 +1072,15 @@ class Hand:
         p = t._p
         n = t.seats
         return HandRecord(
-            button=int(t._g[G_BUTTON]),
+            button=int(t._g[_G_BUTTON]),
             holes=tuple(self.hole(s) for s in range(n)),
             board=tuple(int(c) for c in self._board),
             history=self.history,
-            start=tuple(int(x) for x in p[P_START, :n]),
-            stacks=tuple(int(x) for x in p[P_STACK, :n]),
-            won=tuple(int(x) for x in p[P_WON, :n]),
-            showdown=bool(t._g[G_SHOWDOWN]),
-            pots=tuple(_pot_record(t._g, k, n) for k in range(int(t._g[G_NPOTS]))),
+            start=tuple(int(x) for x in p[_P_START, :n]),
+            stacks=tuple(int(x) for x in p[_P_STACK, :n]),
+            won=tuple(int(x) for x in p[_P_WON, :n]),
+            showdown=bool(t._g[_G_SHOWDOWN]),
+            pots=tuple(_pot_record(t._g, k, n) for k in range(int(t._g[_G_NPOTS]))),
         )
 
 
@@ -1020,10 +1091,10 @@ class Hand:
         record = self.record()
         t = self._table
         g, p, n = t._g, t._p, t.seats
-        board = record.board[: (0, 3, 4, 5)[int(g[G_REACHED])]]
-        at_showdown = [bool(record.showdown and p[P_STATE, s] == 1) for s in range(n)]
-        common: dict[str, Any] = dict(hand=int(number), names=tuple(names), button=record.button, small_blind=int(g[G_SB]),
-                      big_blind=int(g[G_BB]), ante=int(g[G_ANTE]), board=tuple(board), history=record.history,
+        board = record.board[: (0, 3, 4, 5)[int(g[_G_REACHED])]]
+        at_showdown = [bool(record.showdown and p[_P_STATE, s] == 1) for s in range(n)]
+        common: dict[str, Any] = dict(hand=int(number), names=tuple(names), button=record.button, small_blind=int(g[_G_SB]),
+                      big_blind=int(g[_G_BB]), ante=int(g[_G_ANTE]), board=tuple(board), history=record.history,
                       start=record.start, stacks=record.stacks, won=record.won,
                       net=tuple(b - a for a, b in zip(record.start, record.stacks)), showdown=record.showdown,
                       pots=record.pots)
@@ -1035,7 +1106,7 @@ class Hand:
 
 
 def _pot_record(g: np.ndarray, k: int, n: int) -> tuple[int, tuple[int, ...], tuple[int, ...]]:
-    amount, eligible, paid = (int(x) for x in g[G_POTS + 3 * k : G_POTS + 3 * k + 3])
+    amount, eligible, paid = (int(x) for x in g[_G_POTS + 3 * k : _G_POTS + 3 * k + 3])
     return amount, tuple(s for s in range(n) if eligible >> s & 1), tuple(s for s in range(n) if paid >> s & 1)
 
 
@@ -1078,29 +1149,36 @@ class Table:
         for s in stacks:
             _check_chips(s, "stack", 0)
         self.seats = len(stacks)
-        self._g = np.zeros(G_FIELDS, dtype=np.int64)
-        self._p = np.zeros((P_FIELDS, MAX_SEATS), dtype=np.int64)
-        self._p[P_STACK, : self.seats] = stacks
-        self._g[G_SEATS] = self.seats
-        self._g[G_RULES] = rules.code
+        self._g = np.zeros(_G_FIELDS, dtype=np.int64)
+        self._p = np.zeros((_P_FIELDS, MAX_SEATS), dtype=np.int64)
+        self._p[_P_STACK, : self.seats] = stacks
+        self._g[_G_SEATS] = self.seats
+        self._g[_G_RULES] = rules.code
         self.rules = rules
         self.set_blinds(small_blind, big_blind, ante)
-        self._log = np.zeros((log_capacity(sum(stacks), self._g[G_BB], self.seats), 4), dtype=np.int64)
+        self._log = np.zeros((log_capacity(sum(stacks), self._g[_G_BB], self.seats), 4), dtype=np.int64)
         self._rng = rng if rng is not None else np.random.default_rng(seed)
         self._button = self.seats - 1 if button is None else int(button) - 1
-        self._g[G_STREET] = 4
+        self._g[_G_STREET] = 4
         self.hands_played = 0
 
     @classmethod
     def over_arrays(cls, g: np.ndarray, p: np.ndarray, log: np.ndarray) -> Table:
-        """A Table over state arrays that a game loop owns (kernel interface: no checks, no deck stream)."""
+        """Deprecated (the state's layout is the engine's own): a Table over a compiled loop's state arrays."""
+        _deprecated("Table.over_arrays", "a Table over a compiled loop's arrays is matchdb.play's own business; read a "
+                    "hand through Hand.state() or matchdb.play.recorded")
+        return cls._over_arrays(g, p, log)
+
+    @classmethod
+    def _over_arrays(cls, g: np.ndarray, p: np.ndarray, log: np.ndarray) -> Table:
+        """A Table over state arrays that a game loop owns (this package's compiled loops: no checks, no deck stream)."""
         table = cls.__new__(cls)
-        table.seats = int(g[G_SEATS])
-        table.rules = Rules("posted" if g[G_RULES] & RULE_POSTED_BLIND else "full",
-                            "dead" if g[G_RULES] & RULE_DEAD_BUTTON else "moving")
+        table.seats = int(g[_G_SEATS])
+        table.rules = Rules("posted" if g[_G_RULES] & RULE_POSTED_BLIND else "full",
+                            "dead" if g[_G_RULES] & RULE_DEAD_BUTTON else "moving")
         table._g, table._p, table._log = g, p, log
         table._rng = None  # type: ignore[assignment]  # a kernel-owned table deals no cards itself
-        table._button = int(g[G_BUTTON])
+        table._button = int(g[_G_BUTTON])
         table.hands_played = 0
         return table
 
@@ -1110,32 +1188,32 @@ class Table:
         bb = _check_chips(big_blind, "big blind", 1)
         if sb > bb:
             raise EngineError(f"The small blind {sb} is larger than the big blind {bb}.")
-        self._g[G_SB] = sb
-        self._g[G_BB] = bb
-        self._g[G_ANTE] = _check_chips(ante, "ante", 0)
+        self._g[_G_SB] = sb
+        self._g[_G_BB] = bb
+        self._g[_G_ANTE] = _check_chips(ante, "ante", 0)
         if hasattr(self, "_log"):
-            need = log_capacity(int(self._p[P_STACK].sum()), bb, self.seats)
+            need = log_capacity(int(self._p[_P_STACK].sum()), bb, self.seats)
             if need > len(self._log):
                 self._log = np.zeros((need, 4), dtype=np.int64)
 
     @property
     def stacks(self) -> list[int]:
         """Chips of each seat now (bets of a hand in play excluded)."""
-        return [int(x) for x in self._p[P_STACK, : self.seats]]
+        return [int(x) for x in self._p[_P_STACK, : self.seats]]
 
     @property
     def button(self) -> int:
         """Seat of the current (or last) button."""
-        return int(self._g[G_BUTTON])
+        return int(self._g[_G_BUTTON])
 
     @property
     def players(self) -> int:
         """Seats with chips."""
-        return int((self._p[P_STACK, : self.seats] > 0).sum())
+        return int((self._p[_P_STACK, : self.seats] > 0).sum())
 
     def start_hand(self, deck: Iterable[int] | None = None) -> Hand:
         """Move the button and deal a hand (from ``deck``, 52 card ids, or a fresh shuffle)."""
-        if self._g[G_STREET] != 4:
+        if self._g[_G_STREET] != 4:
             raise EngineError("A hand is still in play; finish it before starting another.")
         if self.players < 2:
             raise EngineError(f"A hand needs 2 players with chips; the stacks are {self.stacks!r}.")
@@ -1145,10 +1223,10 @@ class Table:
             cards = np.asarray(list(deck), dtype=np.int64)
             if cards.shape != (52,) or sorted(cards.tolist()) != list(range(52)):
                 raise EngineError("A deck must hold each card id 0..51 exactly once.")
-        self._button = _next_button(self._p[P_STACK, : self.seats], self._button)
+        self._button = _next_button(self._p[_P_STACK, : self.seats], self._button)
         hand = Hand(self, cards)
-        start_hand_kernel(self._g, self._p, self._log, cards, self._button)
-        self._button = int(self._g[G_BUTTON])  # the dead-button rule may have placed it elsewhere
+        _start_hand_kernel(self._g, self._p, self._log, cards, self._button)
+        self._button = int(self._g[_G_BUTTON])  # the dead-button rule may have placed it elsewhere
         if hand.over:
             self._finish()
         return hand
@@ -1170,3 +1248,25 @@ def log_capacity(chips: int, big_blind: int, seats: int) -> int:
     """Enough history rows for any hand: each full raise adds a big blind, each short one empties a stack."""
     raises = chips // max(big_blind, 1) + seats
     return int((raises + 4) * (seats + 1) + 3 * seats + 8)
+
+
+# -- names of the state layout and kernels that were public before, kept for one release ------------------------------
+
+_DEPRECATED = {name[1:]: name for name in list(globals()) if name.startswith(("_G_", "_P_", "_LOG_")) and name != "_P_BACK"} | {
+    "legal_kernel": "_legal_kernel", "start_hand_kernel": "_start_hand_kernel", "act_kernel": "_act_kernel"}
+
+
+def _deprecated(name: str, instead: str) -> None:
+    import warnings
+
+    warnings.warn(f"matchdb.play.engine.{name} is deprecated and goes in the next release: {instead}.",
+                  DeprecationWarning, stacklevel=3)
+
+
+def __getattr__(name: str) -> Any:
+    private = _DEPRECATED.get(name)
+    if private is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    _deprecated(name, "the engine's state layout and kernels are private; read the state through Hand.state() "
+                "(TableState) or matchdb.play.recorded")
+    return globals()[private]

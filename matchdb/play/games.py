@@ -62,37 +62,37 @@ from matchdb.errors import MatchdbError
 from matchdb.jit import jit
 from matchdb.play.bots import STRENGTH_KINDS, Bot, decide_kernel
 from matchdb.play.engine import (
+    _G_ACTIVE,
+    _G_ACTOR,
+    _G_ANTE,
+    _G_BB,
+    _G_BUTTON,
+    _G_FIELDS,
+    _G_MAXBET,
+    _G_NLOG,
+    _G_POT,
+    _G_REACHED,
+    _G_RULES,
+    _G_SB,
+    _G_SEATS,
+    _G_SHOWDOWN,
+    _G_STREET,
+    _LOG_KIND,
+    _LOG_SEAT,
+    _LOG_STREET,
+    _P_BET,
+    _P_CONTRIB,
+    _P_FIELDS,
+    _P_HOLE0,
+    _P_HOLE1,
+    _P_STACK,
+    _P_START,
+    _P_STATE,
+    _P_WON,
     CALL,
     CHECK,
     FOLD,
-    G_ACTIVE,
-    G_ACTOR,
-    G_ANTE,
-    G_BB,
-    G_BUTTON,
-    G_FIELDS,
-    G_MAXBET,
-    G_NLOG,
-    G_POT,
-    G_REACHED,
-    G_RULES,
-    G_SB,
-    G_SEATS,
-    G_SHOWDOWN,
-    G_STREET,
-    LOG_KIND,
-    LOG_SEAT,
-    LOG_STREET,
     MAX_SEATS,
-    P_BET,
-    P_CONTRIB,
-    P_FIELDS,
-    P_HOLE0,
-    P_HOLE1,
-    P_STACK,
-    P_START,
-    P_STATE,
-    P_WON,
     RAISE,
     RULE_POSTED_BLIND,
     GameStart,
@@ -100,11 +100,11 @@ from matchdb.play.engine import (
     HandRecord,
     Rules,
     Table,
-    act_kernel,
-    legal_kernel,
+    _act_kernel,
+    _legal_kernel,
+    _start_hand_kernel,
     log_capacity,
     shuffled_decks,
-    start_hand_kernel,
 )
 from matchdb.play.strength import kernel_arrays, seed_kernels
 
@@ -284,7 +284,7 @@ class GameResult:
 def _next_live(p, n, seat):
     for k in range(1, n + 1):
         s = (seat + k) % n
-        if p[P_STACK, s] > 0:
+        if p[_P_STACK, s] > 0:
             return s
     return -1
 
@@ -292,7 +292,7 @@ def _next_live(p, n, seat):
 @jit
 def _begin_hand(g, p, log, game, schedule, deck):
     """Blinds of the level, cash stacks, button; deal. Returns False when the game is over instead."""
-    n = g[G_SEATS]
+    n = g[_G_SEATS]
     if game[GM_OVER] != 0:
         return False
     if game[GM_MODE] == CASH:
@@ -300,31 +300,31 @@ def _begin_hand(g, p, log, game, schedule, deck):
             game[GM_OVER] = 1
             return False
         for s in range(n):
-            p[P_STACK, s] = game[GM_BUYIN]
+            p[_P_STACK, s] = game[GM_BUYIN]
         level = 0
     else:
         level = min(game[GM_HANDS] // game[GM_LEVELHANDS], schedule.shape[0] - 1)
-    g[G_SB] = schedule[level, 0]
-    g[G_BB] = schedule[level, 1]
-    g[G_ANTE] = schedule[level, 2]
+    g[_G_SB] = schedule[level, 0]
+    g[_G_BB] = schedule[level, 1]
+    g[_G_ANTE] = schedule[level, 2]
     button = _next_live(p, n, game[GM_BUTTON])
-    start_hand_kernel(g, p, log, deck, button)
-    game[GM_BUTTON] = g[G_BUTTON]  # the dead-button rule may have placed it elsewhere
+    _start_hand_kernel(g, p, log, deck, button)
+    game[GM_BUTTON] = g[_G_BUTTON]  # the dead-button rule may have placed it elsewhere
     return True
 
 
 @jit
 def _end_hand(g, p, log, game, places, bust_hand, stats, big_blinds):
     """Statistics of the finished hand, players out, places; marks the game over when it is."""
-    n = g[G_SEATS]
+    n = g[_G_SEATS]
     hand = game[GM_HANDS]
     vpip = np.zeros(MAX_SEATS, dtype=np.int64)
     pfr = np.zeros(MAX_SEATS, dtype=np.int64)
-    used = min(g[G_NLOG], log.shape[0])
+    used = min(g[_G_NLOG], log.shape[0])
     for i in range(used):
-        seat = log[i, LOG_SEAT]
-        kind = log[i, LOG_KIND]
-        if log[i, LOG_STREET] == 0:
+        seat = log[i, _LOG_SEAT]
+        kind = log[i, _LOG_KIND]
+        if log[i, _LOG_STREET] == 0:
             if kind == CALL or kind == RAISE:
                 vpip[seat] = 1
             if kind == RAISE:
@@ -334,28 +334,28 @@ def _end_hand(g, p, log, game, places, bust_hand, stats, big_blinds):
                 stats[S_AGG, seat] += 1
             elif kind == CALL:
                 stats[S_CALLS, seat] += 1
-    bb = g[G_BB]
+    bb = g[_G_BB]
     for s in range(n):
-        if p[P_STATE, s] == 0:
+        if p[_P_STATE, s] == 0:
             continue
         stats[S_HANDS, s] += 1
         stats[S_VPIP, s] += vpip[s]
         stats[S_PFR, s] += pfr[s]
         folded_preflop = False
         for i in range(used):
-            if log[i, LOG_SEAT] == s and log[i, LOG_STREET] == 0 and log[i, LOG_KIND] == FOLD:
+            if log[i, _LOG_SEAT] == s and log[i, _LOG_STREET] == 0 and log[i, _LOG_KIND] == FOLD:
                 folded_preflop = True
-        if g[G_REACHED] >= 1 and not folded_preflop:
+        if g[_G_REACHED] >= 1 and not folded_preflop:
             stats[S_FLOPS, s] += 1
-        if g[G_SHOWDOWN] != 0 and p[P_STATE, s] == 1:
+        if g[_G_SHOWDOWN] != 0 and p[_P_STATE, s] == 1:
             stats[S_SHOWDOWNS, s] += 1
-            if p[P_WON, s] > 0:
+            if p[_P_WON, s] > 0:
                 stats[S_SHOWDOWN_WINS, s] += 1
-        if p[P_WON, s] > 0:
+        if p[_P_WON, s] > 0:
             stats[S_WON, s] += 1
-        net = p[P_STACK, s] - p[P_START, s]
+        net = p[_P_STACK, s] - p[_P_START, s]
         stats[S_NET, s] += net
-        stats[S_INVESTED, s] += p[P_CONTRIB, s]
+        stats[S_INVESTED, s] += p[_P_CONTRIB, s]
         big_blinds[s] += net / bb
     game[GM_HANDS] = hand + 1
     if game[GM_MODE] == CASH:
@@ -365,17 +365,17 @@ def _end_hand(g, p, log, game, places, bust_hand, stats, big_blinds):
     # players out this hand: worst place to the smallest starting stack
     alive = 0
     for s in range(n):
-        if p[P_STACK, s] > 0:
+        if p[_P_STACK, s] > 0:
             alive += 1
     out = game[GM_ALIVE] - alive
     while out > 0:
         worst = -1
         for k in range(n):
-            s = (g[G_BUTTON] + 1 + k) % n
-            if p[P_START, s] > 0 and p[P_STACK, s] == 0 and places[s] == 0:
-                if worst < 0 or p[P_START, s] < p[P_START, worst]:
+            s = (g[_G_BUTTON] + 1 + k) % n
+            if p[_P_START, s] > 0 and p[_P_STACK, s] == 0 and places[s] == 0:
+                if worst < 0 or p[_P_START, s] < p[_P_START, worst]:
                     worst = s
-                elif p[P_START, s] == p[P_START, worst]:
+                elif p[_P_START, s] == p[_P_START, worst]:
                     worst = s  # equal stacks: the later seat after the button places lower
         places[worst] = game[GM_ALIVE]
         bust_hand[worst] = hand
@@ -392,7 +392,7 @@ def _place_by_chips(p, n, game, places):
     while game[GM_ALIVE] > 0:
         worst = -1
         for s in range(n):
-            if places[s] == 0 and p[P_STACK, s] > 0 and (worst < 0 or p[P_STACK, s] < p[P_STACK, worst]):
+            if places[s] == 0 and p[_P_STACK, s] > 0 and (worst < 0 or p[_P_STACK, s] < p[_P_STACK, worst]):
                 worst = s
         if worst < 0:
             break
@@ -403,16 +403,16 @@ def _place_by_chips(p, n, game, places):
 @jit
 def _opponent_flags(g, p, log, seat, model, flags):
     """The Monte Carlo opponent model's flag per opponent in hand, in seat order (as bots.opponent_flags)."""
-    n = g[G_SEATS]
-    used = min(g[G_NLOG], log.shape[0])
+    n = g[_G_SEATS]
+    used = min(g[_G_NLOG], log.shape[0])
     k = 0
     for s in range(n):
-        if s == seat or p[P_STATE, s] != 1:
+        if s == seat or p[_P_STATE, s] != 1:
             continue
         flag = 0
         for i in range(used):
-            if log[i, LOG_SEAT] == s and log[i, LOG_STREET] == 0:
-                kind = log[i, LOG_KIND]
+            if log[i, _LOG_SEAT] == s and log[i, _LOG_STREET] == 0:
+                kind = log[i, _LOG_KIND]
                 if kind == RAISE or (model != STEERED and kind == CALL):
                     flag = 1
         flags[k] = flag
@@ -424,12 +424,12 @@ def _run(g, p, log, game, schedule, decks, places, bust_hand, stats, big_blinds,
          arrays, columns, board5, flags, counts, cards, stop):
     """The compiled loop: play until the game ends, the decks run out, a table must be loaded or (``stop``) a hand ends."""
     frame_arrays, preflop, classes, powers, tables, slot_of, low, high = arrays
-    n = g[G_SEATS]
+    n = g[_G_SEATS]
     # a deterministic strength (headsup, exact) is computed once per seat, street and live opponents
     cache_key = np.full(MAX_SEATS, -1, dtype=np.int64)
     cache_value = np.zeros(MAX_SEATS)
     while True:
-        if g[G_STREET] == 4:
+        if g[_G_STREET] == 4:
             if game[GM_OVER] != 0:
                 return _DONE
             if game[GM_DECK] >= decks.shape[0]:
@@ -440,14 +440,14 @@ def _run(g, p, log, game, schedule, decks, places, bust_hand, stats, big_blinds,
                 return _DONE
             for k in range(5):
                 board5[k] = deck[2 * n + k]
-            if g[G_STREET] == 4:
+            if g[_G_STREET] == 4:
                 _end_hand(g, p, log, game, places, bust_hand, stats, big_blinds)
                 if stop:
                     return _HAND_OVER
             continue
-        seat = g[G_ACTOR]
+        seat = g[_G_ACTOR]
         kind = kinds[seat]
-        street = g[G_STREET]
+        street = g[_G_STREET]
         n_board = 0 if street == 0 else street + 2
         strength = 0.0
         needs = False
@@ -465,28 +465,28 @@ def _run(g, p, log, game, schedule, decks, places, bust_hand, stats, big_blinds,
             if model != UNIFORM and (skind == MONTECARLO or skind == EXACT):
                 _opponent_flags(g, p, log, seat, model, flags)
             key = -1
-            if skind == HEADSUP or (skind == EXACT and g[G_ACTIVE] - 1 <= EXACT_OPPONENTS):
-                key = (game[GM_HANDS] * 4 + street) * 16 + g[G_ACTIVE]
+            if skind == HEADSUP or (skind == EXACT and g[_G_ACTIVE] - 1 <= EXACT_OPPONENTS):
+                key = (game[GM_HANDS] * 4 + street) * 16 + g[_G_ACTIVE]
                 if model != UNIFORM:
-                    for o in range(g[G_ACTIVE] - 1):
+                    for o in range(g[_G_ACTIVE] - 1):
                         key = key * 2 + flags[o]
             if key >= 0 and cache_key[seat] == key:
                 strength = cache_value[seat]
             else:
-                strength = strength_kernel(skind, p[P_HOLE0, seat], p[P_HOLE1, seat], board5, n_board, g[G_ACTIVE],
+                strength = strength_kernel(skind, p[_P_HOLE0, seat], p[_P_HOLE1, seat], board5, n_board, g[_G_ACTIVE],
                                            scodes[seat, 1], model, sthresholds[seat], scodes[seat, 3], flags, arrays,
                                            columns)
                 cache_key[seat] = key
                 cache_value[seat] = strength
-        to_call, can_raise, min_to, max_to = legal_kernel(g, p)
-        pot = g[G_POT]
+        to_call, can_raise, min_to, max_to = _legal_kernel(g, p)
+        pot = g[_G_POT]
         for s in range(n):
-            pot += p[P_BET, s]
+            pot += p[_P_BET, s]
         action, amount = decide_kernel(kind, params[seat], strength, to_call, can_raise, min_to, max_to, pot,
-                                 p[P_STACK, seat], p[P_BET, seat], g[G_MAXBET], p[P_CONTRIB, seat], g[G_BB],
-                                 g[G_ACTIVE], p[P_HOLE0, seat], p[P_HOLE1, seat], board5, n_board, counts, cards)
-        act_kernel(g, p, log, board5, action, amount)
-        if g[G_STREET] == 4:
+                                 p[_P_STACK, seat], p[_P_BET, seat], g[_G_MAXBET], p[_P_CONTRIB, seat], g[_G_BB],
+                                 g[_G_ACTIVE], p[_P_HOLE0, seat], p[_P_HOLE1, seat], board5, n_board, counts, cards)
+        _act_kernel(g, p, log, board5, action, amount)
+        if g[_G_STREET] == 4:
             _end_hand(g, p, log, game, places, bust_hand, stats, big_blinds)
             if stop:
                 return _HAND_OVER
@@ -501,12 +501,12 @@ class _Game:
     def __init__(self, seats: int, settings: GameSettings, deal_seed, button: int) -> None:
         mode = _MODES[settings.mode]
         self.schedule = blind_schedule(settings.schedule)
-        self.g = np.zeros(G_FIELDS, dtype=np.int64)
-        self.p = np.zeros((P_FIELDS, MAX_SEATS), dtype=np.int64)
-        self.p[P_STACK, :seats] = settings.stack
-        self.g[G_SEATS] = seats
-        self.g[G_STREET] = 4
-        self.g[G_RULES] = settings.rules.code
+        self.g = np.zeros(_G_FIELDS, dtype=np.int64)
+        self.p = np.zeros((_P_FIELDS, MAX_SEATS), dtype=np.int64)
+        self.p[_P_STACK, :seats] = settings.stack
+        self.g[_G_SEATS] = seats
+        self.g[_G_STREET] = 4
+        self.g[_G_RULES] = settings.rules.code
         smallest_bb = int(self.schedule[:, 1].min())
         self.log = np.empty((log_capacity(seats * settings.stack, smallest_bb, seats), 4), dtype=np.int64)
         self.game = np.zeros(GM_FIELDS, dtype=np.int64)
@@ -528,7 +528,7 @@ class _Game:
     def start(self, seat: int, names: tuple[str, ...]) -> GameStart:
         """What the bot in ``seat`` learns before the first hand (the first hand's blinds and button)."""
         level = self.schedule[0]
-        return GameStart(seat=seat, names=names, stacks=tuple(int(x) for x in self.p[P_STACK, :self.seats]),
+        return GameStart(seat=seat, names=names, stacks=tuple(int(x) for x in self.p[_P_STACK, :self.seats]),
                          button=int((self.game[GM_BUTTON] + 1) % self.seats), small_blind=int(level[0]),
                          big_blind=int(level[1]), ante=int(level[2]), mode=self.settings.mode,
                          hands=self.settings.hands)
@@ -536,9 +536,9 @@ class _Game:
     def played(self) -> PlayedHand:
         """The hand that just ended (between ``_end_hand`` and the next deal)."""
         deck = self.decks[self.game[GM_DECK] - 1]
-        record = Hand(Table.over_arrays(self.g, self.p, self.log), deck).record()
-        return PlayedHand(int(self.game[GM_HANDS]) - 1, record, int(self.g[G_SB]), int(self.g[G_BB]),
-                          int(self.g[G_ANTE]), "posted" if self.g[G_RULES] & RULE_POSTED_BLIND else "full")
+        record = Hand(Table._over_arrays(self.g, self.p, self.log), deck).record()
+        return PlayedHand(int(self.game[GM_HANDS]) - 1, record, int(self.g[_G_SB]), int(self.g[_G_BB]),
+                          int(self.g[_G_ANTE]), "posted" if self.g[_G_RULES] & RULE_POSTED_BLIND else "full")
 
     def more_decks(self) -> None:
         self.decks = shuffled_decks(self.rng, _DECK_BLOCK)
@@ -744,7 +744,7 @@ def _play_python(state: _Game, bots: Sequence[Bot], source, lenient: bool = Fals
     that method), and its illegal actions are refused (or, ``lenient``,
     corrected and counted in ``GameResult.extra["corrections"]``).
     """
-    table = Table.over_arrays(state.g, state.p, state.log)  # for Hand's views
+    table = Table._over_arrays(state.g, state.p, state.log)  # for Hand's views
     decoded_before = getattr(source.tables, "decoded", 0) if source is not None else 0
     names = tuple(bot_name(bot) for bot in bots)
     for seat, bot in enumerate(bots):
@@ -760,7 +760,7 @@ def _play_python(state: _Game, bots: Sequence[Bot], source, lenient: bool = Fals
         if listeners and hand is not None:
             results = hand.results(number, names)
             for seat in listeners:
-                if state.p[P_STATE, seat] != 0:
+                if state.p[_P_STATE, seat] != 0:
                     _ask(bots[seat], seat, "on_hand_end", f"at the end of hand {number}", results[seat])
         _end_hand(g, state.p, state.log, state.game, state.places, state.bust_hand, state.stats, state.big_blinds)
         if on_hand is not None:
@@ -768,7 +768,7 @@ def _play_python(state: _Game, bots: Sequence[Bot], source, lenient: bool = Fals
 
     while True:
         g = state.g
-        if g[G_STREET] == 4:
+        if g[_G_STREET] == 4:
             if state.game[GM_OVER]:
                 break
             if state.game[GM_DECK] >= len(state.decks):
@@ -779,10 +779,10 @@ def _play_python(state: _Game, bots: Sequence[Bot], source, lenient: bool = Fals
             hand = Hand(table, deck)
             if not _begin_hand(g, state.p, state.log, state.game, state.schedule, deck):
                 break
-            if g[G_STREET] == 4:
+            if g[_G_STREET] == 4:
                 finished()
             continue
-        seat = int(g[G_ACTOR])
+        seat = int(g[_G_ACTOR])
         assert hand is not None  # a street below 4 means a hand was dealt
         view = hand.view(source, number, names)
         legal = (view.to_call, view.can_raise, view.min_raise_to, view.max_raise_to)
@@ -790,8 +790,8 @@ def _play_python(state: _Game, bots: Sequence[Bot], source, lenient: bool = Fals
         answer = _ask(bots[seat], seat, "act", where, view)
         kind, amount, corrected = _checked_action(answer, legal, bots[seat], seat, view.street, number, lenient)
         corrections[seat] += corrected
-        act_kernel(g, state.p, state.log, hand.full_board, kind, amount)
-        if g[G_STREET] == 4:
+        _act_kernel(g, state.p, state.log, hand.full_board, kind, amount)
+        if g[_G_STREET] == 4:
             finished()
     decoded = getattr(source.tables, "decoded", 0) - decoded_before if source is not None else 0
     result = state.result(decoded, compiled=False)

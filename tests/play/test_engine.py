@@ -477,3 +477,40 @@ def test_rules_are_checked():
         Rules(short_big_blind="half")
     with pytest.raises(EngineError, match="The rules 'dead' are not a matchdb.play.engine.Rules."):
         Table([10, 10], 1, 2, rules="dead")
+
+
+def test_the_state_record_keeps_every_chip_and_names_what_came_back():
+    """``Hand.state()``: start - stacks + won is what each seat left in the pots, and ``returned`` is what its history
+    put in less that (an uncalled bet or ante given back), on random hands with antes and all-ins."""
+    rng = np.random.default_rng(31)
+    for _ in range(200):
+        seats = int(rng.integers(2, 7))
+        table = Table([int(x) for x in rng.integers(1, 60, seats)], 1, 2, ante=int(rng.integers(0, 3)), seed=int(rng.integers(1 << 30)))
+        hand = table.start_hand()
+        while not hand.over:
+            legal = hand.legal()
+            kind = int(rng.choice([E.FOLD, E.CALL, E.RAISE]))
+            hand.act(kind, int(rng.integers(legal.min_raise_to, legal.max_raise_to + 1)) if legal.can_raise else 0)
+        state = hand.state()
+        put = [0] * seats
+        bet = [0] * seats
+        street = 0
+        for st, seat, kind, amount in state.history:
+            if st != street:
+                street, bet = st, [0] * seats
+            added = amount - bet[seat] if kind == E.RAISE else amount
+            put[seat] += added
+            bet[seat] += added if kind != E.ANTE else 0
+        left = [s - f + w for s, f, w in zip(state.start, state.stacks, state.won)]
+        assert [p - r for p, r in zip(put, state.returned)] == left
+        assert sum(state.won) == sum(left) and state.street == 4 and state.actor == -1
+
+
+def test_the_layout_names_that_were_public_warn_for_one_release():
+    with pytest.warns(DeprecationWarning, match="G_SEATS is deprecated"):
+        assert E.G_SEATS == E._G_SEATS
+    with pytest.warns(DeprecationWarning, match="act_kernel is deprecated"):
+        assert E.act_kernel is E._act_kernel
+    table = Table([10, 10], 1, 2, seed=1)
+    with pytest.warns(DeprecationWarning, match="over_arrays is deprecated"):
+        assert Table.over_arrays(table._g, table._p, table._log).seats == 2

@@ -19,13 +19,13 @@ from matchdb.play.bots import (
     montecarlo,
 )
 from matchdb.play.engine import (
+    _G_FIELDS,
+    _P_FIELDS,
+    _P_STACK,
+    _P_START,
+    _P_STATE,
     CALL,
-    G_FIELDS,
     MAX_SEATS,
-    P_FIELDS,
-    P_STACK,
-    P_START,
-    P_STATE,
 )
 from matchdb.play.games import GameError, GameSettings, blind_schedule, play_game
 
@@ -119,13 +119,13 @@ def test_cash_bookkeeping():
 
 
 def test_players_out_in_the_same_hand_place_by_the_chips_they_started_it_with():
-    g = np.zeros(G_FIELDS, dtype=np.int64)
-    p = np.zeros((P_FIELDS, MAX_SEATS), dtype=np.int64)
+    g = np.zeros(_G_FIELDS, dtype=np.int64)
+    p = np.zeros((_P_FIELDS, MAX_SEATS), dtype=np.int64)
     g[0] = 4  # seats
     g[3] = 20  # big blind
-    p[P_STATE, :4] = 1
-    p[P_START, :4] = [300, 500, 200, 1000]
-    p[P_STACK, :4] = [0, 0, 0, 2000]
+    p[_P_STATE, :4] = 1
+    p[_P_START, :4] = [300, 500, 200, 1000]
+    p[_P_STACK, :4] = [0, 0, 0, 2000]
     game = np.zeros(G.GM_FIELDS, dtype=np.int64)
     game[G.GM_ALIVE] = 4
     game[G.GM_MAXHANDS] = 1000
