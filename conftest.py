@@ -123,6 +123,15 @@ def small_flops(small_store):
     return sorted(parse_flop_spec(SMALL_FLOPS))
 
 
+@pytest.fixture
+def own_full_store(full_store, tmp_path):
+    """The full database as a test that edits its derived data needs it: its own copy (:func:`private_copy`), never
+    the session's store, which the other workers read at the same time."""
+    from tests.helpers import private_copy
+
+    return private_copy(full_store, tmp_path / "own.zarr")
+
+
 @pytest.fixture(scope="session")
 def full_store():
     """The whole database, built once per test run as ``matchdb build`` builds it, its derived data included (about 2 minutes on 2 cores).

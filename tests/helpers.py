@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -140,3 +142,21 @@ def serving(handler):
     finally:
         server.shutdown()
         server.server_close()
+
+
+def private_copy(store: Path, folder: Path, skip: tuple[str, ...] = ()) -> Path:
+    """A copy of ``store`` at ``folder`` that a test may edit: its derived data and JSON files copied, its table data
+    hard-linked (seconds, no space; a test edits the derived files only). ``skip`` names folders left out."""
+
+    def link_or_copy(source: str, target: str) -> None:
+        parts = Path(source).relative_to(store).parts
+        if parts[0] == "derived" or source.endswith(".json"):
+            shutil.copy2(source, target)
+            return
+        try:
+            os.link(source, target)
+        except OSError:  # another file system
+            shutil.copy2(source, target)
+
+    shutil.copytree(store, folder, copy_function=link_or_copy, ignore=shutil.ignore_patterns(*skip))
+    return folder

@@ -52,7 +52,7 @@ arena maps them) is called once per decision from the arena's compiled loop.
 >>> question = Question.of(cols, board_masks(board_columns(())), hero)
 >>> result = np.zeros(4)
 >>> exact_hero(question, Opponents.counted(2), CARDS, result)
->>> round(result[2] / result[3], 12)  # AhKh against two random hands: the equity
+>>> float(round(result[2] / result[3], 12))  # AhKh against two random hands: the equity
 0.375861338429
 """
 

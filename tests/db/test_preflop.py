@@ -224,13 +224,12 @@ def test_a_store_built_before_computes_what_a_question_needs_once_with_progress(
     first use, what that question needs, once, with a bar on a terminal (standard error) and nothing elsewhere; then
     it is kept in the store, and `matchdb build` computes the rest (minutes on 2 cores)."""
     import io
-    import shutil
     import sys
 
     from matchdb.db.build import build
+    from tests.helpers import private_copy
 
-    copy = tmp_path / "old.zarr"
-    shutil.copytree(full_store, copy, ignore=shutil.ignore_patterns("derived"))
+    copy = private_copy(full_store, tmp_path / "old.zarr", skip=("derived",))
     terminal = io.StringIO()
     terminal.isatty = lambda: True  # type: ignore[method-assign]
     monkeypatch.setattr(sys, "stderr", terminal)

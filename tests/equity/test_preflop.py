@@ -98,32 +98,32 @@ def test_preflop_is_cached_in_the_store_and_shipped(full_store, preflop, full_ma
         shipped_path.unlink(missing_ok=True)
 
 
-def test_an_edited_preflop_file_is_refused_and_verify_names_it(full_store, preflop):
+def test_an_edited_preflop_file_is_refused_and_verify_names_it(own_full_store):
     """AA's equity edited to 0.9520 was served, and verify said OK (issue 16)."""
-    path = full_store / "derived" / "preflop.json"
+    path = own_full_store / "derived" / "preflop.json"
     original = path.read_bytes()
     payload = json.loads(original)
     payload["content"]["equity"][CLASSES.index("AA")] = 0.9520
     try:
         path.write_text(json.dumps(payload))
         with pytest.raises(CorruptDatabaseError, match="derived/preflop.json.*altered or damaged"):
-            matchdb.open(full_store).preflop()
+            matchdb.open(own_full_store).preflop()
         from matchdb.db.verify import verify
 
-        report = verify(full_store, sample=0)
+        report = verify(own_full_store, sample=0)
         assert not report.ok and any("derived/preflop.json" in p and "altered" in p for p in report.problems)
     finally:
         path.write_bytes(original)
-    assert matchdb.open(full_store).preflop().row("AA")["equity"] == pytest.approx(0.8520, abs=5e-5)
+    assert matchdb.open(own_full_store).preflop().row("AA")["equity"] == pytest.approx(0.8520, abs=5e-5)
 
 
-def test_edited_preflop_matchups_are_refused_and_verify_names_them(full_store, full_matchups, tmp_path):
+def test_edited_preflop_matchups_are_refused_and_verify_names_them(own_full_store, tmp_path):
     """The matchups are derived data bound to the tables: an edited count is refused, and verify says so; a derived
     file a complete store lacks is named, not a failure (a store built before `matchdb build` computed it)."""
     from matchdb.db.verify import verify
 
-    path = full_store / "derived" / "preflop_matchups.json"
-    multiway = full_store / "derived" / "preflop_multiway.json"
+    path = own_full_store / "derived" / "preflop_matchups.json"
+    multiway = own_full_store / "derived" / "preflop_multiway.json"
     original = path.read_bytes()
     payload = json.loads(original)
     payload["content"]["win"][0] += 1
@@ -131,15 +131,15 @@ def test_edited_preflop_matchups_are_refused_and_verify_names_them(full_store, f
         path.write_text(json.dumps(payload))
         multiway.rename(tmp_path / multiway.name)
         with pytest.raises(CorruptDatabaseError, match="derived/preflop_matchups.json.*altered or damaged"):
-            matchdb.open(full_store).range_equity("AA", "KK", "")
-        report = verify(full_store, sample=0)
+            matchdb.open(own_full_store).range_equity("AA", "KK", "")
+        report = verify(own_full_store, sample=0)
         assert not report.ok and any("preflop_matchups.json" in p and "altered" in p for p in report.problems)
         assert report.derived_missing == ["preflop_multiway"] and len(report.problems) == 1
         assert "derived data not yet computed: preflop_multiway (matchdb build computes it" in report.lines()[-2]
     finally:
         path.write_bytes(original)
         (tmp_path / multiway.name).rename(multiway)
-    report = verify(full_store, sample=0)
+    report = verify(own_full_store, sample=0)
     assert report.ok and report.derived_missing == []
     assert report.derived_checked == ["derived/preflop.json", "derived/preflop_matchups.json", "derived/preflop_multiway.json"]
 

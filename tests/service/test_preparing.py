@@ -10,7 +10,7 @@ import httpx
 import pytest
 
 import matchdb
-from tests.helpers import free_port
+from tests.helpers import free_port, private_copy
 
 
 def _serve(app):
@@ -29,17 +29,17 @@ def _serve(app):
     return url, server, thread
 
 
-def test_questions_wait_for_the_data_being_prepared_with_a_clear_503(full_store, tmp_path):
+def test_questions_wait_for_the_data_being_prepared_with_a_clear_503(own_full_store, tmp_path):
     """Issue 29: a complete store built before `matchdb build` computed its derived data answered a preflop question
     503 "the database could not be read in time" after 30 s. Now the server prepares the data at start-up, in the
     background: a question that needs it meanwhile gets 503 at once with Retry-After and a sentence that says so (an
     'auto' one is answered by sampling), and once it is ready the same question is answered."""
     from matchdb.service.app import RETRY_SECONDS, create_app
 
-    member = full_store / "derived" / "preflop_multiway.json"
+    member = own_full_store / "derived" / "preflop_multiway.json"
     aside = tmp_path / "preflop_multiway.json"
     shutil.move(member, aside)  # the store now lacks the multiway table, like a store built before
-    db = matchdb.open(full_store)
+    db = matchdb.open(own_full_store)
     try:
         assert db.missing_derived() == ["preflop_multiway"]
         db._preparing.acquire()  # holds the preparation at its start, so the questions below come while it runs
@@ -62,7 +62,7 @@ def test_questions_wait_for_the_data_being_prepared_with_a_clear_503(full_store,
                 time.sleep(0.05)
             ready = httpx.get(f"{url}/v1/multiway", params=params, timeout=60)
             assert ready.status_code == 200 and ready.json()["exact"]
-            assert ready.json()["equity"] == matchdb.open(full_store).preflop_multiway().row("JTs")["equity"][2]
+            assert ready.json()["equity"] == matchdb.open(own_full_store).preflop_multiway().row("JTs")["equity"][2]
         finally:
             if held:
                 db._preparing.release()
@@ -82,7 +82,7 @@ def test_a_server_prepares_missing_derived_data_and_hands_it_to_its_workers(full
     from matchdb.service.app import create_app
 
     folder = tmp_path / "old.zarr"
-    shutil.copytree(full_store, folder, ignore=shutil.ignore_patterns("derived"))
+    private_copy(full_store, folder, skip=("derived",))
     packed = pack(folder, tmp_path / "old.zip", preflop=False).path
     shutil.rmtree(folder)
     before = packed.read_bytes()
