@@ -35,6 +35,12 @@ def pytest_configure(config):
     os.environ[_SHARED] = folder  # before the workers start: they inherit it
 
 
+def pytest_xdist_auto_num_workers(config):
+    """One worker more than there are cores: a worker waiting on a server, a browser or a store being built leaves
+    its core to the others (``-n auto`` in ``pyproject.toml``)."""
+    return (os.cpu_count() or 1) + 1
+
+
 def pytest_unconfigure(config):
     """The run is over: its shared stores (the full one is 238 MB) are never left behind under /tmp."""
     folder = config.stash.get(_shared_key, None)
@@ -121,6 +127,21 @@ def small_flops(small_store):
     from matchdb.db.build import parse_flop_spec
 
     return sorted(parse_flop_spec(SMALL_FLOPS))
+
+
+@pytest.fixture(scope="session")
+def solver_compiled(small_store):
+    """The solver's compiled kernels, compiled once per test run into numba's disk cache by whichever worker needs
+    them first (about a minute and a half on a fresh machine); the other workers wait and then load them, instead of
+    compiling the same kernels side by side."""
+    import matchdb
+
+    def make(folder: Path) -> None:
+        db = matchdb.open(small_store)
+        db.solve("AA,QQ", "KK", "2c7dJh3s8c", pot=100, stack=100, bet="a", target=0.1)
+        db.solve("AA,QQ", "KK", "2c7dJh3s", pot=100, stack=100, bet="a", target=1, compressed=True)
+
+    built_once("solver-kernels", make)
 
 
 @pytest.fixture

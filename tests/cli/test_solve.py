@@ -9,6 +9,8 @@ import pytest
 
 from matchdb.cli.main import main
 
+pytestmark = pytest.mark.usefixtures("solver_compiled")  # compiled once per run (conftest.py)
+
 
 def test_solve_prints_the_summary_the_issue_asks_for(small_store, capsys):
     args = ["solve", "--oop", "AA,QQ", "--ip", "KK", "--board", "2c7dJh3s8c", "--pot", "100", "--stack", "100",

@@ -13,6 +13,8 @@ from matchdb.play.bots import BotError, make_bot
 from matchdb.play.engine import CALL, FOLD, RAISE, Table
 from matchdb.play.solved import SolverBot
 
+pytestmark = pytest.mark.usefixtures("solver_compiled")  # compiled once per run (conftest.py)
+
 BOARD = "2c7dJh3s8c"
 
 

@@ -10,6 +10,8 @@ import pytest
 
 from tests.helpers import running_server
 
+pytestmark = pytest.mark.usefixtures("solver_compiled")  # compiled once per run (conftest.py)
+
 #: A node's first answer loads the solver's compiled code in the server (seconds on a loaded machine).
 http = httpx.Client(timeout=300)
 

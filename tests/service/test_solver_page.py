@@ -14,6 +14,8 @@ import pytest
 
 from tests.helpers import running_server
 
+pytestmark = pytest.mark.usefixtures("solver_compiled")  # compiled once per run (conftest.py)
+
 SPOT = {"oop": "AA-88,AJs+,KJs+", "ip": "TT-55,A9s+,KTs+,QTs+", "board": "2c7dJh5s8d", "pot": 60, "stack": 200,
         "bet": "50%, a", "raise": "3x", "target": 1}
 

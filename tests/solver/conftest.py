@@ -9,6 +9,11 @@ PEER_OOP = "66+,A8s+,A5s-A4s,AJo+,K9s+,KQo,QTs+,JTs,96s+,85s+,75s+,65s,54s"
 PEER_IP = "QQ-22,AQs-A2s,ATo+,K5s+,KJo+,Q8s+,J8s+,T7s+,96s+,86s+,75s+,64s+,53s+"
 
 
+@pytest.fixture(autouse=True)
+def _solver_compiled(solver_compiled):
+    """Every solver test runs after the kernels were compiled once for the whole run (conftest.py)."""
+
+
 @pytest.fixture(scope="session")
 def peer_store(tmp_path_factory):
     """A real store of the one table of the flop Td9d6h (not in the small store), built once per session."""
