@@ -396,7 +396,7 @@ class ArenaResult:
         names = [b.name for b in self.bots]
         fig, axes = plt.subplots(1, 3, figsize=(15, 4))
         second = "chips" if self.figure == "bb_per_100" else "place"
-        for ax, key in zip(axes, (self.figure, second), strict=True):
+        for ax, key in zip(axes[:2], (self.figure, second), strict=True):  # the third shows the places
             est = [getattr(b, key) for b in self.bots]
             ax.bar(names, [e.mean for e in est], yerr=[[e.mean - e.low for e in est], [e.high - e.mean for e in est]],
                    capsize=4, color="tab:blue")
