@@ -113,8 +113,8 @@ def test_generated_ranges_equal_eval7(text):
     if merged is None:
         with pytest.raises(RangeError, match="two weights"):
             ours(text)
-    else:
-        assert ours(text) == merged
+        return
+    assert ours(text) == merged
 
 
 @settings(max_examples=40, deadline=None)
@@ -187,8 +187,8 @@ def test_generated_solver_ranges_equal_eval7(text, form):
     if merged is None:
         with pytest.raises(RangeError, match="two weights"):
             ours(pasted)
-    else:
-        assert ours(pasted) == merged, pasted
+        return
+    assert ours(pasted) == merged, pasted
     assert np.array_equal(range_weights(describe_range(pasted)), range_weights(pasted))
 
 
