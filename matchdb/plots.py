@@ -83,7 +83,7 @@ def grid_colour(value: float, center: float = 0.5) -> tuple[str, str]:
     t = 0.5 * value / center if value < center else 0.5 + 0.5 * (value - center) / (1 - center)
     t = min(max(t, 0.0), 1.0)
     a, b, s = (_STOPS[0], _STOPS[1], t / 0.5) if t < 0.5 else (_STOPS[1], _STOPS[2], (t - 0.5) / 0.5)
-    rgb = [round(x + (y - x) * s) for x, y in zip(a, b)]
+    rgb = [round(x + (y - x) * s) for x, y in zip(a, b, strict=True)]
     return "#" + "".join(f"{c:02x}" for c in rgb), text_colour(rgb)
 
 

@@ -109,10 +109,8 @@ def cases(db: MatchDB, long: bool) -> list[tuple[str, str, Any, Callable[..., An
 
 def small_cases(db: MatchDB) -> list[tuple[str, str, Any, Callable[..., Any], tuple]]:
     """Preflop questions on a database lacking tables: the matchups they need counted by enumeration."""
-    out = []
-    for villain in ("AA", "QQ+,AKs"):
-        out.append(("/v1/hands", f"preflop grid vs {villain} (tables lacking)", costs.hands_cost(db, "", "equity", villain, 2, None),
-                    hands_answer, ("", "equity", villain, 2, None)))
+    out = [("/v1/hands", f"preflop grid vs {villain} (tables lacking)", costs.hands_cost(db, "", "equity", villain, 2, None),
+            hands_answer, ("", "equity", villain, 2, None)) for villain in ("AA", "QQ+,AKs")]
     out.append(("/v1/equity", "AhKh preflop vs 22+,A2s+ (tables lacking)", costs.equity_cost(db, "AhKh", "", "22+,A2s+"),
                 MatchDB.outcome, ("AhKh", "", "22+,A2s+")))
     return out

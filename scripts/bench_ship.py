@@ -104,9 +104,11 @@ def run(args, folder, scratch: Path) -> None:
         sample = positions(rng, args.positions)
         for path in (out, folder.path) if run % 2 == 0 else (folder.path, out):
             runs[path].append(latencies(path, sample))
-    packed_times, folder_times = ([statistics.median(figures) for figures in zip(*runs[path])] for path in (out, folder.path))
+    packed_times, folder_times = ([statistics.median(figures) for figures in zip(*runs[path], strict=True)]
+                                  for path in (out, folder.path))
     print(f"latency, median of {args.repeat} runs of {args.positions} positions each:")
-    for name, p, f in zip(("win_rate, cached", "win_rate, first touch", "exact equity, table cached"), packed_times, folder_times):
+    names = ("win_rate, cached", "win_rate, first touch", "exact equity, table cached")
+    for name, p, f in zip(names, packed_times, folder_times, strict=True):
         print(f"{name:<28} packed {p * 1e6:8.1f} us   folder {f * 1e6:8.1f} us   ratio {p / f:4.2f} (target <= 2)")
 
     if args.preflop:

@@ -29,9 +29,9 @@ def test_a_cluster_runs_work_on_localhost_and_leaves_no_trace():
 
 @pytest.mark.parametrize("workers", [0, -1, 1.5, True, "2"])
 def test_the_worker_count_is_checked(workers):
-    with pytest.raises(MatchdbError, match=f"The number of workers {workers!r} is not a whole number of at least 1."):
-        with local_cluster(workers):
-            pass
+    with (pytest.raises(MatchdbError, match=f"The number of workers {workers!r} is not a whole number of at least 1."),
+          local_cluster(workers)):
+        pass
 
 
 def test_build_quiet_prints_nothing_of_dasks_logging(tmp_path):

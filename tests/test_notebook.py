@@ -135,7 +135,7 @@ def test_preflop_tables_as_data_frames_and_grids(preflop_table):
     assert list(frame.index) == list(CLASSES) and list(frame.columns) == ["combos", "equity", "win_rate_2", "win_rate_3"]
     assert frame.loc["AKs", "equity"] == preflop_table.row("AKs")["equity"] and frame.loc["AKo", "combos"] == 12
     grid = preflop_table.grid()
-    for name, value in zip(CLASSES, preflop_table.equity):
+    for name, value in zip(CLASSES, preflop_table.equity, strict=True):
         assert grid[class_cell(name)] == value
     assert preflop_table.grid("win_rate_3")[class_cell("T9s")] == preflop_table.row("T9s")["win_rate_3"]
     with pytest.raises(MatchdbError, match="The figure 'win_rate_9' is not in this table; expected one of equity, win_rate_2, win_rate_3."):

@@ -76,7 +76,7 @@ def test_turn_equities_are_the_apis_on_every_turn_board(db, tmp_path):
     turns = turn_equities(db, "AhKh", "2c7dJh", villain="QQ+,AKs")
     assert turns.flop_equity == db.equity("AhKh", "2c7dJh", villain="QQ+,AKs")
     assert len(turns.cards) == 47 and not {"Ah", "Kh", "2c", "7d", "Jh"} & set(turns.cards)
-    for card, value in zip(turns.cards, turns.values):
+    for card, value in zip(turns.cards, turns.values, strict=True):
         assert value == db.equity("AhKh", "2c7dJh" + card, villain="QQ+,AKs")
     ax = plot_turns(turns.cards, turns.values, reference=turns.flop_equity, out=tmp_path / "turns.png")
     _image(tmp_path / "turns.png")
@@ -87,7 +87,7 @@ def test_turn_equities_are_the_apis_on_every_turn_board(db, tmp_path):
 
 def test_a_turn_that_empties_the_range_draws_no_bar(db, tmp_path):
     turns = turn_equities(db, "AhKh", "2c7dJh", villain=["AsAd"])
-    empty = [card for card, value in zip(turns.cards, turns.values) if np.isnan(value)]
+    empty = [card for card, value in zip(turns.cards, turns.values, strict=True) if np.isnan(value)]
     assert empty == ["As", "Ad"]
     ax = plot_turns(turns.cards, turns.values, out=tmp_path / "turns.png")
     assert len(ax.patches) == 45 and [p.get_height() for p in ax.patches] == [v for v in turns.values if not np.isnan(v)]
@@ -171,7 +171,7 @@ def _contrast(a, b) -> float:
     return (high + 0.05) / (low + 0.05)
 
 
-@pytest.mark.parametrize("board, players", [("2c7dJh", 2), ("7c7d2s7h", 6)])
+@pytest.mark.parametrize(("board", "players"), [("2c7dJh", 2), ("7c7d2s7h", 6)])
 def test_the_colour_bar_is_in_percent_and_every_cell_reads(db, tmp_path, board, players):
     """Issue 21: the bar ran 0-1 unlabelled while the cells show %, and black text on dark red was hard to read."""
     from matplotlib.colors import to_rgba

@@ -323,9 +323,8 @@ class HandTable(Answer):
         if grid:
             labels = list(_GRID_RANKS)
             return pandas.DataFrame(self.grid(), index=pandas.Index(labels, name="row"), columns=labels)
-        frame = pandas.DataFrame({"class": [_class_of(hand) for hand in self.hands], "value": np.asarray(self.values)},
-                                 index=pandas.Index(self.hands, name="hand"))
-        return frame
+        return pandas.DataFrame({"class": [_class_of(hand) for hand in self.hands], "value": np.asarray(self.values)},
+                                index=pandas.Index(self.hands, name="hand"))
 
     def _repr_html_(self) -> str:
         """The coloured 13 x 13 grid, as on the page."""
@@ -346,7 +345,7 @@ def class_grid(hands: Sequence[str], values: Sequence[float] | np.ndarray, valid
     """
     totals = np.zeros((13, 13))
     counts = np.zeros((13, 13))
-    for hand, value, ok in zip(hands, values, valid):
+    for hand, value, ok in zip(hands, values, valid, strict=True):
         if not ok:
             continue
         high, low = sorted((RANKS.index(hand[0]), RANKS.index(hand[2])), reverse=True)
@@ -502,5 +501,6 @@ class Multiway(Answer):
         ]
         if self.player_equities is not None:
             names = (self.hole, *self.opponents)
-            lines.append("  every player: " + "  ".join(f"{n} {_share(e, percent)}" for n, e in zip(names, self.player_equities)))
+            shares = (f"{n} {_share(e, percent)}" for n, e in zip(names, self.player_equities, strict=True))
+            lines.append("  every player: " + "  ".join(shares))
         return "\n".join(lines)

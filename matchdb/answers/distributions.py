@@ -156,7 +156,7 @@ class HandDistribution(Answer):
             "runouts": len(self.river_equities),
             "bins": self.bins,
             "river_counts": self.river_counts.tolist(),
-            "turn": {format_card(int(c)): float(e) for c, e in zip(self.turn_cards, self.turn_equities)},
+            "turn": {format_card(int(c)): float(e) for c, e in zip(self.turn_cards, self.turn_equities, strict=True)},
         }
 
 

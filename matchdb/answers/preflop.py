@@ -87,7 +87,7 @@ class PreflopTable(Answer):
             names = ", ".join(["equity"] + [f"win_rate_{n}" for n in self.win_rate])
             raise MatchdbError(f"The figure {figure!r} is not in this table; expected one of {names}.")
         grid = np.full((13, 13), np.nan)
-        for name, value in zip(self.classes, values):
+        for name, value in zip(self.classes, values, strict=True):
             grid[class_cell(name)] = value
         return grid
 
@@ -192,8 +192,8 @@ class PreflopMultiway(Answer):
         def span(ks: list[int]) -> str:
             return f"{ks[0]}-{ks[-1]}" if len(ks) > 1 else str(ks[0])
 
-        exact = [k for k, x in zip(self.opponents, self.exact) if x]
-        sampled = [k for k, x in zip(self.opponents, self.exact) if not x]
+        exact = [k for k, x in zip(self.opponents, self.exact, strict=True) if x]
+        sampled = [k for k, x in zip(self.opponents, self.exact, strict=True) if not x]
         parts = [f"against {span(exact)} opponent{'s' if exact != [1] else ''} exact"] if exact else []
         if sampled:
             worst = float(self.standard_error.max())

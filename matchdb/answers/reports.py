@@ -151,11 +151,11 @@ class FlopReport(Answer):
         hit_weight = self._hit_weight()
         total = weight.sum()
         out = []
-        for values in sorted(groups, key=lambda v: tuple(TEXTURES[k].index(x) for k, x in zip(keys, v))):
+        for values in sorted(groups, key=lambda v: tuple(TEXTURES[k].index(x) for k, x in zip(keys, v, strict=True))):
             members = np.array(groups[values])
             w = weight[members]
             hw = hit_weight[members]
-            row: dict[str, Any] = dict(zip(keys, values))
+            row: dict[str, Any] = dict(zip(keys, values, strict=True))
             row["flops"] = int(self.count[members].sum())
             row["frequency"] = float(w.sum() / total) if total > 0 else 0.0
             live = w > 0
@@ -212,9 +212,8 @@ class FlopReport(Answer):
 
     def to_text(self) -> str:
         lines = [self.summary(), "", f"{'suits':<10} {'pairing':<9} {'frequency':>9} {'equity':>8}"]
-        for row in self.by_texture(("suits", "pairing"), sort="equity"):
-            if row["frequency"] > 0:
-                lines.append(f"{row['suits']:<10} {row['pairing']:<9} {row['frequency']:>9.4f} {row['equity']:>8.4f}")
+        lines.extend(f"{row['suits']:<10} {row['pairing']:<9} {row['frequency']:>9.4f} {row['equity']:>8.4f}"
+                     for row in self.by_texture(("suits", "pairing"), sort="equity") if row["frequency"] > 0)
         return "\n".join(lines)
 
     def summary(self) -> str:

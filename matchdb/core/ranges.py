@@ -146,12 +146,8 @@ def _class_hands(high: int, low: int, suitedness: str) -> list[tuple[int, int]]:
     """Card-id pairs of one class: ranks ``high`` >= ``low``, suitedness 's', 'o', '' (both) or pair."""
     if high == low:
         return [(s2 * 13 + high, s1 * 13 + low) for s1 in range(4) for s2 in range(s1 + 1, 4)]
-    pairs = []
-    for s1 in range(4):
-        for s2 in range(4):
-            if (s1 == s2 and suitedness != "o") or (s1 != s2 and suitedness != "s"):
-                pairs.append((s1 * 13 + high, s2 * 13 + low))
-    return pairs
+    return [(s1 * 13 + high, s2 * 13 + low) for s1 in range(4) for s2 in range(4)
+            if (s1 == s2 and suitedness != "o") or (s1 != s2 and suitedness != "s")]
 
 
 def _handtype(token: str) -> tuple[int, int, str]:

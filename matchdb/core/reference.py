@@ -47,7 +47,7 @@ def value(hand: list[int]) -> int:
     suits = [c // 13 for c in hand]
     for suit, n in Counter(suits).items():
         if n >= 5:
-            suited = sorted({r for r, s in zip(ranks, suits) if s == suit}, reverse=True)
+            suited = sorted({r for r, s in zip(ranks, suits, strict=True) if s == suit}, reverse=True)
             top = _straight_top(set(suited))
             return _pack(8, [top]) if top is not None else _pack(5, suited[:5])
     count = Counter(ranks)

@@ -294,7 +294,7 @@ def write_dataset(dataset: Dataset, zarr_path: str | Path | None = None, hdf5_pa
     started = time.perf_counter()
     arrays = dataset.arrays()
     attrs = _attributes(dataset, source)
-    for out, writer in zip(outputs, (_write_zarr, _write_hdf5)):
+    for out, writer in zip(outputs, (_write_zarr, _write_hdf5), strict=True):
         if out is None:
             continue
         out.parent.mkdir(parents=True, exist_ok=True)

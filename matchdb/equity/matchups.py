@@ -153,7 +153,7 @@ def column_weights(flop: Iterable[int]) -> np.ndarray:
     third = ranks[:, 2]
     tied = (ranks == third[:, None]).sum(axis=1)
     below = (ranks < third[:, None]).sum(axis=1)
-    splits = np.array([comb(int(m), int(3 - b)) for m, b in zip(tied, below)], dtype=np.int64)
+    splits = np.array([comb(int(m), int(3 - b)) for m, b in zip(tied, below, strict=True)], dtype=np.int64)
     return np.where(runout_low >= top_of_flop, _WHOLE // splits, 0)
 
 

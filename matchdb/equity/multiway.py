@@ -174,7 +174,8 @@ class _Question:
         self.weights = [check_weights(w, f"range of opponent {i + 1}") for i, w in enumerate(opponents)]
         self.kinds = [_kind(w) for w in self.weights]
         self.known_rows = np.array(
-            [int(np.flatnonzero(w)[0]) for w, kind in zip(self.weights, self.kinds) if kind == "known"], dtype=np.int64
+            [int(np.flatnonzero(w)[0]) for w, kind in zip(self.weights, self.kinds, strict=True) if kind == "known"],
+            dtype=np.int64,
         )
         known_mask = np.uint64(0)
         for row in self.known_rows:
@@ -182,7 +183,7 @@ class _Question:
                 raise CardError("Two known opponent hands share a card; expected card-disjoint hands.")
             known_mask |= _ROW_MASKS[row]
         self.known_mask = known_mask
-        self.unknown = [w for w, kind in zip(self.weights, self.kinds) if kind != "known"]
+        self.unknown = [w for w, kind in zip(self.weights, self.kinds, strict=True) if kind != "known"]
         self.unknown_kinds = [kind for kind in self.kinds if kind != "known"]
         self.cols = _columns_first(self.table, self.columns)
         self.col_masks = _ROW_MASKS[self.columns]

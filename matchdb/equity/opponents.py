@@ -116,12 +116,12 @@ class ClassWeights:
     def to_range(self) -> str:
         """The range in eval7's notation, weights to six decimals."""
 
-        return ",".join(f"{w:.6f}({name})" for name, w in zip(CLASSES, self.weights) if w > 0)
+        return ",".join(f"{w:.6f}({name})" for name, w in zip(CLASSES, self.weights, strict=True) if w > 0)
 
     def fraction(self) -> float:
         """The weighted share of the 1,326 hands it holds."""
 
-        return sum(w * combos(name) for name, w in zip(CLASSES, self.weights)) / 1326
+        return sum(w * combos(name) for name, w in zip(CLASSES, self.weights, strict=True)) / 1326
 
 
 def _strength(strength) -> np.ndarray:

@@ -181,7 +181,7 @@ def _enumerated(deals: tuple[np.ndarray, np.ndarray], n_players: int) -> Multiwa
     results += list(_pool().map(count, hands[1:])) if THREADS > 1 else [count(deal) for deal in hands[1:]]
     win = tie = 0.0
     equities = np.zeros(n_players)
-    for result, weight in zip(results, weights):
+    for result, weight in zip(results, weights, strict=True):
         win += weight * result.win[0]
         tie += weight * result.tie[0]
         equities += weight * np.array(result.equity)
@@ -204,7 +204,7 @@ def _sampled(players: list[np.ndarray], samples, seed) -> MultiwayResult:
         raise RangeError("A player's range holds no hand.")
     player_start = np.concatenate([[0], np.cumsum([len(s) for s in supports])]).astype(np.int64)
     hands = np.concatenate(supports).astype(np.int64)
-    cumulative = np.concatenate([np.cumsum(w[s]) for w, s in zip(players, supports)])
+    cumulative = np.concatenate([np.cumsum(w[s]) for w, s in zip(players, supports, strict=True)])
     lookup, offsets, flush_rank = evaluator_tables()
     chunks = sampled_deals(samples) // _CHUNK
     out = np.zeros((chunks, len(players), 4))

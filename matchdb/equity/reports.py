@@ -62,6 +62,7 @@ distinct ranks fit in five consecutive ranks, else ``disconnected``.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import time
@@ -287,10 +288,8 @@ def _prefetched(tables: Iterable[TableItem], depth: int = 2) -> Iterator[TableIt
     finally:
         stop.set()
         while reader.is_alive():  # let a blocked reader finish its put and see the stop
-            try:
+            with contextlib.suppress(queue.Empty):
                 items.get(timeout=0.1)
-            except queue.Empty:
-                pass
 
 
 def _check_dealable(hero: np.ndarray, villain: np.ndarray, hero_spec: object, villain_spec: object) -> None:

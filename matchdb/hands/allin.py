@@ -109,7 +109,7 @@ def _shares(key) -> tuple[float, ...]:
                 continue
             dead = [c for s in range(k) if s not in who for c in holes[s]]
             equity = known_hands([holes[s] for s in who], dead=dead).equity
-            for s, e in zip(who, equity):
+            for s, e in zip(who, equity, strict=True):
                 shares[s] += amount * e
         return tuple(shares)
     hole_array = np.array(holes, dtype=np.int64).reshape(k, 2)

@@ -323,7 +323,7 @@ def allin_adjusted(holes: Sequence[Any], board: Sequence[int], contributions: Se
 
 
 def _single_pot(contributions: Sequence[int], alive: Sequence[bool]) -> bool:
-    live = {c for c, a in zip(contributions, alive) if a}
+    live = {c for c, a in zip(contributions, alive, strict=True) if a}
     return len(live) == 1 and all(c <= max(live) for c in contributions)
 
 
@@ -495,11 +495,11 @@ class Analysis:
         head = (f"{'player':24} {'hands':>6} {'vpip':>6} {'pfr':>6} {'3bet':>6} {'agg':>5} {'wtsd':>6} {'w$sd':>6} "
                 f"{'bb/100':>8} {'adj bb/100':>10}")
         lines.append(head)
-        for row in self.table(minimum_hands)[:limit]:
-            lines.append(
-                f"{row['player'][:24]:24} {row['hands']:>6} {_pct(row['vpip_rate'])} {_pct(row['pfr_rate'])} "
-                f"{_pct(row['three_bet_rate'])} {_num(row['aggression'], 5, 2)} {_pct(row['wtsd'])} "
-                f"{_pct(row['wsd'])} {_num(row['bb_per_100'], 8, 1)} {_num(row['adjusted_bb_per_100'], 10, 1)}")
+        lines.extend(
+            f"{row['player'][:24]:24} {row['hands']:>6} {_pct(row['vpip_rate'])} {_pct(row['pfr_rate'])} "
+            f"{_pct(row['three_bet_rate'])} {_num(row['aggression'], 5, 2)} {_pct(row['wtsd'])} "
+            f"{_pct(row['wsd'])} {_num(row['bb_per_100'], 8, 1)} {_num(row['adjusted_bb_per_100'], 10, 1)}"
+            for row in self.table(minimum_hands)[:limit])
         if len(self.players) > limit:
             lines.append(f"... {len(self.players) - limit} more players")
         if self.decisions:

@@ -185,15 +185,15 @@ class Block:
         try:
             winnings = seats(paid)
         except TypeError:  # hands without recorded winnings (None): zeros
-            winnings = seats(pad[:len(record.stacks)] if x is None else x for record, x in zip(records, paid))
+            winnings = seats(pad[:len(record.stacks)] if x is None else x for record, x in zip(records, paid, strict=True))
         if finishing.count(None) == h:
             finishing_array = np.zeros((h, MAX), dtype=np.int64)
         else:
             finishing_array = seats(
                 pad[:len(record.stacks)] if x is None
                 else x if None not in record.stacks
-                else [-1 if a is None or s is None else a for a, s in zip(x, record.stacks)]
-                for record, x in zip(records, finishing))
+                else [-1 if a is None or s is None else a for a, s in zip(x, record.stacks, strict=True)]
+                for record, x in zip(records, finishing, strict=True))
         return cls(list(records), meta, stacks, posts, winnings, finishing_array, ops, np.zeros(h, dtype=np.int64),
                    np.zeros((h, MAX), dtype=np.int64), np.zeros((h, MAX), dtype=np.int64),
                    np.zeros((h, MAX), dtype=np.int64), np.zeros(h, dtype=np.int64), np.full(h, -1, dtype=np.int64),

@@ -195,7 +195,7 @@ def collect_spots(hands: Iterable[Replayed], player: str, db: MatchDB, candidate
     return Spots(**arrays, first=np.array(firsts), shown_strength=np.array(shown), hands=hand_index)
 
 
-_CLASS_OF = np.array([hand_class(int(a), int(b)) for a, b in zip(HAND_HIGH, HAND_LOW)], dtype=np.int64)
+_CLASS_OF = np.array([hand_class(int(a), int(b)) for a, b in zip(HAND_HIGH, HAND_LOW, strict=True)], dtype=np.int64)
 
 
 def action_probabilities(params: np.ndarray, spots: Spots) -> tuple[np.ndarray, np.ndarray]:
@@ -357,7 +357,7 @@ class FitResult:
     def to_dict(self) -> dict:
         """JSON-safe: the fitted parameters, the losses, the held-out cells (NaN as None)."""
         return plain({"player": self.player, "bot": self.bot.name, "parameters": {
-            n: float(v) for n, v in zip(self.bot.parameter_names(), self.bot.params)},
+            n: float(v) for n, v in zip(self.bot.parameter_names(), self.bot.params, strict=True)},
             "train_hands": self.train_hands, "test_hands": self.test_hands,
             "train_loss": [self.search.start_loss, self.search.best_loss],
             "held_out_distance": self.distance, "start_distance": self.start_distance,
@@ -369,9 +369,8 @@ class FitResult:
                  (f"held-out mean absolute difference of fold/call/raise frequencies: {self.distance:.4f} "
                   f"(West's start: {self.start_distance:.4f})"),
                  f"{'cell':26} {'spots':>6}  {'player f/c/r':>17}  {'fitted f/c/r':>17}  {'start f/c/r':>17}"]
-        for row in self.cells:
-            lines.append(f"{row['cell']:26} {row['spots']:>6}  {_triple(row['player'])}  {_triple(row['fitted'])}  "
-                         f"{_triple(row['start'])}")
+        lines.extend(f"{row['cell']:26} {row['spots']:>6}  {_triple(row['player'])}  {_triple(row['fitted'])}  "
+                     f"{_triple(row['start'])}" for row in self.cells)
         return "\n".join(lines)
 
 

@@ -230,13 +230,13 @@ class Replayed:
     def net(self) -> tuple[int, ...]:
         """Chips won or lost by each player, after rake as the record says (``won - put in``)."""
         paid = self.paid if self.paid is not None else self.won
-        return tuple(p - c for p, c in zip(paid, self.contributions))
+        return tuple(p - c for p, c in zip(paid, self.contributions, strict=True))
 
     @property
     def contributions(self) -> tuple[int, ...]:
         """Chips each player put in the pot (uncalled bets returned)."""
         start, stacks, won = self.engine.start, self.engine.stacks, self.engine.won
-        return tuple(s - f + w for s, f, w in zip(start, stacks, won))
+        return tuple(s - f + w for s, f, w in zip(start, stacks, won, strict=True))
 
 
 @dataclass
@@ -394,9 +394,8 @@ def _table_rules(blinds: tuple[int, ...], antes: tuple[int, ...], min_bet: int
 def _opener(record: Record, posts: tuple[int, ...], stacks: tuple[int, ...], ante: int) -> int:
     """The seat preflop action starts after: pokerkit's largest live forced bet (a post counts below every blind)."""
     signed = (record.blinds[1], record.blinds[0]) if len(posts) == 2 else record.blinds
-    best = max(range(len(posts)),
+    return max(range(len(posts)),
                key=lambda s: (min(posts[s], max(stacks[s] - ante, 0)) * ((signed[s] > 0) - (signed[s] < 0)), s))
-    return best
 
 
 def table_setup(record: Record) -> Setup:
@@ -433,7 +432,7 @@ def _deck(record: Record) -> tuple[tuple[int, ...], tuple[bool, ...]]:
     board: list[int] = []
     folded = [False] * n
     for kind, who, value in record.ops:
-        if kind == DH or kind == SHOW:
+        if kind in (DH, SHOW):
             for k, card in enumerate(value[:2]):
                 if card != UNKNOWN:
                     holes[who][k] = card
@@ -545,7 +544,7 @@ def _replay(record: Record, setup: Setup, steps: bool) -> Replayed:
     log: list[Step] = []
     board_seen = 0
     for position, (kind, who, value) in enumerate(record.ops):
-        if kind == DH or kind == SHOW:
+        if kind in (DH, SHOW):
             continue
         action = record.actions[record.op_actions[position]]
         where = f"Hand {label}, action {record.op_actions[position] + 1} {action!r}"
@@ -599,16 +598,16 @@ def _replay(record: Record, setup: Setup, steps: bool) -> Replayed:
         raise ReplayError(f"Hand {label} goes to a showdown but the record deals only {len(shown_board)} board "
                           "cards.", "incomplete")
     won, before = chips.won, chips.before  # before: each stack once the bets are in, before the pot
-    if chips.showdown and any(h and w > 0 for h, w in zip(setup.hidden, won)):
+    if chips.showdown and any(h and w > 0 for h, w in zip(setup.hidden, won, strict=True)):
         notes |= NOTE_HIDDEN_SPLIT
     status, rake, paid, more = _compare(record, won, chips.returned, before, setup.unlimited)
     notes |= more
-    final = tuple(None if u else x for u, x in zip(setup.unlimited, chips.final))
+    final = tuple(None if u else x for u, x in zip(setup.unlimited, chips.final, strict=True))
     if status != "unrecorded":
-        final = tuple(None if f is None else b + q for f, b, q in zip(final, before, paid))
+        final = tuple(None if f is None else b + q for f, b, q in zip(final, before, paid, strict=True))
     if record.finishing_stacks is not None:
         expected = record.finishing_stacks
-        if any(e is not None and f is not None and e != f for e, f in zip(expected, final)):
+        if any(e is not None and f is not None and e != f for e, f in zip(expected, final, strict=True)):
             raise ReplayError(f"Hand {label} ends with stacks {_amounts(record, expected)} in the record but "
                               f"{_amounts(record, final)} in the engine.", "disagreement")
     holes = shown_holes(record)
@@ -620,7 +619,7 @@ def shown_holes(record: Record) -> tuple[tuple[int, int] | None, ...]:
     """Each player's two cards where the record shows both (dealt face up or shown), else None."""
     holes: list[tuple[int, int] | None] = [None] * record.size
     for kind, who, value in record.ops:
-        if (kind == DH or kind == SHOW) and len(value) == 2 and UNKNOWN not in value:
+        if (kind in (DH, SHOW)) and len(value) == 2 and UNKNOWN not in value:
             holes[who] = (value[0], value[1])
     return tuple(holes)
 
@@ -645,12 +644,12 @@ def _compare(record: Record, won: tuple[int, ...], returned: tuple[int, ...], be
     notes = 0
     if paid is None or (not any(paid) and any(won)):
         finishing = record.finishing_stacks
-        if finishing is None or any(unlimited) or not any(f > b for f, b in zip(finishing, before)):
+        if finishing is None or any(unlimited) or not any(f > b for f, b in zip(finishing, before, strict=True)):
             return "unrecorded", 0, won, 0
-        paid = tuple(f - b for f, b in zip(finishing, before))
+        paid = tuple(f - b for f, b in zip(finishing, before, strict=True))
         notes |= NOTE_FINISHING
     plain = tuple(paid)
-    less = tuple(p - r if 0 < r <= p else p for p, r in zip(plain, returned))
+    less = tuple(p - r if 0 < r <= p else p for p, r in zip(plain, returned, strict=True))
     party = _counts_uncalled(record)
     readings = [plain] if less == plain else [less, plain] if party else [plain, less]
     pot = sum(won)
@@ -658,7 +657,7 @@ def _compare(record: Record, won: tuple[int, ...], returned: tuple[int, ...], be
         if reading == won:
             return "identical", 0, reading, notes | (NOTE_UNCALLED if reading is less else 0)
     for reading in readings if party else [plain]:
-        if sum(reading) < pot and all(0 <= q <= w and (w > 0 or q == 0) for q, w in zip(reading, won)):
+        if sum(reading) < pot and all(0 <= q <= w and (w > 0 or q == 0) for q, w in zip(reading, won, strict=True)):
             notes |= NOTE_UNCALLED if reading is less else 0
             if sum(w > 0 for w in won) >= 2:
                 notes |= NOTE_SPLIT_RAKED

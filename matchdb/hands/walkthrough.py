@@ -95,7 +95,7 @@ def walk(done: Replayed, db: MatchDB | None = None, opponent_range: str = "rando
             add(step.street, board, f"the {E.STREETS[step.street]}: {format_cards(board)}", None)
         stacks, bets, in_hand = list(step.stacks), list(step.bets), list(step.in_hand)
         if step is done.steps[-1]:  # the engine pays the pot at the action that ends the betting: shown unpaid until
-            stacks = [s - w for s, w in zip(stacks, done.won)]  # the result (an all-in's runout is still to come)
+            stacks = [s - w for s, w in zip(stacks, done.won, strict=True)]  # the result (an all-in's runout is still to come)
         pot = total - sum(stacks)  # the chips in the middle
         add(step.street, board, step.words(amount), step.seat)
     for size in (3, 4, 5):  # the rest of the board, dealt after the last action (an all-in runout), street by street

@@ -78,6 +78,7 @@ matchdb.human.session.SessionError: The hand is over; deal the next hand before 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
@@ -711,7 +712,7 @@ class Session:
         """Hands played, stacks, buy-ins and each seat's result in chips and big blinds (JSON-safe)."""
         with self._lock:
             bb = self.config.blinds(max(self.hands - 1, 0))[1]
-            net = [s - b for s, b in zip(self.stacks, self.buyins)]
+            net = [s - b for s, b in zip(self.stacks, self.buyins, strict=True)]
             return {"id": self.id, "hands": self.hands, "names": list(self.names), "stacks": list(self.stacks),
                     "buyins": list(self.buyins), "net": net, "net_big_blinds": [x / bb for x in net],
                     "over": self.over, "left": self.left, "history": str(self.folder / _HANDS)}
@@ -789,10 +790,8 @@ class Session:
             results = hand.results(live.number, self.names)
             for seat in listeners:
                 if record.start[seat] > 0:
-                    try:
+                    with contextlib.suppress(Exception):  # a user's bot's bookkeeping must not stop the table
                         self.bots[seat - 1].on_hand_end(results[seat])
-                    except Exception:  # a user's bot's bookkeeping must not stop the table
-                        pass
         self._append(record, live)
         self.stacks = [int(x) for x in record.stacks]
         self.button = record.button
@@ -803,7 +802,8 @@ class Session:
             "hand": live.number + 1, "board": card_names(record.board[:n_board]), "showdown": record.showdown,
             "shown": {str(s): card_names(record.holes[s]) for s in sorted(shown | {HUMAN_SEAT})
                       if record.holes[s] is not None},
-            "net": [b - a for a, b in zip(record.start, record.stacks)], "won": list(record.won), "stacks": list(record.stacks),
+            "net": [b - a for a, b in zip(record.start, record.stacks, strict=True)], "won": list(record.won),
+            "stacks": list(record.stacks),
             "pots": [{"amount": a, "eligible": list(e), "paid": list(p)} for a, e, p in record.pots],
             "winners": [s for s in range(self.config.seats) if record.won[s] > 0],
         }

@@ -182,7 +182,7 @@ class PyPokerEngineBot(Bot):
         state = self._round_state(view.street, view.pot, view.board, view.button, view.seat, view.history, names,
                                   view.stacks, view.in_hand, view.hand, view.small_blind)
         if not self._started:  # a loop that does not announce games: the first decision starts the one game
-            stacks = tuple(int(x) + int(c) for x, c in zip(view.stacks, view.contributions))
+            stacks = tuple(int(x) + int(c) for x, c in zip(view.stacks, view.contributions, strict=True))
             self._start_game(view.seat, names, stacks, view.small_blind, view.ante, None)
         if view.hand != self._hand:
             self._new_round(view.hand, view.hole, state["seats"])

@@ -320,10 +320,9 @@ class ArenaResult:
             columns = [("wins", "win share"), ("place", "mean place"), ("stacks", "stacks/game")]
         lines.append(f"{'bot':18} " + " ".join(f"{title:>28}" for _, title in columns)
                      + f" {'VPIP':>6} {'PFR':>6} {'AF':>6}" + (" corrected" if s.get("lenient") else ""))
-        for b in self.bots:
-            lines.append(f"{b.name:18} " + " ".join(f"{getattr(b, key)!s:>28}" for key, _ in columns)
-                         + f" {b.vpip:6.3f} {b.pfr:6.3f} {b.aggression:6.2f}"
-                         + (f" {b.corrections:9d}" if s.get("lenient") else ""))
+        lines.extend(f"{b.name:18} " + " ".join(f"{getattr(b, key)!s:>28}" for key, _ in columns)
+                     + f" {b.vpip:6.3f} {b.pfr:6.3f} {b.aggression:6.2f}"
+                     + (f" {b.corrections:9d}" if s.get("lenient") else "") for b in self.bots)
         if len(self.bots) > 1:
             lines.append(f"paired differences of {_FIGURES[self.figure]} per {'set' if s['duplicate'] else 'game'}:")
             lines += ["  " + pair.statement() for pair in self.pairs()]
@@ -397,7 +396,7 @@ class ArenaResult:
         names = [b.name for b in self.bots]
         fig, axes = plt.subplots(1, 3, figsize=(15, 4))
         second = "chips" if self.figure == "bb_per_100" else "place"
-        for ax, key in zip(axes, (self.figure, second)):
+        for ax, key in zip(axes[:2], (self.figure, second), strict=True):  # the third shows the places
             est = [getattr(b, key) for b in self.bots]
             ax.bar(names, [e.mean for e in est], yerr=[[e.mean - e.low for e in est], [e.high - e.mean for e in est]],
                    capsize=4, color="tab:blue")

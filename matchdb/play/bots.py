@@ -669,7 +669,7 @@ def save_bot(bot: BuiltinBot, path: str | os.PathLike, extra: Mapping | None = N
         raise BotError(f"The bot {bot.name!r} uses a Python strength {bot.strength!r}; only built-in strengths can be saved.")
     data = {"kind": _BOT_FILE_KIND, "version": 1, "class": type(bot).__name__, "name": bot.name,
             "strength": asdict(bot.strength),
-            "parameters": {name: float(v) for name, v in zip(bot.parameter_names(), bot.params)}}
+            "parameters": {name: float(v) for name, v in zip(bot.parameter_names(), bot.params, strict=True)}}
     from matchdb.outputs import save_text
 
     return save_text(path, json.dumps(data | dict(extra or {}), indent=1, allow_nan=False) + "\n")

@@ -1063,7 +1063,7 @@ class Hand:
             start=tuple(start), stacks=tuple(stacks), bets=tuple(bets), contributions=tuple(contributions),
             returned=tuple(returned), won=tuple(won), dealt=tuple(x != 0 for x in state),
             in_hand=tuple(x == 1 for x in state), folded=tuple(x == 2 for x in state),
-            all_in=tuple(x == 1 and c == 0 for x, c in zip(state, stacks)),
+            all_in=tuple(x == 1 and c == 0 for x, c in zip(state, stacks, strict=True)),
         )
 
     def record(self) -> HandRecord:
@@ -1096,7 +1096,7 @@ class Hand:
         common: dict[str, Any] = dict(hand=int(number), names=tuple(names), button=record.button, small_blind=int(g[_G_SB]),
                       big_blind=int(g[_G_BB]), ante=int(g[_G_ANTE]), board=tuple(board), history=record.history,
                       start=record.start, stacks=record.stacks, won=record.won,
-                      net=tuple(b - a for a, b in zip(record.start, record.stacks)), showdown=record.showdown,
+                      net=tuple(b - a for a, b in zip(record.start, record.stacks, strict=True)), showdown=record.showdown,
                       pots=record.pots)
         out = []
         for seat in range(n):

@@ -185,7 +185,7 @@ class Search:
 
     def best_dict(self) -> dict[str, float]:
         """The best vector by name."""
-        return {name: float(v) for name, v in zip(self.names, self.best)}
+        return {name: float(v) for name, v in zip(self.names, self.best, strict=True)}
 
     def summary(self) -> str:
         """One line: method, evaluations, stop reason, losses."""
@@ -334,7 +334,7 @@ def genetic(loss: Callable[[np.ndarray], float], start: Sequence[float] | np.nda
                 raise OptimiseError(f"The batch loss returned {len(values)} values for {len(vectors)} vectors.")
         else:
             values = [loss(v.copy()) for v in vectors]
-        return [_check_loss(value, v) for value, v in zip(values, vectors)]
+        return [_check_loss(value, v) for value, v in zip(values, vectors, strict=True)]
 
     start_vector = space.start.copy()
     start_loss = evaluate([start_vector])[0]
@@ -369,7 +369,7 @@ def genetic(loss: Callable[[np.ndarray], float], start: Sequence[float] | np.nda
             child, _ = space.mutate(rng, child, step, max_changes)
             brood.append(child)
         values = evaluate(brood)
-        for child, value in zip(brood, values):
+        for child, value in zip(brood, values, strict=True):
             losses.append(value)
             next(bar, None)
             if value < best_loss:

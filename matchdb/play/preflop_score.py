@@ -160,14 +160,14 @@ class PreflopScore:
 
     def parameters(self) -> dict[str, float]:
         """The parameters by name."""
-        return {name: float(v) for name, v in zip(_NAMES, self._vector)}
+        return {name: float(v) for name, v in zip(_NAMES, self._vector, strict=True)}
 
     def with_vector(self, vector: Sequence[float] | np.ndarray) -> PreflopScore:
         """A score with another parameter vector (checked against the bounds)."""
         vector = np.asarray(vector, dtype=np.float64)
         if vector.shape != (len(_NAMES),):
             raise ScoreError(f"The vector has shape {vector.shape}; the score takes ({len(_NAMES)},).")
-        return PreflopScore(**{name: float(v) for name, v in zip(_NAMES, vector)})
+        return PreflopScore(**{name: float(v) for name, v in zip(_NAMES, vector, strict=True)})
 
     def scores(self) -> np.ndarray:
         """The 169 classes' scores, in :data:`matchdb.core.hole_cards.CLASSES` order."""
@@ -364,7 +364,7 @@ def _ranks(values: np.ndarray) -> np.ndarray:
     starts = np.flatnonzero(np.r_[True, sorted_values[1:] != sorted_values[:-1]])
     ends = np.r_[starts[1:], len(values)]
     ranks = np.empty(len(values))
-    for s, e in zip(starts, ends):
+    for s, e in zip(starts, ends, strict=True):
         ranks[order[s:e]] = (s + e + 1) / 2
     return ranks
 

@@ -314,7 +314,7 @@ class SessionPlayer:
             return []
         self._start(bots)
         tasks = [(k, [bot, *self.field], chunk_seed, units) for k, (bot, seed) in enumerate(pairs)
-                 for chunk_seed, units in zip(self.chunk_seeds(seed), self.chunk_units)]
+                 for chunk_seed, units in zip(self.chunk_seeds(seed), self.chunk_units, strict=True)]
         if self._client is None:
             done = [_play_chunk(b, self.settings, self.seats, s, u, self._source) for _, b, s, u in tasks]
         else:
@@ -324,7 +324,7 @@ class SessionPlayer:
             done = self._client.gather(futures)
         sessions = []
         for k, (_bot, seed) in enumerate(pairs):
-            parts = [d for (j, *_), d in zip(tasks, done) if j == k]
+            parts = [d for (j, *_), d in zip(tasks, done, strict=True) if j == k]
             values = {key: np.concatenate([p[0][key] for p in parts]) for key in ("bb_per_100", "chips", "invested", "wins")}
             sessions.append(Session(int(seed), len(values["wins"]), len(values["wins"]) * self.set_games,
                                     int(sum(p[1] for p in parts)), float(values["bb_per_100"].mean()),
@@ -426,7 +426,8 @@ class TuningResult:
 
     def changed(self) -> dict[str, tuple[float, float]]:
         """Parameters that moved: name -> (start, tuned)."""
-        return {n: (float(a), float(b)) for n, a, b in zip(self.search.names, self.search.start, self.search.best) if a != b}
+        search = self.search
+        return {n: (float(a), float(b)) for n, a, b in zip(search.names, search.start, search.best, strict=True) if a != b}
 
     def to_text(self) -> str:
         """What the command line prints (:meth:`summary`)."""
@@ -440,7 +441,7 @@ class TuningResult:
         """The run's figures as plain JSON types (kept in the saved bot file under ``"tuning"``)."""
         return plain({
             "method": self.method, "objective": self.objective.kind, "target": self.objective.target,
-            "settings": self.settings, "start": dict(zip(self.search.names, self.search.start.tolist())),
+            "settings": self.settings, "start": dict(zip(self.search.names, self.search.start.tolist(), strict=True)),
             "noise": {"seeds": self.noise.seeds, "values": self.noise.values.tolist(), "mean": self.noise.mean,
                       "sd": self.noise.sd},
             "train": {"start": self.train_start, "best": self.train_best, "candidates": self.search.evaluations,
@@ -601,7 +602,7 @@ class Tuner:
 
     def values(self, vectors: Sequence, seeds: Sequence[int]) -> list[float]:
         """The objective's value of each vector on the session of the matching seed."""
-        sessions = self.player.play([(self.candidate(v), s) for v, s in zip(vectors, seeds)])
+        sessions = self.player.play([(self.candidate(v), s) for v, s in zip(vectors, seeds, strict=True)])
         return [self.objective.value(s) for s in sessions]
 
     def noise(self) -> Noise:
@@ -627,7 +628,7 @@ class Tuner:
 
         def batch(vectors: list[np.ndarray]) -> list[float]:
             todo = [v for v in vectors if v.tobytes() not in cache]
-            for v, value in zip(todo, self.values(todo, [self.seed] * len(todo))):
+            for v, value in zip(todo, self.values(todo, [self.seed] * len(todo)), strict=True):
                 cache[v.tobytes()] = value
             out = [cache[v.tobytes()] for v in vectors]
             values.extend(out)
@@ -653,7 +654,7 @@ class Tuner:
         except OptimiseError as error:
             raise TuningError(str(error)) from None
         validation = np.array(self.values([search.best] * len(noise.seeds), noise.seeds))
-        gains = np.array([objective.gain(a, b) for a, b in zip(noise.values, validation)])
+        gains = np.array([objective.gain(a, b) for a, b in zip(noise.values, validation, strict=True)])
         improvement = _interval(gains)
         beyond = bool(improvement.low > 0 and improvement.mean > noise.sd)
         self.say(f"held-out: the best of {METHODS[method]} over the {len(gains)} noise sessions: {objective.label} "

@@ -252,9 +252,9 @@ def multiway_cost(db: MatchDB, hole: Any, board: Any, opponents: Iterable[Any], 
     random = [_is_random(w, cards[:3]) for w in given]
     dealt = [_dealable(w, cards) for w in given]
     counts = [_count(w) for w in dealt]
-    known = [w for w, n in zip(dealt, counts) if n == 1]
+    known = [w for w, n in zip(dealt, counts, strict=True) if n == 1]
     hero_hands = _count(_dealable(hero, [*cards, *(c for w in known for c in _cards_of(w))]))
-    unknown = [(n, r) for n, r in zip(counts, random) if n > 1]
+    unknown = [(n, r) for n, r in zip(counts, random, strict=True) if n > 1]
     k = len(unknown)
     rows = _plural(hero_hands, "hero hand")
     if hero_hands == 0 or min(counts) == 0:
@@ -359,7 +359,7 @@ def _preflop_multiway_cost(db: MatchDB, hero: np.ndarray, opponents: list[np.nda
     players = [hero, *opponents]
     supports = [np.flatnonzero(w) for w in players]
     if method != "sample" and len(opponents) == 2 and all(len(s) == N_HANDS and np.all(w == w[0]) for s, w in
-                                                          zip(supports[1:], opponents)):
+                                                          zip(supports[1:], opponents, strict=True)):
         from matchdb.answers.preflop import PREFLOP_MULTIWAY_KIND
 
         # two random hands: the multiway preflop table's figures (matchdb.db.preflop), where it can be had

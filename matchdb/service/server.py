@@ -17,6 +17,7 @@ N processes on one listening socket, sharing the operating system's page cache.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import resource
@@ -314,10 +315,8 @@ def _no_delay(sock: socket.socket | None) -> None:
     created with ``proto=IPPROTO_TCP``.)
     """
     if sock is not None and sock.family in (socket.AF_INET, socket.AF_INET6):
-        try:
+        with contextlib.suppress(OSError):
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        except OSError:
-            pass
 
 
 def _more_file_descriptors() -> int:
@@ -325,9 +324,7 @@ def _more_file_descriptors() -> int:
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     wanted = hard if hard != resource.RLIM_INFINITY else max(soft, 65536)
     if soft != resource.RLIM_INFINITY and soft < wanted:
-        try:
+        with contextlib.suppress(ValueError, OSError):
             resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
-        except (ValueError, OSError):
-            pass
     soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
     return soft if soft != resource.RLIM_INFINITY else 1_000_000

@@ -279,11 +279,7 @@ class ActionTree:
 
     def lines(self) -> list[str]:
         """Every action node as its line of actions from the root (chance nodes written ``'-'``), in preorder."""
-        out = []
-        for node in self.nodes:
-            if node.kind == "action":
-                out.append(" ".join(_line(node)) or "(root)")
-        return out
+        return [" ".join(_line(node)) or "(root)" for node in self.nodes if node.kind == "action"]
 
     def describe(self) -> list[tuple[str, list[str]]]:
         """(line, available actions) of every action node, in preorder: what a test compares with the peer."""

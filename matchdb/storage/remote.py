@@ -32,6 +32,7 @@ matchdb.errors.DatabaseError: The database URL 'http://[::1/x.zip' is not a vali
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import http.client
 import io
@@ -143,10 +144,8 @@ class _Watch:
 def _cut(sock: socket.socket | None) -> None:
     """Shut a socket down both ways: a read blocked on it returns at once (closing it would not wake the read)."""
     if sock is not None:
-        try:
+        with contextlib.suppress(OSError):
             sock.shutdown(socket.SHUT_RDWR)
-        except OSError:
-            pass
 
 
 class _HttpHandler(urllib.request.HTTPHandler):
@@ -377,10 +376,8 @@ class _RangeCache:
         self._data = folder / "data"
         self._index = folder / "ranges.json"
         self._ranges: list[list[int]] = []  # merged [start, end) ranges, sorted
-        try:
+        with contextlib.suppress(OSError, ValueError, TypeError):
             self._ranges = [[int(a), int(b)] for a, b in json.loads(self._index.read_text())]
-        except (OSError, ValueError, TypeError):
-            pass
 
     def get(self, offset: int, length: int) -> bytes | None:
         if not any(a <= offset and offset + length <= b for a, b in self._ranges):

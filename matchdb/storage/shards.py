@@ -115,7 +115,7 @@ def parse_shard_index(tail: bytes, where: str) -> tuple[tuple[int, int], ...]:
         raise CorruptDatabaseError(f"The shard {where} has a damaged index (crc32c mismatch); rebuild or re-verify it.")
     if _EMPTY in pairs:
         raise CorruptDatabaseError(f"The shard {where} lacks inner chunks; expected all {N_CHUNKS}.")
-    return tuple(zip(pairs[0::2], pairs[1::2]))
+    return tuple(zip(pairs[0::2], pairs[1::2], strict=True))
 
 
 def frame_content_size(frame: bytes) -> int:

@@ -46,8 +46,7 @@ def test_solve_as_text_and_saved(small_store, capsys, tmp_path):
 ])
 def test_bad_questions_exit_2_with_one_sentence(small_store, capsys, change, words):
     args = {"--oop": "AA,QQ", "--ip": "KK", "--board": "2c7dJh3s8c", "--pot": "100", "--stack": "100", "--bet": "a"}
-    for option, value in zip(change[::2], change[1::2], strict=True):
-        args[option] = value
+    args.update(zip(change[::2], change[1::2], strict=True))
     flat = [x for pair in args.items() for x in pair]
     assert main(["solve", *flat, "--db", str(small_store), "--quiet"]) == 2
     err = capsys.readouterr().err.strip().splitlines()

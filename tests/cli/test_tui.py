@@ -118,12 +118,13 @@ def test_whole_hands_through_the_terminal_table(tmp_path):
     for history in histories:
         *_, state = history
         assert list(state.stacks) == history.finishing_stacks
-    assert dict(zip(histories[-1].players, histories[-1].finishing_stacks)) == dict(zip(summary["names"],
-                                                                                       summary["stacks"]))
+    last = histories[-1]
+    ended = dict(zip(last.players, last.finishing_stacks, strict=True))
+    assert ended == dict(zip(summary["names"], summary["stacks"], strict=True))
     # resumed: the same results (a broke cash player has bought in again for the fourth hand, now dealt)
     again = Session.resume(session.id, tmp_path)
-    assert [s - b for s, b in zip(again.stacks, again.buyins)] == summary["net"] and again.view()["hand"] == 4
-    assert all(a == (s or 200) for a, s in zip(again.stacks, summary["stacks"]))
+    assert [s - b for s, b in zip(again.stacks, again.buyins, strict=True)] == summary["net"] and again.view()["hand"] == 4
+    assert all(a == (s or 200) for a, s in zip(again.stacks, summary["stacks"], strict=True))
 
 
 def test_bots_wait_for_the_pause_and_an_action_out_of_turn_changes_nothing(tmp_path):

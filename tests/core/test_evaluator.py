@@ -156,7 +156,7 @@ def test_orders_million_random_pairs_like_eval7():
     # and the hand types agree
     type_names = {name.lower(): i for i, name in enumerate(HAND_TYPES)}
     sample = deck[:20_000].tolist()
-    for hand, value in zip(sample, ours[:20_000].tolist()):
+    for hand, value in zip(sample, ours[:20_000].tolist(), strict=True):
         assert type_names[eval7.handtype(eval7.evaluate([cards[c] for c in hand])).lower()] == value >> 20
 
 

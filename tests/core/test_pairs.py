@@ -55,7 +55,7 @@ def test_pair_row_checks_its_cards():
 
 def test_contract_constants():
     assert (SENTINEL, MAX_W, N_LEVELS) == (65535, 2 * (1081 - 1), 2161)
-    assert (PAIR_LOW == PAIRS[:, 0]).all() and (PAIR_HIGH == PAIRS[:, 1]).all() and PAIR_LOW.dtype == np.int64
+    assert (PAIRS[:, 0] == PAIR_LOW).all() and (PAIRS[:, 1] == PAIR_HIGH).all() and PAIR_LOW.dtype == np.int64
     for card in (0, 17, 48):
         rows = ROWS_OF_CARD[card]
         assert len(rows) == 48 and all(card in PAIRS[row] for row in rows)

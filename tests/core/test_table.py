@@ -54,7 +54,7 @@ def flops(draw, texture):
     ranks = draw(st.lists(st.integers(0, 12), min_size=3, max_size=3, unique=True))
     order = draw(st.permutations(range(4)))
     suits = {"monotone": [order[0]] * 3, "two-tone": [order[0], order[0], order[1]], "rainbow": order[:3]}[texture]
-    return tuple(s * 13 + r for s, r in zip(suits, ranks))
+    return tuple(s * 13 + r for s, r in zip(suits, ranks, strict=True))
 
 
 @pytest.mark.parametrize("texture", TEXTURES)

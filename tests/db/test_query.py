@@ -131,11 +131,11 @@ def test_range_against_range_equals_weighted_hand_equities(db):
     numerator = denominator = 0.0
     for a, b, w in parse_range(hero_range):
         hole = format_cards((a, b))
-        if set((a, b)) & set(parse_cards(board)):
+        if {a, b} & set(parse_cards(board)):
             continue
         outcome = eval7_outcome(hole, board, villain_range)
         deals = sum(
-            wv for x, y, wv in parse_range(villain_range) if not set((x, y)) & set((a, b) + parse_cards(board))
+            wv for x, y, wv in parse_range(villain_range) if not {x, y} & set((a, b) + parse_cards(board))
         )
         numerator += w * deals * (outcome[0] + outcome[1] / 2)
         denominator += w * deals

@@ -92,7 +92,7 @@ class Eval7Flop:
         equity = score2 / 2 / deals
         which = np.minimum((score2 * bins) // (2 * deals), bins - 1).astype(np.int64)
         probability = deals / deals.sum()
-        river = {frozenset(set(self.hands[j]) - set(extra)): (e, p) for j, e, p in zip(boards, equity, probability)}
+        river = {frozenset(set(self.hands[j]) - set(extra)): (e, p) for j, e, p in zip(boards, equity, probability, strict=True)}
         turn = {}
         if not extra:
             for card in {c for j in boards for c in self.hands[j]}:
@@ -148,12 +148,12 @@ def check_against(d, ref, extra, rest):
     np.testing.assert_allclose(d.river_histogram, ref["histogram"], atol=1e-9)
     np.testing.assert_allclose(d.now, ref["now"], atol=1e-9)
     np.testing.assert_allclose(d.potential, ref["potential"], atol=1e-9)
-    ours = {frozenset(r.tolist()): (e, p) for r, e, p in zip(d.runouts, d.river_equities, d.river_probabilities)}
+    ours = {frozenset(r.tolist()): (e, p) for r, e, p in zip(d.runouts, d.river_equities, d.river_probabilities, strict=True)}
     assert ours.keys() == ref["river"].keys()
     for key, (e, p) in ours.items():
         assert e == pytest.approx(ref["river"][key][0], abs=1e-12) and p == pytest.approx(ref["river"][key][1], abs=1e-12)
     assert sorted(d.turn_cards.tolist()) == sorted(ref["turn"])
-    for c, e, p in zip(d.turn_cards.tolist(), d.turn_equities, d.turn_probabilities):
+    for c, e, p in zip(d.turn_cards.tolist(), d.turn_equities, d.turn_probabilities, strict=True):
         assert e == pytest.approx(ref["turn"][c][0], abs=1e-12) and p == pytest.approx(ref["turn"][c][1], abs=1e-12)
     # the histogram's mean is the exact equity
     assert (d.river_probabilities * d.river_equities).sum() == pytest.approx(d.ehs, abs=1e-12)
@@ -226,7 +226,7 @@ def test_every_hand_against_one_hand_and_eval7(oracle_flops, street):
 
 
 @pytest.mark.parametrize(
-    "hole, board, ehs",
+    ("hole", "board", "ehs"),
     [("TcQd", "7h9hQh", 0.683), ("5c9d", "3d5d7d", 0.679), ("KcQc", "7dQh4h2s3c", 0.856)],
 )
 def test_published_ehs(hole, board, ehs):
@@ -239,7 +239,7 @@ def test_published_ehs(hole, board, ehs):
     assert round(d.ehs, 3) == ehs
 
 
-@pytest.mark.parametrize("hole, flop", [("KsQs", "Kc7d2h"), ("KdQh", "Ks7c2d"), ("QcKh", "2sKd7h")])
+@pytest.mark.parametrize(("hole", "flop"), [("KsQs", "Kc7d2h"), ("KdQh", "Ks7c2d"), ("QcKh", "2sKd7h")])
 def test_published_hand_strength(hole, flop):
     """KQ on K72: 42 hands better, 6 tied, 1,033 worse, HS 0.958 (Billings' thesis)."""
     flop = parse_cards(flop)
@@ -273,8 +273,8 @@ def test_suit_renaming_changes_nothing(seed):
         assert getattr(first, name) == pytest.approx(getattr(second, name), abs=1e-12)
     assert (first.river_counts == second.river_counts).all()
     assert (first.turn_counts == second.turn_counts).all()
-    mapped = {int(CARD_MAP[perm, c]): e for c, e in zip(first.turn_cards, first.turn_equities)}
-    assert mapped == pytest.approx(dict(zip(second.turn_cards.tolist(), second.turn_equities)))
+    mapped = {int(CARD_MAP[perm, c]): e for c, e in zip(first.turn_cards, first.turn_equities, strict=True)}
+    assert mapped == pytest.approx(dict(zip(second.turn_cards.tolist(), second.turn_equities, strict=True)))
 
 
 @pytest.mark.parametrize("flop", ["AhKhQh", "7c7d2s", "2c2d2h", "5s6s7d"])
@@ -329,8 +329,8 @@ def test_real_cards_through_the_database(full_db):
     second = distribution(full_db, "AsKs", "2d7cJs")
     assert first.ppot == pytest.approx(second.ppot, abs=1e-12) and first.npot == pytest.approx(second.npot, abs=1e-12)
     swap = int(np.flatnonzero((PERMUTATIONS == [1, 0, 3, 2]).all(axis=1))[0])  # c <-> d, h <-> s
-    assert {int(CARD_MAP[swap, c]): e for c, e in zip(first.turn_cards, first.turn_equities)} == pytest.approx(
-        dict(zip(second.turn_cards.tolist(), second.turn_equities))
+    assert {int(CARD_MAP[swap, c]): e for c, e in zip(first.turn_cards, first.turn_equities, strict=True)} == pytest.approx(
+        dict(zip(second.turn_cards.tolist(), second.turn_equities, strict=True))
     )
 
 
@@ -372,7 +372,7 @@ def test_every_hand_through_the_database(full_db):
     assert every.hand("AhKh")["ehs"] == pytest.approx(full_db.equity("AhKh", "2c7dJh", "QQ+,AK"))
     assert np.isnan(every.turn_equities[i, parse_cards("AhKh2c7dJh")]).all()
     d = distribution(full_db, "AhKh", "2c7dJh", villain="QQ+,AK")
-    assert dict(zip(d.turn_cards.tolist(), d.turn_equities)) == pytest.approx(
+    assert dict(zip(d.turn_cards.tolist(), d.turn_equities, strict=True)) == pytest.approx(
         {c: e for c, e in enumerate(every.turn_equities[i]) if e == e}
     )
 
@@ -404,7 +404,7 @@ def test_bad_input_is_refused_with_a_clear_message():
         hand_distribution(table, flop, row, turn)
     only = np.zeros(1176)
     only[row] = 1.0  # the one opponent hand holds the hero's card
-    hero = int(np.flatnonzero((PAIRS == PAIRS[row][0]).any(axis=1))[1])
+    hero = int(np.flatnonzero((PAIRS[row][0] == PAIRS).any(axis=1))[1])
     with pytest.raises(RangeError, match="No opponent hand"):
         hand_distribution(table, flop, hero, columns, weights=only)
     with pytest.raises(RangeError, match="empty"):

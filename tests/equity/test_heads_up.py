@@ -107,7 +107,7 @@ def test_numpy_and_numba_paths_agree_to_the_last_bit(flop, table_cache):
 
 
 @pytest.mark.parametrize(
-    "hero, villain",
+    ("hero", "villain"),
     [
         ("QQ+,AKs", None),  # a random villain: W's own counts (ties: each hero hand against every hand)
         (None, "QQ+,AKs"),  # a random hero: one minus the villain's share
@@ -151,7 +151,7 @@ def test_range_scores_against_all_hands_scores(table_cache, hero, villain, board
 
 
 @pytest.mark.parametrize(
-    "hero, villain, board",
+    ("hero", "villain", "board"),
     [
         ("AK,AQ", "AK,KQ", "2c7dJh"),  # a flop; many ties
         ("QQ+,AKs", "JJ-99,AQs", "2c7dJh"),  # a flop, small ranges: every pair compared

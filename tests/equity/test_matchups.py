@@ -59,7 +59,7 @@ def test_enumerated_classes_equal_the_reference():
     rng = np.random.default_rng(5)
     chosen = rng.choice(len(classes.orbit), size=3, replace=False)
     win, tie = enumerate_classes(chosen)
-    for k, w, t in zip(chosen, win, tie):
+    for k, w, t in zip(chosen, win, tie, strict=True):
         h, v = classes.hands[k]
         want = reference_counts([(int(HAND_HIGH[h]), int(HAND_LOW[h])), (int(HAND_HIGH[v]), int(HAND_LOW[v]))])
         assert (w, t) == (want[0, 0], want[0, 1])

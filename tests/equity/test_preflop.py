@@ -307,7 +307,7 @@ def test_counts_against_random_hands_equal_looking_at_every_pair(table_cache):
     for row in range(0, 1176, 25):
         want = np.zeros(5, dtype=np.int64)
         weight = 0
-        for column, w in zip(chosen, weights):
+        for column, w in zip(chosen, weights, strict=True):
             if table[row, column] != 65535:
                 want += w * np.array(_brute_force(table[:, column], hands, row))
                 weight += w
@@ -357,7 +357,7 @@ def _against_two_random_by_flops(db, hand: str) -> float:
 
     with ThreadPoolExecutor(2) as pool:
         values = list(pool.map(equity, flops))
-    return sum(n * v for n, v in zip(flops.values(), values)) / 19_600
+    return sum(n * v for n, v in zip(flops.values(), values, strict=True)) / 19_600
 
 
 @pytest.mark.slow

@@ -161,7 +161,7 @@ def test_symmetric_entries_equal_per_flop(some_tables):
         for name in HITS:
             np.testing.assert_allclose(one_by_one.hits[name][members], by_orbit.hits[name][e], atol=1e-12)
     assert by_orbit.overall_equity() == pytest.approx(one_by_one.overall_equity(), abs=1e-12)
-    for a, b in zip(by_orbit.by_texture("connectedness"), one_by_one.by_texture("connectedness")):
+    for a, b in zip(by_orbit.by_texture("connectedness"), one_by_one.by_texture("connectedness"), strict=True):
         assert a == pytest.approx(b)
 
 

@@ -84,7 +84,8 @@ def test_exact_runouts_equal_eval7(holes, board, contributions, alive):
     cards = [parse_cards(h) for h in holes]
     ours = expected_payments(cards, parse_cards(board), contributions, alive)
     theirs = _eval7_payments(cards, parse_cards(board), contributions, alive)
-    assert np.allclose([x for x, a in zip(ours, alive) if a], [x for x, a in zip(theirs, alive) if a], atol=1e-9)
+    live_ours = [x for x, a in zip(ours, alive, strict=True) if a]
+    assert np.allclose(live_ours, [x for x, a in zip(theirs, alive, strict=True) if a], atol=1e-9)
     assert sum(ours) == pytest.approx(sum(contributions))
 
 
@@ -108,7 +109,7 @@ def test_preflop_all_ins_equal_the_board_by_board_enumeration(holes, contributio
 
     cards = [parse_cards(h) for h in holes]
     ours = expected_payments(cards, (), contributions, alive)
-    live = [c for c, a in zip(cards, alive) if a]
+    live = [c for c, a in zip(cards, alive, strict=True) if a]
     levels = pot_levels(contributions, alive)
     amounts = np.array([a for a, _ in levels], dtype=np.float64)
     masks = np.zeros((len(levels), len(live)), dtype=np.bool_)
@@ -118,7 +119,7 @@ def test_preflop_all_ins_equal_the_board_by_board_enumeration(holes, contributio
     rest = np.array([c for c in range(52) if c not in used], dtype=np.int64)
     enumerated = allin._enumerate(np.array(live, dtype=np.int64), np.zeros(0, dtype=np.int64), rest, 5, amounts, masks,
                                   STRAIGHT_TOP, FLUSH_VALUE)
-    assert np.allclose([x for x, a in zip(ours, alive) if a], enumerated, atol=1e-9)
+    assert np.allclose([x for x, a in zip(ours, alive, strict=True) if a], enumerated, atol=1e-9)
     assert sum(ours) == pytest.approx(sum(contributions))
 
 

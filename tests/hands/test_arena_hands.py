@@ -76,10 +76,10 @@ def test_cash_games_replay_in_pokerkit_to_the_arenas_chips_and_read_back_as_play
         played = keeping.hands[path.stem]
         assert len(histories) == len(played) == 40
         won: dict[str, int] = defaultdict(int)
-        for history, hand in zip(histories, played):
+        for history, hand in zip(histories, played, strict=True):
             order = phh_order(hand.record)
             assert final_stacks(history) == history.finishing_stacks == [hand.record.stacks[s] for s in order]
-            for name, start, end in zip(history.players, history.starting_stacks, history.finishing_stacks):
+            for name, start, end in zip(history.players, history.starting_stacks, history.finishing_stacks, strict=True):
                 won[name] += end - start
             checked += 1
         unit = int(path.stem.split("-")[1].removeprefix("unit"))
@@ -90,7 +90,7 @@ def test_cash_games_replay_in_pokerkit_to_the_arenas_chips_and_read_back_as_play
     records = list(read(sorted(files)))
     played = [hand for path in files for hand in keeping.hands[path.stem]]
     assert len(records) == len(played)
-    for record, hand in zip(records, played):
+    for record, hand in zip(records, played, strict=True):
         r = hand.record
         order = phh_order(r)
         names = keeping.names[record.fields["table"]]
@@ -124,7 +124,7 @@ def test_tournaments_replay_in_pokerkit_hand_after_hand_to_the_winner(tmp_path, 
         histories = pokerkit_hands(tmp_path / "hands" / f"{label}.phhs")
         assert len(histories) == len(played) > 0
         previous = None
-        for history, hand in zip(histories, played):
+        for history, hand in zip(histories, played, strict=True):
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")  # pokerkit warns of a fold it sees no reason for (the 'full' rule)
                 final = final_stacks(history)
@@ -133,10 +133,10 @@ def test_tournaments_replay_in_pokerkit_hand_after_hand_to_the_winner(tmp_path, 
                 differ += 1
             antes += hand.ante > 0
             if previous is not None:  # each hand starts where the last one ended
-                ended = dict(zip(previous.players, previous.finishing_stacks))
-                assert all(ended[name] == start for name, start in zip(history.players, history.starting_stacks))
+                ended = dict(zip(previous.players, previous.finishing_stacks, strict=True))
+                assert all(ended[name] == start for name, start in zip(history.players, history.starting_stacks, strict=True))
             previous = history
-        winner = max(zip(previous.finishing_stacks, previous.players))[1]
+        winner = max(zip(previous.finishing_stacks, previous.players, strict=True))[1]
         assert sum(previous.finishing_stacks) == 5 * 1500 == max(previous.finishing_stacks)
         unit = int(label.split("-")[1].removeprefix("unit"))
         bot = winner.rsplit("-", 1)[0] if winner[-2:] == "-2" else winner

@@ -273,7 +273,7 @@ def _plain_arrays(records: list) -> dict:
         stacks.append([*table.stacks, *pad[n:]])
         posts.append([*(table.posts or pad[:n]), *pad[n:]])
         paid.append([*(record.winnings if record.winnings is not None else pad[:n]), *pad[n:]])
-        ends = ([-1 if x is None or s is None else x for x, s in zip(record.finishing_stacks, record.stacks)]
+        ends = ([-1 if x is None or s is None else x for x, s in zip(record.finishing_stacks, record.stacks, strict=True)]
                 if record.finishing_stacks is not None else pad[:n])
         finishing.append([*ends, *pad[n:]])
     as_array = {"meta": meta, "stacks": stacks, "posts": posts, "winnings": paid, "finishing": finishing, "ops": ops}

@@ -45,7 +45,7 @@ def test_written_hands_load_in_pokerkit_and_replay_identically(known_hands):
     with open(path, "rb") as handle:
         histories = list(pokerkit.HandHistory.load_all(handle))
     assert len(histories) == 500
-    for history, hand in zip(histories[:200], hands):
+    for history, hand in zip(histories[:200], hands[:200], strict=True):
         assert list(list(history)[-1].stacks) == history.finishing_stacks  # pokerkit ends where the engine ended
         assert sorted(history.finishing_stacks) == sorted(hand.stacks)
     report = replay(path)

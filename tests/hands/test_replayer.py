@@ -37,7 +37,7 @@ def test_every_replayed_hand_ends_as_pokerkit_ends_it(sample_replays):
     for done in hands:
         state = list(done.record.history())[-1]
         theirs = [Decimal(x) for x in state.payoffs]
-        mine = [done.record.amount(x - y) for x, y in zip(done.engine.stacks, done.engine.start)]
+        mine = [done.record.amount(x - y) for x, y in zip(done.engine.stacks, done.engine.start, strict=True)]
         if "post counted as dead money" in done.notes:
             assert done.record.label == "ong-1000nl.phhs [2]" and mine[2] - theirs[2] == -5
             continue
@@ -49,7 +49,7 @@ def test_raked_hands_pay_the_record_and_keep_the_rake(sample_replays):
     raked = [d for d in hands if d.status == "raked"]
     for done in raked:
         assert sum(done.won) - sum(done.paid) == done.rake > 0
-        assert all(p <= w for p, w in zip(done.paid, done.won))
+        assert all(p <= w for p, w in zip(done.paid, done.won, strict=True))
         if done.paid != done.record.winnings:  # Party's winnings count the uncalled bet given back; Ongame's split
             assert done.notes[0] in ("uncalled bet counted as won", "winnings from finishing stacks")
     # ABS hand 3: 5.00 preflop, the flop raise to 17 uncalled past 6: a 17.00 pot, 15.65 collected

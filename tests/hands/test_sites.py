@@ -98,7 +98,7 @@ def test_showdowns_written_unknown_split_as_pokerkit_splits_them():
     assert done.won[:2] == (2400, 2400)
     for record in read(IPN):  # unlimited stacks: the results
         done = replay_hand(record)
-        net = [done.record.amount(s - a) for s, a in zip(done.engine.stacks, done.engine.start)]
+        net = [done.record.amount(s - a) for s, a in zip(done.engine.stacks, done.engine.start, strict=True)]
         assert net == _pokerkit_nets(record), record.label
 
 

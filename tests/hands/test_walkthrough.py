@@ -26,7 +26,7 @@ def test_every_frame_of_every_real_hand_keeps_the_chips(sample_replays):
         assert frames[-1]["board"] == format_cards(done.board)
         actions = [f for f in frames if f["seat"] is not None]
         assert len(actions) == len(done.steps)
-        for frame, step in zip(actions, done.steps):
+        for frame, step in zip(actions, done.steps, strict=True):
             assert frame["in_hand"] == list(step.in_hand)
             assert frame["board"] == format_cards(step.board)
         for frame in frames:  # without a database only shown hands, or the last player in, have an equity

@@ -118,8 +118,8 @@ def test_every_kept_hand_replays_in_pokerkit_to_the_same_stacks(tmp_path):
         assert list(list(history)[-1].stacks) == history.finishing_stacks
         sidepots += len(set(history.starting_stacks)) > 2 and history.actions[-1].startswith("d db")
     last = histories[-1]
-    by_name = dict(zip(last.players, last.finishing_stacks))
-    assert [by_name.get(name, stack) for name, stack in zip(session.names, session.stacks)] == session.stacks
+    by_name = dict(zip(last.players, last.finishing_stacks, strict=True))
+    assert [by_name.get(name, stack) for name, stack in zip(session.names, session.stacks, strict=True)] == session.stacks
     assert sidepots > 0
 
 
@@ -167,14 +167,13 @@ def test_cash_players_buy_in_again(tmp_path):
     assert sum(session.stacks) == sum(session.buyins) > 4 * 60
 
 
-@pytest.mark.parametrize("settings, message", [
+@pytest.mark.parametrize(("settings", "message"), [
     (dict(seats=1), "seat count"), (dict(game="poker"), "game"), (dict(opponents="bluffer"), "bluffer"),
     (dict(small_blind=5, big_blind=2), "larger"), (dict(schedule=((1,),)), "schedule"), (dict(coach="yes"), "coach"),
 ])
 def test_bad_tables_are_refused_in_one_sentence(tmp_path, settings, message):
     with pytest.raises(SessionError, match=message):
-        config = TableConfig(**settings)
-        Session.new(config, directory=tmp_path)
+        Session.new(TableConfig(**settings), directory=tmp_path)
 
 
 

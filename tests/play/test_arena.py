@@ -22,7 +22,7 @@ NO_DATABASE = ["fives", "station", "random"]
 # -- claims about the articles' bots -------------------------------------------------------------
 
 
-@pytest.mark.parametrize("opponent, games", [("allin", 1000), ("fives", 600)])
+@pytest.mark.parametrize(("opponent", "games"), [("allin", 1000), ("fives", 600)])
 def test_west_beats_wests_simple_opponents(source, opponent, games):
     """West's bot wins more than half of the heads-up tournaments against always-all-in and pair-of-fives:
     seed 7, duplicate sets, the 95 % interval of its win rate minus one half excludes zero.
@@ -44,7 +44,7 @@ def test_the_same_seed_gives_the_same_results(source):
     assert other.to_dict()["bots"] != runs[0].to_dict()["bots"]
 
 
-@pytest.mark.parametrize("mode, figure, ratio", [("cash", "bb_per_100", 0.9), ("tournament", "place", 0.95)])
+@pytest.mark.parametrize(("mode", "figure", "ratio"), [("cash", "bb_per_100", 0.9), ("tournament", "place", 0.95)])
 def test_duplicate_mode_has_lower_variance_than_plain_mode(mode, figure, ratio):
     """The same bots, games and seed: duplicate sets narrow the intervals of the bots whose luck is the cards'.
 
@@ -134,7 +134,7 @@ def test_intervals_are_student_t():
 
 
 @pytest.mark.parametrize(
-    "kwargs, message",
+    ("kwargs", "message"),
     [
         (dict(bots=["fives"] * 4, seats=3), "4 bots do not fit 3 seats; give at most 3 bots or more seats."),
         (dict(bots="fives,station", games=0), "The number of games 0 is not a whole number of at least 1."),
@@ -179,7 +179,7 @@ def test_cli_prints_results_and_writes_csv_and_json(tmp_path, capsys):
 
 
 @pytest.mark.parametrize(
-    "argv, message",
+    ("argv", "message"),
     [
         (("--bots", "fives,bluffer", "--games", "2"), "matchdb: The bot 'bluffer' is unknown"),
         (("--bots", "fives,station", "--games", "2", "--out", "results.txt"), "expected a file name ending in .csv or .json."),

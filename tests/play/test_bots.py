@@ -73,7 +73,7 @@ def test_personalities_differ_and_keywords_override_them():
 
 
 @pytest.mark.parametrize(
-    "make, message",
+    ("make", "message"),
     [
         (lambda: make_bot("bluffer"), "The bot 'bluffer' is unknown"),
         (lambda: make_bot("west:exactly"), "The bot 'west:exactly' is unknown"),
@@ -103,7 +103,7 @@ def test_make_bot_with_a_strength():
 
 def test_wests_pair_of_sixes_threshold_is_the_preflop_table(db):
     table = db.preflop()
-    assert B.PAIR_OF_SIXES == round(float(table.equity[table.classes.index("66")]), 4)
+    assert round(float(table.equity[table.classes.index("66")]), 4) == B.PAIR_OF_SIXES
 
 
 # -- decisions of each bot -------------------------------------------------------------------------
@@ -116,7 +116,7 @@ def test_all_in_and_calling_station():
 
 
 @pytest.mark.parametrize(
-    "hole, board, to_call, expected",
+    ("hole", "board", "to_call", "expected"),
     [
         ("5c5d", "", 20, RAISE),  # a pair of fives
         ("AcAd", "", 20, RAISE),
@@ -163,7 +163,7 @@ def test_west_decides_with_the_band_probabilities(strength):
     for _ in range(draws):
         counts[bot.act(view(to_call=10, pot=90, max_bet=10, stack=5000))[0]] += 1
     expected = fcr_probabilities(strength / 0.1)
-    for kind, p in zip((FOLD, CALL, RAISE), expected):
+    for kind, p in zip((FOLD, CALL, RAISE), expected, strict=True):
         assert abs(counts[kind] / draws - p) <= 4 * (p * (1 - p) / draws) ** 0.5 + 1e-12
 
 

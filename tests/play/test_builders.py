@@ -44,7 +44,7 @@ def test_views_carry_the_hand_number_and_names_and_every_hand_ends_with_a_result
     assert [r.hand for r in bot.results] == list(range(30))
     for r in bot.results:
         assert r.seat == 0 and sum(r.net) == 0 and r.shown[0] is not None
-        assert all(n == b - a for n, a, b in zip(r.net, r.start, r.stacks))
+        assert all(n == b - a for n, a, b in zip(r.net, r.start, r.stacks, strict=True))
         folded = {seat for _, seat, kind, _ in r.history if kind == FOLD}
         for s in (1, 2):  # opponents' cards only when they reached a showdown
             assert (r.shown[s] is not None) == (r.showdown and s not in folded)
@@ -190,7 +190,7 @@ def test_a_bot_written_in_a_file_plays_in_matchdb_arena(tmp_path, capsys):
 
 
 @pytest.mark.parametrize(
-    "spec, message",
+    ("spec", "message"),
     [
         ("missing_file.py:Pairs", "The bot file 'missing_file.py' of 'missing_file.py:Pairs' does not exist"),
         ("no_such_module_xyz:Bot", "The bot module 'no_such_module_xyz' of 'no_such_module_xyz:Bot' cannot be imported"),
@@ -293,7 +293,7 @@ def test_bot_files_are_checked_against_their_schema(tmp_path):
 
 
 @pytest.mark.parametrize(
-    "argv, message",
+    ("argv", "message"),
     [
         (["--seed", "-1"], "matchdb: --seed is -1; expected 0..4,294,967,295."),
         (["--games", "0"], "matchdb: --games is 0; expected 1..100,000,000."),
@@ -332,7 +332,7 @@ def test_seatings_cover_every_order_or_every_rotation_of_a_random_one():
     three = seatings(3, 3, seed=1, unit=0, duplicate=True)
     assert sorted(map(tuple, three)) == sorted(__import__("itertools").permutations(range(3)))
     six = seatings(6, 6, seed=1, unit=4, duplicate=True)
-    assert len(six) == 6 and all(sorted(column) == list(range(6)) for column in zip(*six))  # every bot every seat
+    assert len(six) == 6 and all(sorted(column) == list(range(6)) for column in zip(*six, strict=True))  # every bot every seat
     assert six != seatings(6, 6, seed=1, unit=5, duplicate=True)  # a new seating each set
     assert seatings(6, 6, 1, 0, True, permute=False)[0] == list(range(6))
 
@@ -364,7 +364,7 @@ def test_bad_seeds_are_refused():
 
 
 @pytest.mark.parametrize(
-    "argv, message",
+    ("argv", "message"),
     [
         (["bot", "fives", "--field", "station", "--seed", "-1"], "matchdb: --seed is -1; expected 0..9,223,372,036,854,775,807."),
         (["bot", "fives", "--field", "station", "--cycles", "0"], "matchdb: --cycles is 0; expected 1..1,000,000."),

@@ -48,7 +48,7 @@ def test_wests_example_pot_odds_rate_of_return_and_stack_protection():
 
 
 @pytest.mark.parametrize(
-    "to_call, pot, expected",
+    ("to_call", "pot", "expected"),
     [
         (20, 40, 1 / 3),  # West: "if the bet is $20, and there is $40 in the pot, then the pot odds are 20/(20+40) = 0.333"
         (100, 500, 1 / 6),  # West's stack-protection example
@@ -66,7 +66,7 @@ def test_bet_odds_price_the_bet_a_player_checked_to_would_make():
 
 
 @pytest.mark.parametrize(
-    "strength, odds, expected",
+    ("strength", "odds", "expected"),
     [(0.5, 0.25, 2.0), (0.297, 1 / 6, 1.782), (0.2797, 1 / 6, 1.6782), (0.0, 0.3, 0.0), (0.4, 0.0, math.inf)],
 )
 def test_rate_of_return(strength, odds, expected):
@@ -75,7 +75,7 @@ def test_rate_of_return(strength, odds, expected):
 
 # West's table: RR < 0.8: 95 % fold, 0 % call, 5 % raise; < 1.0: 80/5/15; < 1.3: 0/60/40; else 0/30/70
 @pytest.mark.parametrize(
-    "rr, expected",
+    ("rr", "expected"),
     [
         (0.0, (0.95, 0.0, 0.05)),
         (0.79, (0.95, 0.0, 0.05)),
@@ -98,7 +98,7 @@ def test_bands_that_overshoot_keep_their_ratio():
 
 
 @pytest.mark.parametrize(
-    "rr, u, to_call, expected",
+    ("rr", "u", "to_call", "expected"),
     [
         (0.5, 0.0, 10, FOLD),
         (0.5, 0.9499, 10, FOLD),
@@ -118,7 +118,7 @@ def test_fold_call_raise_draws(rr, u, to_call, expected):
 
 
 @pytest.mark.parametrize(
-    "stack, chips, big_blind, strength, expected",
+    ("stack", "chips", "big_blind", "strength", "expected"),
     [
         (100, 100, 20, 0.297, True),  # West's example
         (100, 100, 20, 0.6, False),  # a strong hand commits anyway
@@ -143,7 +143,7 @@ def test_stack_protection_parameters():
 
 
 @pytest.mark.parametrize(
-    "p, money, own, top, fold, follow, follows",
+    ("p", "money", "own", "top", "fold", "follow", "follows"),
     [
         (0.3, 600, 100, 200, -100, 0.3 * 700 - 200, True),  # E >= 600 + 200 - 100
         (0.1, 600, 100, 200, -100, 0.1 * 700 - 200, False),
@@ -174,14 +174,14 @@ def test_a_larger_expected_income_can_turn_a_fold_into_a_follow():
         fold_or_follow(0.1, 600, 100, 200, income=500)
 
 
-@pytest.mark.parametrize("raise_by, pot, decay, expected", [(100, 100, 1.0, math.exp(-1)), (0, 100, 3.0, 1.0),
+@pytest.mark.parametrize(("raise_by", "pot", "decay", "expected"), [(100, 100, 1.0, math.exp(-1)), (0, 100, 3.0, 1.0),
                                                             (50, 100, 2.0, math.exp(-1)), (100, 100, 0.0, 1.0)])
 def test_follow_probability(raise_by, pot, decay, expected):
     assert follow_probability(raise_by, pot, decay) == pytest.approx(expected)
 
 
 @pytest.mark.parametrize(
-    "p, pot, to_call, own, raise_by, opponents, decay, expected",
+    ("p", "pot", "to_call", "own", "raise_by", "opponents", "decay", "expected"),
     [
         (0.5, 100, 0, 50, 0, 1, 1.0, 0.5 * 100 - 50),  # following costs nothing more: p x pot - own draw
         (0.5, 100, 20, 50, 0, 1, 1.0, 0.5 * 120 - 70),  # the article's follow value with its lower bound
@@ -197,7 +197,7 @@ def test_raise_income(p, pot, to_call, own, raise_by, opponents, decay, expected
 
 
 @pytest.mark.parametrize(
-    "p, decay, opponents, expected",
+    ("p", "decay", "opponents", "expected"),
     [
         (0.9, 0.0, 1, 500),  # always followed and ahead: the largest draw (all-in)
         (0.6, 0.0, 1, 500),  # p > 1 / (1 + followers): every chip raised gains
@@ -223,7 +223,7 @@ def test_choose_raise_to_is_the_best_candidate():
 
 
 @pytest.mark.parametrize(
-    "fraction, pot, to_call, max_bet, low, high, shove, expected",
+    ("fraction", "pot", "to_call", "max_bet", "low", "high", "shove", "expected"),
     [
         (1.0, 30, 10, 10, 20, 1000, 1.0, 50),  # pot-sized raise: 10 + (30 + 10)
         (0.5, 30, 10, 10, 20, 1000, 1.0, 30),
@@ -238,7 +238,7 @@ def test_pot_raise_to(fraction, pot, to_call, max_bet, low, high, shove, expecte
 
 
 @pytest.mark.parametrize(
-    "call, message",
+    ("call", "message"),
     [
         (lambda: pot_odds(-1, 40), "The amount to call -1.0 is out of range; expected 0 to inf."),
         (lambda: rate_of_return(1.5, 0.2), "The hand strength 1.5 is out of range; expected 0 to 1."),
@@ -257,4 +257,4 @@ def test_decision_errors_say_what_was_expected(call, message):
 
 
 def test_west_bands_are_the_articles():
-    assert WEST_BANDS == Bands((0.8, 1.0, 1.3), (0.95, 0.80, 0.0, 0.0), (0.05, 0.15, 0.40, 0.70))
+    assert Bands((0.8, 1.0, 1.3), (0.95, 0.80, 0.0, 0.0), (0.05, 0.15, 0.40, 0.70)) == WEST_BANDS

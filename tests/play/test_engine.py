@@ -139,7 +139,7 @@ def play_both(rng, counts: Counter) -> None:
         pots: dict[int, list[int]] = {}
         for op in pushes:
             pots.setdefault(op.pot_index, [0] * len(order))
-            pots[op.pot_index] = [a + b for a, b in zip(pots[op.pot_index], op.amounts)]
+            pots[op.pot_index] = [a + b for a, b in zip(pots[op.pot_index], op.amounts, strict=True)]
         theirs = [(sum(amounts), tuple(sorted(order[i] for i, a in enumerate(amounts) if a))) for _, amounts in sorted(pots.items())]
         mine = [(amount, paid) for amount, _, paid in record.pots]
         assert mine == theirs
@@ -315,7 +315,7 @@ def test_engine_normalises_actions():
 
 
 @pytest.mark.parametrize(
-    "make, message",
+    ("make", "message"),
     [
         (lambda: Table([100], 1, 2), "A table needs 2 to 10 seats; got 1 stacks [100]."),
         (lambda: Table([100, -5], 1, 2), "The stack -5 is not a whole number of chips of at least 0."),
@@ -501,8 +501,8 @@ def test_the_state_record_keeps_every_chip_and_names_what_came_back():
             added = amount - bet[seat] if kind == E.RAISE else amount
             put[seat] += added
             bet[seat] += added if kind != E.ANTE else 0
-        left = [s - f + w for s, f, w in zip(state.start, state.stacks, state.won)]
-        assert [p - r for p, r in zip(put, state.returned)] == left
+        left = [s - f + w for s, f, w in zip(state.start, state.stacks, state.won, strict=True)]
+        assert [p - r for p, r in zip(put, state.returned, strict=True)] == left
         assert sum(state.won) == sum(left) and state.street == 4 and state.actor == -1
 
 

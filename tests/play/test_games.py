@@ -147,7 +147,7 @@ def test_blind_schedule_and_levels():
 
 
 @pytest.mark.parametrize(
-    "call, message",
+    ("call", "message"),
     [
         (lambda: play_game([AllIn()]), "A game needs 2 to 10 bots; got 1."),
         (lambda: play_game([AllIn(), object()]), "has no act(view) method."),

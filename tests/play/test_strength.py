@@ -133,7 +133,7 @@ def test_frame_lookups_are_consistent():
 
 
 @pytest.mark.parametrize(
-    "call, message",
+    ("call", "message"),
     [
         (lambda s: s.strength("exactly", "AhKh"), "The strength kind 'exactly' is unknown; expected one of naive, headsup, montecarlo, exact."),
         (lambda s: s.naive("AhKh", "2c7d"), "The board '2c7d' has 2 cards; expected 0, 3, 4 or 5."),

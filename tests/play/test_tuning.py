@@ -7,6 +7,7 @@ and reproduces with it.
 from __future__ import annotations
 
 import builtins
+import itertools
 import json
 import math
 import time
@@ -162,7 +163,7 @@ def test_a_change_that_helped_is_repeated_when_honing():
         return -float(x[0])  # larger is better: every step up helps
 
     random_walk(loss, [0.0], [0.0], [100.0], step=0.01, cycles=20, hone=True, seed=0)
-    ups = [b - a for a, b in zip(seen, seen[1:]) if b > a]
+    ups = [b - a for a, b in itertools.pairwise(seen) if b > a]
     first_up = next(i for i in range(1, len(seen)) if seen[i] > seen[0])
     assert seen[first_up + 1] - seen[first_up] == pytest.approx(seen[first_up] - seen[0])  # the same change again
     assert len(ups) > 5
@@ -173,7 +174,7 @@ def test_a_change_that_helped_is_repeated_when_honing():
 
 
 @pytest.mark.parametrize(
-    "call, message",
+    ("call", "message"),
     [
         (lambda: random_walk(lambda x: 0.0, [5.0], [0.0], [1.0]), "The start value x0 = 5.0 is outside its bounds 0.0 to 1.0."),
         (lambda: random_walk(lambda x: 0.0, [0.5], [0.0], [1.0], pinned=["y"]), "The pinned parameter 'y' is not one of x0."),
@@ -257,7 +258,7 @@ def test_critical_hands_from_files(tmp_path):
 
 
 @pytest.mark.parametrize(
-    "spec, message",
+    ("spec", "message"),
     [
         ("AA:950,AA:900", "The critical hand 'AA' is named twice; expected each class at most once."),
         ("AA:1950", "The target of AA is '1950'; expected a number 0..1000."),
@@ -383,7 +384,7 @@ def test_dask_workers_give_the_same_trajectory():
 
 
 @pytest.mark.parametrize(
-    "call, message",
+    ("call", "message"),
     [
         (lambda: tune_bot("fives", ["station"], objective="target"),
          "The objective 'target' needs a target rate (big blinds per 100 hands); give target=."),
@@ -432,7 +433,7 @@ def test_bot_files_round_trip_every_builtin_kind(tmp_path):
 
 
 @pytest.mark.parametrize(
-    "content, message",
+    ("content", "message"),
     [
         (None, "The bot file '{path}' does not exist; expected a file written by save_bot or 'matchdb tune bot --out'."),
         ("{", "The bot file '{path}' cannot be read as JSON"),
@@ -505,7 +506,7 @@ def test_cli_fits_the_preflop_score_to_the_database(db, tmp_path, capsys):
 
 
 @pytest.mark.parametrize(
-    "argv, message",
+    ("argv", "message"),
     [
         (["tune", "bot", "fives", "--field", "station", "--objective", "target"], "needs a target rate"),
         (["tune", "bot", "fives", "--field", "station", "--pin", "nerve"], "The pinned parameter 'nerve' is not one"),

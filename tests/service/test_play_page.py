@@ -62,7 +62,7 @@ def compare(shown: dict, view: dict) -> None:
     """The page's table against the session's state."""
     assert shown["hand"] == str(view["hand"])
     assert shown["board"] == " ".join(view["board"]) and shown["pot"] == view["pot"]
-    for seat, state in zip(shown["seats"], view["seats"]):
+    for seat, state in zip(shown["seats"], view["seats"], strict=True):
         assert (seat["stack"], seat["bet"], seat["folded"]) == (state["stack"], state["bet"], state["folded"])
         assert seat["cards"] == " ".join(state["cards"] or [])
         if not state["human"] and not (view["hand_over"] and view["last"]["showdown"]):

@@ -139,7 +139,7 @@ def test_the_pot_of_every_frame_is_the_chips_in_the_middle_as_pokerkit_counts_th
                 continue
             frames = walk(done)["frames"]
             pots = _pokerkit_pots(record)
-            for frame, step in zip([f for f in frames if f["seat"] is not None], done.steps):
+            for frame, step in zip([f for f in frames if f["seat"] is not None], done.steps, strict=True):
                 live, pot = pots[step.index]
                 if live:
                     assert frame["pot"] == pytest.approx(pot, abs=1e-9), (record.label, frame["text"])

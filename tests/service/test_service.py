@@ -204,14 +204,13 @@ def test_accepted_connections_send_small_writes_at_once():
 
     from matchdb.service.server import _no_delay
 
-    with socket.create_server(("127.0.0.1", 0)) as listener:
-        with socket.create_connection(listener.getsockname()) as client:
-            accepted, _ = listener.accept()
-            with accepted:
-                assert accepted.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) == 0
-                _no_delay(accepted)
-                assert accepted.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) == 1
-                client.sendall(b"x")
+    with socket.create_server(("127.0.0.1", 0)) as listener, socket.create_connection(listener.getsockname()) as client:
+        accepted, _ = listener.accept()
+        with accepted:
+            assert accepted.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) == 0
+            _no_delay(accepted)
+            assert accepted.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) == 1
+            client.sendall(b"x")
 
 
 @pytest.mark.slow  # a latency: it measures the machine's load as much as the server (issue 29)

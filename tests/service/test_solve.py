@@ -109,7 +109,7 @@ def test_a_running_solve_is_followed_and_cancelled(server):
     http.delete(f"{server}/v1/solve/{again['id']}")
 
 
-@pytest.mark.parametrize("change, status, words", [
+@pytest.mark.parametrize(("change", "status", "words"), [
     ({"board": "2c7dJh5s8d2c"}, 400, "2c"),
     ({"board": "2c7d"}, 400, "board"),
     ({"oop": "AA,ZZ"}, 400, "ZZ"),

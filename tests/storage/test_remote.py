@@ -9,7 +9,7 @@ import re
 import shutil
 import time
 import zipfile
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 
 import numpy as np
@@ -80,16 +80,15 @@ def test_twenty_queries_on_five_tables_fetch_under_a_megabyte(full_store, tmp_pa
 
 
 def test_a_server_that_ignores_ranges_is_refused(shipped):
-    with file_server(shipped, ignore_ranges=True) as (url, _):
-        with pytest.raises(DatabaseError, match="ignores HTTP range requests .* expected 206 Partial Content"):
-            matchdb.open(f"{url}/small.zip")
+    with (file_server(shipped, ignore_ranges=True) as (url, _),
+          pytest.raises(DatabaseError, match="ignores HTTP range requests .* expected 206 Partial Content")):
+        matchdb.open(f"{url}/small.zip")
 
 
 def test_a_truncated_file_is_refused(shipped, tmp_path):
     (tmp_path / "cut.zip").write_bytes((shipped / "small.zip").read_bytes()[:-5000])
-    with file_server(tmp_path) as (url, _):
-        with pytest.raises(CorruptDatabaseError, match="is truncated or damaged"):
-            matchdb.open(f"{url}/cut.zip")
+    with file_server(tmp_path) as (url, _), pytest.raises(CorruptDatabaseError, match="is truncated or damaged"):
+        matchdb.open(f"{url}/cut.zip")
 
 
 def test_a_file_changed_on_the_server_is_refused_never_mixed(shipped, small_store, tmp_path):
@@ -109,9 +108,9 @@ def test_a_file_changed_on_the_server_is_refused_never_mixed(shipped, small_stor
 
 
 def test_missing_and_unreachable_urls_are_one_sentence(shipped):
-    with file_server(shipped) as (url, _):
-        with pytest.raises(DatabaseNotFoundError, match="No database at .*nothing.zip' \\(HTTP 404\\)"):
-            matchdb.open(f"{url}/nothing.zip")
+    with (file_server(shipped) as (url, _),
+          pytest.raises(DatabaseNotFoundError, match="No database at .*nothing.zip' \\(HTTP 404\\)")):
+        matchdb.open(f"{url}/nothing.zip")
     with pytest.raises(DatabaseError, match="cannot be reached"):
         HttpFile("http://127.0.0.1:1/x.zip", timeout=5)
     with pytest.raises(MatchdbError, match="is not a path"):
@@ -138,10 +137,8 @@ def hostile_server(respond):
         def do_GET(self) -> None:
             asked.append(self.path)
             wanted = re.fullmatch(r"bytes=(\d+)-(\d+)", self.headers.get("Range", ""))
-            try:
+            with suppress(OSError):  # the client gave up
                 respond(self, self.path, (int(wanted[1]), int(wanted[2])) if wanted else None)
-            except OSError:  # the client gave up
-                pass
 
     with serving(Handler) as server:
         yield f"http://127.0.0.1:{server.server_address[1]}", asked
@@ -336,7 +333,7 @@ def test_a_huge_directory_is_refused_before_it_is_fetched():
         handler.end_headers()
         handler.wfile.write(body)
 
-    with hostile_server(virtual) as (url, _):
-        with pytest.raises(CorruptDatabaseError, match=r"The zip directory of .* is over 32 MB; expected a file written by"):
-            matchdb.open(f"{url}/huge.zip")
+    with (hostile_server(virtual) as (url, _),
+          pytest.raises(CorruptDatabaseError, match=r"The zip directory of .* is over 32 MB; expected a file written by")):
+        matchdb.open(f"{url}/huge.zip")
     assert sum(sent) < 1 << 20, sent

@@ -69,10 +69,12 @@ def _answer_or_refusal(root, index, expected):
     try:
         table = ShardReader(open_database(root)).read_table(index)
     except MatchdbError as error:
-        assert str(error).endswith(".") and "\n" not in str(error)
-        return "refused"
-    assert np.array_equal(table, expected), f"table {index} served with wrong content"
-    return "correct"
+        refusal = str(error)
+    else:
+        assert np.array_equal(table, expected), f"table {index} served with wrong content"
+        return "correct"
+    assert refusal.endswith(".") and "\n" not in refusal
+    return "refused"
 
 
 # -- writing ------------------------------------------------------------------------
