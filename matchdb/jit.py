@@ -5,15 +5,86 @@ release the GIL, and use numpy's error model (no Python exception checks in
 the hot loops; none of them divides by a value that can be zero). Importing
 this module imports numba, which costs about a quarter of a second: modules
 on the one-query path (cards, pairs, canonical, storage) do not import it.
+
+Compiled once per machine, also when several processes start at once: numba's
+disk cache does not stop two processes from compiling the same kernel side by
+side (numba issues 4807 and 10128), which a build's Dask workers, a server's
+worker processes or a test run's workers all do on a fresh machine (the
+replay's kernel alone takes half a minute). So a kernel compiles under a lock
+file beside its cache entry: a process that finds another compiling it waits,
+then loads the other's machine code from the cache. The locks nest only down
+the call graph, which has no cycles, and a process takes them one thread at a
+time (under numba's own compiler lock), so they cannot deadlock.
+
+>>> from matchdb.core.evaluator import evaluate_with
+>>> evaluate_with.__name__
+'evaluate_with'
 """
 
 from __future__ import annotations
 
+import os
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
+
 import numba
+from numba.core.compiler_lock import global_compiler_lock
+
+if TYPE_CHECKING:
+    from numba.core.dispatcher import Dispatcher
+
+try:
+    import fcntl
+except ImportError:  # Windows: no flock; numba's cache alone (a kernel may compile twice there)
+    fcntl = None  # type: ignore[assignment]
 
 __all__ = ["jit", "jit_parallel"]
 
-#: Serial kernels.
-jit = numba.njit(cache=True, nogil=True, error_model="numpy")
-#: Kernels with ``numba.prange`` loops; callers run one at a time (not every threading layer is thread-safe).
-jit_parallel = numba.njit(cache=True, nogil=True, parallel=True, error_model="numpy")
+_Kernel = TypeVar("_Kernel", bound=Callable[..., Any])
+
+_serial = numba.njit(cache=True, nogil=True, error_model="numpy")
+_parallel = numba.njit(cache=True, nogil=True, parallel=True, error_model="numpy")
+
+
+def _lock_path(dispatcher: Any) -> str | None:
+    """The lock file beside the kernel's cache index, or None where numba's cache layout is not the one known here."""
+    try:
+        cache_file = dispatcher._cache._cache_file  # numba's private cache layout (0.60-0.68): read, never written
+        folder, index = cache_file._cache_path, cache_file._index_name
+    except AttributeError:
+        return None
+    return os.path.join(folder, index[: -len(".nbi")] + ".lock" if index.endswith(".nbi") else index + ".lock")
+
+
+def _compiled_once(dispatcher: Dispatcher[_Kernel]) -> Dispatcher[_Kernel]:
+    """``dispatcher`` whose compilations wait for another process compiling the same kernel (see the module's text)."""
+    path = _lock_path(dispatcher)
+    if fcntl is None or path is None:
+        return dispatcher
+    compile_here = dispatcher.compile
+
+    def compile(sig: Any) -> Any:
+        with global_compiler_lock:  # one thread of this process at a time takes the file locks
+            try:
+                os.makedirs(os.path.dirname(path), exist_ok=True)
+                handle = open(path, "a+b")  # noqa: SIM115 (held across the compile, closed below)
+            except OSError:  # a read-only cache folder: numba falls back to compiling in memory
+                return compile_here(sig)
+            try:
+                fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
+                return compile_here(sig)  # loads from the cache what another process compiled meanwhile
+            finally:
+                handle.close()  # releases the lock
+
+    dispatcher.compile = compile  # type: ignore[method-assign]  # this one dispatcher, not its class
+    return dispatcher
+
+
+def jit(func: _Kernel) -> Dispatcher[_Kernel]:
+    """A serial kernel."""
+    return _compiled_once(_serial(func))
+
+
+def jit_parallel(func: _Kernel) -> Dispatcher[_Kernel]:
+    """A kernel with ``numba.prange`` loops; callers run one at a time (not every threading layer is thread-safe)."""
+    return _compiled_once(_parallel(func))

@@ -1,0 +1,50 @@
+"""matchdb.jit: a kernel is compiled once per machine, also when several processes ask for it at the same moment."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+
+KERNEL = '''
+from matchdb.jit import jit
+
+@jit
+def total(values):
+    out = 0
+    for v in values:
+        out += v * v - v // 3
+    return out
+'''
+
+CALLER = '''
+import os, sys, time
+from pathlib import Path
+import numpy as np
+import kernel
+start = Path(sys.argv[1])
+while not start.exists():  # every process waits here, then all ask for the kernel at once
+    time.sleep(0.01)
+assert kernel.total(np.arange(10, dtype=np.int64)) == sum(v * v - v // 3 for v in range(10))
+stats = kernel.total.stats
+print(sum(stats.cache_misses.values()), sum(stats.cache_hits.values()))
+'''
+
+
+def test_processes_asking_at_once_compile_a_kernel_once(tmp_path):
+    (tmp_path / "kernel.py").write_text(KERNEL)
+    (tmp_path / "caller.py").write_text(CALLER)
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache"), "PYTHONPATH": str(tmp_path)}
+    start = tmp_path / "start"
+    callers = [subprocess.Popen([sys.executable, str(tmp_path / "caller.py"), str(start)], env=env, text=True,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE) for _ in range(3)]
+    time.sleep(0.5)  # not needed for the assertion: only to have the three imports done before the start
+    start.touch()
+    answers = []
+    for caller in callers:
+        out, err = caller.communicate(timeout=300)
+        assert caller.returncode == 0, err
+        answers.append(tuple(int(n) for n in out.split()))
+    assert sorted(answers) == [(0, 1), (0, 1), (1, 0)]  # one compiled; the others waited and loaded its machine code
+    assert list((tmp_path / "cache").rglob("*.lock"))
