@@ -91,9 +91,11 @@ Params = namedtuple("Params", "mode player alpha beta gamma")
 #: each node reads its reach from (``src*``) for flop, turn and river subtrees; ``strat`` a strategy;
 #: ``exit_reach`` and ``job_out`` for the deals spread over threads, ``deal_out`` for a thread's own rivers (below
 #: a flop only),
-#: ``gather`` (hands, terminals) for the reaches of a subtree's folds or showdowns side by side.
+#: ``gather`` (hands, terminals) for the reaches of a subtree's folds or showdowns side by side, and for them
+#: ``work`` (52 sums per card, the total, two payoffs; by terminal) and ``index`` (terminals' positions, their
+#: reach rows, the hands they reach, a node's children).
 KScratch = namedtuple("KScratch", "R_flop V_flop src_flop R_turn V_turn src_turn R_river V_river src_river strat acc "
-                                  "exit_reach job_out deal_out gather")
+                                  "exit_reach job_out deal_out gather work index")
 
 
 @dataclass
@@ -366,6 +368,7 @@ def _scratch_shapes(flat: Flat, width: int, threads: int) -> list[tuple[tuple[in
         ((max(n_exits, 1), width), f32), ((max((n_exits + 1) // 2 * deals, 1), width), f32),
         ((threads, MAX_RIVERS, width) if flop else (1, 1, 1), f32),
         ((slots, width, max_terminals(flat)), f32),
+        ((slots, 55, max_terminals(flat)), np.float64), ((slots, 4, max(width, max_terminals(flat), actions)), i64),
     ]
 
 

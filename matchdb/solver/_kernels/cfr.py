@@ -187,13 +187,12 @@ def batch_folds(tree, cards, prm, inst, rows, board):
     count = tree.fold_first[sub + 1] - f0
     if count == 0:
         return
-    R, V, src, _, gather = rows
+    R, V, src, _, gather, work, index = rows
     p = prm.player
     opp = 1 - p
     n, n_opp = cards.n[p], cards.n[opp]
-    at = np.empty(count, dtype=np.int64)
-    row = np.empty(count, dtype=np.int64)
-    payoff = np.empty(count)
+    at, row = index[0], index[1]
+    minus, total, payoff = work[:52], work[52], work[53]  # per card, all, the fold's payoff
     for k in range(count):
         node = tree.folds[f0 + k]
         at[k] = tree.pos[node]
@@ -201,8 +200,9 @@ def batch_folds(tree, cards, prm, inst, rows, board):
         pot = tree.pot[node]
         rake = min(pot * tree.rake_rate, tree.rake_cap)
         payoff[k] = (0.5 * pot - rake) / tree.numcomb if tree.player[node] != p else -0.5 * pot / tree.numcomb
-    minus = np.zeros((52, count))
-    total = np.zeros(count)
+        total[k] = 0.0
+        for c in range(52):
+            minus[c, k] = 0.0
     for j in range(n_opp):
         if cards.mask[opp, j] & board:
             continue
@@ -242,7 +242,7 @@ def batch_showdowns(tree, cards, prm, inst, rows):
     count = tree.sd_first[sub + 1] - s0
     if count == 0:
         return
-    R, V, src, _, gather = rows
+    R, V, src, _, gather, work, index = rows
     p = prm.player
     opp = 1 - p
     n = cards.n[p]
@@ -251,10 +251,8 @@ def batch_showdowns(tree, cards, prm, inst, rows):
     o0, o1 = cards.sd_start[opp, runout], cards.sd_start[opp, runout + 1]
     order, strength, first, second = cards.sd_order[p], cards.sd_strength[p], cards.sd_card0[p], cards.sd_card1[p]
     o_order, o_strength, o_first, o_second = cards.sd_order[opp], cards.sd_strength[opp], cards.sd_card0[opp], cards.sd_card1[opp]
-    at = np.empty(count, dtype=np.int64)
-    row = np.empty(count, dtype=np.int64)
-    win = np.empty(count)
-    lose = np.empty(count)
+    at, row, keep = index[0], index[1], index[2]  # keep: the reached hands' places in the runout's order
+    minus, total, win, lose = work[:52], work[52], work[53], work[54]
     for k in range(count):
         node = tree.sds[s0 + k]
         at[k] = tree.pos[node]
@@ -265,7 +263,6 @@ def batch_showdowns(tree, cards, prm, inst, rows):
         out = V[at[k]]
         for i in range(n):
             out[i] = 0.0
-    keep = np.empty(o1 - o0, dtype=np.int64)  # the reached hands' places in the runout's order, weakest first
     m = 0
     for j in range(o0, o1):
         h = o_order[j]
@@ -279,8 +276,10 @@ def batch_showdowns(tree, cards, prm, inst, rows):
             m += 1
     if m == 0:
         return
-    minus = np.zeros((52, count))
-    total = np.zeros(count)
+    for k in range(count):
+        total[k] = 0.0
+        for c in range(52):
+            minus[c, k] = 0.0
     j = 0
     for q in range(p0, p1):
         s = strength[q]
@@ -296,8 +295,10 @@ def batch_showdowns(tree, cards, prm, inst, rows):
         a, b = first[q], second[q]
         for k in range(count):
             V[at[k], i] = win[k] * (total[k] - minus[a, k] - minus[b, k])
-    minus[:, :] = 0.0
-    total[:] = 0.0
+    for k in range(count):
+        total[k] = 0.0
+        for c in range(52):
+            minus[c, k] = 0.0
     j = m - 1
     for q in range(p1 - 1, p0 - 1, -1):
         s = strength[q]
@@ -370,7 +371,7 @@ def top_down(spot, bufs, prm, inst, reach, rows):
     ``reach`` at its root, into ``rows`` = (R, V, src, strat): node at position q reads row ``src[q]`` of R."""
     tree, cards, _ = spot
     sub, base, nodes, _, _ = inst
-    R, _, src, strat, _ = rows
+    R, _, src, strat, _, _, _ = rows
     opp = 1 - prm.player
     n_opp = cards.n[opp]
     first = tree.sub_first[sub]
@@ -458,12 +459,12 @@ def bottom_up(spot, bufs, prm, inst, rows):
     values of its deals must already be in their rows of V."""
     tree, cards, _ = spot
     sub, base, nodes, t, r = inst
-    R, V, src, strat, _ = rows
+    R, V, src, strat, _, _, index = rows
     p = prm.player
     n = cards.n[p]
     first = tree.sub_first[sub]
     count = tree.sub_first[sub + 1] - first
-    children = np.empty(tree.child.shape[1], dtype=np.int64)
+    children = index[3]
     street = tree.sub_street[sub]
     board = cards.board_mask if street == 0 else cards.turn_mask[t] if street == 1 else cards.river_mask[t, r]
     batch_folds(tree, cards, prm, inst, rows, board)
@@ -526,7 +527,8 @@ def river_pass(spot, bufs, prm, scr, at, reach):
     sub, t, r, slot = at
     inst = _instance(spot, sub, t, r)
     own = min(slot, scr.R_river.shape[0] - 1)  # the calling thread shares the last river rows (never at once)
-    rows = (scr.R_river[own], scr.V_river[own], scr.src_river[own], scr.strat[slot], scr.gather[slot])
+    rows = (scr.R_river[own], scr.V_river[own], scr.src_river[own], scr.strat[slot], scr.gather[slot], scr.work[slot],
+            scr.index[slot])
     top_down(spot, bufs, prm, inst, reach, rows)
     bottom_up(spot, bufs, prm, inst, rows)
 
@@ -557,7 +559,7 @@ def turn_pass(spot, bufs, prm, scr, at, reach):
     inst = _instance(spot, sub, t, np.int64(0))
     own = min(slot, scr.R_turn.shape[0] - 1)
     R, V, src = scr.R_turn[own], scr.V_turn[own], scr.src_turn[own]
-    rows = (R, V, src, scr.strat[slot], scr.gather[slot])
+    rows = (R, V, src, scr.strat[slot], scr.gather[slot], scr.work[slot], scr.index[slot])
     top_down(spot, bufs, prm, inst, reach, rows)
     p = prm.player
     n = cards.n[p]
@@ -632,7 +634,7 @@ def traverse(tree, cards, layout, bufs, prm, scr, at, reach):
         factor = np.float32(1.0 / 45.0)
         n_cards = cards.turn_card.shape[0]
     inst = _instance(spot, sub, t, r)
-    rows = (R, V, src, scr.strat[top], scr.gather[top])
+    rows = (R, V, src, scr.strat[top], scr.gather[top], scr.work[top], scr.index[top])
     top_down(spot, bufs, prm, inst, reach, rows)
     p = prm.player
     n = cards.n[p]
