@@ -86,13 +86,16 @@ KBuffers = namedtuple("KBuffers", "regrets strategy regrets16 strategy16 rscale 
 #: One traversal's parameters: ``mode`` (0 DCFR update, 1 best response, 2 the average strategy's values),
 #: ``player`` traversing, the discounts ``alpha``, ``beta``, ``gamma``.
 Params = namedtuple("Params", "mode player alpha beta gamma")
-#: Per-thread working rows (the last slot serves the calling thread): reach ``R*``, values ``V*`` and the row
+#: Per-thread working rows (the last slot serves the calling thread; turn and river rows have a slot per thread
+#: where the deals are spread over them, else one, the caller's): reach ``R*``, values ``V*`` and the row
 #: each node reads its reach from (``src*``) for flop, turn and river subtrees; ``strat`` a strategy;
 #: ``exit_reach`` and ``job_out`` for the deals spread over threads, ``deal_out`` for a thread's own rivers (below
 #: a flop only),
-#: ``gather`` (hands, terminals) for the reaches of a subtree's folds or showdowns side by side.
+#: ``gather`` (hands, terminals) for the reaches of a subtree's folds or showdowns side by side, and for them
+#: ``work`` (52 sums per card, the total, two payoffs; by terminal) and ``index`` (terminals' positions, their
+#: reach rows, the hands they reach, a node's children).
 KScratch = namedtuple("KScratch", "R_flop V_flop src_flop R_turn V_turn src_turn R_river V_river src_river strat acc "
-                                  "exit_reach job_out deal_out gather")
+                                  "exit_reach job_out deal_out gather work index")
 
 
 @dataclass
@@ -344,21 +347,28 @@ def max_terminals(flat: Flat) -> int:
 
 def _scratch_shapes(flat: Flat, width: int, threads: int) -> list[tuple[tuple[int, ...], type]]:
     """The shape and type of each of :class:`KScratch`'s arrays, in order (:func:`make_scratch` allocates them,
-    :func:`memory_estimate` counts them)."""
+    :func:`memory_estimate` counts them). Rows a street's subtrees are traversed on: a set per thread for the
+    streets whose deals are spread over the threads, one set where only the calling thread goes (the starting
+    street's, a river spot's); the deals' values for half the exits of the starting subtree at a time."""
     slots = threads + 1
+    start = flat.sub_street[0]
     f, t, r = _max_nodes(flat, 0), _max_nodes(flat, 1), _max_nodes(flat, 2)
+    turn_slots = threads if start == 0 else 1
+    river_slots = threads if start < 2 else 1
     actions = max(1, int(flat.nact.max())) + 1  # a row more for the strategy's sums
     n_exits = max([len(e) for e in flat.exits] or [0])  # a subtree's most chance nodes
-    flop = flat.sub_street[0] == 0  # a thread's own rivers are dealt only below a flop
+    deals = MAX_RIVERS + 1 if start == 0 else MAX_RIVERS  # most cards a deal below the start has: 49 turns, 48 rivers
+    flop = start == 0  # a thread's own rivers are dealt only below a flop
     f32, i64 = np.float32, np.int64
     return [
         ((f, width), f32), ((f, width), f32), ((f,), i64),
-        ((slots, t, width), f32), ((slots, t, width), f32), ((slots, t), i64),
-        ((slots, r, width), f32), ((slots, r, width), f32), ((slots, r), i64),
+        ((turn_slots, t, width), f32), ((turn_slots, t, width), f32), ((turn_slots, t), i64),
+        ((river_slots, r, width), f32), ((river_slots, r, width), f32), ((river_slots, r), i64),
         ((slots, actions, width), f32), ((slots, width), np.float64),
-        ((max(n_exits, 1), width), f32), ((n_exits * (MAX_RIVERS + 1) + 1, width), f32),  # up to 49 cards an exit
-        ((slots, MAX_RIVERS, width) if flop else (slots, 1, 1), f32),
+        ((max(n_exits, 1), width), f32), ((max((n_exits + 1) // 2 * deals, 1), width), f32),
+        ((threads, MAX_RIVERS, width) if flop else (1, 1, 1), f32),
         ((slots, width, max_terminals(flat)), f32),
+        ((slots, 55, max_terminals(flat)), np.float64), ((slots, 4, max(width, max_terminals(flat), actions)), i64),
     ]
 
 

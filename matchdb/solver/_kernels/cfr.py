@@ -180,35 +180,42 @@ def showdown_values_tied(cards, player, runout, win, tie, lose, reach, out):
 @jit
 def batch_folds(tree, cards, prm, inst, rows, board):
     """The values of every fold of a subtree instance at once: one pass over the opponent's hands sums each
-    fold's reach (total and per card) side by side, then each hand's value is read off for every fold."""
+    fold's reach (total and per card) side by side, then each hand's value is read off for every fold. Hands
+    that no fold reaches are left out of the pass (adding their zeros would change no sum)."""
     sub = inst[0]
     f0 = tree.fold_first[sub]
     count = tree.fold_first[sub + 1] - f0
     if count == 0:
         return
-    R, V, src, _, gather = rows
+    R, V, src, _, gather, work, index = rows
     p = prm.player
     opp = 1 - p
     n, n_opp = cards.n[p], cards.n[opp]
-    at = np.empty(count, dtype=np.int64)
-    payoff = np.empty(count)
+    at, row = index[0], index[1]
+    minus, total, payoff = work[:52], work[52], work[53]  # per card, all, the fold's payoff
     for k in range(count):
         node = tree.folds[f0 + k]
         at[k] = tree.pos[node]
+        row[k] = src[at[k]]
         pot = tree.pot[node]
         rake = min(pot * tree.rake_rate, tree.rake_cap)
         payoff[k] = (0.5 * pot - rake) / tree.numcomb if tree.player[node] != p else -0.5 * pot / tree.numcomb
-        row = R[src[at[k]]]
-        for j in range(n_opp):
-            gather[j, k] = row[j]
-    minus = np.zeros((52, count))
-    total = np.zeros(count)
+        total[k] = 0.0
+        for c in range(52):
+            minus[c, k] = 0.0
     for j in range(n_opp):
         if cards.mask[opp, j] & board:
             continue
+        hit = False
+        for k in range(count):
+            x = R[row[k], j]
+            gather[0, k] = x
+            hit = hit or x != 0.0
+        if not hit:
+            continue
         a, b = cards.cards[opp, j, 0], cards.cards[opp, j, 1]
         for k in range(count):
-            x = np.float64(gather[j, k])
+            x = np.float64(gather[0, k])
             total[k] += x
             minus[a, k] += x
             minus[b, k] += x
@@ -220,7 +227,7 @@ def batch_folds(tree, cards, prm, inst, rows, board):
         same = cards.same[p, i]
         a, b = cards.cards[p, i, 0], cards.cards[p, i, 1]
         for k in range(count):
-            held = np.float64(gather[same, k]) if same >= 0 else 0.0
+            held = np.float64(R[row[k], same]) if same >= 0 else 0.0
             V[at[k], i] = payoff[k] * (total[k] + held - minus[a, k] - minus[b, k])
 
 
@@ -228,13 +235,14 @@ def batch_folds(tree, cards, prm, inst, rows, board):
 def batch_showdowns(tree, cards, prm, inst, rows):
     """The values of every showdown of a river subtree instance at once (no rake): the two sweeps over the
     runout's sorted hands carry every showdown's sums side by side (independent additions the processor
-    overlaps), in the same order as one showdown alone, so the sums are the same to the last bit."""
+    overlaps), in the same order as one showdown alone, so the sums are the same to the last bit. The opponent's
+    hands that no showdown reaches are left out of the sweeps first (adding their zeros would change no sum)."""
     sub, _, _, t, r = inst
     s0 = tree.sd_first[sub]
     count = tree.sd_first[sub + 1] - s0
     if count == 0:
         return
-    R, V, src, _, gather = rows
+    R, V, src, _, gather, work, index = rows
     p = prm.player
     opp = 1 - p
     n = cards.n[p]
@@ -243,29 +251,40 @@ def batch_showdowns(tree, cards, prm, inst, rows):
     o0, o1 = cards.sd_start[opp, runout], cards.sd_start[opp, runout + 1]
     order, strength, first, second = cards.sd_order[p], cards.sd_strength[p], cards.sd_card0[p], cards.sd_card1[p]
     o_order, o_strength, o_first, o_second = cards.sd_order[opp], cards.sd_strength[opp], cards.sd_card0[opp], cards.sd_card1[opp]
-    m = o1 - o0
-    at = np.empty(count, dtype=np.int64)
-    win = np.empty(count)
-    lose = np.empty(count)
+    at, row, keep = index[0], index[1], index[2]  # keep: the reached hands' places in the runout's order
+    minus, total, win, lose = work[:52], work[52], work[53], work[54]
     for k in range(count):
         node = tree.sds[s0 + k]
         at[k] = tree.pos[node]
+        row[k] = src[at[k]]
         pot = tree.pot[node]
         win[k] = 0.5 * pot / tree.numcomb
         lose[k] = -0.5 * pot / tree.numcomb
-        row = R[src[at[k]]]
-        for j in range(m):
-            gather[j, k] = row[o_order[o0 + j]]
         out = V[at[k]]
         for i in range(n):
             out[i] = 0.0
-    minus = np.zeros((52, count))
-    total = np.zeros(count)
+    m = 0
+    for j in range(o0, o1):
+        h = o_order[j]
+        hit = False
+        for k in range(count):
+            x = R[row[k], h]
+            gather[m, k] = x
+            hit = hit or x != 0.0
+        if hit:
+            keep[m] = j
+            m += 1
+    if m == 0:
+        return
+    for k in range(count):
+        total[k] = 0.0
+        for c in range(52):
+            minus[c, k] = 0.0
     j = 0
     for q in range(p0, p1):
         s = strength[q]
-        while j < m and o_strength[o0 + j] < s:
-            a, b = o_first[o0 + j], o_second[o0 + j]
+        while j < m and o_strength[keep[j]] < s:
+            a, b = o_first[keep[j]], o_second[keep[j]]
             for k in range(count):
                 x = np.float64(gather[j, k])
                 total[k] += x
@@ -276,13 +295,15 @@ def batch_showdowns(tree, cards, prm, inst, rows):
         a, b = first[q], second[q]
         for k in range(count):
             V[at[k], i] = win[k] * (total[k] - minus[a, k] - minus[b, k])
-    minus[:, :] = 0.0
-    total[:] = 0.0
+    for k in range(count):
+        total[k] = 0.0
+        for c in range(52):
+            minus[c, k] = 0.0
     j = m - 1
     for q in range(p1 - 1, p0 - 1, -1):
         s = strength[q]
-        while j >= 0 and o_strength[o0 + j] > s:
-            a, b = o_first[o0 + j], o_second[o0 + j]
+        while j >= 0 and o_strength[keep[j]] > s:
+            a, b = o_first[keep[j]], o_second[keep[j]]
             for k in range(count):
                 x = np.float64(gather[j, k])
                 total[k] += x
@@ -350,7 +371,7 @@ def top_down(spot, bufs, prm, inst, reach, rows):
     ``reach`` at its root, into ``rows`` = (R, V, src, strat): node at position q reads row ``src[q]`` of R."""
     tree, cards, _ = spot
     sub, base, nodes, _, _ = inst
-    R, _, src, strat, _ = rows
+    R, _, src, strat, _, _, _ = rows
     opp = 1 - prm.player
     n_opp = cards.n[opp]
     first = tree.sub_first[sub]
@@ -438,12 +459,12 @@ def bottom_up(spot, bufs, prm, inst, rows):
     values of its deals must already be in their rows of V."""
     tree, cards, _ = spot
     sub, base, nodes, t, r = inst
-    R, V, src, strat, _ = rows
+    R, V, src, strat, _, _, index = rows
     p = prm.player
     n = cards.n[p]
     first = tree.sub_first[sub]
     count = tree.sub_first[sub + 1] - first
-    children = np.empty(tree.child.shape[1], dtype=np.int64)
+    children = index[3]
     street = tree.sub_street[sub]
     board = cards.board_mask if street == 0 else cards.turn_mask[t] if street == 1 else cards.river_mask[t, r]
     batch_folds(tree, cards, prm, inst, rows, board)
@@ -502,10 +523,12 @@ def _instance(spot, sub, t, r):
 @jit
 def river_pass(spot, bufs, prm, scr, at, reach):
     """One river subtree instance ``at`` = (sub, t, r, slot) on the slot's rows; its root's value ends in
-    ``scr.V_river[slot][0]``."""
+    ``scr.V_river[slot][0]`` (the last river rows for the calling thread's slot)."""
     sub, t, r, slot = at
     inst = _instance(spot, sub, t, r)
-    rows = (scr.R_river[slot], scr.V_river[slot], scr.src_river[slot], scr.strat[slot], scr.gather[slot])
+    own = min(slot, scr.R_river.shape[0] - 1)  # the calling thread shares the last river rows (never at once)
+    rows = (scr.R_river[own], scr.V_river[own], scr.src_river[own], scr.strat[slot], scr.gather[slot], scr.work[slot],
+            scr.index[slot])
     top_down(spot, bufs, prm, inst, reach, rows)
     bottom_up(spot, bufs, prm, inst, rows)
 
@@ -534,8 +557,9 @@ def turn_pass(spot, bufs, prm, scr, at, reach):
     tree, cards, _ = spot
     sub, t, _, slot = at
     inst = _instance(spot, sub, t, np.int64(0))
-    R, V, src = scr.R_turn[slot], scr.V_turn[slot], scr.src_turn[slot]
-    rows = (R, V, src, scr.strat[slot], scr.gather[slot])
+    own = min(slot, scr.R_turn.shape[0] - 1)
+    R, V, src = scr.R_turn[own], scr.V_turn[own], scr.src_turn[own]
+    rows = (R, V, src, scr.strat[slot], scr.gather[slot], scr.work[slot], scr.index[slot])
     top_down(spot, bufs, prm, inst, reach, rows)
     p = prm.player
     n = cards.n[p]
@@ -565,9 +589,10 @@ def turn_pass(spot, bufs, prm, scr, at, reach):
 
 @jit
 def _jobs(tree, cards, layout, bufs, prm, scr, w, where):
-    """Thread ``w``'s share of the deals below a subtree: every ``threads``-th (exit, card), from ``w``."""
+    """Thread ``w``'s share of the deals below exits ``x0`` on of a subtree (their reach from row ``e0`` of
+    ``exit_reach``): every ``threads``-th (exit, card), from ``w``."""
     spot = (tree, cards, layout)
-    street, t, x0, n_exits, n_cards, threads = where
+    street, t, x0, n_exits, n_cards, threads, e0 = where
     n = cards.n[prm.player]
     n_jobs = n_exits * n_cards
     for j in range(w, n_jobs, threads):
@@ -575,10 +600,10 @@ def _jobs(tree, cards, layout, bufs, prm, scr, w, where):
         card = j - x * n_cards
         nsub = tree.next_sub[tree.exits[x0 + x]]
         if street == 1:
-            river_pass(spot, bufs, prm, scr, (nsub, t, card, w), scr.exit_reach[x])
+            river_pass(spot, bufs, prm, scr, (nsub, t, card, w), scr.exit_reach[e0 + x])
             values = scr.V_river[w][0]
         else:
-            turn_pass(spot, bufs, prm, scr, (nsub, card, np.int64(0), w), scr.exit_reach[x])
+            turn_pass(spot, bufs, prm, scr, (nsub, card, np.int64(0), w), scr.exit_reach[e0 + x])
             values = scr.V_turn[w][0]
         for i in range(n):
             scr.job_out[j, i] = values[i]
@@ -588,7 +613,8 @@ def _jobs(tree, cards, layout, bufs, prm, scr, w, where):
 def traverse(tree, cards, layout, bufs, prm, scr, at, reach):
     """Traverse subtree instance ``at`` = (sub, t, r) from ``reach`` at its root, the deals below it spread over
     the threads; the values of its nodes end in the calling slot's rows (``V_river``/``V_turn`` at the last
-    slot, or ``V_flop``), its root's first."""
+    slot, or ``V_flop``), its root's first. The deals' values wait in ``job_out`` until summed: as many exits
+    at a time as it holds (half of them, to halve its memory)."""
     spot = (tree, cards, layout)
     sub, t, r = at
     street = tree.sub_street[sub]
@@ -599,7 +625,8 @@ def traverse(tree, cards, layout, bufs, prm, scr, at, reach):
         river_pass(spot, bufs, prm, scr, (sub, t, r, top), reach)
         return
     if street == 1:
-        R, V, src = scr.R_turn[top], scr.V_turn[top], scr.src_turn[top]
+        last = scr.R_turn.shape[0] - 1
+        R, V, src = scr.R_turn[last], scr.V_turn[last], scr.src_turn[last]
         factor = np.float32(1.0 / 44.0)
         n_cards = cards.n_river[t]
     else:
@@ -607,7 +634,7 @@ def traverse(tree, cards, layout, bufs, prm, scr, at, reach):
         factor = np.float32(1.0 / 45.0)
         n_cards = cards.turn_card.shape[0]
     inst = _instance(spot, sub, t, r)
-    rows = (R, V, src, scr.strat[top], scr.gather[top])
+    rows = (R, V, src, scr.strat[top], scr.gather[top], scr.work[top], scr.index[top])
     top_down(spot, bufs, prm, inst, reach, rows)
     p = prm.player
     n = cards.n[p]
@@ -618,19 +645,23 @@ def traverse(tree, cards, layout, bufs, prm, scr, at, reach):
         row = src[tree.pos[tree.exits[x0 + x]]]
         for i in range(n_opp):
             scr.exit_reach[x, i] = R[row, i] * factor
-    where = (np.int64(street), np.int64(t), np.int64(x0), np.int64(n_exits), np.int64(n_cards), np.int64(threads))
-    for w in numba.prange(threads):  # a parallel loop's index is unsigned: made int64, so one compiled version
-        _jobs(tree, cards, layout, bufs, prm, scr, np.int64(w), where)
     acc = scr.acc[top]
-    for x in range(n_exits):
-        out = scr.job_out[x * n_cards : (x + 1) * n_cards]
-        if street == 1:
-            _sum_deal(cards, p, out, n_cards, cards.rmap_rep[t], cards.rmap_swap[t], cards.rmap_n[t], acc)
-        else:
-            _sum_deal(cards, p, out, n_cards, cards.tmap_rep, cards.tmap_swap, cards.tmap_rep.shape[0], acc)
-        q = tree.pos[tree.exits[x0 + x]]
-        for i in range(n):
-            V[q, i] = acc[i]
+    per = max(1, scr.job_out.shape[0] // n_cards)
+    for g0 in range(0, n_exits, per):
+        g = min(per, n_exits - g0)
+        where = (np.int64(street), np.int64(t), np.int64(x0 + g0), np.int64(g), np.int64(n_cards), np.int64(threads),
+                 np.int64(g0))
+        for w in numba.prange(threads):  # a parallel loop's index is unsigned: made int64, so one compiled version
+            _jobs(tree, cards, layout, bufs, prm, scr, np.int64(w), where)
+        for x in range(g):
+            out = scr.job_out[x * n_cards : (x + 1) * n_cards]
+            if street == 1:
+                _sum_deal(cards, p, out, n_cards, cards.rmap_rep[t], cards.rmap_swap[t], cards.rmap_n[t], acc)
+            else:
+                _sum_deal(cards, p, out, n_cards, cards.tmap_rep, cards.tmap_swap, cards.tmap_rep.shape[0], acc)
+            q = tree.pos[tree.exits[x0 + g0 + x]]
+            for i in range(n):
+                V[q, i] = acc[i]
     bottom_up(spot, bufs, prm, inst, rows)
 
 
