@@ -623,8 +623,8 @@ def heads_up_hero(question, cards, result):
     ``result[2], result[3]`` (no known hands; win and tie are not counted: ``result[0], result[1]`` untouched).
 
     A W level is twice the hands below plus the hands tied among every hand on the column, so only card
-    removal is left to count: the hands holding a card of the hero (96 rows, 94 of them on the column)
-    are compared and taken out. The same numbers as :func:`exact_hero` with one random opponent, to the
+    removal is left to count: the 94 other hands holding a card of the hero are compared and taken out
+    (those not colliding with the column). The same numbers as :func:`exact_hero` with one random opponent, to the
     last bit (every weight is a half-integer), reading 95 rows instead of all.
     """
     cols, hero = question.cols, question.hero

@@ -210,15 +210,15 @@ def _exact(table, row, columns, n_columns, opponents, random, weights, low, high
     """Exact equity of ``row`` against ``opponents`` (1 or 2) over the given columns of a decoded table (rows
     first): random hands, or the rows of ``weights``, counted by the equity kernels on the table's transpose.
 
-    On a turn or a river the columns are taken out first, from the rows the count reads (the others are left
-    colliding, ``SENTINEL``): against one random hand the hero's and those sharing a card with it, against
-    ranges only the hero and the ranges' hands.
+    On a turn or a river the columns are taken out first, from the rows the count reads: against one random
+    hand the hero's and those sharing a card with it (:func:`heads_up_hero` reads no other), against ranges
+    only the hero and the ranges' hands (the others left colliding, ``SENTINEL``).
     """
     cards = Cards(low, high, _ROW_OF, _ROW_MASKS, _BITS)
     counted = Opponents(np.zeros((0, N_PAIRS)), np.zeros(0, dtype=np.bool_), opponents, random, weights, random)
     if n_columns == table.shape[1]:
         return _equity_on(table.T, cards.masks, row, counted, cards)
-    sub = np.full((table.shape[0], n_columns), SENTINEL, dtype=np.uint16)
+    sub = np.empty((table.shape[0], n_columns), dtype=np.uint16)
     col_masks = np.empty(n_columns, dtype=np.uint64)
     for jj in range(n_columns):
         col_masks[jj] = cards.masks[columns[jj]]
@@ -235,6 +235,8 @@ def _exact(table, row, columns, n_columns, opponents, random, weights, low, high
         if needed:
             for jj in range(n_columns):
                 sub[r, jj] = table[r, columns[jj]]
+        elif not (random and opponents == 1):  # heads_up_hero reads no other row
+            sub[r] = SENTINEL
     return _equity_on(sub.T, col_masks, row, counted, cards)
 
 
@@ -273,7 +275,6 @@ def strength(kind, hole0, hole1, board, n_board, players, samples, model, thresh
     if kind == EXACT or kind == HEADSUP:
         opponents = players - 1 if kind == EXACT else 1
         dropout = kind == EXACT and model == DROPOUT
-        weights = np.zeros((3, N_PAIRS))
         random = True
         if dropout:
             for o in range(opponents):
@@ -282,6 +283,7 @@ def strength(kind, hole0, hole1, board, n_board, players, samples, model, thresh
         elif kind == EXACT:
             for o in range(opponents):
                 flags[o] = 0  # as the arena's loop has always seen them
+        weights = np.zeros((3, 0 if random else N_PAIRS))  # random hands: not read
         if not random:
             in_range = np.empty(N_PAIRS)
             _dropout_weights(frame_arrays, index, classes, preflop, threshold, low, high, in_range)
