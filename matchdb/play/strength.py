@@ -33,7 +33,9 @@ lookups (0.6 MB, built in about 0.1 s) and the preflop table.
 
 The kernel (:func:`matchdb.equity.kernels.strength`, on the arrays this module
 gathers: :func:`kernel_arrays`) is shared by the compiled arena loop and by
-Python bots (through :class:`StrengthSource`), so both compute the same numbers. With a
+Python bots (through :class:`StrengthSource`), so both compute the same numbers; its
+heads-up and exact kinds are the equity kernels' exact count
+(:func:`matchdb.equity.kernels.exact_hero`, which answers ``db.multiway`` too). With a
 database open, ``StrengthSource(db).naive("AhKh", "2c7dJh", players=2)`` is
 0.580707, as ``db.win_rate`` says; the lookups alone need no database:
 
