@@ -275,14 +275,14 @@ def open_decoded(folder: str | os.PathLike) -> TableSet:
 class StrengthSource:
     """Strengths of any hand on any board from one database: preflop table plus decoded W tables.
 
+    :class:`matchdb.play.sources.TableSource` names a source without opening it
+    (what the arena and tuning take as ``source=``).
+
     Parameters
     ----------
     db : an open :class:`matchdb.MatchDB` (its preflop table is read once).
     tables : where W tables come from: a :class:`TableSet` (``open_decoded``)
         or None for :class:`LazyTables` of ``capacity`` slots (default :data:`TABLE_CAPACITY`).
-
-    :class:`matchdb.play.sources.TableSource` names a source without opening it
-    (what the arena and tuning take as ``source=``).
     """
 
     def __init__(self, db: MatchDB, tables: TableSet | None = None, capacity: int = TABLE_CAPACITY) -> None:

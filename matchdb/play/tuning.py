@@ -382,6 +382,10 @@ def _worker_chunk(bots, settings, seats, seed, units, where: TableSource | None)
 class SessionPlayer:
     """Plays sessions of candidate bots against a fixed field, split into chunks, in parallel on Dask workers.
 
+    The session settings as keywords (``games=``, ``seats=``, ``mode=``,
+    ``hands=``, ``chunks=``, ``workers=``) and ``db=``, ``tables=``,
+    ``capacity=`` are deprecated (a :class:`DeprecationWarning`).
+
     Parameters
     ----------
     field : the opponents (names like ``"west-tight"``, bot files or bot objects).
@@ -392,10 +396,6 @@ class SessionPlayer:
         first session, each opening the source's database and tables itself).
     source : where hand strengths come from (:class:`matchdb.play.sources.TableSource`, or an open
         :class:`matchdb.play.strength.StrengthSource`); only opened when a bot needs them.
-
-    The session settings as keywords (``games=``, ``seats=``, ``mode=``,
-    ``hands=``, ``chunks=``, ``workers=``) and ``db=``, ``tables=``,
-    ``capacity=`` are deprecated (a :class:`DeprecationWarning`).
     """
 
     def __init__(self, field: Sequence, sessions: SessionConfig | None = None, *,
@@ -848,6 +848,11 @@ def tune_bot(bot: Any, field: Sequence[Any], config: TuningConfig | None = None,
              log: Callable[[str], None] | None = None, **deprecated: Any) -> TuningResult:
     """Tune ``bot`` against ``field`` in the arena and check the result against the session noise.
 
+    The settings as keywords (``cycles=``, ``games=``, ...: the fields of
+    :class:`TuningConfig` and :class:`SessionConfig`) and ``db=``,
+    ``tables=``, ``capacity=`` are deprecated (a :class:`DeprecationWarning`)
+    and still taken for one release.
+
     Parameters
     ----------
     bot : a built-in bot, its name (``"west"``, ``"west-loose:headsup"``) or a bot file.
@@ -858,11 +863,8 @@ def tune_bot(bot: Any, field: Sequence[Any], config: TuningConfig | None = None,
     progress : show a progress bar; ``log`` receives each line of the log
         (noise, every improvement, the held-out check) as it happens.
 
-    The settings as keywords (``cycles=``, ``games=``, ...: the fields of
-    :class:`TuningConfig` and :class:`SessionConfig`) and ``db=``,
-    ``tables=``, ``capacity=`` are deprecated (a :class:`DeprecationWarning`)
-    and still taken for one release.
-
+    Examples
+    --------
     >>> config = TuningConfig(cycles=4, noise_sessions=2, seed=2, sessions=SessionConfig(games=10, hands=10, chunks=1))
     >>> tune_bot("fives", "station", config).settings["cycles"]
     4
