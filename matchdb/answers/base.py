@@ -168,7 +168,7 @@ class WinRate(Answer):
         return f"{self.hole} {_where(self.board)}\n  naive win rate, {self.players} players: {_share(self.win_rate, percent)}"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Outcome(Answer):
     """Exact heads-up result against a random hand or a range: win, tie and loss sum to 1; equity = win + tie / 2."""
 
@@ -183,7 +183,7 @@ class Outcome(Answer):
     @classmethod
     def of(cls, hole: str, board: str, villain: str, win: float, tie: float, loss: float) -> Outcome:
         """The outcome with its equity computed from win and tie."""
-        return cls(hole, board, villain, win + tie / 2, win, tie, loss)
+        return cls(hole=hole, board=board, villain=villain, equity=win + tie / 2, win=win, tie=tie, loss=loss)
 
     def to_text(self, percent: bool = False) -> str:
         """The answer as the command line prints it (``percent``: as percentages, as ``matchdb query --percent``)."""
@@ -223,14 +223,14 @@ class HandReport(Answer):
         )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class RangeEquity(Answer):
     """Exact heads-up result of a hero range against a villain range on a board (every consistent deal, weighted).
 
     ``win``, ``tie`` and ``loss`` are the hero range's shares of the weighted
     deals; they sum to 1 and ``equity = win + tie / 2``.
 
-    >>> answer = RangeEquity("QQ+", "JJ-99", "", 0.81, 0.8, 0.02, 0.18)
+    >>> answer = RangeEquity(hero="QQ+", villain="JJ-99", board="", equity=0.81, win=0.8, tie=0.02, loss=0.18)
     >>> print(answer.to_text())
     QQ+ vs JJ-99 preflop
       exact equity of the hero range: 0.810000

@@ -82,7 +82,7 @@ __all__ = ["open", "MatchDB", "FlopTable", "opponent_list"]
 
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class FlopTable:
     """One canonical flop's table and what a pass over the whole database needs to know of it.
 
@@ -186,7 +186,8 @@ class MatchDB:
         for index in progress(chosen, len(chosen), "reading tables", unit="table", enabled=show_progress):
             self._reader.read_table(index, out=buffer)
             cards = local_cards(index)
-            yield FlopTable(index, tuple(int(c) for c in CANONICAL_FLOPS[index]), int(ORBIT_SIZES[index]), cards, cards[PAIRS], view)
+            yield FlopTable(index=index, flop=tuple(int(c) for c in CANONICAL_FLOPS[index]),
+                            orbit=int(ORBIT_SIZES[index]), cards=cards, hands=cards[PAIRS], table=view)
 
     # -- mapping cards into a table's frame -------------------------------------------
 
@@ -290,8 +291,8 @@ class MatchDB:
         hero = check_possible(self._weights(canon, hero_range), f"hero range {describe_range(hero_range)!r}", text(board))
         villain = check_possible(self._weights(canon, villain_range), f"villain range {describe_range(villain_range)!r}", text(board))
         result = _ranges_heads_up(self.table(canon.index), columns, hero, villain)
-        return RangeEquity(describe_range(hero_range), describe_range(villain_range), text(board), result.equity, result.win,
-                           result.tie, result.loss)
+        return RangeEquity(hero=describe_range(hero_range), villain=describe_range(villain_range), board=text(board),
+                           equity=result.equity, win=result.win, tie=result.tie, loss=result.loss)
 
     def multiway(
         self, hole: CardsLike, board: CardsLike, opponents: Any = 1, method: str = "auto", samples: int | None = None, seed: int | None = None

@@ -325,7 +325,7 @@ def _loss(params: np.ndarray, spots: Spots) -> float:
     return value
 
 
-@dataclass
+@dataclass(kw_only=True)
 class FitResult:
     """A fitted bot and how closely it plays like the player on held-out hands.
 
@@ -413,7 +413,7 @@ def fit(source: Any, player: str, db: MatchDB, *, holdout: int = 4, candidates: 
                          names=WestBot.parameter_names(), step=step, cycles=cycles, seed=seed,
                          progress=show_progress, what=f"fitting {player}")
     bot = start_bot.with_vector(search.best, name=name or f"fitted-{_short(player)}")
-    result = FitResult(player, bot, search, len(train), len(test))
+    result = FitResult(player=player, bot=bot, search=search, train_hands=len(train), test_hands=len(test))
     if len(test):
         test_spots = spots.subset(test)
         fitted, size, _, _ = _predicted(search.best, test_spots)

@@ -133,7 +133,7 @@ class ReplayError(HandsError):
         self.reason = reason
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Setup:
     """How a record sits at the engine's table: seats are PHH players in order.
 
@@ -201,7 +201,7 @@ class Step:
         return f"p{self.seat + 1} {_VERBS[self.kind]}"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Replayed:
     """A hand replayed: the engine's payments (``won``), final stacks (None for an unlimited one), the rake.
 
@@ -402,8 +402,9 @@ def table_setup(record: Record) -> Setup:
     """The engine's table for a record (:func:`table_parameters`) and a deck with every card the record shows."""
     small, big, ante, button, stacks, posts, opener, rules, notes = table_parameters(record)[:9]
     deck, hidden = _deck(record)
-    return Setup(stacks, small, big, ante, button, deck, tuple(x is None for x in record.stacks), posts, opener,
-                 rules, hidden, notes)
+    return Setup(stacks=stacks, small_blind=small, big_blind=big, ante=ante, button=button, deck=deck,
+                 unlimited=tuple(x is None for x in record.stacks), posts=posts, opener=opener, rules=rules,
+                 hidden=hidden, notes=notes)
 
 
 def showdown_hands(record: Record) -> tuple[bool, ...]:
@@ -611,8 +612,9 @@ def _replay(record: Record, setup: Setup, steps: bool) -> Replayed:
             raise ReplayError(f"Hand {label} ends with stacks {_amounts(record, expected)} in the record but "
                               f"{_amounts(record, final)} in the engine.", "disagreement")
     holes = shown_holes(record)
-    return Replayed(record, status, won, final, rake, engine.showdown, holes, tuple(shown_board), tuple(log), engine,
-                    note_names(notes), paid)
+    return Replayed(record=record, status=status, won=won, final=final, rake=rake, showdown=engine.showdown,
+                    holes=holes, board=tuple(shown_board), steps=tuple(log), engine=engine, notes=note_names(notes),
+                    paid=paid)
 
 
 def shown_holes(record: Record) -> tuple[tuple[int, int] | None, ...]:

@@ -463,9 +463,9 @@ class Session:
 
     def _open_source(self, db: Any) -> None:
         if self.source is None and (needs_strength(self.bots) or self.config.coach):
-            from matchdb.play.arena import open_source
+            from matchdb.play.sources import TableSource
 
-            self.source = open_source(db)
+            self.source = TableSource(db).open()
         if self.config.coach and self.coach is None:
             from matchdb.human.coach import Coach
 

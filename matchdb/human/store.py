@@ -165,9 +165,9 @@ class SessionStore:
 
     def _source(self) -> Any:
         if self.source is None:
-            from matchdb.play.arena import open_source
+            from matchdb.play.sources import TableSource
 
-            self.source = open_source(self.db)
+            self.source = TableSource(self.db).open()
         return self.source
 
     def _reserve(self, client: str | None) -> None:

@@ -67,6 +67,7 @@ import math
 import os
 import sys
 import time
+import warnings
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -96,9 +97,12 @@ from matchdb.play.games import (
     needs_strength,
     play_game,
 )
+from matchdb.play.sources import TableSource, source_of
+from matchdb.play.strength import TABLE_CAPACITY
 
 if TYPE_CHECKING:
     from matchdb.db.query import MatchDB
+    from matchdb.play.strength import StrengthSource
 
 __all__ = [
     "ArenaError",
@@ -479,18 +483,17 @@ _MAX_GAMES = 10**8
 # -- running -----------------------------------------------------------------------------
 
 
-def open_source(db: MatchDB | None = None, tables: str | os.PathLike | None = None, capacity: int = 64) -> Any:
-    """A :class:`matchdb.play.strength.StrengthSource` over ``db`` (a MatchDB or a path; None: the default).
+def open_source(db: MatchDB | str | os.PathLike | None = None, tables: str | os.PathLike | None = None,
+                capacity: int | None = None) -> StrengthSource:
+    """Deprecated: ``TableSource(db, tables=tables, capacity=capacity).open()`` (:class:`matchdb.play.sources.TableSource`).
 
-    ``tables`` names a folder of decoded tables (:func:`matchdb.play.strength.decode_tables`),
-    else tables are decoded lazily into ``capacity`` slots.
+    A :class:`matchdb.play.strength.StrengthSource` over ``db`` (a MatchDB or a
+    path; None: the default), its tables decoded in ``tables`` or decoded on
+    first use.
     """
-    from matchdb.db.query import open as open_database
-    from matchdb.play.strength import StrengthSource, open_decoded
-
-    if db is None or isinstance(db, (str, os.PathLike)):
-        db = open_database(db)
-    return StrengthSource(db, tables=open_decoded(tables) if tables is not None else None, capacity=capacity)
+    warnings.warn("open_source is deprecated; use matchdb.play.sources.TableSource(db, tables=..., capacity=...).open().",
+                  DeprecationWarning, stacklevel=2)
+    return TableSource(db, tables=tables, capacity=capacity if capacity is not None else TABLE_CAPACITY).open()
 
 
 def _slots(bots: Sequence, seats: int) -> list[int]:
@@ -559,15 +562,12 @@ def _play_units(bots, settings: GameSettings, seats: int, pieces: Sequence[tuple
 _WORKER_SOURCES: dict = {}
 
 
-def _worker_task(bots, settings, seats, pieces, duplicate, db_path, tables, capacity, needs, python, lenient, permute,
+def _worker_task(bots, settings, seats, pieces, duplicate, where: TableSource | None, python, lenient, permute,
                  hands_out):
-    """One Dask task: open (once per worker) the strength source and play some units."""
+    """One Dask task: open (once per worker) the strength source ``where`` names, and play some units."""
     source = None
-    if needs:
-        key = (db_path, tables, capacity)
-        if key not in _WORKER_SOURCES:
-            _WORKER_SOURCES[key] = open_source(db_path, tables, capacity)
-        source = _WORKER_SOURCES[key]
+    if where is not None:
+        source = _WORKER_SOURCES.setdefault(where.key(), where).open()
     return _play_units(bots, settings, seats, pieces, duplicate, source, python, lenient, permute, hands_out)
 
 
@@ -607,8 +607,9 @@ def _whole(value, name: str, low: int, high: int) -> int:
 
 
 def run_arena(bots: Any = None, games: int = 100, seats: int | None = None, seed: int = 0, duplicate: bool = False,
-              mode: str = "tournament", hands: int | None = None, workers: int = 1, db: MatchDB | None = None,
-              tables: str | os.PathLike | None = None, capacity: int = 64, source: Any = None,
+              mode: str = "tournament", hands: int | None = None, workers: int = 1,
+              db: MatchDB | str | os.PathLike | None = None, tables: str | os.PathLike | None = None,
+              capacity: int | None = None, source: TableSource | StrengthSource | None = None,
               progress: bool | None = None, python: bool = False, settings: GameSettings | None = None,
               seeds: Sequence[int] | str | None = None, lenient: bool = False, permute: bool = True,
               hands_out: HandsOut | None = None) -> ArenaResult:
@@ -619,9 +620,15 @@ def run_arena(bots: Any = None, games: int = 100, seats: int | None = None, seed
     (default 200) or a tournament's safety cap. ``seeds`` (a list, a range or
     text like ``"1-5"``) pools several seeds, each playing ``games`` games;
     else ``seed`` is the one seed. ``workers`` above 1 plays on a local Dask
-    cluster (:func:`matchdb.cluster.local_cluster`; each worker opens ``db``
-    and ``tables`` itself). ``source`` is a ready strength source for the
-    in-process run. ``progress`` shows a bar (default: on a terminal).
+    cluster (:func:`matchdb.cluster.local_cluster`; each worker opens the
+    source's database and tables itself). ``source`` says where hand
+    strengths come from (:class:`matchdb.play.sources.TableSource`, or an open
+    :class:`matchdb.play.strength.StrengthSource`); without one, bots that
+    need strengths read the default database, tables decoded on first use,
+    and Python bots see ``view.source`` only when a source is given. ``db``,
+    ``tables`` and ``capacity`` are deprecated (a :class:`DeprecationWarning`):
+    ``source=TableSource(db=..., tables=..., capacity=...)`` says the same.
+    ``progress`` shows a bar (default: on a terminal).
     ``lenient`` corrects and counts Python bots' illegal actions instead of
     refusing them (answers that are no action, and bots that fail, are
     refused either way: :func:`matchdb.play.games.play_game`); ``permute=False`` seats the bots in the listing's cyclic
@@ -630,6 +637,7 @@ def run_arena(bots: Any = None, games: int = 100, seats: int | None = None, seed
     writes each game as a PHH file).
     """
     started = time.perf_counter()
+    table_source = source_of(source, db, tables, capacity, where="run_arena")
     if hands_out is not None and not callable(getattr(hands_out, "game", None)):
         raise ArenaError(f"hands_out {hands_out!r} has no game(label, names) method; expected a HandsOut like "
                          "matchdb.hands.ArenaWriter(folder).")
@@ -642,10 +650,8 @@ def run_arena(bots: Any = None, games: int = 100, seats: int | None = None, seed
         seeds = [_whole(x, "seed", 0, _MAX_SEED - 1) for x in seeds]
         if not seeds or len(seeds) > _MAX_SEEDS or len(set(seeds)) != len(seeds):
             raise ArenaError(f"The seeds {seeds!r} are not 1 to {_MAX_SEEDS} different seeds.")
-    if tables is not None:
-        from matchdb.play.strength import open_decoded
-
-        open_decoded(tables)  # says so at once when the folder holds no decoded tables
+    if table_source is not None:
+        table_source.check()  # says so at once when the folder holds no decoded tables
     seats = seats if seats is not None else max(2, len(bots))
     if isinstance(seats, bool) or not isinstance(seats, int) or not 2 <= seats <= 10:
         raise ArenaError(f"The number of seats {seats!r} is out of range; expected 2..10.")
@@ -665,25 +671,27 @@ def run_arena(bots: Any = None, games: int = 100, seats: int | None = None, seed
     if per_seed * len(seeds) > _MAX_GAMES:
         raise ArenaError(f"{per_seed * len(seeds):,} units are too many; expected at most {_MAX_GAMES:,}.")
     pieces = [(s, u) for s in seeds for u in range(per_seed)]
-    needs = needs_strength(bots) or (db is not None and any(native_spec(bot) is None for bot in bots))
-    if needs and source is None:  # Python bots see the database through view.source when a db is given
-        source = open_source(db, tables, capacity)
-    db_path = str(db) if isinstance(db, (str, os.PathLike)) else str(getattr(source.db if source is not None else db, "path", "")) or None
+    # Python bots see the database through view.source when a source is given
+    needs = needs_strength(bots) or (table_source is not None and any(native_spec(bot) is None for bot in bots))
+    if needs and table_source is None:
+        table_source = TableSource()
+    strengths = table_source.open() if needs and table_source is not None else None
     if workers == 1:
         records = []
         bar = _bar(len(pieces), progress)
         for piece in pieces:
-            records += _play_units(bots, settings, seats, [piece], duplicate, source, python, lenient, permute,
+            records += _play_units(bots, settings, seats, [piece], duplicate, strengths, python, lenient, permute,
                                    hands_out)
             bar.update(1)
         bar.close()
     else:
-        records = _run_dask(bots, settings, seats, pieces, duplicate, workers, db_path, tables, capacity, needs,
-                            source, progress, python, lenient, permute, hands_out)
+        where = table_source.for_workers() if needs and table_source is not None else None
+        records = _run_dask(bots, settings, seats, pieces, duplicate, workers, where, strengths, progress, python,
+                            lenient, permute, hands_out)
     result = _summarise(bots, records, seats, pieces, duplicate, settings)
     result.settings |= {"games": len(records), "seed": seeds[0], "seeds": seeds, "mode": settings.mode,
                         "hands": settings.hands, "stack": settings.stack, "workers": workers, "set_games": set_games,
-                        "tables": "decoded" if tables is not None else "lazy", "lenient": lenient, "permute": permute,
+                        "tables": "decoded" if table_source is not None and table_source.decoded else "lazy", "lenient": lenient, "permute": permute,
                         "rules": asdict(settings.rules)}
     result.seconds = time.perf_counter() - started
     return result
@@ -696,8 +704,8 @@ def _bar(total: int, progress: bool | None):
                 disable=None if progress is None else not progress)
 
 
-def _run_dask(bots, settings, seats, pieces, duplicate, workers, db_path, tables, capacity, needs, source,
-              progress, python, lenient, permute, hands_out) -> list[dict]:
+def _run_dask(bots, settings, seats, pieces, duplicate, workers, where, source, progress, python, lenient, permute,
+              hands_out) -> list[dict]:
     from distributed import as_completed
 
     from matchdb.cluster import local_cluster
@@ -709,9 +717,8 @@ def _run_dask(bots, settings, seats, pieces, duplicate, workers, db_path, tables
     parts = [pieces[start:start + chunk] for start in range(0, len(pieces), chunk)]
     records: list[dict] = []
     with local_cluster(workers) as client:
-        futures = [client.submit(_worker_task, bots, settings, seats, part, duplicate, db_path,
-                                 None if tables is None else str(tables), capacity, needs, python, lenient, permute,
-                                 hands_out, pure=False)
+        futures = [client.submit(_worker_task, bots, settings, seats, part, duplicate, where, python, lenient,
+                                 permute, hands_out, pure=False)
                    for part in parts]
         bar = _bar(len(pieces), progress)
         for future in as_completed(futures):

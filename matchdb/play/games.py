@@ -236,7 +236,7 @@ class GameSettings:
         return int(self.schedule[0][1])
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class PlayedHand:
     """One finished hand of a game, as :func:`play_game` gives it to ``on_hand``.
 
@@ -537,8 +537,9 @@ class _Game:
         """The hand that just ended (between ``_end_hand`` and the next deal)."""
         deck = self.decks[self.game[GM_DECK] - 1]
         record = Hand(Table._over_arrays(self.g, self.p, self.log), deck).record()
-        return PlayedHand(int(self.game[GM_HANDS]) - 1, record, int(self.g[_G_SB]), int(self.g[_G_BB]),
-                          int(self.g[_G_ANTE]), "posted" if self.g[_G_RULES] & RULE_POSTED_BLIND else "full")
+        return PlayedHand(number=int(self.game[GM_HANDS]) - 1, record=record, small_blind=int(self.g[_G_SB]),
+                          big_blind=int(self.g[_G_BB]), ante=int(self.g[_G_ANTE]),
+                          short_big_blind="posted" if self.g[_G_RULES] & RULE_POSTED_BLIND else "full")
 
     def more_decks(self) -> None:
         self.decks = shuffled_decks(self.rng, _DECK_BLOCK)

@@ -158,7 +158,7 @@ class Step:
         return ", ".join(f"{name} {old:.{digits}g} -> {new:.{digits}g}" for name, old, new in self.changes)
 
 
-@dataclass
+@dataclass(kw_only=True)
 class Search:
     """What a search did: the best vector, every candidate's loss, the improvements and why it stopped."""
 
@@ -291,11 +291,10 @@ def random_walk(loss: Callable[[np.ndarray], float], start: Sequence[float] | np
             pending = None
     if reason is None:
         reason = "target" if target is not None and fx <= target else "cycles"
-    return Search("random walk", space.names, space.start.copy(), start_loss, x, fx, reason, np.array(losses),
-                  steps, time.perf_counter() - started,
-                  dict(step=step, max_changes=max_changes, cycles=cycles, target=target, patience=patience, hone=hone,
-                       tolerance=tolerance, seed=seed,
-                       pinned=[space.names[i] for i in range(len(space.names)) if i not in set(space.free)]))
+    return Search(method="random walk", names=space.names, start=space.start.copy(), start_loss=start_loss, best=x,
+                  best_loss=fx, reason=reason, losses=np.array(losses), steps=steps,
+                  seconds=time.perf_counter() - started,
+                  settings=dict(step=step, max_changes=max_changes, cycles=cycles, target=target, patience=patience, hone=hone, tolerance=tolerance, seed=seed, pinned=[space.names[i] for i in range(len(space.names)) if i not in set(space.free)]))
 
 
 def genetic(loss: Callable[[np.ndarray], float], start: Sequence[float] | np.ndarray, low: Sequence[float] | np.ndarray, high: Sequence[float] | np.ndarray, *, names: Sequence[str] | None = None,
@@ -385,11 +384,10 @@ def genetic(loss: Callable[[np.ndarray], float], start: Sequence[float] | np.nda
         population = population[:parents]
         generation += 1
     bar.close()
-    return Search("genetic", space.names, space.start.copy(), start_loss, best, best_loss, reason, np.array(losses),
-                  steps, time.perf_counter() - started,
-                  dict(step=step, max_changes=max_changes, cycles=cycles, target=target, patience=patience,
-                       tolerance=tolerance, parents=parents, children=children, seed=seed, generations=generation,
-                       pinned=[space.names[i] for i in range(len(space.names)) if i not in set(space.free)]))
+    return Search(method="genetic", names=space.names, start=space.start.copy(), start_loss=start_loss, best=best,
+                  best_loss=best_loss, reason=reason, losses=np.array(losses), steps=steps,
+                  seconds=time.perf_counter() - started,
+                  settings=dict(step=step, max_changes=max_changes, cycles=cycles, target=target, patience=patience, tolerance=tolerance, parents=parents, children=children, seed=seed, generations=generation, pinned=[space.names[i] for i in range(len(space.names)) if i not in set(space.free)]))
 
 
 def plot_trajectories(searches: Sequence[Search], path: str | os.PathLike, ylabel: str = "loss",

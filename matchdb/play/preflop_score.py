@@ -399,7 +399,7 @@ def rank_differences(scores: Sequence[float] | np.ndarray, reference: Sequence[f
 # -- the fit ------------------------------------------------------------------------------------
 
 
-@dataclass
+@dataclass(kw_only=True)
 class PreflopFit:
     """A fitted score, the search that found it and how well it matches its targets.
 
@@ -532,5 +532,6 @@ def fit_preflop_score(targets: Any, *, weights: Sequence[float] | np.ndarray | N
     fitted_scores = fitted.scores()[index]
     correlation = (spearman(fitted_scores, values) if len(index) >= 2 and np.ptp(values) > 0 and np.ptp(fitted_scores) > 0
                    else math.nan)
-    return PreflopFit(fitted, start, search, full, weights_full, search.best_loss, search.start_loss, correlation,
-                      description)
+    return PreflopFit(score=fitted, start=start, search=search, targets=full, weights=weights_full,
+                      rms=search.best_loss, start_rms=search.start_loss, correlation=correlation,
+                      description=description)

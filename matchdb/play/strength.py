@@ -97,6 +97,7 @@ __all__ = [
     "STEERED",
     "MODELS",
     "StrengthError",
+    "TABLE_CAPACITY",
     "TableSet",
     "LazyTables",
     "decode_tables",
@@ -117,6 +118,9 @@ KINDS = {"naive": NAIVE, "headsup": HEADSUP, "montecarlo": MONTECARLO, "exact": 
 MODELS = {"uniform": UNIFORM, "dropout": DROPOUT, "steered": STEERED}
 
 _TABLE_SHAPE = (N_PAIRS, N_PAIRS)
+#: How many decoded tables a source keeps when it decodes them on first use (:class:`LazyTables`),
+#: unless told otherwise: 64 x 2.8 MB = 180 MB; a table pushed out is decoded again (about 3 ms).
+TABLE_CAPACITY = 64
 
 
 class StrengthError(MatchdbError):
@@ -194,7 +198,7 @@ class LazyTables(TableSet):
     matchdb.play.strength.StrengthError: The table capacity 0 is not a whole number of at least 1.
     """
 
-    def __init__(self, db: MatchDB, capacity: int = 16) -> None:
+    def __init__(self, db: MatchDB, capacity: int = TABLE_CAPACITY) -> None:
         if isinstance(capacity, bool) or not isinstance(capacity, int) or capacity < 1:
             raise StrengthError(f"The table capacity {capacity!r} is not a whole number of at least 1.")
         super().__init__(np.zeros((capacity,) + _TABLE_SHAPE, dtype=np.uint16), np.full(N_FLOPS, -1, dtype=np.int64),
@@ -273,14 +277,17 @@ def open_decoded(folder: str | os.PathLike) -> TableSet:
 class StrengthSource:
     """Strengths of any hand on any board from one database: preflop table plus decoded W tables.
 
+    :class:`matchdb.play.sources.TableSource` names a source without opening it
+    (what the arena and tuning take as ``source=``).
+
     Parameters
     ----------
     db : an open :class:`matchdb.MatchDB` (its preflop table is read once).
     tables : where W tables come from: a :class:`TableSet` (``open_decoded``)
-        or None for :class:`LazyTables` of ``capacity`` slots.
+        or None for :class:`LazyTables` of ``capacity`` slots (default :data:`TABLE_CAPACITY`).
     """
 
-    def __init__(self, db: MatchDB, tables: TableSet | None = None, capacity: int = 16) -> None:
+    def __init__(self, db: MatchDB, tables: TableSet | None = None, capacity: int = TABLE_CAPACITY) -> None:
         self.db = db
         self.tables = tables if tables is not None else LazyTables(db, capacity)
         self.preflop = preflop_array(db)

@@ -76,7 +76,7 @@ def solve(source: TableSource, oop: RangeLike, ip: RangeLike, board: CardsLike, 
     _apply_locks(spot, locks)
     target_chips = spot.options.pot * target_pct / 100.0
     stats = run(spot, target_chips, int(max_iterations), show_progress=show_progress, on_check=on_check)
-    return Solution(spot, stats, question, weights, target_chips, locks)
+    return Solution(spot, stats=stats, question=question, weights=weights, target=target_chips, locks=locks)
 
 
 def _board(board: CardsLike) -> tuple[int, ...]:
@@ -168,4 +168,4 @@ def load(path: str | os.PathLike, source: TableSource, threads: int | None = Non
     s = meta["stats"]
     stats = SolveStats(int(s["iterations"]), float(s["seconds"]), float(s["exploitability"]),
                        [tuple(h) for h in s.get("history", [])])
-    return Solution(spot, stats, q, weights, float(meta["target"]), locks)
+    return Solution(spot, stats=stats, question=q, weights=weights, target=float(meta["target"]), locks=locks)

@@ -95,7 +95,7 @@ KScratch = namedtuple("KScratch", "R_flop V_flop src_flop R_turn V_turn src_turn
                                   "exit_reach job_out deal_out gather")
 
 
-@dataclass
+@dataclass(kw_only=True)
 class Flat:
     """The action tree flattened: :class:`KTree`'s node arrays before the cards are known, and per subtree its
     street, nodes, action nodes and whether it is stored per turn and per river card."""
@@ -172,7 +172,9 @@ def flatten(tree: ActionTree) -> Flat:
         sub_street.append(int(nodes[roots[s]].street))
         exits.append(chance)
         s += 1
-    return Flat(nodes, kind, player, street, pot, nact, child, pos, sub, next_sub, lnode, roots, sub_nodes, sub_street, exits)
+    return Flat(nodes=nodes, kind=kind, player=player, street=street, pot=pot, nact=nact, child=child, pos=pos, sub=sub,
+                next_sub=next_sub, lnode=lnode, sub_roots=roots, sub_nodes=sub_nodes, sub_street=sub_street,
+                exits=exits)
 
 
 def _instances(flat: Flat, start: int, n_turn: int) -> list[int]:

@@ -35,7 +35,7 @@ def swap_card(pair: int, card: int) -> int:
     return (s2 if suit == s1 else s1 if suit == s2 else suit) * 13 + card % 13
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Place:
     """A node reached by a line: template ``node``, instance (``t``, ``r``), ``board`` (real cards), ``weights``
     (each player's range reaching it, real hand order), ``base_weights`` (the same at the root of its street's
@@ -58,7 +58,8 @@ def root_place(spot) -> Place:
     """The root: the starting ranges, nothing bet."""
     weights = tuple(h.weights.astype(np.float64) for h in spot.hands)
     perms = tuple(np.arange(len(h), dtype=np.int64) for h in spot.hands)
-    return Place(0, 0, 0, spot.board, weights, weights, (0, 0), perms, np.arange(52), ())  # type: ignore[arg-type]
+    return Place(node=0, t=0, r=0, board=spot.board, weights=weights, base_weights=weights, bets=(0, 0),
+                 perm=perms, cards=np.arange(52), line=())  # type: ignore[arg-type]
 
 
 def instance_entry(spot, sub: int, t: int, r: int) -> int:
@@ -188,8 +189,8 @@ def _deal(spot, place: Place, spec: object) -> Place:
     t, r = (index, 0) if street == 0 else (place.t, index)
     child = int(flat.child[k, 0])
     pair_weights = (weights[0], weights[1])
-    return Place(child, t, r, place.board + (card,), pair_weights, pair_weights, (0, 0), (perm[0], perm[1]), cards,
-                 place.line + (format_card(card),))
+    return Place(node=child, t=t, r=r, board=place.board + (card,), weights=pair_weights, base_weights=pair_weights,
+                 bets=(0, 0), perm=(perm[0], perm[1]), cards=cards, line=place.line + (format_card(card),))
 
 
 def walk(spot, line: str | Sequence[object] | None) -> Place:

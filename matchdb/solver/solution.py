@@ -79,7 +79,7 @@ def _hand_names(hands) -> list[str]:
 class Solution:
     """A solved spot (see the module's docstring). Made by :meth:`matchdb.MatchDB.solve` or :func:`matchdb.solver.load`."""
 
-    def __init__(self, spot: Spot, stats: SolveStats, question: dict, weights: tuple[np.ndarray, np.ndarray],
+    def __init__(self, spot: Spot, *, stats: SolveStats, question: dict, weights: tuple[np.ndarray, np.ndarray],
                  target: float, locks: Mapping[Any, Any] | None = None) -> None:
         self.spot = spot
         self.stats = stats

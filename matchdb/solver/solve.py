@@ -90,7 +90,7 @@ class SolveStats:
     history: list[tuple[int, float]] = field(default_factory=list)
 
 
-@dataclass
+@dataclass(kw_only=True)
 class Spot:
     """A prepared spot: the question, its tree and cards, and the kernels' structures (see :mod:`matchdb.solver.layout`)."""
 
@@ -187,8 +187,9 @@ def prepare(source: TableSource | Callable[[int], np.ndarray], oop: RangeLike, i
     if isinstance(limit, bool) or not isinstance(limit, (int, float)) or limit <= 0:
         raise SolverError(f"max_memory is {max_memory!r}; expected a positive number of bytes.")
     check_memory(memory, int(limit))
-    return Spot(options, tree, flat, cards, (describe_range(oop), describe_range(ip)), hands, deals, turns, rivers,
-                runouts, numcomb, layout, memory, compressed, nthreads)
+    return Spot(options=options, tree=tree, flat=flat, board=cards, ranges=(describe_range(oop), describe_range(ip)),
+                hands=hands, deals=deals, turn_cards=turns, river_cards=rivers, runouts=runouts, numcomb=numcomb,
+                layout=layout, memory=memory, compressed=compressed, threads=nthreads)
 
 
 def allocate(spot: Spot, source: TableSource | Callable[[int], np.ndarray]) -> None:
