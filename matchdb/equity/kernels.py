@@ -60,7 +60,7 @@ from __future__ import annotations
 
 import functools
 from itertools import combinations, permutations
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
@@ -93,6 +93,9 @@ from matchdb.equity._kernels.strength import (
     seed_random,
     strength,
 )
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
 
 __all__ = [
     "Cards",
@@ -162,7 +165,8 @@ _NO_ROWS = _readonly(np.zeros(0), np.int64)
 
 def board_masks(columns: np.ndarray) -> np.ndarray:
     """Each board column's two cards (its runout's turn and river) as a uint64 mask: :attr:`Question.col_masks`."""
-    return ROW_MASKS[np.asarray(columns, dtype=np.int64)]
+    masks: NDArray[np.uint64] = ROW_MASKS[np.asarray(columns, dtype=np.int64)]
+    return masks
 
 
 class Question(NamedTuple):
