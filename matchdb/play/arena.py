@@ -98,6 +98,8 @@ from matchdb.play.games import (
 )
 
 if TYPE_CHECKING:
+    from tqdm import tqdm
+
     from matchdb.db.query import MatchDB
 
 __all__ = [
@@ -214,7 +216,7 @@ class BotResult:
     showdown_wins: float
     corrections: int = 0
 
-    def row(self) -> dict:
+    def row(self) -> dict[str, Any]:
         """A flat dict for CSV output."""
         out = {"bot": self.name, "seats": self.seats, "games": self.games, "hands": self.hands}
         for key in _FIGURES:
@@ -270,9 +272,9 @@ class ArenaResult:
     """Per-bot results of a run, paired comparisons, the settings that reproduce it, and per-unit figures."""
 
     bots: list[BotResult]
-    settings: dict
+    settings: dict[str, Any]
     seconds: float
-    unit_values: dict = field(default_factory=dict)  # bot -> {"wins": [...], "bb_per_100": [...], "invested": [...], ...}
+    unit_values: dict[str, dict[str, Any]] = field(default_factory=dict)  # bot -> {"wins": [...], "bb_per_100": [...], "invested": [...], ...}
     units: list[tuple[int, int]] = field(default_factory=list)  # (seed, unit) of each row of unit_values
 
     def bot(self, name: str) -> BotResult:
@@ -353,7 +355,7 @@ class ArenaResult:
         return (f"ArenaResult({len(self.bots)} bots, {s.get('games')} {s.get('mode')} games, {s.get('seats')} seats, "
                 f"{_seeds_text(s['seeds'])}: {', '.join(b.name for b in self.bots)})")
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """Settings, timing, every bot's figures, every pair's differences and the per-unit figures (None for inf/NaN)."""
         return plain({"settings": self.settings, "seconds": self.seconds, "bots": [asdict(b) for b in self.bots],
                       "pairs": [_pair_row(pair) for figure in _FIGURES for pair in self.pairs(figure)],
@@ -371,7 +373,7 @@ class ArenaResult:
     def _repr_html_(self) -> str:
         return f"<pre>{html.escape(self.report())}</pre>"
 
-    def save(self, path: str | os.PathLike) -> Path:
+    def save(self, path: str | os.PathLike[str]) -> Path:
         """Write JSON (``.json``: everything) or CSV (``.csv`` per bot, with ``.pairs.csv`` and ``.units.csv`` beside it)."""
         path = Path(path)
         if path.suffix == ".csv":
@@ -384,7 +386,7 @@ class ArenaResult:
             raise ArenaError(f"The output file {str(path)!r} ends neither in .csv nor in .json.")
         return path
 
-    def plot(self, path: str | os.PathLike) -> Path:
+    def plot(self, path: str | os.PathLike[str]) -> Path:
         """Bar charts of the main figure and the mean place with their intervals, and the finishing places (needs matplotlib)."""
         try:
             import matplotlib
@@ -417,13 +419,13 @@ class ArenaResult:
             plt.close(fig)
 
 
-def _pair_row(pair: Pair) -> dict:
+def _pair_row(pair: Pair) -> dict[str, Any]:
     d = pair.difference
     return {"first": pair.first, "second": pair.second, "figure": pair.figure, "difference": d.mean, "low": d.low,
             "high": d.high, "units": d.units, "shown": pair.shown, "statement": pair.statement()}
 
 
-def _csv(rows: list[dict]) -> str:
+def _csv(rows: list[dict[str, Any]]) -> str:
     keys = list(dict.fromkeys(k for r in rows for k in r))
     buffer = io.StringIO()
     writer = csv.DictWriter(buffer, fieldnames=keys)
@@ -479,7 +481,8 @@ _MAX_GAMES = 10**8
 # -- running -----------------------------------------------------------------------------
 
 
-def open_source(db: MatchDB | None = None, tables: str | os.PathLike | None = None, capacity: int = 64) -> Any:
+def open_source(db: MatchDB | str | os.PathLike[str] | None = None, tables: str | os.PathLike[str] | None = None,
+                capacity: int = 64) -> Any:
     """A :class:`matchdb.play.strength.StrengthSource` over ``db`` (a MatchDB or a path; None: the default).
 
     ``tables`` names a folder of decoded tables (:func:`matchdb.play.strength.decode_tables`),
@@ -493,7 +496,7 @@ def open_source(db: MatchDB | None = None, tables: str | os.PathLike | None = No
     return StrengthSource(db, tables=open_decoded(tables) if tables is not None else None, capacity=capacity)
 
 
-def _slots(bots: Sequence, seats: int) -> list[int]:
+def _slots(bots: Sequence[Bot], seats: int) -> list[int]:
     """Index into ``bots`` of the bot of each seat slot: the listing repeated in turn."""
     return [s % len(bots) for s in range(seats)]
 
@@ -530,9 +533,9 @@ def _bot_seed(seed: int, unit: int, game: int) -> int:
     return int(np.random.SeedSequence([seed, unit, game, 1]).generate_state(1)[0])
 
 
-def _play_units(bots, settings: GameSettings, seats: int, pieces: Sequence[tuple[int, int]], duplicate: bool,
-                source, python: bool = False, lenient: bool = False, permute: bool = True,
-                hands_out: HandsOut | None = None) -> list[dict]:
+def _play_units(bots: Sequence[Bot], settings: GameSettings, seats: int, pieces: Sequence[tuple[int, int]], duplicate: bool,
+                source: Any, python: bool = False, lenient: bool = False, permute: bool = True,
+                hands_out: HandsOut | None = None) -> list[dict[str, Any]]:
     """Play the games of some units ``(seed, unit)``; one record per game (each game's hands to ``hands_out``)."""
     records = []
     for seed, unit in pieces:
@@ -556,11 +559,12 @@ def _play_units(bots, settings: GameSettings, seats: int, pieces: Sequence[tuple
     return records
 
 
-_WORKER_SOURCES: dict = {}
+_WORKER_SOURCES: dict[tuple[str | None, str | None, int], Any] = {}
 
 
-def _worker_task(bots, settings, seats, pieces, duplicate, db_path, tables, capacity, needs, python, lenient, permute,
-                 hands_out):
+def _worker_task(bots: Sequence[Bot], settings: GameSettings, seats: int, pieces: Sequence[tuple[int, int]], duplicate: bool,
+                 db_path: str | None, tables: str | None, capacity: int, needs: bool, python: bool, lenient: bool,
+                 permute: bool, hands_out: HandsOut | None) -> list[dict[str, Any]]:
     """One Dask task: open (once per worker) the strength source and play some units."""
     source = None
     if needs:
@@ -598,7 +602,7 @@ def resolve_bots(bots: Any) -> list[Bot]:
     return out
 
 
-def _whole(value, name: str, low: int, high: int) -> int:
+def _whole(value: object, name: str, low: int, high: int) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not low <= value <= high:
         if isinstance(value, (int, np.integer)) and not isinstance(value, bool) and value > high:
             raise ArenaError(f"The {name} {value!r} is out of range; expected {low}..{high:,}.")
@@ -608,7 +612,7 @@ def _whole(value, name: str, low: int, high: int) -> int:
 
 def run_arena(bots: Any = None, games: int = 100, seats: int | None = None, seed: int = 0, duplicate: bool = False,
               mode: str = "tournament", hands: int | None = None, workers: int = 1, db: MatchDB | None = None,
-              tables: str | os.PathLike | None = None, capacity: int = 64, source: Any = None,
+              tables: str | os.PathLike[str] | None = None, capacity: int = 64, source: Any = None,
               progress: bool | None = None, python: bool = False, settings: GameSettings | None = None,
               seeds: Sequence[int] | str | None = None, lenient: bool = False, permute: bool = True,
               hands_out: HandsOut | None = None) -> ArenaResult:
@@ -689,15 +693,17 @@ def run_arena(bots: Any = None, games: int = 100, seats: int | None = None, seed
     return result
 
 
-def _bar(total: int, progress: bool | None):
+def _bar(total: int, progress: bool | None) -> tqdm:
     from tqdm import tqdm
 
     return tqdm(total=total, unit="unit", desc="arena", file=sys.stderr,
                 disable=None if progress is None else not progress)
 
 
-def _run_dask(bots, settings, seats, pieces, duplicate, workers, db_path, tables, capacity, needs, source,
-              progress, python, lenient, permute, hands_out) -> list[dict]:
+def _run_dask(bots: Sequence[Bot], settings: GameSettings, seats: int, pieces: Sequence[tuple[int, int]], duplicate: bool,
+              workers: int, db_path: str | None, tables: str | os.PathLike[str] | None, capacity: int, needs: bool,
+              source: Any, progress: bool | None, python: bool, lenient: bool, permute: bool, hands_out: HandsOut | None
+              ) -> list[dict[str, Any]]:
     from distributed import as_completed
 
     from matchdb.cluster import local_cluster
@@ -707,14 +713,14 @@ def _run_dask(bots, settings, seats, pieces, duplicate, workers, db_path, tables
     _play_units(bots, settings, seats, pieces[:1], duplicate, source, python, lenient, permute, hands_out)
     chunk = max(1, min(200, len(pieces) // (8 * workers) or 1))
     parts = [pieces[start:start + chunk] for start in range(0, len(pieces), chunk)]
-    records: list[dict] = []
+    records: list[dict[str, Any]] = []
     with local_cluster(workers) as client:
         futures = [client.submit(_worker_task, bots, settings, seats, part, duplicate, db_path,
                                  None if tables is None else str(tables), capacity, needs, python, lenient, permute,
                                  hands_out, pure=False)
                    for part in parts]
         bar = _bar(len(pieces), progress)
-        for future in as_completed(futures):
+        for future in as_completed(futures):  # type: ignore[no-untyped-call]  # distributed leaves it unannotated
             part = future.result()
             records += part
             bar.update(len({(r["seed"], r["unit"]) for r in part}))
@@ -723,7 +729,8 @@ def _run_dask(bots, settings, seats, pieces, duplicate, workers, db_path, tables
     return records
 
 
-def _summarise(bots, records, seats, pieces, duplicate, settings) -> ArenaResult:
+def _summarise(bots: Sequence[Bot], records: list[dict[str, Any]], seats: int, pieces: Sequence[tuple[int, int]],
+               duplicate: bool, settings: GameSettings) -> ArenaResult:
     names = list(dict.fromkeys(b.name for b in bots))
     index = {name: k for k, name in enumerate(names)}
     label = [index[b.name] for b in bots]

@@ -70,6 +70,8 @@ from matchdb.play.games import GameSettings, needs_strength
 from matchdb.play.optimise import OptimiseError, Search, Space, Step, genetic, random_walk
 
 if TYPE_CHECKING:
+    from numpy.typing import NDArray
+
     from matchdb.db.query import MatchDB
 
 __all__ = [
@@ -191,10 +193,11 @@ def _derive(*entropy: int) -> int:
 # -- playing sessions -------------------------------------------------------------------------------
 
 
-_WORKER_SOURCES: dict = {}
+_WORKER_SOURCES: dict[tuple[str, str | None, int], Any] = {}
 
 
-def _play_chunk(bots, settings, seats, seed, units, source) -> tuple[dict, int]:
+def _play_chunk(bots: Sequence[Bot], settings: GameSettings, seats: int, seed: int, units: int, source: Any
+                ) -> tuple[dict[str, Any], int]:
     """One chunk: ``units`` duplicate sets of ``bots`` (the candidate first); its per-set figures and hands."""
     set_games = len(seatings(len(bots), seats, 0, 0, True))
     result = run_arena(list(bots), games=units * set_games, seats=seats, seed=seed, duplicate=True, settings=settings,
@@ -203,7 +206,8 @@ def _play_chunk(bots, settings, seats, seed, units, source) -> tuple[dict, int]:
     return result.unit_values[name], result.bot(name).hands
 
 
-def _worker_chunk(bots, settings, seats, seed, units, where) -> tuple[dict, int]:
+def _worker_chunk(bots: Sequence[Bot], settings: GameSettings, seats: int, seed: int, units: int,
+                  where: tuple[str, str | None, int] | None) -> tuple[dict[str, Any], int]:
     """A Dask task: the worker opens (once) its own strength source, then plays a chunk."""
     source = None
     if where is not None:
@@ -231,7 +235,7 @@ class SessionPlayer:
         :func:`matchdb.play.arena.run_arena`); only opened when a bot needs them.
     """
 
-    def __init__(self, field: Sequence, *, games: int = 200, seats: int | None = None, mode: str = "cash",
+    def __init__(self, field: Sequence[Bot | str] | str, *, games: int = 200, seats: int | None = None, mode: str = "cash",
                  hands: int | None = None, chunks: int = 4, workers: int = 1, db: MatchDB | None = None, tables: Any = None, source: Any = None,
                  capacity: int = 64) -> None:
         if isinstance(field, str):
@@ -274,7 +278,7 @@ class SessionPlayer:
         """Games per session (whole duplicate sets)."""
         return self.units * self.set_games
 
-    def _where(self) -> tuple | None:
+    def _where(self) -> tuple[str, str | None, int] | None:
         """(database path, tables folder, capacity) for the workers' own sources, or None when no bot needs one."""
         if not self._needs:
             return None
@@ -341,7 +345,7 @@ class SessionPlayer:
     def __enter__(self) -> SessionPlayer:
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
 
@@ -377,12 +381,12 @@ class TuningResult:
     bot: BuiltinBot
     start_bot: BuiltinBot
     search: Search
-    values: np.ndarray  # the objective's value of the start (entry 0) and of each candidate on the training session
+    values: NDArray[np.float64]  # the objective's value of the start (entry 0) and of each candidate on the training session
     noise: Noise
     validation: np.ndarray
     improvement: Estimate
     beyond_noise: bool
-    settings: dict
+    settings: dict[str, Any]
     seconds: float
     log: list[str] = field(default_factory=list)
 
@@ -396,7 +400,7 @@ class TuningResult:
         """The best candidate's value on the training session."""
         return float(self.values[self._best_index()[-1]])
 
-    def _best_index(self) -> np.ndarray:
+    def _best_index(self) -> NDArray[np.int64]:
         """Index into ``values`` of the best so far after each evaluation."""
         losses = np.concatenate([[self.search.start_loss], self.search.losses])
         best = np.zeros(len(losses), dtype=np.int64)
@@ -437,9 +441,11 @@ class TuningResult:
         """:meth:`to_dict` as JSON text."""
         return json.dumps(self.to_dict(), allow_nan=False)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The run's figures as plain JSON types (kept in the saved bot file under ``"tuning"``)."""
-        return plain({
+        # numpy's tolist() is typed Any, so plain()'s overloads cannot tell this dict from Any (a typed local would
+        # do; this module is being rewritten on another branch, so only annotations change here)
+        return plain({  # type: ignore[no-any-return]
             "method": self.method, "objective": self.objective.kind, "target": self.objective.target,
             "settings": self.settings, "start": dict(zip(self.search.names, self.search.start.tolist(), strict=True)),
             "noise": {"seeds": self.noise.seeds, "values": self.noise.values.tolist(), "mean": self.noise.mean,
@@ -452,11 +458,11 @@ class TuningResult:
             "beyond_noise": self.beyond_noise, "seconds": self.seconds,
         })
 
-    def save(self, path: str | os.PathLike) -> Path:
+    def save(self, path: str | os.PathLike[str]) -> Path:
         """Write the tuned bot as a file :func:`matchdb.play.bots.load_bot` (and ``--bots FILE.json``) reads."""
         return save_bot(self.bot, path, {"tuning": self.to_dict()})
 
-    def plot(self, path: str | os.PathLike) -> str:
+    def plot(self, path: str | os.PathLike[str]) -> str:
         """The best value over the candidates, the noise band and the held-out check (needs matplotlib)."""
         return _plot([self], path)
 
@@ -482,16 +488,16 @@ class Comparison:
         """What the command line prints (:meth:`summary`)."""
         return self.summary()
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """Each method's figures (:meth:`TuningResult.to_dict`) by method name."""
         return {name: result.to_dict() for name, result in self.results.items()}
 
-    def plot(self, path: str | os.PathLike) -> str:
+    def plot(self, path: str | os.PathLike[str]) -> str:
         """Both trajectories in one figure (needs matplotlib)."""
         return _plot(list(self.results.values()), path)
 
 
-def _plot(results: Sequence[TuningResult], path) -> str:
+def _plot(results: Sequence[TuningResult], path: str | os.PathLike[str]) -> str:
     try:
         import matplotlib
 
@@ -600,7 +606,7 @@ class Tuner:
         """The bot with a parameter vector, under the tuned name."""
         return self.bot.with_vector(np.asarray(vector, dtype=np.float64), name=self.name)
 
-    def values(self, vectors: Sequence, seeds: Sequence[int]) -> list[float]:
+    def values(self, vectors: Sequence[Sequence[float] | np.ndarray], seeds: Sequence[int]) -> list[float]:
         """The objective's value of each vector on the session of the matching seed."""
         sessions = self.player.play([(self.candidate(v), s) for v, s in zip(vectors, seeds, strict=True)])
         return [self.objective.value(s) for s in sessions]
