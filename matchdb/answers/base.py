@@ -13,7 +13,7 @@ import os
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, fields
-from typing import Any
+from typing import Any, overload
 
 import numpy as np
 
@@ -55,12 +55,16 @@ def _where(board: str) -> str:
     return f"on {board}" if board else "preflop"
 
 
+@overload
+def plain(value: dict[Any, Any]) -> dict[str, Any]: ...
+@overload
+def plain(value: Any) -> Any: ...
 def plain(value: Any) -> Any:
     """``value`` as plain JSON types: lists for arrays, None for NaN and infinities, dicts of answers."""
     return _plain(value)
 
 
-def _plain(value):
+def _plain(value: Any) -> Any:
     if isinstance(value, np.ndarray):
         return [_plain(v) for v in value.tolist()]
     if isinstance(value, (list, tuple)):
@@ -85,7 +89,7 @@ def require_pandas() -> Any:
     return pandas
 
 
-def write_json(data: Any, path: str | os.PathLike | None = None) -> str:
+def write_json(data: Any, path: str | os.PathLike[str] | None = None) -> str:
     """``data`` as JSON text (:func:`plain` first: NaN becomes null), also written to ``path`` when given.
 
     >>> write_json({"equity": np.float64(0.5), "values": np.array([1.0, np.nan])})
@@ -128,11 +132,11 @@ class Answer:
                 if isinstance(value, (float, np.floating)) and not math.isfinite(value):
                     raise MatchdbError(f"The answer's {name} would be {value}; no finite answer exists for this question.")
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The answer as plain JSON types (lists for arrays, None where an array holds NaN): ``json.dumps`` takes it."""
         return {item.name: _plain(getattr(self, item.name)) for item in fields(self)}
 
-    def to_json(self, path: str | os.PathLike | None = None) -> str:
+    def to_json(self, path: str | os.PathLike[str] | None = None) -> str:
         """:meth:`to_dict` as JSON text, always a str; also written to ``path`` when given."""
         return write_json(self.to_dict(), path)
 
@@ -285,7 +289,7 @@ class HandTable(Answer):
         """
         return class_grid(self.hands, self.values, ~np.isnan(self.values))
 
-    def plot(self, ax: Any = None, out: str | os.PathLike | None = None) -> Any:
+    def plot(self, ax: Any = None, out: str | os.PathLike[str] | None = None) -> Any:
         """Draw :meth:`grid` as a heat map with each class's value (needs matplotlib, the ``plot`` extra); return the Axes.
 
         Neutral colour at the fair share: 0.5 for an equity, 1 / players for a

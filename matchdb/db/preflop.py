@@ -101,7 +101,7 @@ class PreflopQuestions:
         else matchups counted by enumeration as they are asked for (a database lacking tables), kept here."""
         from matchdb.equity.matchups import MATCHUPS_KIND, EnumeratedMatchups
 
-        stored: Any = self.db.stored_derived(MATCHUPS_KIND)
+        stored: PreflopMatchups | None = self.db.stored_derived(MATCHUPS_KIND)
         if stored is not None:
             return stored
         if build and len(self.db.built()) == N_FLOPS:
@@ -222,7 +222,8 @@ class PreflopQuestions:
                 f"({built} of {N_FLOPS}): build them all (matchdb build)."
             )
         name = CLASSES[CLASS_OF_HAND[hand_index(hand)]]
-        return self.db.preflop(players).row(name)[f"win_rate_{players}"]
+        rate: float = self.db.preflop(players).row(name)[f"win_rate_{players}"]
+        return rate
 
 
 def _hand_weights(hand: tuple[int, ...]) -> np.ndarray:

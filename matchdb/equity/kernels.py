@@ -66,7 +66,7 @@ from __future__ import annotations
 
 import functools
 from itertools import combinations, permutations
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
@@ -98,6 +98,9 @@ from matchdb.equity._kernels.strength import (
     strength,
 )
 from matchdb.equity._kernels.structures import Cards, Opponents, Question
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
 
 __all__ = [
     "Cards",
@@ -148,7 +151,8 @@ CARDS = Cards(
 
 def board_masks(columns: np.ndarray) -> np.ndarray:
     """Each board column's two cards (its runout's turn and river) as a uint64 mask: :attr:`Question.col_masks`."""
-    return ROW_MASKS[np.asarray(columns, dtype=np.int64)]
+    masks: NDArray[np.uint64] = ROW_MASKS[np.asarray(columns, dtype=np.int64)]
+    return masks
 
 
 # -- the bots' strength ------------------------------------------------------------------------

@@ -56,9 +56,9 @@ from __future__ import annotations
 
 import dataclasses
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import NamedTuple, cast
+from typing import Any, NamedTuple, cast
 
 import numpy as np
 
@@ -254,9 +254,9 @@ class ReplayReport:
     identical: int = 0
     raked: int = 0
     unrecorded: int = 0
-    refused: Counter = field(default_factory=Counter)
+    refused: Counter[str] = field(default_factory=Counter)
     refusals: list[Refusal] = field(default_factory=list)
-    noted: Counter = field(default_factory=Counter)
+    noted: Counter[str] = field(default_factory=Counter)
     rake: float = 0.0
     seconds: float = 0.0
 
@@ -264,7 +264,7 @@ class ReplayReport:
     def replayed(self) -> int:
         return self.identical + self.raked + self.unrecorded
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"read": self.read, "replayed": self.replayed, "identical": self.identical, "raked": self.raked,
                 "unrecorded": self.unrecorded, "refused": dict(sorted(self.refused.items())),
                 "noted": {name: self.noted[name] for name in NOTES if self.noted[name]},
@@ -341,7 +341,9 @@ def table_parameters(record: Record) -> TableParameters:
                            code | E.RULE_POSTS, notes, party, post_seats(record))
 
 
-_TABLE_RULES: dict = {}
+_TABLE_RULES: dict[
+    tuple[tuple[int, ...], tuple[int, ...], int], tuple[int, int, int, int, tuple[int, ...] | None, int] | str
+] = {}
 _OPEN_FOLD_POSTED = E.RULE_OPEN_FOLD | E.RULE_POSTED_BLIND
 _new_tuple = tuple.__new__
 
@@ -626,7 +628,7 @@ def shown_holes(record: Record) -> tuple[tuple[int, int] | None, ...]:
     return tuple(holes)
 
 
-def _amounts(record: Record, chips) -> str:
+def _amounts(record: Record, chips: Iterable[int | None]) -> str:
     return "[" + ", ".join("inf" if c is None else str(record.amount(c)) for c in chips) + "]"
 
 

@@ -101,6 +101,8 @@ from matchdb.play.sources import TableSource, source_of
 from matchdb.play.strength import TABLE_CAPACITY
 
 if TYPE_CHECKING:
+    from tqdm import tqdm
+
     from matchdb.db.query import MatchDB
     from matchdb.play.strength import StrengthSource
 
@@ -218,7 +220,7 @@ class BotResult:
     showdown_wins: float
     corrections: int = 0
 
-    def row(self) -> dict:
+    def row(self) -> dict[str, Any]:
         """A flat dict for CSV output."""
         out = {"bot": self.name, "seats": self.seats, "games": self.games, "hands": self.hands}
         for key in _FIGURES:
@@ -274,9 +276,9 @@ class ArenaResult:
     """Per-bot results of a run, paired comparisons, the settings that reproduce it, and per-unit figures."""
 
     bots: list[BotResult]
-    settings: dict
+    settings: dict[str, Any]
     seconds: float
-    unit_values: dict = field(default_factory=dict)  # bot -> {"wins": [...], "bb_per_100": [...], "invested": [...], ...}
+    unit_values: dict[str, dict[str, Any]] = field(default_factory=dict)  # bot -> {"wins": [...], "bb_per_100": [...], "invested": [...], ...}
     units: list[tuple[int, int]] = field(default_factory=list)  # (seed, unit) of each row of unit_values
 
     def bot(self, name: str) -> BotResult:
@@ -357,7 +359,7 @@ class ArenaResult:
         return (f"ArenaResult({len(self.bots)} bots, {s.get('games')} {s.get('mode')} games, {s.get('seats')} seats, "
                 f"{_seeds_text(s['seeds'])}: {', '.join(b.name for b in self.bots)})")
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """Settings, timing, every bot's figures, every pair's differences and the per-unit figures (None for inf/NaN)."""
         return plain({"settings": self.settings, "seconds": self.seconds, "bots": [asdict(b) for b in self.bots],
                       "pairs": [_pair_row(pair) for figure in _FIGURES for pair in self.pairs(figure)],
@@ -375,7 +377,7 @@ class ArenaResult:
     def _repr_html_(self) -> str:
         return f"<pre>{html.escape(self.report())}</pre>"
 
-    def save(self, path: str | os.PathLike) -> Path:
+    def save(self, path: str | os.PathLike[str]) -> Path:
         """Write JSON (``.json``: everything) or CSV (``.csv`` per bot, with ``.pairs.csv`` and ``.units.csv`` beside it)."""
         path = Path(path)
         if path.suffix == ".csv":
@@ -388,7 +390,7 @@ class ArenaResult:
             raise ArenaError(f"The output file {str(path)!r} ends neither in .csv nor in .json.")
         return path
 
-    def plot(self, path: str | os.PathLike) -> Path:
+    def plot(self, path: str | os.PathLike[str]) -> Path:
         """Bar charts of the main figure and the mean place with their intervals, and the finishing places (needs matplotlib)."""
         try:
             import matplotlib
@@ -421,13 +423,13 @@ class ArenaResult:
             plt.close(fig)
 
 
-def _pair_row(pair: Pair) -> dict:
+def _pair_row(pair: Pair) -> dict[str, Any]:
     d = pair.difference
     return {"first": pair.first, "second": pair.second, "figure": pair.figure, "difference": d.mean, "low": d.low,
             "high": d.high, "units": d.units, "shown": pair.shown, "statement": pair.statement()}
 
 
-def _csv(rows: list[dict]) -> str:
+def _csv(rows: list[dict[str, Any]]) -> str:
     keys = list(dict.fromkeys(k for r in rows for k in r))
     buffer = io.StringIO()
     writer = csv.DictWriter(buffer, fieldnames=keys)
@@ -483,7 +485,7 @@ _MAX_GAMES = 10**8
 # -- running -----------------------------------------------------------------------------
 
 
-def open_source(db: MatchDB | str | os.PathLike | None = None, tables: str | os.PathLike | None = None,
+def open_source(db: MatchDB | str | os.PathLike[str] | None = None, tables: str | os.PathLike[str] | None = None,
                 capacity: int | None = None) -> StrengthSource:
     """Deprecated: ``TableSource(db, tables=tables, capacity=capacity).open()`` (:class:`matchdb.play.sources.TableSource`).
 
@@ -496,7 +498,7 @@ def open_source(db: MatchDB | str | os.PathLike | None = None, tables: str | os.
     return TableSource(db, tables=tables, capacity=capacity if capacity is not None else TABLE_CAPACITY).open()
 
 
-def _slots(bots: Sequence, seats: int) -> list[int]:
+def _slots(bots: Sequence[Bot], seats: int) -> list[int]:
     """Index into ``bots`` of the bot of each seat slot: the listing repeated in turn."""
     return [s % len(bots) for s in range(seats)]
 
@@ -533,9 +535,9 @@ def _bot_seed(seed: int, unit: int, game: int) -> int:
     return int(np.random.SeedSequence([seed, unit, game, 1]).generate_state(1)[0])
 
 
-def _play_units(bots, settings: GameSettings, seats: int, pieces: Sequence[tuple[int, int]], duplicate: bool,
-                source, python: bool = False, lenient: bool = False, permute: bool = True,
-                hands_out: HandsOut | None = None) -> list[dict]:
+def _play_units(bots: Sequence[Bot], settings: GameSettings, seats: int, pieces: Sequence[tuple[int, int]], duplicate: bool,
+                source: Any, python: bool = False, lenient: bool = False, permute: bool = True,
+                hands_out: HandsOut | None = None) -> list[dict[str, Any]]:
     """Play the games of some units ``(seed, unit)``; one record per game (each game's hands to ``hands_out``)."""
     records = []
     for seed, unit in pieces:
@@ -559,11 +561,12 @@ def _play_units(bots, settings: GameSettings, seats: int, pieces: Sequence[tuple
     return records
 
 
-_WORKER_SOURCES: dict = {}
+_WORKER_SOURCES: dict[tuple[str | None, str | None, int], TableSource] = {}
 
 
-def _worker_task(bots, settings, seats, pieces, duplicate, where: TableSource | None, python, lenient, permute,
-                 hands_out):
+def _worker_task(bots: Sequence[Bot], settings: GameSettings, seats: int, pieces: Sequence[tuple[int, int]], duplicate: bool,
+                 where: TableSource | None, python: bool, lenient: bool, permute: bool, hands_out: HandsOut | None
+                 ) -> list[dict[str, Any]]:
     """One Dask task: open (once per worker) the strength source ``where`` names, and play some units."""
     source = None
     if where is not None:
@@ -598,7 +601,7 @@ def resolve_bots(bots: Any) -> list[Bot]:
     return out
 
 
-def _whole(value, name: str, low: int, high: int) -> int:
+def _whole(value: object, name: str, low: int, high: int) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not low <= value <= high:
         if isinstance(value, (int, np.integer)) and not isinstance(value, bool) and value > high:
             raise ArenaError(f"The {name} {value!r} is out of range; expected {low}..{high:,}.")
@@ -608,7 +611,7 @@ def _whole(value, name: str, low: int, high: int) -> int:
 
 def run_arena(bots: Any = None, games: int = 100, seats: int | None = None, seed: int = 0, duplicate: bool = False,
               mode: str = "tournament", hands: int | None = None, workers: int = 1,
-              db: MatchDB | str | os.PathLike | None = None, tables: str | os.PathLike | None = None,
+              db: MatchDB | str | os.PathLike[str] | None = None, tables: str | os.PathLike[str] | None = None,
               capacity: int | None = None, source: TableSource | StrengthSource | None = None,
               progress: bool | None = None, python: bool = False, settings: GameSettings | None = None,
               seeds: Sequence[int] | str | None = None, lenient: bool = False, permute: bool = True,
@@ -697,15 +700,16 @@ def run_arena(bots: Any = None, games: int = 100, seats: int | None = None, seed
     return result
 
 
-def _bar(total: int, progress: bool | None):
+def _bar(total: int, progress: bool | None) -> tqdm:
     from tqdm import tqdm
 
     return tqdm(total=total, unit="unit", desc="arena", file=sys.stderr,
                 disable=None if progress is None else not progress)
 
 
-def _run_dask(bots, settings, seats, pieces, duplicate, workers, where, source, progress, python, lenient, permute,
-              hands_out) -> list[dict]:
+def _run_dask(bots: Sequence[Bot], settings: GameSettings, seats: int, pieces: Sequence[tuple[int, int]], duplicate: bool,
+              workers: int, where: TableSource | None, source: StrengthSource | None, progress: bool | None, python: bool,
+              lenient: bool, permute: bool, hands_out: HandsOut | None) -> list[dict[str, Any]]:
     from distributed import as_completed
 
     from matchdb.cluster import local_cluster
@@ -715,13 +719,13 @@ def _run_dask(bots, settings, seats, pieces, duplicate, workers, where, source, 
     _play_units(bots, settings, seats, pieces[:1], duplicate, source, python, lenient, permute, hands_out)
     chunk = max(1, min(200, len(pieces) // (8 * workers) or 1))
     parts = [pieces[start:start + chunk] for start in range(0, len(pieces), chunk)]
-    records: list[dict] = []
+    records: list[dict[str, Any]] = []
     with local_cluster(workers) as client:
         futures = [client.submit(_worker_task, bots, settings, seats, part, duplicate, where, python, lenient,
                                  permute, hands_out, pure=False)
                    for part in parts]
         bar = _bar(len(pieces), progress)
-        for future in as_completed(futures):
+        for future in as_completed(futures):  # type: ignore[no-untyped-call]  # distributed leaves it unannotated
             part = future.result()
             records += part
             bar.update(len({(r["seed"], r["unit"]) for r in part}))
@@ -730,7 +734,8 @@ def _run_dask(bots, settings, seats, pieces, duplicate, workers, where, source, 
     return records
 
 
-def _summarise(bots, records, seats, pieces, duplicate, settings) -> ArenaResult:
+def _summarise(bots: Sequence[Bot], records: list[dict[str, Any]], seats: int, pieces: Sequence[tuple[int, int]],
+               duplicate: bool, settings: GameSettings) -> ArenaResult:
     names = list(dict.fromkeys(b.name for b in bots))
     index = {name: k for k, name in enumerate(names)}
     label = [index[b.name] for b in bots]

@@ -46,6 +46,7 @@ import os
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -133,7 +134,7 @@ class Space:
         return np.clip(x + delta, self.low, self.high), delta
 
 
-def _vector(values, what: str, n: int | None = None) -> np.ndarray:
+def _vector(values: object, what: str, n: int | None = None) -> np.ndarray:
     try:
         array = np.array(values, dtype=np.float64).reshape(-1)
     except (TypeError, ValueError):
@@ -172,7 +173,7 @@ class Search:
     losses: np.ndarray  # loss of each evaluated candidate, in order
     steps: list[Step] = field(default_factory=list)
     seconds: float = 0.0
-    settings: dict = field(default_factory=dict)
+    settings: dict[str, Any] = field(default_factory=dict)
 
     @property
     def evaluations(self) -> int:
@@ -193,21 +194,22 @@ class Search:
                 f"{self.best_loss:.6g}, {len(self.steps)} improvements, {self.seconds:.2f} s")
 
 
-def _changes(names, old: np.ndarray, new: np.ndarray) -> tuple[tuple[str, float, float], ...]:
+def _changes(names: tuple[str, ...], old: np.ndarray, new: np.ndarray) -> tuple[tuple[str, float, float], ...]:
     return tuple((names[i], float(old[i]), float(new[i])) for i in np.flatnonzero(old != new))
 
 
-def _check_loss(value, vector) -> float:
+def _check_loss(value: Any, vector: np.ndarray) -> float:  # whatever the loss returned
     try:
         value = float(value)
     except (TypeError, ValueError):
         raise OptimiseError(f"The loss returned {value!r} for {vector.tolist()!r}; expected a number.") from None
     if math.isnan(value):
         raise OptimiseError(f"The loss returned NaN for {vector.tolist()!r}; expected a number.")
-    return value
+    loss: float = value
+    return loss
 
 
-def _check_settings(step, max_changes, cycles, target, patience, tolerance) -> None:
+def _check_settings(step: object, max_changes: object, cycles: object, target: object, patience: object, tolerance: object) -> None:
     if isinstance(tolerance, bool) or not isinstance(tolerance, (int, float, np.number)) or not tolerance >= 0:
         raise OptimiseError(f"The tolerance {tolerance!r} is not a number of at least 0.")
     if isinstance(step, bool) or not isinstance(step, (int, float, np.number)) or not step > 0 or not math.isfinite(step):
@@ -390,7 +392,7 @@ def genetic(loss: Callable[[np.ndarray], float], start: Sequence[float] | np.nda
                   settings=dict(step=step, max_changes=max_changes, cycles=cycles, target=target, patience=patience, tolerance=tolerance, parents=parents, children=children, seed=seed, generations=generation, pinned=[space.names[i] for i in range(len(space.names)) if i not in set(space.free)]))
 
 
-def plot_trajectories(searches: Sequence[Search], path: str | os.PathLike, ylabel: str = "loss",
+def plot_trajectories(searches: Sequence[Search], path: str | os.PathLike[str], ylabel: str = "loss",
                       xlabel: str = "candidates evaluated",
                       transform: Callable[[np.ndarray], np.ndarray] | None = None, title: str = "",
                       bands: Sequence[tuple[float, float, str]] = ()) -> str:

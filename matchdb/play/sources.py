@@ -26,7 +26,7 @@ from __future__ import annotations
 import os
 import threading
 import warnings
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from matchdb.play.strength import TABLE_CAPACITY, StrengthError, StrengthSource, open_decoded
 
@@ -52,8 +52,9 @@ class TableSource:
         processes open that database again, with ``tables`` when given.
     """
 
-    def __init__(self, db: MatchDB | str | os.PathLike | None = None, *, tables: str | os.PathLike | None = None,
-                 capacity: int = TABLE_CAPACITY, strengths: StrengthSource | None = None) -> None:
+    def __init__(self, db: MatchDB | str | os.PathLike[str] | None = None, *,
+                 tables: str | os.PathLike[str] | None = None, capacity: int = TABLE_CAPACITY,
+                 strengths: StrengthSource | None = None) -> None:
         if isinstance(capacity, bool) or not isinstance(capacity, int) or capacity < 1:
             raise StrengthError(f"The table capacity {capacity!r} is not a whole number of at least 1.")
         if tables is not None and not isinstance(tables, (str, os.PathLike)):
@@ -131,7 +132,8 @@ class TableSource:
         return self.path(), None if self.tables is None else str(self.tables), self.capacity
 
 
-def source_of(source: Any, db: Any = None, tables: Any = None, capacity: int | None = None, *,
+def source_of(source: object, db: MatchDB | str | os.PathLike[str] | None = None,
+              tables: str | os.PathLike[str] | None = None, capacity: int | None = None, *,
               where: str, stacklevel: int = 3) -> TableSource | None:
     """The :class:`TableSource` of a ``source=`` argument, or of the deprecated ``db=``, ``tables=``, ``capacity=``.
 
@@ -168,8 +170,10 @@ def source_of(source: Any, db: Any = None, tables: Any = None, capacity: int | N
     return TableSource(strengths=_strengths(source))
 
 
-def _strengths(source: Any) -> StrengthSource:
-    if isinstance(source, StrengthSource) or (callable(getattr(source, "arrays", None)) and hasattr(source, "tables")):
+def _strengths(source: object) -> StrengthSource:
+    if isinstance(source, StrengthSource):
         return source
+    if callable(getattr(source, "arrays", None)) and hasattr(source, "tables"):
+        return cast("StrengthSource", source)  # anything with a StrengthSource's arrays() and tables serves as one
     raise StrengthError(f"The source {source!r} is not a TableSource or a StrengthSource; expected "
                         "source=TableSource(db=..., tables=...).")

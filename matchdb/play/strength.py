@@ -82,6 +82,8 @@ from matchdb.equity.kernels import strength as strength_kernel
 from matchdb.errors import BoardError, CardError, DatabaseError, MatchdbError
 
 if TYPE_CHECKING:
+    from numpy.typing import NDArray
+
     from matchdb.db.query import MatchDB
 
 __all__ = [
@@ -228,7 +230,7 @@ _DECODED_NAME = "tables.npy"
 _DECODED_META = "tables.json"
 
 
-def decode_tables(db: MatchDB, folder: str | os.PathLike, quiet: bool = True) -> Path:
+def decode_tables(db: MatchDB, folder: str | os.PathLike[str], quiet: bool = True) -> Path:
     """Decode every table of ``db`` once into ``folder/tables.npy`` (4.85 GB) for :func:`open_decoded`.
 
     Written under a temporary name and renamed when complete, with a small
@@ -252,7 +254,7 @@ def decode_tables(db: MatchDB, folder: str | os.PathLike, quiet: bool = True) ->
     return folder
 
 
-def open_decoded(folder: str | os.PathLike) -> TableSet:
+def open_decoded(folder: str | os.PathLike[str]) -> TableSet:
     """Map the tables :func:`decode_tables` wrote, read-only (no start-up cost; pages load on first touch).
 
     >>> open_decoded("/nonexistent")
@@ -348,7 +350,8 @@ class StrengthSource:
         return self._compute(kind, hole_ids[0], hole_ids[1], board_array, len(board_ids), int(players), int(samples),
                              model, float(threshold), int(redraws), flags_array)
 
-    def _compute(self, kind, hole0, hole1, board_array, n_board, players, samples, model, threshold, redraws, flags) -> float:
+    def _compute(self, kind: int, hole0: int, hole1: int, board_array: NDArray[np.int64], n_board: int, players: int,
+                 samples: int, model: int, threshold: float, redraws: int, flags: NDArray[np.int64]) -> float:
         """The kernel call, without checks (the board's table must be loaded)."""
         with self._lock:  # the columns buffer is shared
             return float(strength_kernel(kind, hole0, hole1, board_array, n_board, players, samples, model, threshold,
@@ -368,7 +371,7 @@ class StrengthSource:
         return self.strength(MONTECARLO, hole, board, players, samples, model, threshold, redraws, flags)
 
 
-def _pick(value, names: dict, what: str) -> int:
+def _pick(value: object, names: dict[str, int], what: str) -> int:
     if isinstance(value, str):
         if value not in names:
             raise StrengthError(f"The {what} {value!r} is unknown; expected one of {', '.join(names)}.")

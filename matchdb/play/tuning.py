@@ -78,6 +78,8 @@ from matchdb.play.optimise import OptimiseError, Search, Space, Step, genetic, r
 from matchdb.play.sources import TableSource, source_of
 
 if TYPE_CHECKING:
+    from numpy.typing import NDArray
+
     from matchdb.play.strength import StrengthSource
 
 __all__ = [
@@ -359,10 +361,11 @@ def _derive(*entropy: int) -> int:
 # -- playing sessions -------------------------------------------------------------------------------
 
 
-_WORKER_SOURCES: dict = {}
+_WORKER_SOURCES: dict[tuple[str | None, str | None, int], TableSource] = {}
 
 
-def _play_chunk(bots, settings, seats, seed, units, source) -> tuple[dict, int]:
+def _play_chunk(bots: Sequence[Bot], settings: GameSettings, seats: int, seed: int, units: int, source: Any
+                ) -> tuple[dict[str, Any], int]:
     """One chunk: ``units`` duplicate sets of ``bots`` (the candidate first); its per-set figures and hands."""
     set_games = len(seatings(len(bots), seats, 0, 0, True))
     result = run_arena(list(bots), games=units * set_games, seats=seats, seed=seed, duplicate=True, settings=settings,
@@ -371,7 +374,8 @@ def _play_chunk(bots, settings, seats, seed, units, source) -> tuple[dict, int]:
     return result.unit_values[name], result.bot(name).hands
 
 
-def _worker_chunk(bots, settings, seats, seed, units, where: TableSource | None) -> tuple[dict, int]:
+def _worker_chunk(bots: Sequence[Bot], settings: GameSettings, seats: int, seed: int, units: int,
+                  where: TableSource | None) -> tuple[dict[str, Any], int]:
     """A Dask task: the worker opens (once) its own strength source, then plays a chunk."""
     source = None
     if where is not None:
@@ -398,7 +402,7 @@ class SessionPlayer:
         :class:`matchdb.play.strength.StrengthSource`); only opened when a bot needs them.
     """
 
-    def __init__(self, field: Sequence, sessions: SessionConfig | None = None, *,
+    def __init__(self, field: Sequence[Bot | str] | str, sessions: SessionConfig | None = None, *,
                  source: TableSource | StrengthSource | None = None, **deprecated: Any) -> None:
         unknown = sorted(set(deprecated) - _SESSION_KEYS - _SOURCE_KEYS)
         if unknown:
@@ -512,7 +516,7 @@ class SessionPlayer:
     def __enter__(self) -> SessionPlayer:
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
 
@@ -548,12 +552,12 @@ class TuningResult:
     bot: BuiltinBot
     start_bot: BuiltinBot
     search: Search
-    values: np.ndarray  # the objective's value of the start (entry 0) and of each candidate on the training session
+    values: NDArray[np.float64]  # the objective's value of the start (entry 0) and of each candidate on the training session
     noise: Noise
     validation: np.ndarray
     improvement: Estimate
     beyond_noise: bool
-    settings: dict
+    settings: dict[str, Any]
     seconds: float
     log: list[str] = field(default_factory=list)
 
@@ -567,7 +571,7 @@ class TuningResult:
         """The best candidate's value on the training session."""
         return float(self.values[self._best_index()[-1]])
 
-    def _best_index(self) -> np.ndarray:
+    def _best_index(self) -> NDArray[np.int64]:
         """Index into ``values`` of the best so far after each evaluation."""
         losses = np.concatenate([[self.search.start_loss], self.search.losses])
         best = np.zeros(len(losses), dtype=np.int64)
@@ -608,9 +612,10 @@ class TuningResult:
         """:meth:`to_dict` as JSON text."""
         return json.dumps(self.to_dict(), allow_nan=False)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The run's figures as plain JSON types (kept in the saved bot file under ``"tuning"``)."""
-        return plain({
+        # numpy's tolist() is typed Any: as dict[str, object] the figures pick plain()'s dict overload, not the Any one
+        figures: dict[str, object] = {
             "method": self.method, "objective": self.objective.kind, "target": self.objective.target,
             "settings": self.settings, "start": dict(zip(self.search.names, self.search.start.tolist(), strict=True)),
             "noise": {"seeds": self.noise.seeds, "values": self.noise.values.tolist(), "mean": self.noise.mean,
@@ -621,13 +626,14 @@ class TuningResult:
             "improvement": {"mean": self.improvement.mean, "low": self.improvement.low, "high": self.improvement.high,
                             "sessions": self.improvement.units},
             "beyond_noise": self.beyond_noise, "seconds": self.seconds,
-        })
+        }
+        return plain(figures)
 
-    def save(self, path: str | os.PathLike) -> Path:
+    def save(self, path: str | os.PathLike[str]) -> Path:
         """Write the tuned bot as a file :func:`matchdb.play.bots.load_bot` (and ``--bots FILE.json``) reads."""
         return save_bot(self.bot, path, {"tuning": self.to_dict()})
 
-    def plot(self, path: str | os.PathLike) -> str:
+    def plot(self, path: str | os.PathLike[str]) -> str:
         """The best value over the candidates, the noise band and the held-out check (needs matplotlib)."""
         return _plot([self], path)
 
@@ -653,16 +659,16 @@ class Comparison:
         """What the command line prints (:meth:`summary`)."""
         return self.summary()
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """Each method's figures (:meth:`TuningResult.to_dict`) by method name."""
         return {name: result.to_dict() for name, result in self.results.items()}
 
-    def plot(self, path: str | os.PathLike) -> str:
+    def plot(self, path: str | os.PathLike[str]) -> str:
         """Both trajectories in one figure (needs matplotlib)."""
         return _plot(list(self.results.values()), path)
 
 
-def _plot(results: Sequence[TuningResult], path) -> str:
+def _plot(results: Sequence[TuningResult], path: str | os.PathLike[str]) -> str:
     try:
         import matplotlib
 
@@ -771,7 +777,7 @@ class Tuner:
         """The bot with a parameter vector, under the tuned name."""
         return self.bot.with_vector(np.asarray(vector, dtype=np.float64), name=self.name)
 
-    def values(self, vectors: Sequence, seeds: Sequence[int]) -> list[float]:
+    def values(self, vectors: Sequence[Sequence[float] | np.ndarray], seeds: Sequence[int]) -> list[float]:
         """The objective's value of each vector on the session of the matching seed."""
         sessions = self.player.play([(self.candidate(v), s) for v, s in zip(vectors, seeds, strict=True)])
         return [self.objective.value(s) for s in sessions]

@@ -19,7 +19,7 @@ from matchdb.core.ranges import RangeLike, range_weights
 from matchdb.solver.lock import LockLike, lock_arrays
 from matchdb.solver.sizes import SolverError
 from matchdb.solver.solution import Solution, read_saved
-from matchdb.solver.solve import SolveStats, TableSource, allocate, prepare, run
+from matchdb.solver.solve import SolveStats, Spot, TableSource, allocate, prepare, run
 from matchdb.solver.tree import SizesLike
 
 __all__ = ["solve", "load", "DEFAULT_TARGET"]
@@ -91,7 +91,7 @@ def _range_text(spec: RangeLike) -> str:
     return describe_range(spec)
 
 
-def _apply_locks(spot, locks: Mapping[Any, LockLike] | None) -> None:
+def _apply_locks(spot: Spot, locks: Mapping[Any, LockLike] | None) -> None:
     if not locks:
         return
     if not isinstance(locks, Mapping):
@@ -127,7 +127,7 @@ class _Fixed:
         return self._table
 
 
-def load(path: str | os.PathLike, source: TableSource, threads: int | None = None) -> Solution:
+def load(path: str | os.PathLike[str], source: TableSource, threads: int | None = None) -> Solution:
     """Read a solution saved by :meth:`Solution.save`, checking it against ``source``'s match table of its flop.
 
     Refused (:class:`matchdb.solver.SolverError`, one sentence) when the file

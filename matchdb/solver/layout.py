@@ -194,7 +194,7 @@ def _instances(flat: Flat, start: int, n_turn: int) -> list[int]:
 class Layout:
     """Offsets of every instance and the totals: ``elements`` (numbers per array), ``action_nodes``."""
 
-    klayout: tuple
+    klayout: tuple[np.ndarray, np.ndarray, np.ndarray]  # KLayout's fields
     offsets: np.ndarray  # (subtree) -> loc of each node within an instance block
     elements: int
     action_nodes: int
@@ -236,7 +236,7 @@ def make_layout(flat: Flat, counts: tuple[int, int], start: int, n_turn: int, n_
 
 
 def make_cards(hands: tuple[Hands, Hands], board: tuple[int, ...], deals: list[Deal], showdown: Showdown,
-               runouts: dict[tuple[int, int], int]) -> tuple:
+               runouts: dict[tuple[int, int], int]) -> tuple[np.ndarray | np.uint64, ...]:
     """:class:`KCards` of a spot (see there)."""
     n = np.array([len(hands[0]), len(hands[1])], dtype=np.int64)
     width = int(n.max())
@@ -305,7 +305,7 @@ def make_cards(hands: tuple[Hands, Hands], board: tuple[int, ...], deals: list[D
 
 
 def make_buffers(elements: int, action_nodes: int, compressed: bool, lock_of: np.ndarray | None = None,
-                 locks: np.ndarray | None = None) -> tuple:
+                 locks: np.ndarray | None = None) -> tuple[np.ndarray | bool, ...]:
     """Zeroed numbers for ``elements`` per array (float32, or 16-bit with a scale per action node instance)."""
     empty32 = np.zeros(0, dtype=np.float32)
     if compressed:
@@ -364,7 +364,7 @@ def _scratch_shapes(flat: Flat, width: int, threads: int) -> list[tuple[tuple[in
     ]
 
 
-def make_scratch(flat: Flat, width: int, threads: int) -> tuple:
+def make_scratch(flat: Flat, width: int, threads: int) -> tuple[np.ndarray, ...]:
     """Working rows for ``threads`` threads and the calling one (see :class:`KScratch`)."""
     return tuple(np.zeros(shape, dtype=kind) for shape, kind in _scratch_shapes(flat, width, threads))
 

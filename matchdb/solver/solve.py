@@ -28,6 +28,7 @@ import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from types import ModuleType
 from typing import Any, Protocol
 
 import numpy as np
@@ -109,7 +110,7 @@ class Spot:
     memory: int
     compressed: bool
     threads: int
-    kspot: tuple = ()
+    kspot: tuple[Any, ...] = ()  # (KTree, KCards, KLayout) once allocated
     bufs: Any = None
     scratch: Any = None
     alpha: float = 1.5
@@ -126,7 +127,8 @@ class Spot:
 
     def weights(self, player: int) -> np.ndarray:
         """The player's starting weights as the kernels take them (zeros past their hands)."""
-        return self.kspot[1].weights[player]
+        weights: np.ndarray = self.kspot[1].weights[player]
+        return weights
 
 
 def _threads(threads: int | None) -> int:
@@ -250,14 +252,11 @@ def values(spot: Spot, mode: int, player: int, at: tuple[int, int, int] = (0, 0,
     traverse(*spot.kspot, spot.bufs, prm, spot.scratch, (int(at[0]), int(at[1]), int(at[2])), reach)
     street = spot.flat.sub_street[at[0]]
     scratch = spot.scratch
-    if street == 2:
-        return scratch.V_river[-1]
-    if street == 1:
-        return scratch.V_turn[-1]
-    return scratch.V_flop
+    found: np.ndarray = scratch.V_river[-1] if street == 2 else scratch.V_turn[-1] if street == 1 else scratch.V_flop
+    return found
 
 
-def _kernels():
+def _kernels() -> ModuleType:
     """The compiled code (:mod:`matchdb.solver._kernels.cfr`), loaded (numba) on first use."""
     from matchdb.solver._kernels import cfr
 
