@@ -70,13 +70,17 @@ from matchdb.solver.layout import (
 from matchdb.solver.sizes import SolverError
 from matchdb.solver.tree import ActionTree, SizesLike, TreeOptions, build_tree, donk_sizes, street_sizes
 
-__all__ = ["TableSource", "Spot", "SolveStats", "prepare", "run", "discounts", "exploitability", "values"]
+__all__ = ["TableReader", "Spot", "SolveStats", "prepare", "run", "discounts", "exploitability", "values"]
 
 UPDATE, BEST, AVERAGE = 0, 1, 2
 
 
-class TableSource(Protocol):
-    """Where the match tables come from: :class:`matchdb.MatchDB` is one."""
+class TableReader(Protocol):
+    """Anything with ``.table(index)`` (the match table of flop ``index``): what a solve reads its table from.
+
+    :class:`matchdb.MatchDB` is one. Not to be confused with :class:`matchdb.play.sources.TableSource`, which
+    names where the bots' hand strengths come from.
+    """
 
     def table(self, index: int) -> np.ndarray: ...
 
@@ -142,7 +146,7 @@ def _threads(threads: int | None) -> int:
     return threads
 
 
-def prepare(source: TableSource | Callable[[int], np.ndarray], oop: RangeLike, ip: RangeLike, board: CardsLike,
+def prepare(source: TableReader | Callable[[int], np.ndarray], oop: RangeLike, ip: RangeLike, board: CardsLike,
             pot: int, stack: int, bet: SizesLike = "", raise_: SizesLike = "", *, donk: SizesLike = None,
             rake: float = 0.0, rake_cap: float = 0.0, add_allin: float = 1.5, force_allin: float = 0.15,
             merge: float = 0.1, compressed: bool = False, max_memory: int | None = None,
@@ -194,7 +198,7 @@ def prepare(source: TableSource | Callable[[int], np.ndarray], oop: RangeLike, i
                 layout=layout, memory=memory, compressed=compressed, threads=nthreads)
 
 
-def allocate(spot: Spot, source: TableSource | Callable[[int], np.ndarray]) -> None:
+def allocate(spot: Spot, source: TableReader | Callable[[int], np.ndarray]) -> None:
     """Read the flop's table, sort every runout's hands, and allocate the numbers and working rows."""
     read = source.table if hasattr(source, "table") else source
     index, _ = canonical_frame(spot.board)
