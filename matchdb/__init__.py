@@ -12,6 +12,7 @@ almost nothing and a one-off query never loads what it does not need
 from __future__ import annotations
 
 import importlib
+from typing import Any
 
 #: Public name -> module that defines it.
 _EXPORTS = {
@@ -50,7 +51,7 @@ _EXPORTS = {
 __all__ = [*sorted(_EXPORTS), "__version__"]  # noqa: PLE0604  (the keys of _EXPORTS are names)
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> Any:  # the lazy public names: classes, functions, the version
     if name == "__version__":
         from importlib.metadata import version
 

@@ -31,6 +31,7 @@ import contextlib
 import logging
 import os
 from collections.abc import Iterator, Mapping
+from typing import Any
 
 from matchdb.errors import MatchdbError
 
@@ -43,7 +44,8 @@ def _quiet_worker_logs() -> None:
 
 
 @contextlib.contextmanager
-def local_cluster(workers: int, *, environ: Mapping[str, str] | None = None, verbose: bool = False) -> Iterator:
+def local_cluster(workers: int, *, environ: Mapping[str, str] | None = None, verbose: bool = False
+                  ) -> Iterator[Any]:  # a distributed.Client (Any: play.tuning's close() relies on a None-typed client)
     """A ``distributed.Client`` of a LocalCluster of ``workers`` single-threaded processes on 127.0.0.1.
 
     The cluster and the client are closed when the ``with`` block ends,
@@ -77,19 +79,20 @@ def local_cluster(workers: int, *, environ: Mapping[str, str] | None = None, ver
     config = {f"distributed.nanny.pre-spawn-environ.{key}": value for key, value in dict(environ or {}).items()}
     try:
         with dask.config.set(config):
-            cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
+            # distributed leaves LocalCluster, Client and close unannotated
+            cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",  # type: ignore[no-untyped-call]
                                    dashboard_address="127.0.0.1:0", silence_logs=level)
         os.environ.clear()  # the nanny wrote its pre-spawn variables here, where later clusters would take them over
         os.environ.update(saved_environ)
         try:
-            client = Client(cluster)
+            client = Client(cluster)  # type: ignore[no-untyped-call]
             try:
                 yield client
             finally:
                 if not verbose:
                     with contextlib.suppress(Exception):  # workers that are already gone need no quieting
                         client.run(_quiet_worker_logs)
-                client.close()
+                client.close()  # type: ignore[no-untyped-call]
         finally:
             cluster.close()
     finally:

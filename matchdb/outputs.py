@@ -89,7 +89,7 @@ def _remove_path(path: Path) -> None:
         path.unlink(missing_ok=True)
 
 
-def save_text(path: str | os.PathLike, text: str) -> Path:
+def save_text(path: str | os.PathLike[str], text: str) -> Path:
     """Write ``text`` to ``path`` whole or not at all; a failure is one sentence.
 
     >>> import tempfile, pathlib
@@ -110,7 +110,7 @@ def save_text(path: str | os.PathLike, text: str) -> Path:
     return path
 
 
-def save_figure(figure: Any, path: str | os.PathLike, **options: Any) -> Path:
+def save_figure(figure: Any, path: str | os.PathLike[str], **options: Any) -> Path:
     """``figure.savefig`` to ``path`` whole or not at all: drawn under a temporary name with the same suffix, then renamed."""
     path = Path(path)
     partial = _partial(path)

@@ -27,7 +27,7 @@ from __future__ import annotations
 import math
 import os
 from collections.abc import Sequence
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
@@ -35,6 +35,9 @@ from matchdb.core.cards import CardsLike, format_cards, parse_cards
 from matchdb.core.hole_cards import check_players
 from matchdb.core.ranges import RangeLike
 from matchdb.errors import MatchdbError, RangeError
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
 
 __all__ = [
     "FIGURES",
@@ -161,7 +164,7 @@ def require_matplotlib() -> None:
         raise MatchdbError("Plotting needs matplotlib (the plot extra); install it with: pip install 'matchdb[plot]'.") from None
 
 
-def _new_axes(ax, out, size: tuple[float, float]):
+def _new_axes(ax: Axes | None, out: str | os.PathLike[str] | None, size: tuple[float, float]) -> Axes:
     """``ax``, or a new figure's Axes: a bare Figure when saving to ``out`` (no pyplot state), else pyplot's (a notebook shows it)."""
     require_matplotlib()
     if ax is not None:
@@ -175,7 +178,7 @@ def _new_axes(ax, out, size: tuple[float, float]):
     return plt.subplots(figsize=size, layout="constrained")[1]
 
 
-def _save(ax, out) -> None:
+def _save(ax: Axes, out: str | os.PathLike[str] | None) -> None:
     if out is not None:
         from matchdb.outputs import save_figure
 
@@ -187,7 +190,7 @@ def plot_grid(
     title: str | None = None,
     center: float = 0.5,
     ax: Any = None,
-    out: str | os.PathLike | None = None,
+    out: str | os.PathLike[str] | None = None,
     label: str = "value",
 ) -> Any:
     """Draw a 13 x 13 grid of values in 0..1 as a heat map with each class's name and value (in %); return the Axes.
@@ -242,7 +245,7 @@ def plot_turns(
     title: str | None = None,
     reference: float | None = None,
     ax: Any = None,
-    out: str | os.PathLike | None = None,
+    out: str | os.PathLike[str] | None = None,
 ) -> Any:
     """Draw one bar per turn card (its value; none where NaN), coloured by suit, and ``reference`` as a line; return the Axes.
 
@@ -276,7 +279,7 @@ def plot_distribution(
     ehs: float | None = None,
     title: str | None = None,
     ax: Any = None,
-    out: str | os.PathLike | None = None,
+    out: str | os.PathLike[str] | None = None,
 ) -> Any:
     """Draw a hand's river-equity histogram (probability per equal bin over [0, 1]) with its mean; return the Axes.
 

@@ -22,6 +22,7 @@ import matchdb
 from matchdb.play.arena import DEFAULT_FIELD, run_arena
 from matchdb.play.bots import IncomeBot, PairOfFives, WestBot, make_bot
 from matchdb.play.games import GameSettings, play_game
+from matchdb.play.sources import TableSource
 from matchdb.play.strength import StrengthSource, decode_tables, open_decoded
 
 _SEEDS = itertools.count(1)
@@ -134,9 +135,8 @@ def main() -> None:
         if not args.skip_10k:
             for workers in sorted({1, args.workers}):
                 t = time.perf_counter()
-                result = run_arena(None, games=10_000, seed=1, duplicate=True, db=db.path if workers > 1 else None,
-                                   tables=args.tables, workers=workers, source=source if workers == 1 else None,
-                                   progress=False)
+                result = run_arena(None, games=10_000, seed=1, duplicate=True, workers=workers,
+                                   source=TableSource(strengths=source, tables=args.tables), progress=False)
                 seconds = time.perf_counter() - t
                 print(f"10,000 duplicate tournaments ({result.settings['units']} sets of 6), default field, "
                       f"{workers} worker{'s' if workers > 1 else ''}: {seconds:.1f} s")

@@ -53,7 +53,7 @@ def ours(spot: str, db_path: str | None, threads: int | None, compressed: bool, 
     cpu = time.process_time()
     stats = run(prepared, POT * TARGET / 100, max_iterations)
     cpu = time.process_time() - cpu
-    solution = Solution(prepared, stats, {}, (None, None), POT * TARGET / 100)
+    solution = Solution(prepared, stats=stats, question={}, weights=(None, None), target=POT * TARGET / 100)
     root = solution.root
     return {
         "solver": "matchdb", "spot": spot, "seconds": stats.seconds, "cpu_seconds": cpu,

@@ -17,7 +17,8 @@ import time
 
 import matchdb
 from matchdb.play.preflop_score import fit_preflop_score, preflop_targets, spearman
-from matchdb.play.tuning import compare_methods, tune_bot
+from matchdb.play.sources import TableSource
+from matchdb.play.tuning import SessionConfig, TuningConfig, compare_methods, tune_bot
 
 
 def main() -> None:
@@ -61,8 +62,9 @@ def main() -> None:
           f"of {args.hands} hands, seed {args.seed} (target: under 10 minutes)")
     for workers in [] if args.skip_tuning else [int(w) for w in args.workers.split(",")]:
         started = time.perf_counter()
-        result = tune_bot(args.bot, field, cycles=args.cycles, games=args.games, hands=args.hands, seed=args.seed,
-                          db=args.db, tables=args.tables, workers=workers)
+        config = TuningConfig(cycles=args.cycles, seed=args.seed,
+                              sessions=SessionConfig(games=args.games, hands=args.hands, workers=workers))
+        result = tune_bot(args.bot, field, config, source=TableSource(args.db, tables=args.tables))
         seconds = time.perf_counter() - started
         print(f"  workers {workers}: {seconds:.0f} s in all ({seconds / (args.cycles + 10):.2f} s a session on average; "
               f"{result.search.evaluations} candidates + 10 noise and held-out sessions)")
@@ -72,8 +74,8 @@ def main() -> None:
     if not args.skip_compare:
         gains: dict[str, list[float]] = {}
         for seed in [int(s) for s in args.compare_seeds.split(",")]:
-            comparison = compare_methods(args.bot, field, cycles=args.cycles, games=args.games, hands=args.hands,
-                                         seed=seed, db=args.db, tables=args.tables, workers=1)
+            config = TuningConfig(cycles=args.cycles, seed=seed, sessions=SessionConfig(games=args.games, hands=args.hands))
+            comparison = compare_methods(args.bot, field, config, source=TableSource(args.db, tables=args.tables))
             print(f"\nrandom walk against genetic search on the same budget, seed {seed}")
             print("  " + comparison.summary().replace("\n", "\n  "))
             for name, r in comparison.results.items():

@@ -18,8 +18,9 @@ import time
 
 import numpy as np
 
-from matchdb.play.arena import Estimate, open_source, parse_seeds, run_arena
-from matchdb.play.tuning import compare_methods
+from matchdb.play.arena import Estimate, parse_seeds, run_arena
+from matchdb.play.sources import TableSource
+from matchdb.play.tuning import SessionConfig, TuningConfig, compare_methods
 
 #: The experiments: name -> run_arena arguments (games per seed).
 EXPERIMENTS = {
@@ -74,7 +75,7 @@ def main() -> None:
     parser.add_argument("--out", default=None)
     args = parser.parse_args()
     seeds = parse_seeds(args.seeds)
-    source = open_source(args.db, args.tables)
+    source = TableSource(args.db, tables=args.tables)
     figures: dict = {}
     names = {"arena": [k for k in EXPERIMENTS if k != "exact"], "exact": ["exact"], "tuning": []}
     chosen = names[args.only] if args.only else list(EXPERIMENTS)
@@ -84,8 +85,9 @@ def main() -> None:
         rows = []
         for seed in seeds:
             started = time.perf_counter()
-            comparison = compare_methods("west", TUNING_FIELD, cycles=args.cycles, seed=seed, games=204, mode="cash",
-                                         hands=100, source=source, chunks=1)
+            config = TuningConfig(cycles=args.cycles, seed=seed,
+                                  sessions=SessionConfig(games=204, mode="cash", hands=100, chunks=1))
+            comparison = compare_methods("west", TUNING_FIELD, config, source=source)
             walk, genetic = comparison.results["random walk"], comparison.results["genetic"]
             rows.append({"seed": seed, "walk": walk.improvement.__dict__, "genetic": genetic.improvement.__dict__,
                          "walk_gains": (walk.validation - walk.noise.values).tolist(),

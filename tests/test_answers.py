@@ -33,11 +33,12 @@ def test_no_answer_holds_nan_or_infinity(value):
     with pytest.raises(MatchdbError, match="no finite answer exists"):
         WinRate("AhKh", "2c7dJh", 2, value)
     with pytest.raises(MatchdbError, match="no finite answer exists"):
-        RangeEquity("AA", "KK", "2c7dJh", 0.5, value, 0.0, 0.5)
+        RangeEquity(hero="AA", villain="KK", board="2c7dJh", equity=0.5, win=value, tie=0.0, loss=0.5)
 
 
 def test_a_range_against_a_range_shows_win_tie_and_loss():
-    answer = RangeEquity("QQ+", "JJ-99", "2c7dJh", np.float64(0.75), 0.7, 0.1, 0.2)
+    answer = RangeEquity(hero="QQ+", villain="JJ-99", board="2c7dJh", equity=np.float64(0.75), win=0.7, tie=0.1,
+                         loss=0.2)
     assert answer.to_text().splitlines() == [
         "QQ+ vs JJ-99 on 2c7dJh",
         "  exact equity of the hero range: 0.750000",

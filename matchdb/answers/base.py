@@ -13,7 +13,7 @@ import os
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, fields
-from typing import Any
+from typing import Any, overload
 
 import numpy as np
 
@@ -55,12 +55,16 @@ def _where(board: str) -> str:
     return f"on {board}" if board else "preflop"
 
 
+@overload
+def plain(value: dict[Any, Any]) -> dict[str, Any]: ...
+@overload
+def plain(value: Any) -> Any: ...
 def plain(value: Any) -> Any:
     """``value`` as plain JSON types: lists for arrays, None for NaN and infinities, dicts of answers."""
     return _plain(value)
 
 
-def _plain(value):
+def _plain(value: Any) -> Any:
     if isinstance(value, np.ndarray):
         return [_plain(v) for v in value.tolist()]
     if isinstance(value, (list, tuple)):
@@ -85,7 +89,7 @@ def require_pandas() -> Any:
     return pandas
 
 
-def write_json(data: Any, path: str | os.PathLike | None = None) -> str:
+def write_json(data: Any, path: str | os.PathLike[str] | None = None) -> str:
     """``data`` as JSON text (:func:`plain` first: NaN becomes null), also written to ``path`` when given.
 
     >>> write_json({"equity": np.float64(0.5), "values": np.array([1.0, np.nan])})
@@ -128,11 +132,11 @@ class Answer:
                 if isinstance(value, (float, np.floating)) and not math.isfinite(value):
                     raise MatchdbError(f"The answer's {name} would be {value}; no finite answer exists for this question.")
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The answer as plain JSON types (lists for arrays, None where an array holds NaN): ``json.dumps`` takes it."""
         return {item.name: _plain(getattr(self, item.name)) for item in fields(self)}
 
-    def to_json(self, path: str | os.PathLike | None = None) -> str:
+    def to_json(self, path: str | os.PathLike[str] | None = None) -> str:
         """:meth:`to_dict` as JSON text, always a str; also written to ``path`` when given."""
         return write_json(self.to_dict(), path)
 
@@ -168,7 +172,7 @@ class WinRate(Answer):
         return f"{self.hole} {_where(self.board)}\n  naive win rate, {self.players} players: {_share(self.win_rate, percent)}"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Outcome(Answer):
     """Exact heads-up result against a random hand or a range: win, tie and loss sum to 1; equity = win + tie / 2."""
 
@@ -183,7 +187,7 @@ class Outcome(Answer):
     @classmethod
     def of(cls, hole: str, board: str, villain: str, win: float, tie: float, loss: float) -> Outcome:
         """The outcome with its equity computed from win and tie."""
-        return cls(hole, board, villain, win + tie / 2, win, tie, loss)
+        return cls(hole=hole, board=board, villain=villain, equity=win + tie / 2, win=win, tie=tie, loss=loss)
 
     def to_text(self, percent: bool = False) -> str:
         """The answer as the command line prints it (``percent``: as percentages, as ``matchdb query --percent``)."""
@@ -223,14 +227,14 @@ class HandReport(Answer):
         )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class RangeEquity(Answer):
     """Exact heads-up result of a hero range against a villain range on a board (every consistent deal, weighted).
 
     ``win``, ``tie`` and ``loss`` are the hero range's shares of the weighted
     deals; they sum to 1 and ``equity = win + tie / 2``.
 
-    >>> answer = RangeEquity("QQ+", "JJ-99", "", 0.81, 0.8, 0.02, 0.18)
+    >>> answer = RangeEquity(hero="QQ+", villain="JJ-99", board="", equity=0.81, win=0.8, tie=0.02, loss=0.18)
     >>> print(answer.to_text())
     QQ+ vs JJ-99 preflop
       exact equity of the hero range: 0.810000
@@ -285,7 +289,7 @@ class HandTable(Answer):
         """
         return class_grid(self.hands, self.values, ~np.isnan(self.values))
 
-    def plot(self, ax: Any = None, out: str | os.PathLike | None = None) -> Any:
+    def plot(self, ax: Any = None, out: str | os.PathLike[str] | None = None) -> Any:
         """Draw :meth:`grid` as a heat map with each class's value (needs matplotlib, the ``plot`` extra); return the Axes.
 
         Neutral colour at the fair share: 0.5 for an equity, 1 / players for a

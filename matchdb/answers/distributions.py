@@ -89,7 +89,7 @@ class HandDistribution(Answer):
             turn_cards=unrename_array(self.turn_cards, perm),
         )
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return self.figures() | {
             "villain": self.villain,
             "river_histogram": self.river_histogram.tolist(),
@@ -135,14 +135,14 @@ class HandDistribution(Answer):
         """The figures (:meth:`figures`) as a one-row DataFrame (the ``notebook`` extra)."""
         return require_pandas().DataFrame([self.figures()])
 
-    def summary(self) -> dict:
+    def summary(self) -> dict[str, Any]:
         """Deprecated: :meth:`figures`. (A ``summary()`` is one line of text everywhere else; this one returned the dict
         of figures, and still does, with a :class:`DeprecationWarning`, for one release.)"""
         warnings.warn("HandDistribution.summary() is deprecated: use figures() for the dict of figures (summary() is "
                       "one line of text everywhere else).", DeprecationWarning, stacklevel=2)
         return self.figures()
 
-    def figures(self) -> dict:
+    def figures(self) -> dict[str, Any]:
         """The figures as a plain dict (JSON-ready)."""
         return {
             "hole": format_cards(self.hole),
@@ -204,7 +204,7 @@ class BoardDistributions(Answer):
     river_probabilities: np.ndarray | None = field(default=None, repr=False)
     villain: str = "random"
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         out = {
             "board": format_cards(self.board),
             "villain": self.villain,
@@ -252,7 +252,7 @@ class BoardDistributions(Answer):
             raise MatchdbError(f"The figure {figure!r} has no grid; expected one of ehs, ehs2, hs, ppot, npot.")
         return class_grid(self.hands, getattr(self, figure), self.valid)
 
-    def hand(self, name: str) -> dict:
+    def hand(self, name: str) -> dict[str, Any]:
         """The figures of one hand by its name in ``hands`` (JSON-ready)."""
         try:
             i = self.hands.index(name)

@@ -46,9 +46,9 @@ class PreflopTable(Answer):
     classes: tuple[str, ...]
     equity: np.ndarray  # (169,) exact heads-up equity against a random hand
     win_rate: dict[int, np.ndarray]  # players -> (169,) naive win rate
-    provenance: dict = field(default_factory=dict)
+    provenance: dict[str, Any] = field(default_factory=dict)
 
-    def row(self, name: str) -> dict:
+    def row(self, name: str) -> dict[str, Any]:
         """All figures of one class, like ``table.row("AKs")``."""
         if name not in self.classes:
             class_index(name)  # a name that is no class at all says so
@@ -58,11 +58,11 @@ class PreflopTable(Answer):
             f"win_rate_{n}": float(values[i]) for n, values in self.win_rate.items()
         }
 
-    def rows(self) -> list[dict]:
+    def rows(self) -> list[dict[str, Any]]:
         """Every class's :meth:`row`, strongest-looking first."""
         return [self.row(name) for name in self.classes]
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"rows": self.rows(), "provenance": self.provenance}
 
     def __repr__(self) -> str:
@@ -103,7 +103,7 @@ class PreflopTable(Answer):
             lines.append("  ".join([f"{row['hand']:>7}"] + [f"{v:7.4f}" for v in values]))
         return "\n".join(lines)
 
-    def to_stored(self) -> dict:
+    def to_stored(self) -> dict[str, Any]:
         """What the store keeps (see :mod:`matchdb.storage.derived`); :meth:`from_stored` reads it back."""
         return {
             "classes": list(self.classes),
@@ -113,7 +113,7 @@ class PreflopTable(Answer):
         }
 
     @classmethod
-    def from_stored(cls, data: dict) -> PreflopTable:
+    def from_stored(cls, data: dict[str, Any]) -> PreflopTable:
         """The table :meth:`to_stored` wrote."""
         return cls(
             classes=tuple(data["classes"]),
@@ -144,11 +144,11 @@ class PreflopMultiway(Answer):
     standard_error: np.ndarray
     exact: tuple[bool, ...]
     sampled_heads_up: np.ndarray
-    provenance: dict
+    provenance: dict[str, Any]
     win: np.ndarray
     tie: np.ndarray
 
-    def row(self, name: str) -> dict:
+    def row(self, name: str) -> dict[str, Any]:
         """Figures of one class, like ``table.row("AA")``: equity and standard error per opponent count."""
         if name not in self.classes:
             raise MatchdbError(f"The starting hand {name!r} is not a class like 'AA', 'AKs' or 'AKo'.")
@@ -159,7 +159,7 @@ class PreflopMultiway(Answer):
             "standard_error": {k: float(self.standard_error[i, j]) for j, k in enumerate(self.opponents)},
         }
 
-    def rows(self) -> list[dict]:
+    def rows(self) -> list[dict[str, Any]]:
         """One row per class: its equity and standard error against each number of opponents (flat keys)."""
         return [
             {"hand": name}
@@ -168,7 +168,7 @@ class PreflopMultiway(Answer):
             for i, name in enumerate(self.classes)
         ]
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"rows": self.rows(), "exact": list(self.exact), "provenance": self.provenance}
 
     def __repr__(self) -> str:
@@ -200,7 +200,7 @@ class PreflopMultiway(Answer):
             parts.append(f"against {span(sampled)} sampled, standard errors at most {worst:.5f}")
         return "; ".join(parts)
 
-    def to_stored(self) -> dict:
+    def to_stored(self) -> dict[str, Any]:
         """What the store keeps (see :mod:`matchdb.storage.derived`); :meth:`from_stored` reads it back."""
         return {
             "version": PREFLOP_MULTIWAY_VERSION,
@@ -216,7 +216,7 @@ class PreflopMultiway(Answer):
         }
 
     @classmethod
-    def from_stored(cls, data: dict) -> PreflopMultiway:
+    def from_stored(cls, data: dict[str, Any]) -> PreflopMultiway:
         """The table :meth:`to_stored` wrote."""
         if data.get("version") != PREFLOP_MULTIWAY_VERSION:
             raise MatchdbError(

@@ -13,7 +13,7 @@ import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -21,6 +21,9 @@ from matchdb.answers.base import Answer, plain, require_pandas
 from matchdb.core.canonical import flop_orbits
 from matchdb.core.cards import RANKS, format_cards
 from matchdb.errors import MatchdbError
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
 
 __all__ = ["HITS", "TEXTURES", "FlopReport"]
 
@@ -95,10 +98,12 @@ class FlopReport(Answer):
         return int(self.count.sum())
 
     def _equity_weight(self) -> np.ndarray:
-        return self.count * self.deals
+        weight: NDArray[np.float64] = self.count * self.deals
+        return weight
 
     def _hit_weight(self) -> np.ndarray:
-        return self.count * self.hero_weight
+        weight: NDArray[np.float64] = self.count * self.hero_weight
+        return weight
 
     def overall_equity(self) -> float:
         """The hero's equity over every flop covered: the preflop equity when all 22,100 are."""
@@ -111,7 +116,7 @@ class FlopReport(Answer):
         weight = self._hit_weight()
         return {name: float((weight * share).sum() / weight.sum()) for name, share in self.hits.items()}
 
-    def rows(self, sort: str | None = None, descending: bool = True, expand: bool = False) -> list[dict]:
+    def rows(self, sort: str | None = None, descending: bool = True, expand: bool = False) -> list[dict[str, Any]]:
         """One dict per entry (or per actual flop with ``expand``), optionally sorted by a column.
 
         Columns: flop, index, count, equity, frequency (the share of the
@@ -133,7 +138,7 @@ class FlopReport(Answer):
                     out.append(row | {"flop": format_cards(member), "count": 1, "frequency": row["frequency"] / row["count"]})
         return _sorted(out, sort, descending)
 
-    def by_texture(self, key: str | tuple[str, ...] = "suits", sort: str | None = None, descending: bool = True) -> list[dict]:
+    def by_texture(self, key: str | tuple[str, ...] = "suits", sort: str | None = None, descending: bool = True) -> list[dict[str, Any]]:
         """Aggregate by one texture key or several (a tuple), weighted as the module docstring says.
 
         Each row: the texture values, flops (how many of the 22,100),
@@ -180,7 +185,7 @@ class FlopReport(Answer):
             save_text(path, text)
         return text
 
-    def to_json(self, path: str | os.PathLike | None = None, expand: bool = False) -> str:
+    def to_json(self, path: str | os.PathLike[str] | None = None, expand: bool = False) -> str:
         """Summary, every entry and the aggregates by each texture key as JSON; written to ``path`` when given."""
         data = {
             "hero": self.hero,
@@ -201,8 +206,9 @@ class FlopReport(Answer):
             save_text(path, text)
         return text
 
-    def to_dict(self) -> dict:
-        return json.loads(self.to_json())
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = json.loads(self.to_json())
+        return data
 
     def to_pandas(self, by: str | tuple[str, ...] | None = None, sort: str | None = None, descending: bool = True,
                   expand: bool = False) -> Any:
@@ -231,7 +237,7 @@ class FlopReport(Answer):
                 f"({how}){extremes}; {shown}; {self.seconds:.1f} s")
 
 
-def _sorted(rows: list[dict], sort: str | None, descending: bool) -> list[dict]:
+def _sorted(rows: list[dict[str, Any]], sort: str | None, descending: bool) -> list[dict[str, Any]]:
     if sort is None:
         return rows
     if rows and sort not in rows[0]:

@@ -34,7 +34,8 @@ import logging
 import os
 import re
 import sys
-from typing import TextIO
+from collections.abc import Sequence
+from typing import Any, NoReturn, TextIO
 
 from matchdb.cli import database, hands, play, plots, questions, serve, solve
 from matchdb.errors import MatchdbError
@@ -65,25 +66,27 @@ class _HelpFormatter(argparse.HelpFormatter):
 class _Parser(argparse.ArgumentParser):
     """argparse with suggestions: a mistyped command, choice or option gets "did you mean ...?" (difflib)."""
 
-    def __init__(self, *args, **kwargs) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("formatter_class", _HelpFormatter)
         super().__init__(*args, **kwargs)
 
-    def add_argument(self, *args, **kwargs) -> argparse.Action:
+    def add_argument(self, *args: Any, **kwargs: Any) -> argparse.Action:
         """argparse's, but an option with a default and no help gets one (its choices), so its default is shown."""
         if kwargs.get("help") is None and kwargs.get("default") not in (None, False) and args and args[0].startswith("-"):
             choices = kwargs.get("choices")
             kwargs["help"] = f"one of {', '.join(map(str, choices))}" if choices else "the value"
         return super().add_argument(*args, **kwargs)
 
-    def error(self, message: str):  # argparse's error never returns
+    def error(self, message: str) -> NoReturn:
         choice = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)", message)
         if choice:
             known = re.findall(r"'([^']*)'", choice.group(2)) or [c.strip() for c in choice.group(2).split(",")]
             message += _suggestion(choice.group(1), known)
         super().error(message)
 
-    def parse_args(self, args=None, namespace=None):
+    def parse_args(  # type: ignore[override]  # one signature for typeshed's overloads: this parser never takes a namespace
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> argparse.Namespace:
         """Like argparse's, but an unknown option is refused by the (sub)command it was given to, with a suggestion."""
         parsed, extras = self.parse_known_args(args, namespace)
         if extras:
@@ -115,10 +118,11 @@ def _innermost(parser: argparse.ArgumentParser, parsed: argparse.Namespace) -> a
 class _Version(argparse.Action):
     """--version, reading the installed version only when asked (importlib.metadata costs 15 ms a start)."""
 
-    def __init__(self, option_strings, dest, **kwargs) -> None:
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: Any) -> None:
         super().__init__(option_strings, dest, nargs=0, help="show the version and exit")
 
-    def __call__(self, parser, namespace, values, option_string=None) -> None:
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: str | Sequence[Any] | None,
+                 option_string: str | None = None) -> None:
         from importlib.metadata import version
 
         parser.exit(message=f"matchdb {version('matchdb')}\n")
@@ -138,7 +142,7 @@ def parser() -> argparse.ArgumentParser:
     return top
 
 
-class _StderrHandler(logging.StreamHandler):
+class _StderrHandler(logging.StreamHandler[TextIO]):
     """Writes each record to whatever ``sys.stderr`` is when it is logged (as logging's own last-resort handler
     does), so a handler set up by one call of :func:`main` never writes into a stream that was replaced since."""
 
@@ -178,7 +182,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     _log_to_stderr()
     try:
-        return args.func(args)
+        status: int = args.func(args)
+        return status
     except MatchdbError as error:
         print(f"matchdb: {error}", file=sys.stderr)
         return 2

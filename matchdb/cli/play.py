@@ -210,7 +210,7 @@ def _arena(args: argparse.Namespace) -> int:
                             rules=Rules(short_big_blind=args.short_big_blind or "full", button=args.button))
     result = run_arena(
         args.bots, games=args.games, seats=args.seats, seed=args.seed, seeds=args.seeds, duplicate=args.duplicate,
-        settings=settings, workers=args.workers, db=args.db, tables=args.tables, lenient=args.lenient,
+        settings=settings, workers=args.workers, source=_table_source(args), lenient=args.lenient,
         progress=False if args.quiet else None, hands_out=hands_out,
     )
     print(result.report())
@@ -317,32 +317,43 @@ def _bounds(items: list[str] | None) -> dict[str, tuple[float, float]]:
     return bounds
 
 
-def _tune_bot_options(args: argparse.Namespace, log: TextIO | None) -> dict[str, Any]:
-    """The keyword arguments of :func:`matchdb.play.tuning.tune_bot` that the options of ``tune bot`` give."""
-    return {
-        "objective": args.objective, "target": args.target, "cycles": args.cycles, "step": args.step,
-        "max_changes": args.changes, "pinned": names(args.pin), "bounds": _bounds(args.bound),
-        "patience": args.patience, "hone": not args.no_hone, "parents": args.parents, "children": args.children,
-        "noise_sessions": args.noise_sessions, "seed": args.seed, "games": args.games, "seats": args.seats,
-        "mode": args.mode, "hands": args.hands, "chunks": args.chunks, "workers": args.workers,
-        "db": args.db, "tables": args.tables, "name": args.name, "progress": not args.quiet,
-        "log": None if log is None else (lambda line: log.write(line + "\n")),
-    }
+def _table_source(args: argparse.Namespace) -> Any:
+    """The :class:`matchdb.play.sources.TableSource` of ``--db`` and ``--tables`` (None when neither is given)."""
+    if args.db is None and args.tables is None:
+        return None
+    from matchdb.play.sources import TableSource
+
+    return TableSource(args.db, tables=args.tables)
+
+
+def _tune_config(args: argparse.Namespace) -> Any:
+    """The :class:`matchdb.play.tuning.TuningConfig` that the options of ``tune bot`` give."""
+    from matchdb.play.tuning import SessionConfig, TuningConfig
+
+    sessions = SessionConfig(games=args.games, seats=args.seats, mode=args.mode, hands=args.hands, chunks=args.chunks,
+                             workers=args.workers)
+    return TuningConfig(objective=args.objective, target=args.target,
+                        method="walk" if args.method == "both" else args.method, cycles=args.cycles, step=args.step,
+                        max_changes=args.changes, pinned=names(args.pin), bounds=_bounds(args.bound),
+                        patience=args.patience, hone=not args.no_hone, parents=args.parents, children=args.children,
+                        noise_sessions=args.noise_sessions, seed=args.seed, name=args.name, sessions=sessions)
 
 
 def _tune_bot(args: argparse.Namespace) -> int:
     from matchdb.play.tuning import compare_methods, tune_bot
 
     check_numbers(args, _TUNE_BOT_BOUNDS)
+    config = _tune_config(args)
     log = _tune_outputs(args)
-    options = _tune_bot_options(args, log)
+    options: dict[str, Any] = {"source": _table_source(args), "progress": not args.quiet,
+                               "log": None if log is None else (lambda line: log.write(line + "\n"))}
     try:
         if args.method == "both":
-            comparison = compare_methods(args.bot, args.field, **options)
+            comparison = compare_methods(args.bot, args.field, config, **options)
             result = max(comparison.results.values(), key=lambda r: r.improvement.mean)
             print(comparison.summary())
         else:
-            result = tune_bot(args.bot, args.field, method=args.method, **options)
+            result = tune_bot(args.bot, args.field, config, **options)
             print(result.summary())
     finally:
         if log is not None:

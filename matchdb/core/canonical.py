@@ -18,13 +18,16 @@ from collections.abc import Iterable
 from functools import cache, lru_cache
 from itertools import chain, combinations, permutations
 from pathlib import Path
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
 from matchdb.core.cards import Card, format_cards, parse_cards
 from matchdb.core.pairs import remaining_cards
 from matchdb.errors import BoardError, CardError
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
 
 __all__ = [
     "PERMUTATIONS",
@@ -177,7 +180,7 @@ def unrename_array(cards: np.ndarray, perm: int) -> np.ndarray:
     >>> unrename_array(np.array(rename(parse_cards("Ah2c"), 5)), 5).tolist() == list(parse_cards("Ah2c"))
     True
     """
-    out = CARD_MAP[INVERSE_PERMUTATIONS[perm]][np.asarray(cards, dtype=np.int64)].astype(np.int64)
+    out: NDArray[np.int64] = CARD_MAP[INVERSE_PERMUTATIONS[perm]][np.asarray(cards, dtype=np.int64)].astype(np.int64)
     out.flags.writeable = False
     return out
 

@@ -21,12 +21,16 @@ matchdb.errors.CardError: The hand 'AhKh' has 2 cards; expected 5, 6 or 7.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from matchdb.core.cards import Card, format_cards, parse_cards
 from matchdb.errors import CardError
 from matchdb.jit import jit
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
 
 #: ``evaluate_with`` and its two tables are the kernel interface for other packages' numba code (bots, the
 #: engine, distributions, reports): compiled callers cannot go through ``evaluate``'s checks.
@@ -91,7 +95,7 @@ FLUSH_VALUE.flags.writeable = False
 
 
 @jit
-def _kickers(counts, skip1, skip2, how_many, shift):
+def _kickers(counts: NDArray[np.integer[Any]], skip1: int, skip2: int, how_many: int, shift: int) -> int:
     """Pack the ``how_many`` highest ranks present, other than skip1/skip2, from bit ``shift`` down."""
     value = 0
     for rank in range(12, -1, -1):
@@ -105,7 +109,7 @@ def _kickers(counts, skip1, skip2, how_many, shift):
 
 
 @jit
-def _value_from_ranks(counts, straight_top):
+def _value_from_ranks(counts: NDArray[np.integer[Any]], straight_top: NDArray[np.int8]) -> int:
     """Value of the best non-flush hand given the count of each rank (5 to 7 cards)."""
     quads = -1
     trips1 = -1
@@ -134,7 +138,7 @@ def _value_from_ranks(counts, straight_top):
         return QUADS << 20 | quads << 16 | _kickers(counts, quads, -1, 1, 12)
     if trips1 >= 0 and (trips2 >= 0 or pair1 >= 0):
         return FULL_HOUSE << 20 | trips1 << 16 | max(trips2, pair1) << 12
-    top = straight_top[rank_mask]
+    top: int = straight_top[rank_mask]
     if top >= 0:
         return STRAIGHT << 20 | top << 16
     if trips1 >= 0:
@@ -147,7 +151,12 @@ def _value_from_ranks(counts, straight_top):
 
 
 @jit
-def evaluate_with(cards, counts, straight_top, flush_value):
+def evaluate_with(
+    cards: NDArray[np.integer[Any]],
+    counts: NDArray[np.integer[Any]],
+    straight_top: NDArray[np.int8],
+    flush_value: NDArray[np.int32],
+) -> int:
     """Value of 5 to 7 card ids, for numba callers: no checks; ``counts`` is 13 zeros of scratch, left zeroed.
 
     Call it from compiled code with ``STRAIGHT_TOP`` and ``FLUSH_VALUE``; from Python, use :func:`evaluate`.
@@ -172,13 +181,15 @@ def evaluate_with(cards, counts, straight_top, flush_value):
 
 
 @jit
-def _evaluate(cards, straight_top, flush_value):
+def _evaluate(cards: NDArray[np.int64], straight_top: NDArray[np.int8], flush_value: NDArray[np.int32]) -> int:
     """Value of 5 to 7 card ids (no checks)."""
     return evaluate_with(cards, np.zeros(13, dtype=np.int32), straight_top, flush_value)
 
 
 @jit
-def _evaluate_rows(hands, straight_top, flush_value):
+def _evaluate_rows(
+    hands: NDArray[np.int64], straight_top: NDArray[np.int8], flush_value: NDArray[np.int32]
+) -> NDArray[np.int32]:
     out = np.empty(hands.shape[0], dtype=np.int32)
     counts = np.zeros(13, dtype=np.int32)
     for i in range(hands.shape[0]):
@@ -213,7 +224,8 @@ def evaluate_many(hands: np.ndarray) -> np.ndarray:
     ordered = np.sort(hands, axis=1)
     if hands.shape[0] and (np.diff(ordered, axis=1) == 0).any():
         raise CardError("The hands array has a row that repeats a card; expected distinct cards in each row.")
-    return _evaluate_rows(hands.astype(np.int64), STRAIGHT_TOP, FLUSH_VALUE)
+    values: NDArray[np.int32] = _evaluate_rows(hands.astype(np.int64), STRAIGHT_TOP, FLUSH_VALUE)
+    return values
 
 
 def hand_type(value: int) -> int:

@@ -18,11 +18,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from functools import cache
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from matchdb.core.cards import RANKS, Card, format_cards, parse_cards, read_only
 from matchdb.errors import MatchdbError
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
 
 __all__ = [
     "N_HANDS",
@@ -69,7 +73,8 @@ def hand_position(a: int, b: int) -> int:
 
 def hand_positions(first: np.ndarray, second: np.ndarray) -> np.ndarray:
     """Positions in :func:`hand_order` of many hands given as two arrays of card ids (-1 where the cards are equal)."""
-    return _POSITION[first, second]
+    positions: NDArray[np.int64] = _POSITION[first, second]
+    return positions
 
 
 def hand_index(hand: str | Iterable[str | int | Card]) -> int:

@@ -24,11 +24,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from itertools import combinations
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from matchdb.core.cards import format_cards, rank_of, read_only, suit_of
 from matchdb.errors import BoardError, CardError, MatchdbError
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
 
 __all__ = [
     "SENTINEL",
@@ -88,10 +92,11 @@ read_only(PAIR_INDEX)
 
 def _collision_mask() -> np.ndarray:
     low, high = PAIRS[:, 0], PAIRS[:, 1]
-    return (low[:, None] == low) | (low[:, None] == high) | (high[:, None] == low) | (high[:, None] == high)
+    mask: NDArray[np.bool_] = (low[:, None] == low) | (low[:, None] == high) | (high[:, None] == low) | (high[:, None] == high)
+    return mask
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> np.ndarray:
     # COLLISION (1.4 MB) is made on first use: a one-off query never needs it.
     if name == "COLLISION":
         value = read_only(_collision_mask())
@@ -112,8 +117,8 @@ ROWS_OF_CARD = read_only(
 _ALL_COLUMNS = read_only(np.arange(N_PAIRS, dtype=np.int64))
 _RIVER_COLUMNS = read_only(PAIR_INDEX.astype(np.int64)[:, :, None])
 # the same as lists of views: indexing a list is cheaper than numpy, and this runs on every query
-_TURN_LIST = list(ROWS_OF_CARD)
-_RIVER_LISTS = [list(by_turn) for by_turn in _RIVER_COLUMNS]
+_TURN_LIST: list[NDArray[np.int64]] = list(ROWS_OF_CARD)
+_RIVER_LISTS: list[list[NDArray[np.int64]]] = [list(by_turn) for by_turn in _RIVER_COLUMNS]
 #: The arrays board_columns hands out, by identity: they need no checking (they live as long as the module).
 _KNOWN_COLUMNS = {id(_ALL_COLUMNS)} | {id(c) for c in _TURN_LIST} | {id(c) for row in _RIVER_LISTS for c in row}
 

@@ -62,7 +62,7 @@ matchdb.errors.RangeError: The range 'QQ ,AKs' has a space after 'QQ'; a token e
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from functools import lru_cache
 from typing import Protocol
 
@@ -223,7 +223,7 @@ def _weight(text: str, number: str, scale: float, written: str, expected: str) -
     return weight
 
 
-def _tokens(text: str):
+def _tokens(text: str) -> Iterator[tuple[str, float, int | None]]:
     """Yield (token, weight, group) of a range text, in one pass; ``group`` numbers the weighted groups and entries
     (None for an entry without a weight)."""
     position, end = 0, len(text)
@@ -374,7 +374,7 @@ def parse_range(text: str) -> list[tuple[int, int, float]]:
     return [(*_high_first(int(HAND_HIGH[i]), int(HAND_LOW[i])), float(weights[i])) for i in np.flatnonzero(weights)]
 
 
-def _from_hands(items: list) -> np.ndarray:
+def _from_hands(items: list[str | Iterable[str | int | Card]]) -> np.ndarray:
     weights = np.zeros(N_HANDS)
     for item in items:
         a, b = parse_cards(item, count=2)

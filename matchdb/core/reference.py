@@ -93,7 +93,7 @@ def pairs_in_order(flop: list[int]) -> list[tuple[int, int]]:
 def match_table(flop: list[int]) -> list[list[int]]:
     """W[i][j] by the contract's definition; 65535 where row and column share a card."""
     pairs = pairs_in_order(flop)
-    memo: dict[frozenset, int] = {}
+    memo: dict[frozenset[int], int] = {}
 
     def hand_value(hole: tuple[int, int], runout: tuple[int, int]) -> int:
         key = frozenset(hole + runout)

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from itertools import permutations
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -41,13 +42,23 @@ from matchdb.core.evaluator import FLUSH_VALUE, STRAIGHT_TOP, _value_from_ranks
 from matchdb.core.pairs import COLLISION, PAIR_HIGH, PAIR_LOW, SENTINEL, remaining_cards
 from matchdb.jit import jit
 
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
+
 __all__ = ["match_table", "collision_mask"]
 
 _PERM4 = np.array(list(permutations(range(4))), dtype=np.int64)
 
 
 @jit
-def _flop_codes(flop_ranks, flop_suit_count, flop_suit_mask, perm4, straight_top, flush_value):
+def _flop_codes(
+    flop_ranks: NDArray[np.int64],
+    flop_suit_count: NDArray[np.int64],
+    flop_suit_mask: NDArray[np.int64],
+    perm4: NDArray[np.int64],
+    straight_top: NDArray[np.int8],
+    flush_value: NDArray[np.int32],
+) -> tuple[NDArray[np.int32], NDArray[np.int32], int]:
     """Dense per-flop codes for every reachable 7-card hand.
 
     Returns (nf_code, fl_code, n_codes): ``nf_code[r1*2197 + r2*169 + r3*13 + r4]``
@@ -112,7 +123,15 @@ def _flop_codes(flop_ranks, flop_suit_count, flop_suit_mask, perm4, straight_top
 
 
 @jit
-def _match_table(flop, rest, pair_a, pair_b, perm4, straight_top, flush_value):
+def _match_table(
+    flop: NDArray[np.int64],
+    rest: NDArray[np.int64],
+    pair_a: NDArray[np.int64],
+    pair_b: NDArray[np.int64],
+    perm4: NDArray[np.int64],
+    straight_top: NDArray[np.int8],
+    flush_value: NDArray[np.int32],
+) -> NDArray[np.uint16]:
     """W for one flop (three card ids) given its 49 remaining cards in local order."""
     flop_ranks = np.empty(3, dtype=np.int64)
     flop_suit_count = np.zeros(4, dtype=np.int64)
@@ -202,9 +221,10 @@ def match_table(flop: str | Iterable[str | int | Card]) -> np.ndarray:
     """
     cards = parse_cards(flop, count=3)
     rest = remaining_cards(cards).astype(np.int64)
-    return _match_table(
+    table: NDArray[np.uint16] = _match_table(
         np.array(cards, dtype=np.int64), rest, PAIR_LOW, PAIR_HIGH, _PERM4, STRAIGHT_TOP, FLUSH_VALUE
     )
+    return table
 
 
 def collision_mask() -> np.ndarray:

@@ -45,7 +45,7 @@ import shutil
 import time
 from collections import deque
 from collections.abc import Iterable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -146,7 +146,7 @@ def _figures(table: np.ndarray, flop: tuple[int, ...], bins: int) -> tuple[np.nd
     return every.river_counts.astype(np.uint16), np.stack([every.ehs, every.ehs2, every.hs, every.ppot, every.npot])
 
 
-def compute_dataset(tables: Iterable, bins: int = DEFAULT_BINS, quiet: bool = True, workers: int | None = None) -> Dataset:
+def compute_dataset(tables: Iterable[object], bins: int = DEFAULT_BINS, quiet: bool = True, workers: int | None = None) -> Dataset:
     """Every hand's figures on every flop the tables cover (:data:`matchdb.equity.reports.TableItem` tuples).
 
     One :func:`matchdb.equity.distributions.board_distributions` per table, each on
@@ -161,19 +161,19 @@ def compute_dataset(tables: Iterable, bins: int = DEFAULT_BINS, quiet: bool = Tr
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise MatchdbError(f"workers is {workers!r}; expected a whole number of at least 1.")
     started = time.perf_counter()
-    tables = as_items(tables)
+    items = as_items(tables)
     indices, results = [], []
     bar = tqdm(total=N_FLOPS, desc="dataset", unit="flop", disable=True if quiet else None)
     with bar:
         if workers == 1:
-            for index, flop, _, table in tables:
+            for index, flop, _, table in items:
                 indices.append(int(index))
                 results.append(_figures(table, tuple(flop), bins))
                 bar.update(1)
         else:
             with ThreadPoolExecutor(workers) as pool:  # the kernels release the GIL
-                pending: deque = deque()
-                for index, flop, _, table in tables:
+                pending: deque[Future[tuple[np.ndarray, np.ndarray]]] = deque()
+                for index, flop, _, table in items:
                     indices.append(int(index))
                     pending.append(pool.submit(_figures, np.array(table), tuple(flop), bins))
                     while len(pending) > 2 * workers:
@@ -198,7 +198,7 @@ def compute_dataset(tables: Iterable, bins: int = DEFAULT_BINS, quiet: bool = Tr
     )
 
 
-def _attributes(dataset: Dataset, source: str) -> dict:
+def _attributes(dataset: Dataset, source: str) -> dict[str, Any]:
     return {
         "format": DATASET_FORMAT,
         "format_version": DATASET_VERSION,
@@ -240,7 +240,7 @@ def _chunks(array: np.ndarray) -> tuple[int, ...]:
     return array.shape
 
 
-def _write_zarr(arrays: dict[str, np.ndarray], attrs: dict, path: Path) -> None:
+def _write_zarr(arrays: dict[str, np.ndarray], attrs: dict[str, Any], path: Path) -> None:
     import zarr
     from zarr.codecs import ZstdCodec
 
@@ -254,7 +254,7 @@ def _write_zarr(arrays: dict[str, np.ndarray], attrs: dict, path: Path) -> None:
         array.attrs["description"] = _DESCRIPTIONS[name]
 
 
-def _write_hdf5(arrays: dict[str, np.ndarray], attrs: dict, path: Path) -> None:
+def _write_hdf5(arrays: dict[str, np.ndarray], attrs: dict[str, Any], path: Path) -> None:
     """The HDF5 file is made in memory (67 MB for every flop), then written: HDF5 failing to write a full disk at
     close leaves h5py's objects broken (freeing them crashes the process), a plain write fails cleanly."""
     import io

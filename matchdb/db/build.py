@@ -25,9 +25,10 @@ import contextlib
 import os
 import re
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from matchdb.answers import plural
 from matchdb.cluster import local_cluster
@@ -44,6 +45,9 @@ from matchdb.storage.writer import (
     table_is_done,
     write_table,
 )
+
+if TYPE_CHECKING:
+    from distributed import Client
 
 __all__ = ["parse_flop_spec", "build", "BuildReport", "build_one"]
 
@@ -105,7 +109,7 @@ def parse_flop_spec(spec: str | Iterable[int] | None) -> list[int]:
     return sorted(indices)
 
 
-def build_one(root: str, index: int) -> dict:
+def build_one(root: str, index: int) -> dict[str, Any]:
     """Compute table ``index`` and write it to the store at ``root``; return its manifest entry.
 
     This is the unit of work a Dask worker or a SLURM array task runs.
@@ -226,7 +230,9 @@ def build(
 WORKER_ENVIRON = {"MALLOC_TRIM_THRESHOLD_": str(256 << 20), "MALLOC_MMAP_THRESHOLD_": str(64 << 20)}
 
 
-def _run(root: str, todo: list[int], workers: int | None, scheduler: str | None, serial: bool):
+def _run(
+    root: str, todo: list[int], workers: int | None, scheduler: str | None, serial: bool
+) -> Iterator[dict[str, Any]]:
     """Yield manifest entries as tables finish, in this process or on Dask."""
     if serial:
         for index in todo:
@@ -234,23 +240,23 @@ def _run(root: str, todo: list[int], workers: int | None, scheduler: str | None,
         return
     from distributed import as_completed
 
-    clients: contextlib.AbstractContextManager
+    clients: contextlib.AbstractContextManager[Client]
     if scheduler:
         clients = contextlib.closing(_connect(scheduler))
     else:
         clients = local_cluster(workers or os.cpu_count() or 1, environ=WORKER_ENVIRON)
     with clients as client:
         futures = client.map(build_one, [root] * len(todo), todo, pure=False)
-        for future in as_completed(futures):
+        for future in as_completed(futures):  # type: ignore[no-untyped-call]  # distributed leaves it unannotated
             yield future.result()
 
 
-def _connect(scheduler: str):
+def _connect(scheduler: str) -> Client:
     """A client of the Dask scheduler at ``scheduler``, or a one-sentence error."""
     from distributed import Client
 
     try:
-        return Client(scheduler, timeout="10s")
+        return Client(scheduler, timeout="10s")  # type: ignore[no-untyped-call]  # distributed leaves it unannotated
     except (OSError, TimeoutError, ValueError, TypeError) as error:
         raise MatchdbError(
             f"The Dask scheduler {scheduler!r} cannot be reached ({error.__class__.__name__}); "

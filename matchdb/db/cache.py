@@ -134,7 +134,9 @@ class TableCache:
 
     # -- around the read -------------------------------------------------------------
 
-    def _decode(self, index: int, chunks: list[int], outs: list[np.ndarray], location, reserved: int) -> Location | None:
+    def _decode(
+        self, index: int, chunks: list[int], outs: list[np.ndarray], location: Location | None, reserved: int
+    ) -> Location | None:
         """Decode chunks into ``outs`` without the lock; on failure give the reservation back and raise."""
         if not chunks:
             return location

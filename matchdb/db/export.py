@@ -28,6 +28,7 @@ import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 
 import numpy as np
 
@@ -77,7 +78,7 @@ def export_hdf5(db: MatchDB | str | Path, out: str | Path, show_progress: bool =
     return ExportReport(path=out, tables=len(built), bytes=out.stat().st_size, seconds=time.perf_counter() - started)
 
 
-def _write(h5py, db: MatchDB, built: list[int], partial: Path, show_progress: bool) -> None:
+def _write(h5py: ModuleType, db: MatchDB, built: list[int], partial: Path, show_progress: bool) -> None:
     attrs = db.attrs
     with h5py.File(partial, "w") as h5:
         h5.attrs["format"] = attrs["format"]

@@ -101,7 +101,7 @@ class PreflopQuestions:
         else matchups counted by enumeration as they are asked for (a database lacking tables), kept here."""
         from matchdb.equity.matchups import MATCHUPS_KIND, EnumeratedMatchups
 
-        stored: Any = self.db.stored_derived(MATCHUPS_KIND)
+        stored: PreflopMatchups | None = self.db.stored_derived(MATCHUPS_KIND)
         if stored is not None:
             return stored
         if build and len(self.db.built()) == N_FLOPS:
@@ -122,8 +122,8 @@ class PreflopQuestions:
         if known is not None and not set(known) & set(hand):  # one hand against one hand: a lookup
             villain_at = hand_position(*known)
             won, tied, lost = hand_vs_hand(self.matchups(build=False), hand_position(*hand), villain_at)
-            return Outcome(format_cards(hand), "", hand_order()[villain_at], (won + tied / 2) / BOARDS, won / BOARDS,
-                           tied / BOARDS, lost / BOARDS)
+            return Outcome(hole=format_cards(hand), board="", villain=hand_order()[villain_at],
+                           equity=(won + tied / 2) / BOARDS, win=won / BOARDS, tie=tied / BOARDS, loss=lost / BOARDS)
         spec = as_range(villain)
         weights = range_weights(spec)
         source = self.matchups(build=bool(np.count_nonzero(weights) > 1))
@@ -132,7 +132,8 @@ class PreflopQuestions:
         if total <= 0:
             raise RangeError(f"No hand of the range {describe_range(spec)!r} can be dealt beside the hole cards {text(hole)!r}.")
         # the equity from the counts, one division: the exact fraction correctly rounded
-        return Outcome(text(hole), "", describe(villain), (win + tie / 2) / total, win / total, tie / total, loss / total)
+        return Outcome(hole=text(hole), board="", villain=describe(villain), equity=(win + tie / 2) / total,
+                       win=win / total, tie=tie / total, loss=loss / total)
 
     def range_outcome(self, hero_range: RangeLike, villain_range: RangeLike) -> RangeEquity:
         """Exact win, tie and loss of a range against a range before the flop: every card-disjoint pair of hands,
@@ -145,8 +146,9 @@ class PreflopQuestions:
         if deals <= 0:
             raise RangeError("No deal is possible: every hero hand shares a card with every villain hand.")
         # win and loss never below 0 by a rounding error (the score and the ties are summed apart)
-        return RangeEquity(describe(hero_range), describe(villain_range), "", score / deals,
-                           max(0.0, (score - ties / 2) / deals), ties / deals, max(0.0, (deals - score - ties / 2) / deals))
+        return RangeEquity(hero=describe(hero_range), villain=describe(villain_range), board="", equity=score / deals,
+                           win=max(0.0, (score - ties / 2) / deals), tie=ties / deals,
+                           loss=max(0.0, (deals - score - ties / 2) / deals))
 
     def multiway(self, hole: CardsLike, opponents: Any = 1, method: str = "auto", samples: int | None = None,
                  seed: int | None = None) -> Multiway:
@@ -220,7 +222,8 @@ class PreflopQuestions:
                 f"({built} of {N_FLOPS}): build them all (matchdb build)."
             )
         name = CLASSES[CLASS_OF_HAND[hand_index(hand)]]
-        return self.db.preflop(players).row(name)[f"win_rate_{players}"]
+        rate: float = self.db.preflop(players).row(name)[f"win_rate_{players}"]
+        return rate
 
 
 def _hand_weights(hand: tuple[int, ...]) -> np.ndarray:

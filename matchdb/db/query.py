@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, overload
 
 import numpy as np
 
@@ -45,6 +45,7 @@ from matchdb.core.canonical import (
     CARD_MAP,
     N_FLOPS,
     ORBIT_SIZES,
+    Canonical,
     canonicalize,
     local_cards,
     local_lookup,
@@ -82,7 +83,7 @@ __all__ = ["open", "MatchDB", "FlopTable", "opponent_list"]
 
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class FlopTable:
     """One canonical flop's table and what a pass over the whole database needs to know of it.
 
@@ -110,7 +111,7 @@ class MatchDB:
         process that asks one question wants. The answers are the same to the last bit.
     """
 
-    def __init__(self, path: str | os.PathLike, cache_tables: int = 64, jit: bool = True) -> None:
+    def __init__(self, path: str | os.PathLike[str], cache_tables: int = 64, jit: bool = True) -> None:
         if isinstance(cache_tables, bool) or not isinstance(cache_tables, int) or cache_tables < 1:
             raise MatchdbError(f"cache_tables is {cache_tables!r}; expected a whole number of at least 1.")
         self.store = open_database(path)
@@ -141,7 +142,7 @@ class MatchDB:
                     self._preflop = PreflopQuestions(self)
         return self._preflop
 
-    def info(self) -> dict:
+    def info(self) -> dict[str, Any]:
         """Format, completeness and build provenance of the database."""
         return {
             "path": str(self.path),
@@ -186,11 +187,16 @@ class MatchDB:
         for index in progress(chosen, len(chosen), "reading tables", unit="table", enabled=show_progress):
             self._reader.read_table(index, out=buffer)
             cards = local_cards(index)
-            yield FlopTable(index, tuple(int(c) for c in CANONICAL_FLOPS[index]), int(ORBIT_SIZES[index]), cards, cards[PAIRS], view)
+            yield FlopTable(index=index, flop=tuple(int(c) for c in CANONICAL_FLOPS[index]),
+                            orbit=int(ORBIT_SIZES[index]), cards=cards, hands=cards[PAIRS], table=view)
 
     # -- mapping cards into a table's frame -------------------------------------------
 
-    def _frame(self, hole: CardsLike | None, board: CardsLike):
+    @overload
+    def _frame(self, hole: None, board: CardsLike) -> tuple[Canonical, np.ndarray, None]: ...
+    @overload
+    def _frame(self, hole: CardsLike, board: CardsLike) -> tuple[Canonical, np.ndarray, int]: ...
+    def _frame(self, hole: CardsLike | None, board: CardsLike) -> tuple[Canonical, np.ndarray, int | None]:
         """(canonical form, board columns, row of the hole cards) of a question; no row when ``hole`` is None.
 
         Plain lists, not numpy, on this path: it runs on every query, and
@@ -206,12 +212,12 @@ class MatchDB:
         a, b = canon.hole
         return canon, columns, _PAIR_ROW_LISTS[local[a]][local[b]]
 
-    def _hand_frame(self, hole: CardsLike, board: CardsLike):
+    def _hand_frame(self, hole: CardsLike, board: CardsLike) -> tuple[Canonical, np.ndarray, int]:
         if hole is None:
             raise CardError("The hole cards are missing; expected two cards like 'AhKh'.")
         return self._frame(hole, board)
 
-    def _weights(self, canon, spec) -> np.ndarray:
+    def _weights(self, canon: Canonical, spec: object) -> np.ndarray:
         """Weight of each row in the canonical frame of a range in any form (see :func:`matchdb.core.ranges.range_weights`)."""
         hands = range_weights(spec)
         weights = np.zeros(N_PAIRS)
@@ -290,8 +296,8 @@ class MatchDB:
         hero = check_possible(self._weights(canon, hero_range), f"hero range {describe_range(hero_range)!r}", text(board))
         villain = check_possible(self._weights(canon, villain_range), f"villain range {describe_range(villain_range)!r}", text(board))
         result = _ranges_heads_up(self.table(canon.index), columns, hero, villain)
-        return RangeEquity(describe_range(hero_range), describe_range(villain_range), text(board), result.equity, result.win,
-                           result.tie, result.loss)
+        return RangeEquity(hero=describe_range(hero_range), villain=describe_range(villain_range), board=text(board),
+                           equity=result.equity, win=result.win, tie=result.tie, loss=result.loss)
 
     def multiway(
         self, hole: CardsLike, board: CardsLike, opponents: Any = 1, method: str = "auto", samples: int | None = None, seed: int | None = None
@@ -324,10 +330,12 @@ class MatchDB:
             raise MatchdbError(f"The method {method!r} is unknown; expected 'auto', 'exact', 'sample' or 'independent'.")
         specs = opponent_specs(opponents)
         hand = one_hand(hole)
-        canon, columns, row = self._frame(hand, board) if hand is not None else self._frame(None, board)
+        hero: np.ndarray | int
         if hand is None:
+            canon, columns, _ = self._frame(None, board)
             hero = check_possible(self._weights(canon, as_range(hole)), f"hero range {describe(hole)!r}", text(board))
         else:
+            canon, columns, row = self._frame(hand, board)
             hero = row
         check_known_hands(specs, set(hand or ()) | set(parse_cards(board)), "the hero, the board or another opponent")
         weights, names = [], []
@@ -340,7 +348,8 @@ class MatchDB:
             if hand is None:
                 raise MatchdbError("The independent-opponents formula takes one hand as the hero, not a range.")
             result = independent_outcome(table, columns, int(row), weights)
-        elif hand is None and len(weights) == 1 and method in ("auto", "exact"):  # the two ranges' rows compared
+        elif isinstance(hero, np.ndarray) and len(weights) == 1 and method in ("auto", "exact"):  # a hero range (no hand):
+            # the two ranges' rows compared
             counted = _ranges_heads_up(table, columns, hero, weights[0])
             result = MultiwayResult(win=counted.win, tie=counted.tie, loss=counted.loss, equity=counted.equity,
                                     players=(counted.equity, 1.0 - counted.equity), exact=True, standard_error=0.0,
@@ -388,7 +397,7 @@ class MatchDB:
         on = rows >= 0
         take = np.where(on, rows, 0)
 
-        def per_hand(values: np.ndarray, fill) -> np.ndarray:
+        def per_hand(values: np.ndarray, fill: float) -> np.ndarray:
             out = values[take]
             out[~on] = fill
             return out
@@ -462,7 +471,7 @@ class MatchDB:
             samples=samples, seed=seed if samples else None, method="drop-out",
         )
 
-    def _per_hand(self, board: CardsLike, figure: str, per_row: np.ndarray, canon) -> HandTable:
+    def _per_hand(self, board: CardsLike, figure: str, per_row: np.ndarray, canon: Canonical) -> HandTable:
         rows = _hand_rows(canon.index, canon.perm)
         values = np.where(rows >= 0, per_row[rows], np.nan)
         values.flags.writeable = False
@@ -507,7 +516,8 @@ class MatchDB:
         """
         from matchdb.answers.preflop import PREFLOP_MULTIWAY_KIND
 
-        return self._derived(PREFLOP_MULTIWAY_KIND, show_progress)
+        table: PreflopMultiway = self._derived(PREFLOP_MULTIWAY_KIND, show_progress)
+        return table
 
     def preflop_matchups(self, show_progress: bool | None = None) -> PreflopMatchups:
         """Every heads-up preflop matchup's wins and ties (:class:`matchdb.equity.matchups.PreflopMatchups`).
@@ -517,7 +527,8 @@ class MatchDB:
         """
         from matchdb.equity.matchups import MATCHUPS_KIND
 
-        return self._derived(MATCHUPS_KIND, show_progress)
+        matchups: PreflopMatchups = self._derived(MATCHUPS_KIND, show_progress)
+        return matchups
 
     def preflop(self, players: int | Iterable[int] | None = None, show_progress: bool | None = None) -> PreflopTable:
         """Preflop figures of the 169 starting-hand classes (:class:`matchdb.answers.PreflopTable`).
@@ -531,7 +542,8 @@ class MatchDB:
 
         asked = [players] if isinstance(players, (int, np.integer)) else players  # a bool is refused as a count
         wanted = [check_players(n, low=PLAYERS[0], high=PLAYERS[-1]) for n in (asked or PLAYERS)]
-        return self._derived(PREFLOP_KIND, show_progress).with_players(wanted)
+        table: PreflopTable = self._derived(PREFLOP_KIND, show_progress)
+        return table.with_players(wanted)
 
     def solve(self, oop: RangeLike, ip: RangeLike, board: CardsLike, pot: int, stack: int, bet: Any = "",
               raise_: Any = "", **options: Any) -> Solution:
@@ -558,7 +570,7 @@ class MatchDB:
 
         return solve(self, oop, ip, board, pot, stack, bet, raise_, **options)
 
-    def load_solution(self, path: str | os.PathLike) -> Solution:
+    def load_solution(self, path: str | os.PathLike[str]) -> Solution:
         """A solution saved by :meth:`matchdb.solver.Solution.save`, checked against this database's table of its flop."""
         from matchdb.solver import load
 
@@ -702,7 +714,7 @@ class MatchDB:
 
 
 
-def opponent_list(villains: Iterable | None = (), random: int | None = None) -> list:
+def opponent_list(villains: Iterable[object] | None = (), random: int | None = None) -> list[object]:
     """The opponents of a multiway question as the command line and the service take them.
 
     ``villains`` (ranges, hands or ``"random"``, one per opponent) then
@@ -755,6 +767,6 @@ def _hand_rows(index: int, perm: int) -> np.ndarray:
     return rows
 
 
-def open(path: str | os.PathLike | None = None, cache_tables: int = 64, jit: bool = True) -> MatchDB:
+def open(path: str | os.PathLike[str] | None = None, cache_tables: int = 64, jit: bool = True) -> MatchDB:
     """Open the database at ``path`` read-only (default ``$MATCHDB_PATH``, else :func:`matchdb.storage.default_path`)."""
     return MatchDB(path if path is not None else default_path(), cache_tables=cache_tables, jit=jit)

@@ -70,7 +70,7 @@ def text(cards: CardsLike) -> str:
     return format_cards(parse_cards(cards))
 
 
-def opponent_specs(opponents: Any) -> list:
+def opponent_specs(opponents: Any) -> list[Any]:
     """One entry per opponent: a number of random opponents, one range or hand, or a list of them."""
     if isinstance(opponents, (int, np.integer)) and not isinstance(opponents, bool):
         if not 1 <= opponents <= 9:
@@ -87,7 +87,7 @@ def opponent_specs(opponents: Any) -> list:
     return specs
 
 
-def check_known_hands(specs: Iterable, taken: set[int], others: str) -> None:
+def check_known_hands(specs: Iterable[object], taken: set[int], others: str) -> None:
     """Refuse an opponent's known hand that shares a card with ``taken`` (the hero's and the board's cards) or
     with another opponent's; ``others`` words what it may not share a card with."""
     for position, spec in enumerate(specs, start=1):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -269,7 +270,7 @@ def _recomputed(indices: list[int], workers: int | None) -> Iterator[np.ndarray]
         return
     threads = workers or os.cpu_count() or 1
     with ThreadPoolExecutor(threads) as pool:
-        pending: deque = deque()
+        pending: deque[Future[np.ndarray]] = deque()
         upcoming = iter(indices)
         for index in upcoming:
             pending.append(pool.submit(match_table, CANONICAL_FLOPS[index].tolist()))
@@ -283,7 +284,7 @@ def _recomputed(indices: list[int], workers: int | None) -> Iterator[np.ndarray]
             yield table
 
 
-def _check_samples(index: int, table: np.ndarray, entries, report: VerifyReport) -> str | None:
+def _check_samples(index: int, table: np.ndarray, entries: Iterable[tuple[int, int]], report: VerifyReport) -> str | None:
     cards = local_cards(index)
     flop = [int(c) for c in CANONICAL_FLOPS[index]]
     for row, column in entries:

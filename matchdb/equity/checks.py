@@ -61,7 +61,8 @@ def check_row(row: object, rows: int = N_PAIRS) -> int:
     """
     if isinstance(row, bool) or not hasattr(row, "__index__") or not 0 <= row.__index__() < rows:
         raise MatchdbError(f"Row {row!r} is out of range; expected an integer 0..{rows - 1}.")
-    return row.__index__()
+    index: int = row.__index__()
+    return index
 
 
 def check_weights(weights: object, what: str = "opponent weights", empty: bool = False) -> np.ndarray:

@@ -32,7 +32,7 @@ import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -49,6 +49,9 @@ from matchdb.equity import matchups
 from matchdb.errors import MatchdbError
 from matchdb.progress import progress
 
+if TYPE_CHECKING:
+    from matchdb.equity.reports import FlopTableLike
+
 __all__ = ["DERIVED", "DerivedKind", "compute_derived"]
 
 
@@ -57,7 +60,7 @@ class DerivedKind:
     """One kind of derived data: its layout version and how its stored JSON becomes the answer."""
 
     version: int
-    read: Callable[[dict], Any]
+    read: Callable[[dict[str, Any]], Any]
 
 
 #: Every kind of derived data a complete database keeps (``derived/KIND.json``), in the order a pass computes them.
@@ -78,7 +81,7 @@ class _Totals:
         self.counts = RandomCounts() if with_counts else None
 
 
-def compute_derived(tables: Iterable, kinds: Iterable[str] | None = None, threads: int | None = None,
+def compute_derived(tables: Iterable[FlopTableLike], kinds: Iterable[str] | None = None, threads: int | None = None,
                     show_progress: bool = False) -> dict[str, Any]:
     """The derived data ``kinds`` (default all of :data:`DERIVED`) from every canonical table, kind -> answer.
 
@@ -121,7 +124,7 @@ def compute_derived(tables: Iterable, kinds: Iterable[str] | None = None, thread
                 free_lock.notify()
 
     with ThreadPoolExecutor(max_workers=threads, thread_name_prefix="matchdb-derived") as pool:
-        futures: list[Future] = []
+        futures: list[Future[None]] = []
         for item in progress(tables, N_FLOPS, "preflop data", unit="table", enabled=show_progress):
             flop = tuple(int(c) for c in CANONICAL_FLOPS[item.index])
             seen.add(item.index)

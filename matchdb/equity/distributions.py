@@ -82,8 +82,9 @@ from __future__ import annotations
 import functools
 import os
 import threading
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -104,6 +105,11 @@ from matchdb.core.pairs import (
 from matchdb.equity._kernels import distributions as _k
 from matchdb.equity.checks import check_row, check_table, check_weights, is_uniform
 from matchdb.errors import BoardError, CardError, MatchdbError, RangeError
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
+
+    from matchdb.core.cards import CardsLike
 
 __all__ = [
     "DEFAULT_BINS",
@@ -126,7 +132,7 @@ _SHARED_RUNOUTS = {3: 1035, 4: 45, 5: 1}
 # -- checks ----------------------------------------------------------------------
 
 
-def _check_flop(flop) -> tuple[int, int, int]:
+def _check_flop(flop: CardsLike) -> tuple[int, int, int]:
     first, second, third = parse_cards(flop, count=3)
     return int(first), int(second), int(third)
 
@@ -142,7 +148,7 @@ _ONES = np.ones(N_PAIRS)
 _ONES.flags.writeable = False
 
 
-def _opponent_weights(weights) -> tuple[np.ndarray, bool]:
+def _opponent_weights(weights: np.ndarray | None) -> tuple[np.ndarray, bool]:
     """(weights, uniform): ``None`` and equal weights are a random opponent, weight 1 each."""
     if weights is None:
         return _ONES, True
@@ -152,7 +158,7 @@ def _opponent_weights(weights) -> tuple[np.ndarray, bool]:
     return weights, False
 
 
-def _board_extra(columns) -> tuple[int, ...]:
+def _board_extra(columns: np.ndarray) -> tuple[int, ...]:
     """The turn and river (local indices) whose board ``columns`` are; raises unless they are a board's columns."""
     columns = np.asarray(columns)
     if columns.ndim != 1 or columns.dtype.kind not in "iu":
@@ -203,7 +209,8 @@ def histogram_bins(equities: np.ndarray, bins: int = DEFAULT_BINS) -> np.ndarray
     equities = np.asarray(equities, dtype=np.float64)
     if not ((equities >= 0) & (equities <= 1)).all():
         raise MatchdbError("Equities must lie in [0, 1]; got a value outside it.")
-    return _k._bins_of(equities, np.ones_like(equities), bins)
+    which: NDArray[np.int64] = _k._bins_of(equities, np.ones_like(equities), bins)
+    return which
 
 
 def _potential(hp: np.ndarray, now_total: np.ndarray) -> tuple[float, float]:
@@ -215,7 +222,9 @@ def _potential(hp: np.ndarray, now_total: np.ndarray) -> tuple[float, float]:
     return float(ppot), float(npot)
 
 
-def _distribution_parts(score, deals, bins):
+def _distribution_parts(
+    score: np.ndarray, deals: np.ndarray, bins: int
+) -> tuple[NDArray[np.bool_], np.ndarray, np.ndarray, NDArray[np.int64], np.ndarray]:
     """(valid, equities, probabilities, counts, histogram, bin of each) over entries with deals > 0."""
     valid = deals > 0
     s, d = score[valid], deals[valid]
@@ -484,7 +493,7 @@ _POOL: ThreadPoolExecutor | None = None
 _POOL_LOCK = threading.Lock()
 
 
-def _split(n: int, parts: int, work) -> None:
+def _split(n: int, parts: int, work: Callable[[int, int, int], object]) -> None:
     """Run ``work(lo, hi, part)`` over ``parts`` equal slices of range(n), on the pool when more than one.
 
     The kernels release the GIL; threads that wait block instead of spinning,
@@ -510,7 +519,8 @@ def _thread_scratch(n_cols: int) -> tuple[np.ndarray, np.ndarray]:
         buffers = _LOCAL.buffers = {}
     if n_cols not in buffers:
         buffers[n_cols] = (np.empty((N_PAIRS, n_cols)), np.empty((N_PAIRS, n_cols)))
-    return buffers[n_cols]
+    scratch: tuple[np.ndarray, np.ndarray] = buffers[n_cols]
+    return scratch
 
 
 @functools.lru_cache(maxsize=64)

@@ -27,6 +27,8 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass
+from types import ModuleType
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -43,6 +45,9 @@ from matchdb.core.pairs import (
 )
 from matchdb.equity.checks import check_row, check_table, check_weights, is_uniform
 from matchdb.errors import MatchdbError, RangeError
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
 
 __all__ = [
     "naive_win_rate",
@@ -63,7 +68,7 @@ _LEVEL_POWERS.flags.writeable = False
 _POWER_ROWS = list(_LEVEL_POWERS)  # one view per exponent: indexing a list is cheaper than numpy
 
 
-def _kernels():
+def _kernels() -> ModuleType:
     """The numba kernels, loaded (and compiled or read from numba's cache) on first use."""
     from matchdb.equity._kernels import heads_up as _equity_kernels
 
@@ -92,7 +97,8 @@ def naive_win_rate(table: np.ndarray, row: int, columns: np.ndarray, players: in
 def naive_win_rates(table: np.ndarray, columns: np.ndarray, players: int = 2) -> np.ndarray:
     """Naive win rate of every row at once (NaN for rows that share a card with the board)."""
     check_table(table)
-    return _kernels()._naive_all(table, check_columns(columns), _POWER_ROWS[check_players(players) - 1])
+    rates: NDArray[np.float64] = _kernels()._naive_all(table, check_columns(columns), _POWER_ROWS[check_players(players) - 1])
+    return rates
 
 
 def hand_vs_weights(
@@ -290,7 +296,10 @@ def _count(table: np.ndarray, columns: np.ndarray, hero: np.ndarray, villain: np
     v_rows = np.flatnonzero(villain)
     rows = np.flatnonzero((hero > 0) | (villain > 0))
     if len(h_rows) * len(v_rows) <= _PAIRS_PER_ROW * len(rows):  # measured crossover
-        return kernels._range_pairs(board, h_rows, hero[h_rows], v_rows, villain[v_rows], kernels.ROW_MASKS)
+        counts: tuple[float, float, float] = kernels._range_pairs(
+            board, h_rows, hero[h_rows], v_rows, villain[v_rows], kernels.ROW_MASKS
+        )
+        return counts
     score, tied, deals = kernels._level_walk(np.ascontiguousarray(board[rows].T), hero[rows], villain[rows])
     shared_score, shared_tied, shared_deals = kernels._shared_pairs(board, columns, hero, villain, ROWS_OF_CARD, PAIR_LOW, PAIR_HIGH)
     return score - shared_score, tied - shared_tied, deals - shared_deals

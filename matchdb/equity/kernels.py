@@ -20,10 +20,14 @@ error message: that is what the checked functions are for.
 **One table layout.** Every kernel reads W levels *columns first*:
 ``cols[c, r]`` is the W level of row ``r`` (a pair of local cards, 1,176 of
 them) on the board's column ``c`` (a runout: :func:`matchdb.core.pairs.board_columns`),
-as a C-contiguous uint16 array, ``SENTINEL`` where the row or runout collides.
-A decoded table ``table[r, j]`` gives it as ``np.ascontiguousarray(table[:, columns].T)``.
-Cards are local indices 0..48 of the table's flop; a set of cards is a uint64
-bit mask.
+a uint16 array, ``SENTINEL`` where the row or runout collides. A decoded table
+``table[r, j]`` gives it as ``np.ascontiguousarray(table[:, columns].T)``
+(C-contiguous: what the checked functions build, and what every kernel scans
+column by column), or as the transpose ``table.T`` with no copy (laid out rows
+first in memory, as the bots' strength hands it: :func:`exact_hero` then counts
+one or two opponents by one sweep over the rows, the same numbers to the last
+bit). Cards are local indices 0..48 of the table's flop; a set of cards is a
+uint64 bit mask.
 
 **The structures** are named tuples of arrays and numbers, which numba passes
 into compiled code and caches without a cost (measured: ``scripts/bench_multiway.py``
@@ -40,8 +44,10 @@ before and after, the same medians within the machine's noise):
   the preflop table, the decoded tables and their slots).
 
 The bots' strength (:func:`strength`: naive, heads-up, Monte Carlo and exact
-kinds, on the decoded tables ``tables[slot][row, column]``, rows first as the
-arena maps them) is called once per decision from the arena's compiled loop.
+kinds, on the decoded tables ``tables[slot][row, column]`` as the arena maps
+them) is called once per decision from the arena's compiled loop; its heads-up
+and exact kinds are :func:`exact_hero` on the table's transpose (one or two
+opponents; more are sampled), or :func:`heads_up_hero` against one random hand.
 
 >>> from matchdb.core.cards import parse_cards
 >>> from matchdb.core.pairs import board_columns, pair_row
@@ -60,7 +66,7 @@ from __future__ import annotations
 
 import functools
 from itertools import combinations, permutations
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
@@ -69,8 +75,6 @@ from matchdb.core.hole_cards import hand_class
 from matchdb.core.pairs import (
     MAX_W,
     N_LEVELS,
-    N_LOCAL,
-    N_PAIRS,
     PAIR_HIGH,
     PAIR_INDEX,
     PAIR_LOW,
@@ -79,7 +83,7 @@ from matchdb.core.pairs import (
 )
 from matchdb.equity._kernels.bits import BITS
 from matchdb.equity._kernels.heads_up import ROW_MASKS
-from matchdb.equity._kernels.multiway import enumerate_hero, exact_hero, known_all, sample_columns
+from matchdb.equity._kernels.multiway import enumerate_hero, exact_hero, heads_up_hero, known_all, sample_columns
 from matchdb.equity._kernels.strength import (
     DROPOUT,
     EXACT,
@@ -93,6 +97,10 @@ from matchdb.equity._kernels.strength import (
     seed_random,
     strength,
 )
+from matchdb.equity._kernels.structures import Cards, Opponents, Question
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
 
 __all__ = [
     "Cards",
@@ -101,6 +109,7 @@ __all__ = [
     "Opponents",
     "board_masks",
     "exact_hero",
+    "heads_up_hero",
     "enumerate_hero",
     "sample_columns",
     "known_all",
@@ -123,24 +132,6 @@ __all__ = [
 ]
 
 
-class Cards(NamedTuple):
-    """The 1,176 rows of a table's frame as cards (the one instance is :data:`CARDS`).
-
-    Attributes
-    ----------
-    low, high : int64 (1176,): each row's lower and higher local card.
-    row_of : int64 (49, 49): the row of two local cards (either order).
-    masks : uint64 (1176,): each row's two cards as bits.
-    bits : uint64 (49,): ``1 << card``.
-    """
-
-    low: np.ndarray
-    high: np.ndarray
-    row_of: np.ndarray
-    masks: np.ndarray
-    bits: np.ndarray
-
-
 def _readonly(array: np.ndarray, dtype: type) -> np.ndarray:
     out: np.ndarray = np.array(array, dtype=dtype)
     out.flags.writeable = False
@@ -156,74 +147,12 @@ CARDS = Cards(
     _readonly(BITS, np.uint64),
 )
 
-_ALL_CARDS = (1 << N_LOCAL) - 1
-_NO_ROWS = _readonly(np.zeros(0), np.int64)
 
 
 def board_masks(columns: np.ndarray) -> np.ndarray:
     """Each board column's two cards (its runout's turn and river) as a uint64 mask: :attr:`Question.col_masks`."""
-    return ROW_MASKS[np.asarray(columns, dtype=np.int64)]
-
-
-class Question(NamedTuple):
-    """One hero row's question on one board, columns first.
-
-    Attributes
-    ----------
-    cols : uint16 (columns, 1176), C-contiguous: ``cols[c, r]``, the W level of row ``r`` on column ``c``.
-    col_masks : uint64 (columns,): each column's two cards (:func:`board_masks`).
-    hero : the hero's row.
-    known_rows : int64 (m,): the known opponents' rows (card-disjoint, from the hero too).
-    free : uint64: the cards the unknown opponents may hold: all 49 less the hero's and the
-        known hands' (a column's own two are taken out per column).
-    n_free : how many cards ``free`` holds.
-    """
-
-    cols: np.ndarray
-    col_masks: np.ndarray
-    hero: int
-    known_rows: np.ndarray
-    free: np.uint64
-    n_free: int
-
-    @classmethod
-    def of(cls, cols: np.ndarray, col_masks: np.ndarray, hero: int, known_rows: np.ndarray | None = None) -> Question:
-        """The question of ``hero`` beside the known hands ``known_rows`` (none by default): ``free`` made here."""
-        known = _NO_ROWS if known_rows is None else np.asarray(known_rows, dtype=np.int64)
-        taken = int(ROW_MASKS[hero])
-        for row in known:
-            taken |= int(ROW_MASKS[row])
-        return cls(cols, col_masks, int(hero), known, np.uint64(_ALL_CARDS & ~taken), N_LOCAL - 2 - 2 * len(known))
-
-
-class Opponents(NamedTuple):
-    """The unknown opponents (not known hands): some drawn or enumerated, the last ones counted exactly.
-
-    Attributes
-    ----------
-    drawn : float64 (d, 1176): the weights of the opponents drawn (sampled) or enumerated, one row each.
-    drawn_random : bool (d,): which of them are random hands (all weights equal).
-    k_exact : the opponents counted exactly (at most 3).
-    exact_random : whether those are all random hands (then ``exact`` is not read).
-    exact : float64 (3, 1176): their weights, the sparsest first, in rows ``0..k_exact - 1``.
-    all_random : whether every unknown opponent is a random hand.
-    """
-
-    drawn: np.ndarray
-    drawn_random: np.ndarray
-    k_exact: int
-    exact_random: bool
-    exact: np.ndarray
-    all_random: bool
-
-    @classmethod
-    def counted(cls, k: int, weights: np.ndarray | None = None) -> Opponents:
-        """``k`` (<= 3) opponents all counted exactly: random hands, or the rows of ``weights`` (sparsest first)."""
-        exact = np.zeros((3, N_PAIRS))
-        if weights is not None:
-            exact[: len(weights)] = weights
-        random = weights is None
-        return cls(np.zeros((0, N_PAIRS)), np.zeros(0, dtype=np.bool_), int(k), random, exact, random)
+    masks: NDArray[np.uint64] = ROW_MASKS[np.asarray(columns, dtype=np.int64)]
+    return masks
 
 
 # -- the bots' strength ------------------------------------------------------------------------

@@ -36,7 +36,7 @@ import threading
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from math import comb
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -51,6 +51,9 @@ from matchdb.core.pairs import (
     remaining_cards,
 )
 from matchdb.errors import CorruptDatabaseError, MatchdbError
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
 
 __all__ = [
     "BOARDS",
@@ -167,19 +170,19 @@ class PreflopMatchups:
 
     win: np.ndarray
     tie: np.ndarray
-    provenance: dict = field(default_factory=dict)
+    provenance: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         n = len(matchup_classes().orbit)
         if self.win.shape != (n,) or self.tie.shape != (n,):
             raise MatchdbError(f"Preflop matchups need {n} wins and ties, one per class; got {self.win.shape}.")
 
-    def to_stored(self) -> dict:
+    def to_stored(self) -> dict[str, Any]:
         """What the store keeps (see :mod:`matchdb.storage.derived`)."""
         return {"win": self.win.tolist(), "tie": self.tie.tolist(), "provenance": self.provenance}
 
     @classmethod
-    def from_stored(cls, data: dict) -> PreflopMatchups:
+    def from_stored(cls, data: dict[str, Any]) -> PreflopMatchups:
         try:
             return cls(np.array(data["win"], dtype=np.int64), np.array(data["tie"], dtype=np.int64),
                        dict(data.get("provenance", {})))
@@ -201,7 +204,7 @@ class PreflopMatchups:
     def twice_score(self) -> np.ndarray:
         """(1326, 1326) float64: 2 x wins + ties of hand h against hand v, for weighted sums over ranges."""
         win, tie = self.matrices
-        out = 2.0 * win + tie
+        out: NDArray[np.float64] = 2.0 * win + tie
         out.flags.writeable = False
         return out
 
@@ -262,7 +265,7 @@ def add_table_counts(columns: np.ndarray, weights: np.ndarray, flop: tuple[int, 
                           np.int32(column_weight.sum()), np.int32(orbit), totals.win, totals.lose, totals.tie)
 
 
-def matchups_from_counts(totals: Iterable[HandCounts], provenance: dict) -> PreflopMatchups:
+def matchups_from_counts(totals: Iterable[HandCounts], provenance: dict[str, Any]) -> PreflopMatchups:
     """The matchups from every table's :func:`add_table_counts` (one :class:`HandCounts` per thread): each class's
     totals are 12 x its orbit x its boards (checked: a whole number)."""
     classes = matchup_classes()
@@ -313,7 +316,7 @@ class EnumeratedMatchups:
             return self._win[classes], self._tie[classes]
 
 
-def _counts(source, classes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _counts(source: PreflopMatchups | EnumeratedMatchups, classes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     if isinstance(source, PreflopMatchups):
         return source.win[classes], source.tie[classes]
     return source.counts(classes)

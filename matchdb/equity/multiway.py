@@ -51,9 +51,9 @@ from __future__ import annotations
 import collections
 import threading
 import weakref
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -63,6 +63,10 @@ from matchdb.equity._kernels.heads_up import ROW_MASKS as _ROW_MASKS
 from matchdb.equity.checks import MAX_SAMPLES, check_samples, check_table, check_weights
 from matchdb.equity.kernels import CARDS, Opponents, Question
 from matchdb.errors import BoardError, CardError, MatchdbError, RangeError
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
+    _Parts = tuple[np.ndarray, bool, np.ndarray, NDArray[np.bool_], bool]  # what _split returns
 
 __all__ = [
     "DEFAULT_SAMPLES",
@@ -134,7 +138,7 @@ class MultiwayResult:
 # -- checking input ------------------------------------------------------------
 
 
-def _hero_weights(hero) -> tuple[np.ndarray, bool]:
+def _hero_weights(hero: object) -> tuple[np.ndarray, bool]:
     """(weights, is_single_row) of the hero given as a row or 1,176 weights."""
     if isinstance(hero, (int, np.integer)) and not isinstance(hero, bool):
         if not 0 <= int(hero) < N_PAIRS:
@@ -161,7 +165,7 @@ def _kind(w: np.ndarray) -> str:
 class _Question:
     """One question in a table's frame, checked and split into known, random and ranged opponents."""
 
-    def __init__(self, table, columns, opponents):
+    def __init__(self, table: np.ndarray, columns: np.ndarray, opponents: Iterable[np.ndarray]) -> None:
         self.table = check_table(table)
         self.columns = check_columns(columns)
         if isinstance(opponents, np.ndarray) and opponents.ndim == 1:
@@ -197,11 +201,14 @@ class _Question:
         """Cards free for the unknown opponents once ``row`` holds its cards; None if it collides with a known hand."""
         if self.known_mask & _ROW_MASKS[row]:
             return None
-        return _ALL_CARDS & ~self.known_mask & ~_ROW_MASKS[row]
+        free: np.uint64 = _ALL_CARDS & ~self.known_mask & ~_ROW_MASKS[row]
+        return free
 
 
 #: The last few read-only tables' columns as rows: (id of the table, its columns) -> (the table, weakly; the copy).
-_COLUMNS_FIRST: collections.OrderedDict = collections.OrderedDict()
+_COLUMNS_FIRST: collections.OrderedDict[tuple[int, bytes], tuple[weakref.ref[np.ndarray], np.ndarray]] = (
+    collections.OrderedDict()
+)
 _COLUMNS_FIRST_LOCK = threading.Lock()
 _COLUMNS_FIRST_KEPT = 4  # 2.8 MB each on a flop
 
@@ -229,7 +236,7 @@ def _columns_first(table: np.ndarray, columns: np.ndarray) -> np.ndarray:
     return cols
 
 
-def _exact_row(q: _Question, row: int, free) -> np.ndarray:
+def _exact_row(q: _Question, row: int, free: np.uint64) -> np.ndarray:
     result = np.zeros(4)
     k = len(q.unknown)
     random = all(kind == "random" for kind in q.unknown_kinds)
@@ -344,7 +351,7 @@ EXACT_AUTO_LEAVES = 20_000
 EXACT_MAX_LEAVES = 3_000_000
 
 
-def _split(q: _Question, k_exact: int):
+def _split(q: _Question, k_exact: int) -> _Parts:
     """(exact weights, exact_random, drawn weights, drawn_random, all_random): the random opponents counted exactly first."""
     k = len(q.unknown)
     order = sorted(range(k), key=lambda i: q.unknown_kinds[i] != "random")
@@ -390,7 +397,8 @@ def _enumerated_totals(q: _Question, hero_w: np.ndarray) -> np.ndarray:
         raise RangeError(
             "No deal is possible: the hero and the opponents' ranges cannot all be dealt beside this board."
         )
-    return totals[:3] / totals[3]
+    shares: NDArray[np.float64] = totals[:3] / totals[3]
+    return shares
 
 
 def _exact_totals(q: _Question, hero_w: np.ndarray) -> np.ndarray:
@@ -405,14 +413,15 @@ def _exact_totals(q: _Question, hero_w: np.ndarray) -> np.ndarray:
         raise RangeError(
             "No deal is possible: the hero and the opponents' ranges cannot all be dealt beside this board."
         )
-    return totals[:3] / totals[3]
+    shares: NDArray[np.float64] = totals[:3] / totals[3]
+    return shares
 
 
 #: Every player's equity of an all-ranges question is computed when each range has at most this many rows.
 _CHEAP_RANGE_ROWS = 200
 
 
-def _cheap_all_ranges(hero_w, weights) -> bool:
+def _cheap_all_ranges(hero_w: np.ndarray, weights: Iterable[np.ndarray]) -> bool:
     return all(np.count_nonzero(w) <= _CHEAP_RANGE_ROWS for w in [hero_w, *weights])
 
 
@@ -508,7 +517,9 @@ class _Strata:
         return (size * means).sum(axis=0), (size**2 * variances).sum(axis=0)
 
 
-def _sampled(q: _Question, hero_w: np.ndarray, forced: bool, samples, seed) -> MultiwayResult:
+def _sampled(
+    q: _Question, hero_w: np.ndarray, forced: bool, samples: int | None, seed: int | None
+) -> MultiwayResult:
     """Stratified estimate: visits to the runouts, one or two partial deals each, the last (up to) three opponents exact.
 
     With ``samples`` given (or a hero range), every runout is its own stratum and gets the same
@@ -639,7 +650,7 @@ _PHASES = 4
 _AIM = 0.9
 
 
-def _stream_seed(seed: int, row, phase: int) -> int:
+def _stream_seed(seed: int, row: int | np.integer[Any], phase: int) -> int:
     """The seed of one hero row's streams in one phase (each column then has its own stream)."""
     return int(np.random.SeedSequence([int(seed), int(row), phase]).generate_state(1)[0])
 
@@ -681,11 +692,12 @@ def _neyman_extra(sums: np.ndarray, visits: np.ndarray, sizes: np.ndarray) -> np
     # every stratum whose neighbours spread gets at least one more visit: rounding shares below one down to none
     # would leave strata whose first visits happened to agree with their too-small variances (a standard error
     # that says less than the estimates spread)
-    return np.ceil(high * share / share.sum()).astype(np.int64)
+    extra: NDArray[np.int64] = np.ceil(high * share / share.sum()).astype(np.int64)
+    return extra
 
 
 def _sample_phase(
-    q: _Question, row: int, free, k_exact: int, parts, counts: np.ndarray, seed: int
+    q: _Question, row: int, free: np.uint64, k_exact: int, parts: _Parts, counts: np.ndarray, seed: int
 ) -> tuple[np.ndarray, int]:
     """Per column sums (win, tie, equity, deals and their squares) of ``counts[c]`` visits to column c, and the
     draws made; on threads by columns."""

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -26,6 +26,9 @@ from matchdb.equity._kernels import opponents as _k
 from matchdb.equity.checks import check_table, check_weights
 from matchdb.equity.multiway import MAX_OPPONENTS, MultiwayResult
 from matchdb.errors import MatchdbError, RangeError
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
 
 __all__ = ["ClassWeights", "at_least", "independent_outcome", "steered", "top_percent"]
 
@@ -100,7 +103,8 @@ class ClassWeights:
 
     def hand_weights(self) -> np.ndarray:
         """The weight of every hand in :func:`matchdb.hand_order` (its class's weight): a range as 1,326 weights."""
-        return np.asarray(self.weights, dtype=np.float64)[CLASS_OF_HAND]
+        weights: NDArray[np.float64] = np.asarray(self.weights, dtype=np.float64)[CLASS_OF_HAND]
+        return weights
 
     def hands(self) -> list[tuple[int, int, float]]:
         """Every two-card hand with its class's weight (card id, card id, weight), weight > 0."""
@@ -124,7 +128,7 @@ class ClassWeights:
         return sum(w * combos(name) for name, w in zip(CLASSES, self.weights, strict=True)) / 1326
 
 
-def _strength(strength) -> np.ndarray:
+def _strength(strength: object) -> np.ndarray:
 
     if strength is None:
         raise MatchdbError("A preflop strength score is needed: pass db.preflop().equity or 169 numbers.")

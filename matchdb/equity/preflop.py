@@ -35,6 +35,7 @@ import json
 import time
 from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -53,6 +54,9 @@ from matchdb.equity._kernels import preflop as _kernels
 from matchdb.equity.heads_up import all_hands_scores
 from matchdb.equity.multiway import MAX_OPPONENTS
 from matchdb.errors import MatchdbError
+
+if TYPE_CHECKING:
+    from matchdb.equity.reports import FlopTableLike
 
 __all__ = [
     "PLAYERS",
@@ -139,7 +143,7 @@ def add_table_counts(columns: np.ndarray, weights: np.ndarray, hands: np.ndarray
     return out
 
 
-def preflop_table(totals: RandomCounts, provenance: dict) -> PreflopTable:
+def preflop_table(totals: RandomCounts, provenance: dict[str, Any]) -> PreflopTable:
     """The preflop table from every table's counts: heads-up equity (wins + ties / 2 over the deals) and naive win rates."""
     totals.check()
     counts = totals.counts
@@ -152,15 +156,15 @@ def preflop_table(totals: RandomCounts, provenance: dict) -> PreflopTable:
 
 
 @functools.cache
-def sampled_multiway() -> dict:
+def sampled_multiway() -> dict[str, Any]:
     """The shipped sampled figures against 1 to 9 random hands (``equity``, ``standard_error``, ``sampled_heads_up``, ``provenance``)."""
-    data = json.loads(SAMPLED_FILE.read_text())
+    data: dict[str, Any] = json.loads(SAMPLED_FILE.read_text())
     if tuple(data["classes"]) != tuple(CLASSES) or data["opponents"] != list(range(1, MAX_OPPONENTS + 1)):
         raise MatchdbError(f"The shipped file {SAMPLED_FILE.name} does not list the 169 classes against 1 to 9 opponents.")
     return data
 
 
-def multiway_table(totals: RandomCounts, provenance: dict) -> PreflopMultiway:
+def multiway_table(totals: RandomCounts, provenance: dict[str, Any]) -> PreflopMultiway:
     """The multiway preflop table: exact against one and two random hands from the counts, sampled beyond (shipped)."""
     totals.check()
     counts = totals.counts.astype(np.float64)  # each below 2^53: exact
@@ -192,7 +196,7 @@ def multiway_table(totals: RandomCounts, provenance: dict) -> PreflopMultiway:
     )
 
 
-def compute_preflop_multiway(tables: Iterable, draws: int = 1, seed: int = 0) -> PreflopMultiway:
+def compute_preflop_multiway(tables: Iterable[FlopTableLike], draws: int = 1, seed: int = 0) -> PreflopMultiway:
     """Equity of every starting-hand class against 1 to 9 random hands, sampled, from every canonical table.
 
     What computed the shipped sampled figures (:data:`SAMPLED_FILE`, 15 minutes on 2 cores);

@@ -31,14 +31,14 @@ so no question draws forever.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import numpy as np
 
 from matchdb.core.canonical import CARD_MAP
 from matchdb.core.hole_cards import HAND_HIGH, HAND_LOW, N_HANDS
-from matchdb.equity.enumeration import THREADS, _pool, evaluator_tables, known_hands
+from matchdb.equity.enumeration import THREADS, KnownHands, _pool, evaluator_tables, known_hands
 from matchdb.equity.matchups import heads_up_counts
 from matchdb.equity.multiway import MAX_OPPONENTS, MultiwayResult, check_samples
 from matchdb.errors import MatchdbError, RangeError
@@ -130,7 +130,7 @@ def preflop_multiway(
     return _sampled(players, samples, seed)
 
 
-def _exact(win: float, tie: float, equity: float, players) -> MultiwayResult:
+def _exact(win: float, tie: float, equity: float, players: Iterable[float]) -> MultiwayResult:
     return MultiwayResult(
         win=float(win), tie=float(tie), loss=float(max(0.0, 1.0 - win - tie)), equity=float(equity),
         players=tuple(float(p) for p in players), exact=True, standard_error=0.0, samples=0, seed=None, method="exact",
@@ -174,7 +174,7 @@ def _enumerated(deals: tuple[np.ndarray, np.ndarray], n_players: int) -> Multiwa
     hands, weights = deals
     total = weights.sum()
 
-    def count(deal: np.ndarray):
+    def count(deal: np.ndarray) -> KnownHands:
         return known_hands([(int(HAND_HIGH[h]), int(HAND_LOW[h])) for h in deal])
 
     results = [count(hands[0])]  # the first call compiles or loads the kernel: never from two threads
@@ -189,7 +189,7 @@ def _enumerated(deals: tuple[np.ndarray, np.ndarray], n_players: int) -> Multiwa
     return _exact(win / total, tie / total, equities[0], equities)
 
 
-def _sampled(players: list[np.ndarray], samples, seed) -> MultiwayResult:
+def _sampled(players: list[np.ndarray], samples: int | None, seed: int | None) -> MultiwayResult:
     from matchdb.equity._kernels.enumeration import _sample_chunk
 
     samples = check_samples(samples)

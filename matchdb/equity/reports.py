@@ -67,7 +67,7 @@ import functools
 import os
 import time
 from collections.abc import Iterable, Iterator
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -104,6 +104,19 @@ _FLOP = board_columns(())  # a report counts every turn and river of each flop
 TableItem = tuple[int, tuple[int, int, int], int, np.ndarray]
 
 
+class FlopTableLike(Protocol):
+    """What the whole-database passes read of each table (:class:`matchdb.db.query.FlopTable` has it)."""
+
+    @property
+    def index(self) -> int: ...  # canonical index, 0..1754
+    @property
+    def orbit(self) -> int: ...  # how many flops it stands for
+    @property
+    def hands(self) -> np.ndarray: ...  # (1176, 2) card ids of each row's hand
+    @property
+    def table(self) -> np.ndarray: ...  # (1176, 1176) uint16 W
+
+
 def iter_tables(db: Any, indices: Iterable[int] | None = None, show_progress: bool = False) -> Iterator[TableItem]:
     """Every table of a :class:`matchdb.MatchDB` (or those of ``indices``) as :data:`TableItem` tuples.
 
@@ -112,7 +125,7 @@ def iter_tables(db: Any, indices: Iterable[int] | None = None, show_progress: bo
     yield from as_items(db.tables(indices, show_progress=show_progress))
 
 
-def as_items(tables: Iterable) -> Iterator[TableItem]:
+def as_items(tables: Iterable[Any]) -> Iterator[TableItem]:
     """:data:`TableItem` tuples from tuples or from objects with ``index``, ``flop``, ``orbit`` and ``table``.
 
     >>> from types import SimpleNamespace
@@ -242,7 +255,7 @@ _PAIR_ROWS = PAIR_INDEX.astype(np.int64)
 # -- the report ----------------------------------------------------------------------------------
 
 
-def _range_text(spec) -> str:
+def _range_text(spec: object) -> str:
     if spec is None:
         return "random"
     if isinstance(spec, str):
@@ -261,8 +274,7 @@ def _prefetched(tables: Iterable[TableItem], depth: int = 2) -> Iterator[TableIt
     import queue
     import threading
 
-    items: queue.Queue = queue.Queue(maxsize=depth)
-    done = object()
+    items: queue.Queue[TableItem | BaseException | None] = queue.Queue(maxsize=depth)  # None: the last item was read
     stop = threading.Event()
 
     def read() -> None:
@@ -271,7 +283,7 @@ def _prefetched(tables: Iterable[TableItem], depth: int = 2) -> Iterator[TableIt
                 if stop.is_set():
                     return
                 items.put((index, flop, orbit, np.array(table)))
-            items.put(done)
+            items.put(None)
         except BaseException as error:  # handed to the consumer
             items.put(error)
 
@@ -280,7 +292,7 @@ def _prefetched(tables: Iterable[TableItem], depth: int = 2) -> Iterator[TableIt
     try:
         while True:
             item = items.get()
-            if item is done:
+            if item is None:
                 return
             if isinstance(item, BaseException):
                 raise item
@@ -333,7 +345,7 @@ def flop_report(tables: Iterable[TableItem], hero: Any, villain: RangeLike = Non
     textures = _canonical_textures()
     villain_uniform = bool((villain_real == villain_real[0]).all())
     hero_frame, villain_frame = _RangeInFrame(hero_real), _RangeInFrame(villain_real)
-    entries: list[tuple] = []
+    entries: list[tuple[tuple[int, ...], int, int, float, float, float, np.ndarray]] = []
     bar = tqdm(total=N_FLOPS, desc="report", unit="table", disable=True if quiet else None)
     with bar:
         items = as_items(tables)

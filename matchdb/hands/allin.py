@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -36,6 +37,9 @@ from matchdb.core.evaluator import FLUSH_VALUE, STRAIGHT_TOP, evaluate_with
 from matchdb.equity.enumeration import known_hands
 from matchdb.hands.reader import HandsError
 from matchdb.jit import jit
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
 
 __all__ = ["expected_payments", "pot_levels"]
 
@@ -61,7 +65,7 @@ def pot_levels(contributions: Sequence[int], alive: Sequence[bool]) -> list[tupl
     return out
 
 
-def expected_payments(holes: Sequence, board: Sequence[int], contributions: Sequence[int],
+def expected_payments(holes: Sequence[Any], board: Sequence[int], contributions: Sequence[int],
                       alive: Sequence[bool] | None = None) -> list[float]:
     """Each seat's exact expected payment from the pots, over every runout of the board.
 
@@ -95,8 +99,12 @@ def expected_payments(holes: Sequence, board: Sequence[int], contributions: Sequ
     return out
 
 
+#: What :func:`_shares` is cached by: the live seats' hands, the board and the pots (amount, contenders), sorted.
+_SharesKey = tuple[tuple[tuple[int, ...], ...], tuple[int, ...], tuple[tuple[int, tuple[int, ...]], ...]]
+
+
 @lru_cache(maxsize=4096)
-def _shares(key) -> tuple[float, ...]:
+def _shares(key: _SharesKey) -> tuple[float, ...]:
     holes, board, levels = key
     k = len(holes)
     if not board:
@@ -125,7 +133,16 @@ def _shares(key) -> tuple[float, ...]:
 
 
 @jit
-def _enumerate(holes, board, rest, missing, amounts, masks, straight_top, flush_value):
+def _enumerate(
+    holes: NDArray[np.int64],
+    board: NDArray[np.int64],
+    rest: NDArray[np.int64],
+    missing: int,
+    amounts: NDArray[np.float64],
+    masks: NDArray[np.bool_],
+    straight_top: NDArray[np.int8],
+    flush_value: NDArray[np.int32],
+) -> NDArray[np.float64]:
     """Average payment per live seat over every ``missing``-card completion of ``board`` from ``rest``."""
     k = holes.shape[0]
     counts = np.zeros(13, dtype=np.int32)

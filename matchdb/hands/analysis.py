@@ -155,7 +155,7 @@ class PlayerStats:
     def adjusted_bb_per_100(self) -> float:
         return 100 * self.adjusted_bb / self.hands if self.hands else math.nan
 
-    def row(self) -> dict:
+    def row(self) -> dict[str, Any]:
         """The counts and rates as one flat dict (CSV, JSON and pandas use it)."""
         return asdict(self) | {
             "vpip_rate": self.vpip_rate, "pfr_rate": self.pfr_rate, "three_bet_rate": self.three_bet_rate,
@@ -278,7 +278,7 @@ def hand_facts(done: Replayed, db: MatchDB | None = None) -> list[SeatFacts]:
     return out
 
 
-def _adjusted(done: Replayed, net: Sequence[int], db) -> list[float] | None:
+def _adjusted(done: Replayed, net: Sequence[int], db: MatchDB | None) -> list[float] | None:
     """All-in adjusted results per seat, or None when the hand has no all-in with every live hand shown."""
     if not done.showdown:
         return None
@@ -456,12 +456,12 @@ class Analysis:
             self._players_ready = True
         return self._players
 
-    def table(self, minimum_hands: int = 1) -> list[dict]:
+    def table(self, minimum_hands: int = 1) -> list[dict[str, Any]]:
         """Rows of :meth:`PlayerStats.row`, most hands first."""
         rows = [s.row() for s in self.players.values() if s.hands >= minimum_hands]
         return sorted(rows, key=lambda r: (-r["hands"], r["player"]))
 
-    def to_dict(self, minimum_hands: int = 1) -> dict:
+    def to_dict(self, minimum_hands: int = 1) -> dict[str, Any]:
         """The replay counts, the player rows and the decisions, JSON-safe (NaN and infinities as None)."""
         return plain({"replay": self.report.to_dict(), "players": self.table(minimum_hands),
                        "decisions": [asdict(d) for d in self.decisions]})
@@ -511,7 +511,7 @@ class Analysis:
                              f"equity {equity} pot odds {d.pot_odds:.3f} rr {rr}")
         return "\n".join(lines)
 
-    def plot(self, player: str, out: str | os.PathLike | None = None, ax: Any = None) -> Any:
+    def plot(self, player: str, out: str | os.PathLike[str] | None = None, ax: Any = None) -> Any:
         """Draw ``player``'s cumulative winnings and the all-in adjusted line (the player must be tracked)."""
         if player not in self.series:
             tracked = ", ".join(self.series) or "none"
@@ -522,7 +522,7 @@ class Analysis:
 
 
 def plot_winnings(net_bb: Sequence[float], adjusted_bb: Sequence[float], title: str | None = None,
-                  out: str | os.PathLike | None = None, ax: Any = None) -> Any:
+                  out: str | os.PathLike[str] | None = None, ax: Any = None) -> Any:
     """Cumulative winnings in big blinds per hand and the all-in adjusted line; returns the Axes.
 
     The two lines' data are the cumulative sums (``ax.lines[k].get_ydata()``),
@@ -573,7 +573,7 @@ def analyse(source: Any, db: MatchDB | None = None, *, decisions: bool = False, 
         raise HandsError("Analysing decisions needs the database; give db=matchdb.open().")
     result = Analysis()
     tracked = set(track)
-    cache: dict = {}
+    cache: EquityCache = {}
     if not decisions:  # the compiled replay, block by block
         result.report = replay(source, site=site, show_progress=show_progress,
                                on_block=lambda block: result.add_block(block, db, tracked))
@@ -591,7 +591,11 @@ def analyse(source: Any, db: MatchDB | None = None, *, decisions: bool = False, 
 # -- decisions ------------------------------------------------------------------------------------------
 
 
-def decisions_of(done: Replayed, db: MatchDB, opponent_range: str = "random", cache: dict | None = None) -> list[Decision]:
+#: Equities already asked, by (hand, board, opponents' ranges): (equity, its standard error).
+EquityCache = dict[tuple[tuple[int, ...], tuple[int, ...], tuple[str, ...]], tuple[float | None, float]]
+
+
+def decisions_of(done: Replayed, db: MatchDB, opponent_range: str = "random", cache: EquityCache | None = None) -> list[Decision]:
     """The decisions of ``done``'s players whose cards are shown (see the module notes)."""
     record = done.record
     cache = {} if cache is None else cache
@@ -619,7 +623,8 @@ def decisions_of(done: Replayed, db: MatchDB, opponent_range: str = "random", ca
     return out
 
 
-def _equity(db, hole, board, specs: list[str], opponent_range: str) -> tuple[float | None, float]:
+def _equity(db: MatchDB, hole: Sequence[int], board: Sequence[int], specs: list[str], opponent_range: str
+            ) -> tuple[float | None, float]:
     if not specs:
         return 1.0, 0.0
     if len(board) >= 3:

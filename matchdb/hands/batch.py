@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from functools import reduce
 from itertools import chain, compress, count, repeat
 from operator import add, is_, itemgetter
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -77,6 +77,9 @@ from matchdb.play.recorded import (
     settle_kernel,
 )
 
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
+
 __all__ = ["BLOCK", "FACT_NAMES", "STATUS_NAMES", "Block", "replay_blocks"]
 
 #: Hands per compiled block.
@@ -95,7 +98,7 @@ _META = ("seats", "small_blind", "big_blind", "ante", "button", "first", "end", 
          "party", "notes", "post_seats")
 
 
-def _op_row(op) -> tuple[int, ...]:
+def _op_row(op: tuple[int, int, Any]) -> tuple[int, ...]:
     kind, who, value = op
     if kind in (DH, DB, SHOW):
         cards = tuple(value[:3])
@@ -103,7 +106,7 @@ def _op_row(op) -> tuple[int, ...]:
     return (kind, who, int(value), 0, -1, -1, -1)
 
 
-_ROWS: dict = {}
+_ROWS: dict[tuple[int, int, Any], bytes] = {}  # op -> its row's bytes
 
 
 @dataclass
@@ -171,7 +174,7 @@ class Block:
         hand_of = np.repeat(np.arange(h), sizes)
         seat_of = np.arange(total) - np.repeat(np.cumsum(sizes) - sizes, sizes)
 
-        def seats(values: Iterable) -> np.ndarray:
+        def seats(values: Iterable[Any]) -> np.ndarray:  # rows of seat amounts; a None row raises TypeError
             out = np.zeros((h, MAX), dtype=np.int64)
             out[hand_of, seat_of] = np.fromiter(chain.from_iterable(values), dtype=np.int64, count=total)
             return out
@@ -221,7 +224,18 @@ class Block:
 
 
 @jit
-def _extreme(hole0, hole1, board, left, nleft, strongest, cards, counts, straight_top, flush_value):
+def _extreme(
+    hole0: int,
+    hole1: int,
+    board: NDArray[np.int64],
+    left: NDArray[np.int64],
+    nleft: int,
+    strongest: bool,
+    cards: NDArray[np.int64],
+    counts: NDArray[np.int32],
+    straight_top: NDArray[np.int8],
+    flush_value: NDArray[np.int32],
+) -> tuple[int, int]:
     """The weakest (or strongest) completion of a hidden hand from ``left[:nleft]``, as the Python replay picks."""
     for j in range(5):
         cards[2 + j] = board[j]
@@ -283,7 +297,7 @@ def _extreme(hole0, hole1, board, left, nleft, strongest, cards, counts, straigh
 
 
 @jit
-def _remove(left, nleft, card):
+def _remove(left: NDArray[np.int64], nleft: int, card: int) -> int:
     for i in range(nleft):
         if left[i] == card:
             for j in range(i, nleft - 1):
@@ -293,8 +307,28 @@ def _remove(left, nleft, card):
 
 
 @jit
-def _replay_block(meta, stacks, posts, winnings, finishing, ops, g, p, log, status, won, final, contributions, rake,
-                  adjust, facts, notes, paid, straight_top, flush_value):
+def _replay_block(
+    meta: NDArray[np.int64],
+    stacks: NDArray[np.int64],
+    posts: NDArray[np.int64],
+    winnings: NDArray[np.int64],
+    finishing: NDArray[np.int64],
+    ops: NDArray[np.int64],
+    g: NDArray[np.int64],
+    p: NDArray[np.int64],
+    log: NDArray[np.int64],
+    status: NDArray[np.int64],
+    won: NDArray[np.int64],
+    final: NDArray[np.int64],
+    contributions: NDArray[np.int64],
+    rake: NDArray[np.int64],
+    adjust: NDArray[np.int64],
+    facts: NDArray[np.int64],
+    notes: NDArray[np.int64],
+    paid: NDArray[np.int64],
+    straight_top: NDArray[np.int8],
+    flush_value: NDArray[np.int32],
+) -> None:
     holes = np.full((MAX, 2), -1, dtype=np.int64)
     shown = np.zeros(MAX, dtype=np.int64)
     known = np.zeros(MAX, dtype=np.int64)
@@ -327,9 +361,46 @@ def _replay_block(meta, stacks, posts, winnings, finishing, ops, g, p, log, stat
 
 
 @jit
-def _replay_hand(h, dead, meta, stacks, posts, winnings, finishing, ops, log, status, won, final, contributions, rake,
-                 adjust, facts, notes, paid, straight_top, flush_value, g, p, holes, shown, known, hidden, folded,
-                 board, used, left, deck, dealt_board, cards, counts, returned, before, less, folded_at):
+def _replay_hand(
+    h: int,
+    dead: bool,
+    meta: NDArray[np.int64],
+    stacks: NDArray[np.int64],
+    posts: NDArray[np.int64],
+    winnings: NDArray[np.int64],
+    finishing: NDArray[np.int64],
+    ops: NDArray[np.int64],
+    log: NDArray[np.int64],
+    status: NDArray[np.int64],
+    won: NDArray[np.int64],
+    final: NDArray[np.int64],
+    contributions: NDArray[np.int64],
+    rake: NDArray[np.int64],
+    adjust: NDArray[np.int64],
+    facts: NDArray[np.int64],
+    notes: NDArray[np.int64],
+    paid: NDArray[np.int64],
+    straight_top: NDArray[np.int8],
+    flush_value: NDArray[np.int32],
+    g: NDArray[np.int64],
+    p: NDArray[np.int64],
+    holes: NDArray[np.int64],
+    shown: NDArray[np.int64],
+    known: NDArray[np.int64],
+    hidden: NDArray[np.int64],
+    folded: NDArray[np.int64],
+    board: NDArray[np.int64],
+    used: NDArray[np.int64],
+    left: NDArray[np.int64],
+    deck: NDArray[np.int64],
+    dealt_board: NDArray[np.int64],
+    cards: NDArray[np.int64],
+    counts: NDArray[np.int32],
+    returned: NDArray[np.int64],
+    before: NDArray[np.int64],
+    less: NDArray[np.int64],
+    folded_at: NDArray[np.int64],
+) -> None:
     """Replay hand ``h`` of the block (posts in seats ``meta[h, 13]`` as dead money when ``dead``)."""
     n = meta[h, 0]
     first = meta[h, 5]
@@ -553,7 +624,7 @@ def _replay_hand(h, dead, meta, stacks, posts, winnings, finishing, ops, log, st
 
 
 @jit
-def _board_known_record(ops, first, end):
+def _board_known_record(ops: NDArray[np.int64], first: int, end: int) -> bool:
     """The record deals five board cards, all known (a showdown needs them)."""
     count = 0
     for o in range(first, end):
@@ -565,7 +636,7 @@ def _board_known_record(ops, first, end):
     return count >= 5
 
 
-def replay_blocks(records: Iterable[Any], report: ReplayReport, numbered: list, on_block: Callable[..., Any] | None = None, size: int = BLOCK) -> None:
+def replay_blocks(records: Iterable[Any], report: ReplayReport, numbered: list[tuple[int, Refusal]], on_block: Callable[..., Any] | None = None, size: int = BLOCK) -> None:
     """Replay ``records`` block by block into ``report`` (refusals into ``numbered`` as (hand number, Refusal))."""
     pending: list[Record] = []
     places: list[int] = []
@@ -589,7 +660,7 @@ def replay_blocks(records: Iterable[Any], report: ReplayReport, numbered: list, 
 
 
 def _flush(records: list[Record], places: list[int], tables: list[TableParameters], report: ReplayReport,
-           numbered: list, on_block) -> None:
+           numbered: list[tuple[int, Refusal]], on_block: Callable[..., Any] | None) -> None:
     block = Block.of(records, tables)
     block.run()
     counts = np.bincount(block.status, minlength=REFUSED + 1)

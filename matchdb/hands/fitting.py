@@ -132,8 +132,8 @@ def collect_spots(hands: Iterable[Replayed], player: str, db: MatchDB, candidate
 
     preflop = preflop_array(db)
     rng = np.random.default_rng(seed)
-    post_cache: dict = {}
-    rows: dict[str, list] = {name: [] for name in ("hand",) + _ROW_FIELDS}
+    post_cache: dict[tuple[tuple[int, ...], int], np.ndarray] = {}
+    rows: dict[str, list[Any]] = {name: [] for name in ("hand",) + _ROW_FIELDS}
     firsts, shown = [], []
     hand_index = 0
     for done in hands:
@@ -325,7 +325,7 @@ def _loss(params: np.ndarray, spots: Spots) -> float:
     return value
 
 
-@dataclass
+@dataclass(kw_only=True)
 class FitResult:
     """A fitted bot and how closely it plays like the player on held-out hands.
 
@@ -341,12 +341,12 @@ class FitResult:
     search: Search
     train_hands: int
     test_hands: int
-    cells: list[dict] = field(default_factory=list)
+    cells: list[dict[str, Any]] = field(default_factory=list)
     distance: float = math.nan
     start_distance: float = math.nan
     size: tuple[float, float] = (math.nan, math.nan)
 
-    def save(self, path: str | os.PathLike) -> Path:
+    def save(self, path: str | os.PathLike[str]) -> Path:
         """Save the fitted bot as a file the arena plays (``matchdb arena --bots FILE.json,...``)."""
         # without held-out hands the distances are NaN: written as null (JSON has no NaN)
         return save_bot(self.bot, path, extra=plain({"fitted_to": self.player, "train_hands": self.train_hands,
@@ -354,7 +354,7 @@ class FitResult:
                                                       "held_out_distance": self.distance,
                                                       "start_distance": self.start_distance}))
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """JSON-safe: the fitted parameters, the losses, the held-out cells (NaN as None)."""
         return plain({"player": self.player, "bot": self.bot.name, "parameters": {
             n: float(v) for n, v in zip(self.bot.parameter_names(), self.bot.params, strict=True)},
@@ -374,7 +374,7 @@ class FitResult:
         return "\n".join(lines)
 
 
-def _triple(values) -> str:
+def _triple(values: Iterable[float]) -> str:
     return " ".join(f"{v:5.2f}" for v in values)
 
 
@@ -413,7 +413,7 @@ def fit(source: Any, player: str, db: MatchDB, *, holdout: int = 4, candidates: 
                          names=WestBot.parameter_names(), step=step, cycles=cycles, seed=seed,
                          progress=show_progress, what=f"fitting {player}")
     bot = start_bot.with_vector(search.best, name=name or f"fitted-{_short(player)}")
-    result = FitResult(player, bot, search, len(train), len(test))
+    result = FitResult(player=player, bot=bot, search=search, train_hands=len(train), test_hands=len(test))
     if len(test):
         test_spots = spots.subset(test)
         fitted, size, _, _ = _predicted(search.best, test_spots)

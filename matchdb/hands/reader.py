@@ -58,14 +58,18 @@ import math
 import os
 import re
 import warnings
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
-from typing import Any
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
 
 from matchdb.core.cards import format_card
 from matchdb.errors import MatchdbError
+
+if TYPE_CHECKING:
+    from pokerkit.notation import REParser
 
 __all__ = [
     "BET_RAISE",
@@ -175,7 +179,7 @@ class Record:
     players: tuple[str, ...]
     winnings: tuple[int, ...] | None = None
     finishing_stacks: tuple[int, ...] | None = None
-    fields: dict = field(default_factory=dict)
+    fields: dict[str, Any] = field(default_factory=dict)
 
     @property
     def label(self) -> str:
@@ -266,7 +270,7 @@ class HandStream:
         for source in self.sources:
             yield from self._one(source)
 
-    def _one(self, source) -> Iterator[Record]:
+    def _one(self, source: Path | str | tuple[str, str]) -> Iterator[Record]:
         if isinstance(source, tuple):  # (name, text) given in memory
             name, text = source
             yield from self._text(name, text)
@@ -418,7 +422,7 @@ class HandStream:
             if made is not None:
                 yield made
 
-    def _make(self, name: str, number: str, index: int, raw: dict) -> Record | None:
+    def _make(self, name: str, number: str, index: int, raw: dict[str, Any]) -> Record | None:
         try:
             return make_record(raw, name, number, index)
         except _Refuse as refusal:
@@ -504,14 +508,14 @@ def read_text(text: str, name: str = "<text>", site: str | None = None) -> HandS
     return HandStream([(name, text)], site=site)
 
 
-def _paths(source) -> list:
+def _paths(source: object) -> list[Path | str | tuple[str, str]]:
     if isinstance(source, (str, os.PathLike)):
         sources = [source]
     elif isinstance(source, Iterable):
         sources = list(source)
     else:
         raise HandsError(f"The source {source!r} is not a path or a list of paths.")
-    out: list = []
+    out: list[Path | str | tuple[str, str]] = []
     for item in sources:
         if isinstance(item, tuple):
             out.append(item)
@@ -542,7 +546,7 @@ _KEEP = ("variant", "antes", "blinds_or_straddles", "min_bet", "starting_stacks"
          "year", "currency", "currency_symbol", "event", "url", "author", "level", "time_zone")
 
 
-def make_record(raw: dict, file: str = "<hand>", number: str = "1", index: int = 1) -> Record:
+def make_record(raw: dict[str, Any], file: str = "<hand>", number: str = "1", index: int = 1) -> Record:
     """A :class:`Record` from a hand's PHH fields (a parsed TOML section or a pokerkit HandHistory's fields).
 
     Raises ``_Refuse`` (internal) with a reason code; :class:`HandStream` turns it into a :class:`Refusal`.
@@ -558,7 +562,7 @@ def make_record(raw: dict, file: str = "<hand>", number: str = "1", index: int =
     return record if record is not None else _careful_record(raw, file, number, index)
 
 
-def _careful_record(raw: dict, file: str, number: str, index: int) -> Record:
+def _careful_record(raw: dict[str, Any], file: str, number: str, index: int) -> Record:
     """:func:`make_record` field by field: every check in order, so a refusal names the first thing wrong."""
     for name in _REQUIRED:
         if name not in raw:
@@ -593,7 +597,7 @@ def _careful_record(raw: dict, file: str, number: str, index: int) -> Record:
     # decode the actions, collecting the bet amounts to find the unit
     ops: list[tuple[int, int, Any]] = []
     where: list[int] = []
-    amounts: list = []
+    amounts: list[int | float | Decimal] = []
     bet_at: list[int] = []
     for k, action in enumerate(actions):
         if not isinstance(action, str):
@@ -678,7 +682,7 @@ _new = object.__new__
 _set_attribute = object.__setattr__
 
 
-def _quick_record(raw: dict, file: str, number: str, index: int) -> Record | None:
+def _quick_record(raw: dict[str, Any], file: str, number: str, index: int) -> Record | None:
     """The record :func:`_careful_record` makes, for a hand it accepts with plain amounts and known actions; else None.
 
     Every amount is an int or a finite float, every action a string the careful path decoded before (or
@@ -827,7 +831,7 @@ def _decoded(action: Any) -> tuple[int, int, Any] | None:
     return op
 
 
-def _learn_actions(actions: list) -> bool:
+def _learn_actions(actions: list[Any]) -> bool:  # the history's raw values
     """Cache the codes of ``actions`` (scale mask, player + 1 above bit 8); False when one is not plain."""
     if len(_ACTION_CODES) > _CACHED:
         _ACTION_CODES.clear()
@@ -844,7 +848,7 @@ def _learn_actions(actions: list) -> bool:
     return True
 
 
-def _learn_ops(actions: list, unit: int, table: dict) -> None:
+def _learn_ops(actions: list[str], unit: int, table: dict[str, tuple[int, int, Any]]) -> None:
     """Cache the ops of ``actions`` in chips at ``unit`` (bets converted as :func:`_convert` does)."""
     if len(table) > _CACHED:
         table.clear()
@@ -912,7 +916,7 @@ def _cards(text: str, action: str) -> tuple[int, ...]:
     return tuple(out)
 
 
-def _unit(values: list) -> int | None:
+def _unit(values: list[int | float | Decimal]) -> int | None:
     """The smallest scale among 1, 100, 10, 1000, ... 10**6 that makes every amount a whole number, or None."""
     others = [v for v in values if type(v) is not int]
     if not others:
@@ -945,7 +949,7 @@ def _unit(values: list) -> int | None:
     return None
 
 
-def _convert(values: list, unit: int) -> list[int | None]:
+def _convert(values: list[Any], unit: int) -> list[int | None]:  # ints, floats and Decimals
     """Amounts as whole chips at ``unit`` per currency unit; None for an unlimited (``inf``) amount."""
     if unit == 1:
         return [v if type(v) is int else (int(v) if -1e300 < v < 1e300 else None) for v in values]
@@ -966,7 +970,7 @@ def _exponent(unit: int) -> int:
 # -- helpers ------------------------------------------------------------------------------------------
 
 
-def _pokerkit():
+def _pokerkit() -> ModuleType:
     try:
         import pokerkit
     except ImportError:
@@ -974,7 +978,7 @@ def _pokerkit():
     return pokerkit
 
 
-def _toml():
+def _toml() -> tuple[Callable[[str], dict[str, Any]], tuple[type[Exception], ...]]:
     """(loads, error types): toml_rs when installed, else the standard library's tomllib (as pokerkit reads)."""
     try:
         import toml_rs
@@ -986,7 +990,7 @@ def _toml():
         return tomllib.loads, (tomllib.TOMLDecodeError, ValueError)
 
 
-def _site_parser(site: str):
+def _site_parser(site: str) -> type[REParser]:
     notation = _pokerkit().notation
     classes = {
         "pokerstars": notation.PokerStarsParser,
@@ -996,7 +1000,8 @@ def _site_parser(site: str):
         "ongame": notation.OngameNetworkParser,
         "partypoker": notation.PartyPokerParser,
     }
-    return classes[site]
+    parser: type[REParser] = classes[site]
+    return parser
 
 
 def _detect_site(text: str) -> str | None:

@@ -26,7 +26,7 @@ way. The names of :mod:`matchdb.hands.single` are importable from here too.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from matchdb.hands.batch import replay_blocks
 from matchdb.hands.reader import MAX_CHIPS, HandsError, HandStream, Record, Refusal, read
@@ -50,6 +50,9 @@ from matchdb.hands.single import (
     table_setup,
 )
 from matchdb.progress import progress as _progress
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 __all__ = [
     "MAX_CHIPS",
@@ -131,7 +134,7 @@ def replay(source: Any, *, site: str | None = None, show_progress: bool | None =
     return report
 
 
-def _count_sections(sources) -> int:
+def _count_sections(sources: Iterable[Path | str | tuple[str, str]]) -> int:
     """Hands in PHH files, counted by their section lines (for a progress bar's total; 0 when unknown)."""
     total = 0
     for source in sources:
@@ -176,17 +179,18 @@ def replay_files(sources: Any, *, site: str | None = None, workers: int = 2, sho
         from distributed import Client, LocalCluster, as_completed
 
         saved = dict(os.environ)  # the nanny writes its pre-spawn variables into this process's environment
+        # distributed leaves these unannotated
         cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
-                               dashboard_address="127.0.0.1:0", silence_logs=logging.ERROR)
-        client = Client(cluster)
+                               dashboard_address="127.0.0.1:0", silence_logs=logging.ERROR)  # type: ignore[no-untyped-call]
+        client = Client(cluster)  # type: ignore[no-untyped-call]
         try:
             futures = [client.submit(_replay_one, p, site, pure=False) for p in paths]
-            done = _progress(as_completed(futures), len(futures), "replaying files", unit="file",
+            done = _progress(as_completed(futures), len(futures), "replaying files", unit="file",  # type: ignore[no-untyped-call]
                              enabled=bool(show_progress))
             for future in done:
                 _merge(total, future.result())
         finally:
-            client.close()
+            client.close()  # type: ignore[no-untyped-call]
             cluster.close()
             os.environ.clear()
             os.environ.update(saved)

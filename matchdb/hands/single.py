@@ -56,9 +56,9 @@ from __future__ import annotations
 
 import dataclasses
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import NamedTuple, cast
+from typing import Any, NamedTuple, cast
 
 import numpy as np
 
@@ -133,7 +133,7 @@ class ReplayError(HandsError):
         self.reason = reason
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Setup:
     """How a record sits at the engine's table: seats are PHH players in order.
 
@@ -201,7 +201,7 @@ class Step:
         return f"p{self.seat + 1} {_VERBS[self.kind]}"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Replayed:
     """A hand replayed: the engine's payments (``won``), final stacks (None for an unlimited one), the rake.
 
@@ -254,9 +254,9 @@ class ReplayReport:
     identical: int = 0
     raked: int = 0
     unrecorded: int = 0
-    refused: Counter = field(default_factory=Counter)
+    refused: Counter[str] = field(default_factory=Counter)
     refusals: list[Refusal] = field(default_factory=list)
-    noted: Counter = field(default_factory=Counter)
+    noted: Counter[str] = field(default_factory=Counter)
     rake: float = 0.0
     seconds: float = 0.0
 
@@ -264,7 +264,7 @@ class ReplayReport:
     def replayed(self) -> int:
         return self.identical + self.raked + self.unrecorded
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"read": self.read, "replayed": self.replayed, "identical": self.identical, "raked": self.raked,
                 "unrecorded": self.unrecorded, "refused": dict(sorted(self.refused.items())),
                 "noted": {name: self.noted[name] for name in NOTES if self.noted[name]},
@@ -341,7 +341,9 @@ def table_parameters(record: Record) -> TableParameters:
                            code | E.RULE_POSTS, notes, party, post_seats(record))
 
 
-_TABLE_RULES: dict = {}
+_TABLE_RULES: dict[
+    tuple[tuple[int, ...], tuple[int, ...], int], tuple[int, int, int, int, tuple[int, ...] | None, int] | str
+] = {}
 _OPEN_FOLD_POSTED = E.RULE_OPEN_FOLD | E.RULE_POSTED_BLIND
 _new_tuple = tuple.__new__
 
@@ -402,8 +404,9 @@ def table_setup(record: Record) -> Setup:
     """The engine's table for a record (:func:`table_parameters`) and a deck with every card the record shows."""
     small, big, ante, button, stacks, posts, opener, rules, notes = table_parameters(record)[:9]
     deck, hidden = _deck(record)
-    return Setup(stacks, small, big, ante, button, deck, tuple(x is None for x in record.stacks), posts, opener,
-                 rules, hidden, notes)
+    return Setup(stacks=stacks, small_blind=small, big_blind=big, ante=ante, button=button, deck=deck,
+                 unlimited=tuple(x is None for x in record.stacks), posts=posts, opener=opener, rules=rules,
+                 hidden=hidden, notes=notes)
 
 
 def showdown_hands(record: Record) -> tuple[bool, ...]:
@@ -611,8 +614,9 @@ def _replay(record: Record, setup: Setup, steps: bool) -> Replayed:
             raise ReplayError(f"Hand {label} ends with stacks {_amounts(record, expected)} in the record but "
                               f"{_amounts(record, final)} in the engine.", "disagreement")
     holes = shown_holes(record)
-    return Replayed(record, status, won, final, rake, engine.showdown, holes, tuple(shown_board), tuple(log), engine,
-                    note_names(notes), paid)
+    return Replayed(record=record, status=status, won=won, final=final, rake=rake, showdown=engine.showdown,
+                    holes=holes, board=tuple(shown_board), steps=tuple(log), engine=engine, notes=note_names(notes),
+                    paid=paid)
 
 
 def shown_holes(record: Record) -> tuple[tuple[int, int] | None, ...]:
@@ -624,7 +628,7 @@ def shown_holes(record: Record) -> tuple[tuple[int, int] | None, ...]:
     return tuple(holes)
 
 
-def _amounts(record: Record, chips) -> str:
+def _amounts(record: Record, chips: Iterable[int | None]) -> str:
     return "[" + ", ".join("inf" if c is None else str(record.amount(c)) for c in chips) + "]"
 
 

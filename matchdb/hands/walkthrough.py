@@ -64,7 +64,7 @@ def walk(done: Replayed, db: MatchDB | None = None, opponent_range: str = "rando
     amount = _amounts(record)
     holes = done.holes
     total = sum(done.engine.start)
-    cache: dict[tuple, tuple[list[float | None], list[float]]] = {}
+    cache: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[list[float | None], list[float]]] = {}
     frames: list[dict[str, Any]] = []
 
     def add(street: int, board: Sequence[int], text: str, seat: int | None) -> None:

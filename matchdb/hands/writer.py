@@ -23,13 +23,18 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from matchdb.core.cards import format_cards
 from matchdb.hands.reader import HandsError, _pokerkit
 from matchdb.play import engine as E
+
+if TYPE_CHECKING:
+    from pokerkit.notation import HandHistory
+
+    from matchdb.play.interface import Bot
 
 __all__ = ["ArenaWriter", "HandWriter", "history_of", "phh_order", "play_hands", "seat_names", "write"]
 
@@ -124,7 +129,7 @@ def _deal(actions: list[str], board: Sequence[int], street: int, dealt: int) -> 
     return upto
 
 
-def write(histories: Iterable, path: str | os.PathLike) -> Path:
+def write(histories: Iterable[HandHistory], path: str | os.PathLike[str]) -> Path:
     """Write pokerkit ``HandHistory`` objects as PHH: a ``.phhs`` file of sections, or one hand as ``.phh``.
 
     Hands are written one at a time, so any number can be written with flat memory.
@@ -153,7 +158,7 @@ class HandWriter:
     (2, 2)
     """
 
-    def __init__(self, path: str | os.PathLike) -> None:
+    def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = Path(path)
         if self.path.suffix.lower() not in (".phh", ".phhs"):
             raise HandsError(f"The file {str(self.path)!r} does not end in .phh or .phhs; expected a PHH file name.")
@@ -219,7 +224,7 @@ class ArenaWriter:
     ['seed1-unit0-game0.phhs', 'seed1-unit1-game0.phhs']
     """
 
-    def __init__(self, folder: str | os.PathLike) -> None:
+    def __init__(self, folder: str | os.PathLike[str]) -> None:
         self.folder = str(folder)
         path = Path(folder)
         if path.exists() and not path.is_dir():
@@ -261,7 +266,7 @@ class _GameHands:
         self.writer.close()
 
 
-def play_hands(bots: Sequence, hands: int, seed: int = 0, stack: int = 200, small_blind: int = 1,
+def play_hands(bots: Sequence[Bot], hands: int, seed: int = 0, stack: int = 200, small_blind: int = 1,
                big_blind: int = 2, ante: int = 0, source: Any = None, bot_seed: int | None = None) -> Iterator[E.HandRecord]:
     """Play ``hands`` hands of ``bots`` (one per seat) through the engine's Python loop; yield each finished hand.
 

@@ -172,7 +172,7 @@ class Coach:
         else None."""
         for bot in self.solved:
             try:
-                advice = bot.advice(view)
+                advice: dict[str, Any] | None = bot.advice(view)
             except MatchdbError:  # a solution that cannot be read here: no advice from it
                 continue
             if advice is not None:
@@ -211,7 +211,7 @@ def _describe(kind: int, amount: int, view: View) -> str:
     return f"call {view.to_call}" if view.to_call > 0 else "check"
 
 
-def session_report(history: str | os.PathLike, db: Any = None) -> dict[str, Any]:
+def session_report(history: str | os.PathLike[str], db: Any = None) -> dict[str, Any]:
     """Every player's statistics over a session's PHH file: VPIP, PFR, aggression, bb/100, all-in adjusted bb/100.
 
     Replays the file through :func:`matchdb.hands.analysis.analyse` (``db``

@@ -371,7 +371,7 @@ class Session:
     # -- making and resuming --------------------------------------------------------------------
 
     @classmethod
-    def new(cls, config: TableConfig, db: Any = None, directory: str | os.PathLike = ".", source: Any = None) -> Session:
+    def new(cls, config: TableConfig, db: Any = None, directory: str | os.PathLike[str] = ".", source: Any = None) -> Session:
         """A new session in ``directory/<id>/``, its first hand dealt (bots before the person have not acted yet).
 
         ``source`` is a :class:`matchdb.play.strength.StrengthSource` for bots
@@ -394,7 +394,7 @@ class Session:
         return session
 
     @classmethod
-    def resume(cls, session_id: str, directory: str | os.PathLike = ".", db: Any = None, source: Any = None,
+    def resume(cls, session_id: str, directory: str | os.PathLike[str] = ".", db: Any = None, source: Any = None,
                check: Callable[[Any], TableConfig] | None = None) -> Session:
         """The session ``session_id`` of ``directory`` as its state file left it, the next hand dealt.
 
@@ -463,9 +463,9 @@ class Session:
 
     def _open_source(self, db: Any) -> None:
         if self.source is None and (needs_strength(self.bots) or self.config.coach):
-            from matchdb.play.arena import open_source
+            from matchdb.play.sources import TableSource
 
-            self.source = open_source(db)
+            self.source = TableSource(db).open()
         if self.config.coach and self.coach is None:
             from matchdb.human.coach import Coach
 

@@ -75,7 +75,7 @@ class Ticket:
     session_id: str | None = None
 
 
-def private_directory(directory: str | os.PathLike) -> Path:
+def private_directory(directory: str | os.PathLike[str]) -> Path:
     """``directory``, made (0700) if missing, when it is a folder this process can write; else one sentence.
 
     >>> private_directory("/dev/null")
@@ -111,7 +111,7 @@ class SessionStore:
     bots only); ``clock`` is the time in seconds (tests pass their own).
     """
 
-    def __init__(self, directory: str | os.PathLike, limit: int = LIMIT, idle_seconds: float = IDLE_SECONDS,
+    def __init__(self, directory: str | os.PathLike[str], limit: int = LIMIT, idle_seconds: float = IDLE_SECONDS,
                  db: Any = None, source: Any = None, clock: Callable[[], float] = time.monotonic,
                  client_limit: int = CLIENT_LIMIT, check: Callable[[Any], TableConfig] | None = None) -> None:
         self.directory = private_directory(directory)
@@ -165,9 +165,9 @@ class SessionStore:
 
     def _source(self) -> Any:
         if self.source is None:
-            from matchdb.play.arena import open_source
+            from matchdb.play.sources import TableSource
 
-            self.source = open_source(self.db)
+            self.source = TableSource(self.db).open()
         return self.source
 
     def _reserve(self, client: str | None) -> None:

@@ -39,6 +39,7 @@ seat's result).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from matchdb.core.cards import format_cards
@@ -80,7 +81,8 @@ class PyPokerEngineBot(Bot):
         self._sent = 0  # history entries already told to the player
         self._started = False
 
-    def _seat_dicts(self, names, stacks, in_hand, bets_left) -> list[dict]:
+    def _seat_dicts(self, names: Sequence[str], stacks: Sequence[int], in_hand: Sequence[bool], bets_left: Sequence[int]
+                    ) -> list[dict[str, Any]]:
         out = []
         for s, name in enumerate(names):
             state = "participating" if in_hand[s] else "folded"
@@ -89,9 +91,10 @@ class PyPokerEngineBot(Bot):
             out.append({"name": name, "uuid": f"seat{s}", "stack": int(stacks[s]), "state": state})
         return out
 
-    def _round_state(self, street: int, pot: int, board, button: int, next_player: int, history, names, stacks,
-                     in_hand, hand: int, small_blind: int) -> dict:
-        histories: dict[str, list[dict]] = {name: [] for name in _STREETS}
+    def _round_state(self, street: int, pot: int, board: Sequence[int], button: int, next_player: int,
+                     history: Sequence[tuple[int, int, int, int]], names: Sequence[str], stacks: Sequence[int],
+                     in_hand: Sequence[bool], hand: int, small_blind: int) -> dict[str, Any]:
+        histories: dict[str, list[dict[str, Any]]] = {name: [] for name in _STREETS}
         paid: dict[tuple[int, int], int] = {}
         sb_pos = bb_pos = -1
         for st, seat, kind, amount in history:
@@ -133,14 +136,14 @@ class PyPokerEngineBot(Bot):
         }
 
     @staticmethod
-    def _update(entry) -> dict | None:
+    def _update(entry: tuple[int, int, int, int]) -> dict[str, Any] | None:
         st, seat, kind, amount = entry
         if kind in (ANTE, SMALL_BLIND, BIG_BLIND):
             return None
         name = {FOLD: "fold", CALL: "call", CHECK: "call", RAISE: "raise"}[kind]
         return {"player_uuid": f"seat{seat}", "action": name, "amount": int(amount)}
 
-    def _catch_up(self, history, state: dict, street: int) -> None:
+    def _catch_up(self, history: Sequence[tuple[int, int, int, int]], state: dict[str, Any], street: int) -> None:
         """Tell the actions not yet told as game updates, each street's start before its first action, up to ``street``."""
         for entry in history[self._sent:]:
             self._start_streets(entry[0], state)
@@ -150,16 +153,16 @@ class PyPokerEngineBot(Bot):
         self._sent = len(history)
         self._start_streets(street, state)
 
-    def _start_streets(self, street: int, state: dict) -> None:
+    def _start_streets(self, street: int, state: dict[str, Any]) -> None:
         while self._street < min(street, 3):
             self._street += 1
             self.player.receive_street_start_message(_STREETS[self._street], state)
 
-    def _new_round(self, hand: int, hole, seats: list[dict]) -> None:
+    def _new_round(self, hand: int, hole: Sequence[int], seats: list[dict[str, Any]]) -> None:
         self._hand, self._street, self._sent = hand, -1, 0
         self.player.receive_round_start_message(hand + 1, to_pypokerengine(hole), seats)
 
-    def _start_game(self, seat: int, names, stacks, small_blind: int, ante: int, hands: int | None) -> None:
+    def _start_game(self, seat: int, names: Sequence[str], stacks: Sequence[int], small_blind: int, ante: int, hands: int | None) -> None:
         """A new game: the uuid of this game's seat, the game start message, nothing kept from the last game."""
         self._hand, self._street, self._sent = -1, -1, 0
         self._started = True

@@ -67,6 +67,7 @@ import math
 import os
 import sys
 import time
+import warnings
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -96,9 +97,14 @@ from matchdb.play.games import (
     needs_strength,
     play_game,
 )
+from matchdb.play.sources import TableSource, source_of
+from matchdb.play.strength import TABLE_CAPACITY
 
 if TYPE_CHECKING:
+    from tqdm import tqdm
+
     from matchdb.db.query import MatchDB
+    from matchdb.play.strength import StrengthSource
 
 __all__ = [
     "ArenaError",
@@ -214,7 +220,7 @@ class BotResult:
     showdown_wins: float
     corrections: int = 0
 
-    def row(self) -> dict:
+    def row(self) -> dict[str, Any]:
         """A flat dict for CSV output."""
         out = {"bot": self.name, "seats": self.seats, "games": self.games, "hands": self.hands}
         for key in _FIGURES:
@@ -270,9 +276,9 @@ class ArenaResult:
     """Per-bot results of a run, paired comparisons, the settings that reproduce it, and per-unit figures."""
 
     bots: list[BotResult]
-    settings: dict
+    settings: dict[str, Any]
     seconds: float
-    unit_values: dict = field(default_factory=dict)  # bot -> {"wins": [...], "bb_per_100": [...], "invested": [...], ...}
+    unit_values: dict[str, dict[str, Any]] = field(default_factory=dict)  # bot -> {"wins": [...], "bb_per_100": [...], "invested": [...], ...}
     units: list[tuple[int, int]] = field(default_factory=list)  # (seed, unit) of each row of unit_values
 
     def bot(self, name: str) -> BotResult:
@@ -353,7 +359,7 @@ class ArenaResult:
         return (f"ArenaResult({len(self.bots)} bots, {s.get('games')} {s.get('mode')} games, {s.get('seats')} seats, "
                 f"{_seeds_text(s['seeds'])}: {', '.join(b.name for b in self.bots)})")
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """Settings, timing, every bot's figures, every pair's differences and the per-unit figures (None for inf/NaN)."""
         return plain({"settings": self.settings, "seconds": self.seconds, "bots": [asdict(b) for b in self.bots],
                       "pairs": [_pair_row(pair) for figure in _FIGURES for pair in self.pairs(figure)],
@@ -371,7 +377,7 @@ class ArenaResult:
     def _repr_html_(self) -> str:
         return f"<pre>{html.escape(self.report())}</pre>"
 
-    def save(self, path: str | os.PathLike) -> Path:
+    def save(self, path: str | os.PathLike[str]) -> Path:
         """Write JSON (``.json``: everything) or CSV (``.csv`` per bot, with ``.pairs.csv`` and ``.units.csv`` beside it)."""
         path = Path(path)
         if path.suffix == ".csv":
@@ -384,7 +390,7 @@ class ArenaResult:
             raise ArenaError(f"The output file {str(path)!r} ends neither in .csv nor in .json.")
         return path
 
-    def plot(self, path: str | os.PathLike) -> Path:
+    def plot(self, path: str | os.PathLike[str]) -> Path:
         """Bar charts of the main figure and the mean place with their intervals, and the finishing places (needs matplotlib)."""
         try:
             import matplotlib
@@ -417,13 +423,13 @@ class ArenaResult:
             plt.close(fig)
 
 
-def _pair_row(pair: Pair) -> dict:
+def _pair_row(pair: Pair) -> dict[str, Any]:
     d = pair.difference
     return {"first": pair.first, "second": pair.second, "figure": pair.figure, "difference": d.mean, "low": d.low,
             "high": d.high, "units": d.units, "shown": pair.shown, "statement": pair.statement()}
 
 
-def _csv(rows: list[dict]) -> str:
+def _csv(rows: list[dict[str, Any]]) -> str:
     keys = list(dict.fromkeys(k for r in rows for k in r))
     buffer = io.StringIO()
     writer = csv.DictWriter(buffer, fieldnames=keys)
@@ -479,21 +485,20 @@ _MAX_GAMES = 10**8
 # -- running -----------------------------------------------------------------------------
 
 
-def open_source(db: MatchDB | None = None, tables: str | os.PathLike | None = None, capacity: int = 64) -> Any:
-    """A :class:`matchdb.play.strength.StrengthSource` over ``db`` (a MatchDB or a path; None: the default).
+def open_source(db: MatchDB | str | os.PathLike[str] | None = None, tables: str | os.PathLike[str] | None = None,
+                capacity: int | None = None) -> StrengthSource:
+    """Deprecated: ``TableSource(db, tables=tables, capacity=capacity).open()`` (:class:`matchdb.play.sources.TableSource`).
 
-    ``tables`` names a folder of decoded tables (:func:`matchdb.play.strength.decode_tables`),
-    else tables are decoded lazily into ``capacity`` slots.
+    A :class:`matchdb.play.strength.StrengthSource` over ``db`` (a MatchDB or a
+    path; None: the default), its tables decoded in ``tables`` or decoded on
+    first use.
     """
-    from matchdb.db.query import open as open_database
-    from matchdb.play.strength import StrengthSource, open_decoded
-
-    if db is None or isinstance(db, (str, os.PathLike)):
-        db = open_database(db)
-    return StrengthSource(db, tables=open_decoded(tables) if tables is not None else None, capacity=capacity)
+    warnings.warn("open_source is deprecated; use matchdb.play.sources.TableSource(db, tables=..., capacity=...).open().",
+                  DeprecationWarning, stacklevel=2)
+    return TableSource(db, tables=tables, capacity=capacity if capacity is not None else TABLE_CAPACITY).open()
 
 
-def _slots(bots: Sequence, seats: int) -> list[int]:
+def _slots(bots: Sequence[Bot], seats: int) -> list[int]:
     """Index into ``bots`` of the bot of each seat slot: the listing repeated in turn."""
     return [s % len(bots) for s in range(seats)]
 
@@ -530,9 +535,9 @@ def _bot_seed(seed: int, unit: int, game: int) -> int:
     return int(np.random.SeedSequence([seed, unit, game, 1]).generate_state(1)[0])
 
 
-def _play_units(bots, settings: GameSettings, seats: int, pieces: Sequence[tuple[int, int]], duplicate: bool,
-                source, python: bool = False, lenient: bool = False, permute: bool = True,
-                hands_out: HandsOut | None = None) -> list[dict]:
+def _play_units(bots: Sequence[Bot], settings: GameSettings, seats: int, pieces: Sequence[tuple[int, int]], duplicate: bool,
+                source: Any, python: bool = False, lenient: bool = False, permute: bool = True,
+                hands_out: HandsOut | None = None) -> list[dict[str, Any]]:
     """Play the games of some units ``(seed, unit)``; one record per game (each game's hands to ``hands_out``)."""
     records = []
     for seed, unit in pieces:
@@ -556,18 +561,16 @@ def _play_units(bots, settings: GameSettings, seats: int, pieces: Sequence[tuple
     return records
 
 
-_WORKER_SOURCES: dict = {}
+_WORKER_SOURCES: dict[tuple[str | None, str | None, int], TableSource] = {}
 
 
-def _worker_task(bots, settings, seats, pieces, duplicate, db_path, tables, capacity, needs, python, lenient, permute,
-                 hands_out):
-    """One Dask task: open (once per worker) the strength source and play some units."""
+def _worker_task(bots: Sequence[Bot], settings: GameSettings, seats: int, pieces: Sequence[tuple[int, int]], duplicate: bool,
+                 where: TableSource | None, python: bool, lenient: bool, permute: bool, hands_out: HandsOut | None
+                 ) -> list[dict[str, Any]]:
+    """One Dask task: open (once per worker) the strength source ``where`` names, and play some units."""
     source = None
-    if needs:
-        key = (db_path, tables, capacity)
-        if key not in _WORKER_SOURCES:
-            _WORKER_SOURCES[key] = open_source(db_path, tables, capacity)
-        source = _WORKER_SOURCES[key]
+    if where is not None:
+        source = _WORKER_SOURCES.setdefault(where.key(), where).open()
     return _play_units(bots, settings, seats, pieces, duplicate, source, python, lenient, permute, hands_out)
 
 
@@ -598,7 +601,7 @@ def resolve_bots(bots: Any) -> list[Bot]:
     return out
 
 
-def _whole(value, name: str, low: int, high: int) -> int:
+def _whole(value: object, name: str, low: int, high: int) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not low <= value <= high:
         if isinstance(value, (int, np.integer)) and not isinstance(value, bool) and value > high:
             raise ArenaError(f"The {name} {value!r} is out of range; expected {low}..{high:,}.")
@@ -607,8 +610,9 @@ def _whole(value, name: str, low: int, high: int) -> int:
 
 
 def run_arena(bots: Any = None, games: int = 100, seats: int | None = None, seed: int = 0, duplicate: bool = False,
-              mode: str = "tournament", hands: int | None = None, workers: int = 1, db: MatchDB | None = None,
-              tables: str | os.PathLike | None = None, capacity: int = 64, source: Any = None,
+              mode: str = "tournament", hands: int | None = None, workers: int = 1,
+              db: MatchDB | str | os.PathLike[str] | None = None, tables: str | os.PathLike[str] | None = None,
+              capacity: int | None = None, source: TableSource | StrengthSource | None = None,
               progress: bool | None = None, python: bool = False, settings: GameSettings | None = None,
               seeds: Sequence[int] | str | None = None, lenient: bool = False, permute: bool = True,
               hands_out: HandsOut | None = None) -> ArenaResult:
@@ -619,9 +623,15 @@ def run_arena(bots: Any = None, games: int = 100, seats: int | None = None, seed
     (default 200) or a tournament's safety cap. ``seeds`` (a list, a range or
     text like ``"1-5"``) pools several seeds, each playing ``games`` games;
     else ``seed`` is the one seed. ``workers`` above 1 plays on a local Dask
-    cluster (:func:`matchdb.cluster.local_cluster`; each worker opens ``db``
-    and ``tables`` itself). ``source`` is a ready strength source for the
-    in-process run. ``progress`` shows a bar (default: on a terminal).
+    cluster (:func:`matchdb.cluster.local_cluster`; each worker opens the
+    source's database and tables itself). ``source`` says where hand
+    strengths come from (:class:`matchdb.play.sources.TableSource`, or an open
+    :class:`matchdb.play.strength.StrengthSource`); without one, bots that
+    need strengths read the default database, tables decoded on first use,
+    and Python bots see ``view.source`` only when a source is given. ``db``,
+    ``tables`` and ``capacity`` are deprecated (a :class:`DeprecationWarning`):
+    ``source=TableSource(db=..., tables=..., capacity=...)`` says the same.
+    ``progress`` shows a bar (default: on a terminal).
     ``lenient`` corrects and counts Python bots' illegal actions instead of
     refusing them (answers that are no action, and bots that fail, are
     refused either way: :func:`matchdb.play.games.play_game`); ``permute=False`` seats the bots in the listing's cyclic
@@ -630,6 +640,7 @@ def run_arena(bots: Any = None, games: int = 100, seats: int | None = None, seed
     writes each game as a PHH file).
     """
     started = time.perf_counter()
+    table_source = source_of(source, db, tables, capacity, where="run_arena")
     if hands_out is not None and not callable(getattr(hands_out, "game", None)):
         raise ArenaError(f"hands_out {hands_out!r} has no game(label, names) method; expected a HandsOut like "
                          "matchdb.hands.ArenaWriter(folder).")
@@ -642,10 +653,8 @@ def run_arena(bots: Any = None, games: int = 100, seats: int | None = None, seed
         seeds = [_whole(x, "seed", 0, _MAX_SEED - 1) for x in seeds]
         if not seeds or len(seeds) > _MAX_SEEDS or len(set(seeds)) != len(seeds):
             raise ArenaError(f"The seeds {seeds!r} are not 1 to {_MAX_SEEDS} different seeds.")
-    if tables is not None:
-        from matchdb.play.strength import open_decoded
-
-        open_decoded(tables)  # says so at once when the folder holds no decoded tables
+    if table_source is not None:
+        table_source.check()  # says so at once when the folder holds no decoded tables
     seats = seats if seats is not None else max(2, len(bots))
     if isinstance(seats, bool) or not isinstance(seats, int) or not 2 <= seats <= 10:
         raise ArenaError(f"The number of seats {seats!r} is out of range; expected 2..10.")
@@ -665,39 +674,42 @@ def run_arena(bots: Any = None, games: int = 100, seats: int | None = None, seed
     if per_seed * len(seeds) > _MAX_GAMES:
         raise ArenaError(f"{per_seed * len(seeds):,} units are too many; expected at most {_MAX_GAMES:,}.")
     pieces = [(s, u) for s in seeds for u in range(per_seed)]
-    needs = needs_strength(bots) or (db is not None and any(native_spec(bot) is None for bot in bots))
-    if needs and source is None:  # Python bots see the database through view.source when a db is given
-        source = open_source(db, tables, capacity)
-    db_path = str(db) if isinstance(db, (str, os.PathLike)) else str(getattr(source.db if source is not None else db, "path", "")) or None
+    # Python bots see the database through view.source when a source is given
+    needs = needs_strength(bots) or (table_source is not None and any(native_spec(bot) is None for bot in bots))
+    if needs and table_source is None:
+        table_source = TableSource()
+    strengths = table_source.open() if needs and table_source is not None else None
     if workers == 1:
         records = []
         bar = _bar(len(pieces), progress)
         for piece in pieces:
-            records += _play_units(bots, settings, seats, [piece], duplicate, source, python, lenient, permute,
+            records += _play_units(bots, settings, seats, [piece], duplicate, strengths, python, lenient, permute,
                                    hands_out)
             bar.update(1)
         bar.close()
     else:
-        records = _run_dask(bots, settings, seats, pieces, duplicate, workers, db_path, tables, capacity, needs,
-                            source, progress, python, lenient, permute, hands_out)
+        where = table_source.for_workers() if needs and table_source is not None else None
+        records = _run_dask(bots, settings, seats, pieces, duplicate, workers, where, strengths, progress, python,
+                            lenient, permute, hands_out)
     result = _summarise(bots, records, seats, pieces, duplicate, settings)
     result.settings |= {"games": len(records), "seed": seeds[0], "seeds": seeds, "mode": settings.mode,
                         "hands": settings.hands, "stack": settings.stack, "workers": workers, "set_games": set_games,
-                        "tables": "decoded" if tables is not None else "lazy", "lenient": lenient, "permute": permute,
+                        "tables": "decoded" if table_source is not None and table_source.decoded else "lazy", "lenient": lenient, "permute": permute,
                         "rules": asdict(settings.rules)}
     result.seconds = time.perf_counter() - started
     return result
 
 
-def _bar(total: int, progress: bool | None):
+def _bar(total: int, progress: bool | None) -> tqdm:
     from tqdm import tqdm
 
     return tqdm(total=total, unit="unit", desc="arena", file=sys.stderr,
                 disable=None if progress is None else not progress)
 
 
-def _run_dask(bots, settings, seats, pieces, duplicate, workers, db_path, tables, capacity, needs, source,
-              progress, python, lenient, permute, hands_out) -> list[dict]:
+def _run_dask(bots: Sequence[Bot], settings: GameSettings, seats: int, pieces: Sequence[tuple[int, int]], duplicate: bool,
+              workers: int, where: TableSource | None, source: StrengthSource | None, progress: bool | None, python: bool,
+              lenient: bool, permute: bool, hands_out: HandsOut | None) -> list[dict[str, Any]]:
     from distributed import as_completed
 
     from matchdb.cluster import local_cluster
@@ -707,14 +719,13 @@ def _run_dask(bots, settings, seats, pieces, duplicate, workers, db_path, tables
     _play_units(bots, settings, seats, pieces[:1], duplicate, source, python, lenient, permute, hands_out)
     chunk = max(1, min(200, len(pieces) // (8 * workers) or 1))
     parts = [pieces[start:start + chunk] for start in range(0, len(pieces), chunk)]
-    records: list[dict] = []
+    records: list[dict[str, Any]] = []
     with local_cluster(workers) as client:
-        futures = [client.submit(_worker_task, bots, settings, seats, part, duplicate, db_path,
-                                 None if tables is None else str(tables), capacity, needs, python, lenient, permute,
-                                 hands_out, pure=False)
+        futures = [client.submit(_worker_task, bots, settings, seats, part, duplicate, where, python, lenient,
+                                 permute, hands_out, pure=False)
                    for part in parts]
         bar = _bar(len(pieces), progress)
-        for future in as_completed(futures):
+        for future in as_completed(futures):  # type: ignore[no-untyped-call]  # distributed leaves it unannotated
             part = future.result()
             records += part
             bar.update(len({(r["seed"], r["unit"]) for r in part}))
@@ -723,7 +734,8 @@ def _run_dask(bots, settings, seats, pieces, duplicate, workers, db_path, tables
     return records
 
 
-def _summarise(bots, records, seats, pieces, duplicate, settings) -> ArenaResult:
+def _summarise(bots: Sequence[Bot], records: list[dict[str, Any]], seats: int, pieces: Sequence[tuple[int, int]],
+               duplicate: bool, settings: GameSettings) -> ArenaResult:
     names = list(dict.fromkeys(b.name for b in bots))
     index = {name: k for k, name in enumerate(names)}
     label = [index[b.name] for b in bots]

@@ -61,7 +61,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, NoReturn
 
 import numpy as np
 
@@ -78,6 +78,9 @@ from matchdb.play.decisions import (
 from matchdb.play.engine import CALL, FOLD, RAISE, View
 from matchdb.play.interface import Bot, BotError
 from matchdb.play.strength import DROPOUT, EXACT, KINDS, MODELS, MONTECARLO, STEERED, UNIFORM
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
 
 __all__ = [
     "BotError",
@@ -189,8 +192,9 @@ class BuiltinStrength:
         flags = np.zeros(10, dtype=np.int64)
         if model != UNIFORM and kind in (MONTECARLO, EXACT):
             flags[:] = _opponent_flags_py(view, model)
-        return source._compute(kind, view.hole[0], view.hole[1], board, len(view.board), view.players, samples,
+        strength: float = source._compute(kind, view.hole[0], view.hole[1], board, len(view.board), view.players, samples,
                                model, threshold, redraws, flags)
+        return strength
 
 
 #: The naive win rate with n = players still in the hand.
@@ -258,7 +262,15 @@ def _opponent_flags_py(view: View, model: int) -> np.ndarray:
 
 
 @jit
-def _made_pair_rank_at_least(hole0, hole1, board, n_board, rank, counts, cards):
+def _made_pair_rank_at_least(
+    hole0: int,
+    hole1: int,
+    board: NDArray[np.int64],
+    n_board: int,
+    rank: int,
+    counts: NDArray[np.int64],
+    cards: NDArray[np.int64],
+) -> bool:
     """True when hole cards and board make a pair of ``rank`` or better (any better hand type counts)."""
     if n_board == 0:
         return hole0 % 13 == hole1 % 13 and hole0 % 13 >= rank
@@ -271,8 +283,28 @@ def _made_pair_rank_at_least(hole0, hole1, board, n_board, rank, counts, cards):
 
 
 @jit
-def decide_kernel(kind, params, strength, to_call, can_raise, min_to, max_to, pot, stack, bet, max_bet, contrib,
-            big_blind, players, hole0, hole1, board, n_board, counts, cards):
+def decide_kernel(
+    kind: int,
+    params: NDArray[np.float64],
+    strength: float,
+    to_call: int,
+    can_raise: bool,
+    min_to: int,
+    max_to: int,
+    pot: int,
+    stack: int,
+    bet: int,
+    max_bet: int,
+    contrib: int,
+    big_blind: int,
+    players: int,
+    hole0: int,
+    hole1: int,
+    board: NDArray[np.int64],
+    n_board: int,
+    counts: NDArray[np.int64],
+    cards: NDArray[np.int64],
+) -> tuple[int, int]:
     """One decision of a built-in bot: (engine kind, raise-to amount). Draws from numba's random generator."""
     if kind == K_ALLIN:
         if can_raise:
@@ -406,7 +438,7 @@ class BuiltinBot(Bot):
         other._padded = None
         return other
 
-    def native(self) -> tuple | None:
+    def native(self) -> tuple[Any, ...] | None:
         """(kind, parameters, strength code) for the compiled loop, or None with a Python strength."""
         if self.KIND in STRENGTH_KINDS and not isinstance(self.strength, BuiltinStrength):
             return None
@@ -648,7 +680,8 @@ def _load_class(where: str, cls_name: str, spec: str) -> Bot:
     name = getattr(obj, "name", None)
     if not isinstance(name, str) or not name or name == Bot.name:
         obj.name = cls_name
-    return obj
+    bot: Bot = obj
+    return bot
 
 
 # -- bot files ---------------------------------------------------------------------------------------
@@ -658,7 +691,7 @@ _BOT_CLASSES: dict[str, type[BuiltinBot]] = {cls.__name__: cls for cls in (
 _BOT_FILE_KIND = "matchdb-bot"
 
 
-def save_bot(bot: BuiltinBot, path: str | os.PathLike, extra: Mapping | None = None) -> Path:
+def save_bot(bot: BuiltinBot, path: str | os.PathLike[str], extra: Mapping[str, Any] | None = None) -> Path:
     """Write a built-in bot (class, name, strength, every parameter by name) as JSON for :func:`load_bot`.
 
     ``extra`` adds keys (a tuning run's figures, say); loading ignores them.
@@ -702,11 +735,11 @@ def _depth(text: str) -> int:
     return deepest
 
 
-def _no_constant(name: str):
+def _no_constant(name: str) -> NoReturn:
     raise ValueError(f"{name} is not a JSON number")
 
 
-def load_bot(path: str | os.PathLike) -> BuiltinBot:
+def load_bot(path: str | os.PathLike[str]) -> BuiltinBot:
     """The bot a file of :func:`save_bot` describes; parameters it leaves out keep their defaults.
 
     The file is checked against its schema before anything is built: at most

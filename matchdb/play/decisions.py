@@ -102,7 +102,7 @@ class Bands(NamedTuple):
 WEST_BANDS = Bands((0.8, 1.0, 1.3), (0.95, 0.80, 0.0, 0.0), (0.05, 0.15, 0.40, 0.70))
 
 
-def _number(value, name: str, low: float = -math.inf, high: float = math.inf) -> float:
+def _number(value: object, name: str, low: float = -math.inf, high: float = math.inf) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)) and not hasattr(value, "__float__"):
         raise DecisionError(f"The {name} {value!r} is not a number.")
     value = float(value)
@@ -115,7 +115,7 @@ def _number(value, name: str, low: float = -math.inf, high: float = math.inf) ->
 
 
 @register_jitable
-def _pot_odds(chips, pot):
+def _pot_odds(chips: float, pot: float) -> float:
     return chips / (pot + chips) if chips > 0 else 0.0
 
 
@@ -145,7 +145,7 @@ def bet_odds(bet: float, pot: float) -> float:
 
 
 @register_jitable
-def rate_of_return_kernel(strength, odds):
+def rate_of_return_kernel(strength: float, odds: float) -> float:
     return strength / odds if odds > 0 else math.inf
 
 
@@ -159,7 +159,10 @@ def rate_of_return(strength: float, odds: float) -> float:
 
 
 @register_jitable
-def _fcr_probabilities(rr, t1, t2, t3, f1, f2, f3, f4, r1, r2, r3, r4):
+def _fcr_probabilities(
+    rr: float, t1: float, t2: float, t3: float, f1: float, f2: float, f3: float, f4: float, r1: float, r2: float, r3: float,
+    r4: float,
+) -> tuple[float, float, float]:
     if rr < t1:
         fold, raise_ = f1, r1
     elif rr < t2:
@@ -197,7 +200,10 @@ def fcr_probabilities(rr: float, bands: Bands = WEST_BANDS) -> tuple[float, floa
 
 
 @register_jitable
-def fold_call_raise_kernel(rr, u, to_call, t1, t2, t3, f1, f2, f3, f4, r1, r2, r3, r4):
+def fold_call_raise_kernel(
+    rr: float, u: float, to_call: float, t1: float, t2: float, t3: float, f1: float, f2: float, f3: float, f4: float,
+    r1: float, r2: float, r3: float, r4: float,
+) -> int:
     fold, call, _ = _fcr_probabilities(rr, t1, t2, t3, f1, f2, f3, f4, r1, r2, r3, r4)
     if u < fold:
         return CALL if to_call <= 0 else FOLD  # "if fold and amount to call is zero, then call"
@@ -218,7 +224,9 @@ def fold_call_raise(rr: float, u: float, to_call: float, bands: Bands = WEST_BAN
 
 
 @register_jitable
-def stack_protection_kernel(stack, chips, big_blind, strength, min_blinds, min_strength):
+def stack_protection_kernel(
+    stack: float, chips: float, big_blind: float, strength: float, min_blinds: float, min_strength: float
+) -> bool:
     return chips > 0 and stack - chips < big_blind * min_blinds and strength < min_strength
 
 
@@ -249,7 +257,7 @@ class Follow(NamedTuple):
 
 
 @register_jitable
-def _follow_value(p_win, income, max_draw):
+def _follow_value(p_win: float, income: float, max_draw: float) -> float:
     return p_win * income - max_draw
 
 
@@ -275,7 +283,7 @@ def fold_or_follow(p_win: float, money_on_table: float, own_draw: float, max_dra
 
 
 @register_jitable
-def _follow_probability(raise_by, pot, decay):
+def _follow_probability(raise_by: float, pot: float, decay: float) -> float:
     return math.exp(-decay * raise_by / pot) if pot > 0 else 0.0
 
 
@@ -292,7 +300,9 @@ def follow_probability(raise_by: float, pot: float, decay: float) -> float:
 
 
 @register_jitable
-def _raise_income(p_win, pot, to_call, own_draw, raise_by, opponents, decay):
+def _raise_income(
+    p_win: float, pot: float, to_call: float, own_draw: float, raise_by: float, opponents: int, decay: float
+) -> float:
     """Expected result (chips, relative to the start of the hand) of calling and raising by ``raise_by``."""
     after_call = pot + to_call
     if raise_by <= 0:
@@ -326,7 +336,9 @@ def raise_income(p_win: float, pot: float, to_call: float, own_draw: float, rais
 
 
 @register_jitable
-def pot_raise_to_kernel(fraction, pot, to_call, max_bet, min_to, max_to, shove):
+def pot_raise_to_kernel(
+    fraction: float, pot: float, to_call: float, max_bet: float, min_to: int, max_to: int, shove: float
+) -> int:
     """Raise-to amount of a raise of ``fraction`` x the pot after the call, clamped; all-in past ``shove`` x max."""
     target = max_bet + fraction * (pot + to_call)
     amount = int(round(target))
@@ -355,8 +367,10 @@ def pot_raise_to(fraction: float, pot: int, to_call: int, max_bet: int, min_rais
 
 
 @register_jitable
-def choose_raise_to_kernel(p_win, pot, to_call, own_draw, bet, max_bet, min_to, max_to, opponents, decay,
-                     f1, f2, f3):
+def choose_raise_to_kernel(
+    p_win: float, pot: float, to_call: float, own_draw: float, bet: float, max_bet: float, min_to: int, max_to: int,
+    opponents: int, decay: float, f1: float, f2: float, f3: float,
+) -> int:
     """The raise-to amount (min raise, three pot fractions, all-in) with the largest expected income, or -1
     when following without a raise is worth more than any."""
     best = _raise_income(p_win, pot, to_call, own_draw, 0.0, opponents, decay)

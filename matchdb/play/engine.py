@@ -78,7 +78,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
@@ -86,6 +86,9 @@ from matchdb.core.cards import format_cards
 from matchdb.core.evaluator import FLUSH_VALUE, STRAIGHT_TOP, evaluate_with
 from matchdb.errors import MatchdbError
 from matchdb.jit import jit
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
 
 __all__ = [
     "EngineError",
@@ -350,7 +353,7 @@ class GameStart:
 
 
 @jit
-def _next_seat(p, n, seat, field):
+def _next_seat(p: NDArray[np.int64], n: int, seat: int, field: int) -> int:
     """First seat after ``seat`` (clockwise) whose ``field`` is non-zero, or -1."""
     for k in range(1, n + 1):
         s = (seat + k) % n
@@ -360,7 +363,7 @@ def _next_seat(p, n, seat, field):
 
 
 @jit
-def _next_dealt(p, n, seat):
+def _next_dealt(p: NDArray[np.int64], n: int, seat: int) -> int:
     for k in range(1, n + 1):
         s = (seat + k) % n
         if p[_P_STATE, s] != 0:
@@ -369,7 +372,7 @@ def _next_dealt(p, n, seat):
 
 
 @jit
-def _log(g, log, street, seat, kind, amount):
+def _log(g: NDArray[np.int64], log: NDArray[np.int64], street: int, seat: int, kind: int, amount: int) -> None:
     i = g[_G_NLOG]
     if i < log.shape[0]:
         log[i, _LOG_STREET] = street
@@ -380,7 +383,7 @@ def _log(g, log, street, seat, kind, amount):
 
 
 @jit
-def _legal_kernel(g, p):
+def _legal_kernel(g: NDArray[np.int64], p: NDArray[np.int64]) -> tuple[int, bool, int, int]:
     """(to_call, can_raise, min_raise_to, max_raise_to) of the player to act; to_call -1 when nobody is to act."""
     seat = g[_G_ACTOR]
     if seat < 0:
@@ -410,7 +413,7 @@ def _legal_kernel(g, p):
 
 
 @jit
-def _pokerkit_differs(g):
+def _pokerkit_differs(g: NDArray[np.int64]) -> tuple[bool, bool]:
     """(pokerkit may allow raises these rules do not, pokerkit may refuse raises these rules allow) in this round.
 
     pokerkit 0.7.7 measures short all-ins against the largest increment so far
@@ -422,7 +425,7 @@ def _pokerkit_differs(g):
 
 
 @jit
-def _begin_round(g, p):
+def _begin_round(g: NDArray[np.int64], p: NDArray[np.int64]) -> bool:
     """Set the players to act in a new round; return True when the round needs no action."""
     n = g[_G_SEATS]
     # a player who already covers every other player's chips has nothing to decide (pokerkit's effective stack)
@@ -459,7 +462,7 @@ def _begin_round(g, p):
 
 
 @jit
-def _collect(g, p):
+def _collect(g: NDArray[np.int64], p: NDArray[np.int64]) -> None:
     """End a betting round: return the unmatched part of the largest bet, move bets into the pot."""
     n = g[_G_SEATS]
     top = -1
@@ -491,7 +494,7 @@ def _collect(g, p):
 
 
 @jit
-def _showdown(g, p, board):
+def _showdown(g: NDArray[np.int64], p: NDArray[np.int64], board: NDArray[np.int64]) -> None:
     """Evaluate the hands still in and pay every pot; the odd chips go to the first winner after the button."""
     n = g[_G_SEATS]
     counts = np.zeros(13, dtype=np.int64)
@@ -564,7 +567,7 @@ def _showdown(g, p, board):
 
 
 @jit
-def _pay(g, p, n, order, amount, mask):
+def _pay(g: NDArray[np.int64], p: NDArray[np.int64], n: int, order: NDArray[np.int64], amount: int, mask: int) -> None:
     best = -1
     for s in range(n):
         if mask >> s & 1 and p[_P_VALUE, s] > best:
@@ -594,7 +597,7 @@ def _pay(g, p, n, order, amount, mask):
 
 
 @jit
-def _finish_round(g, p, board):
+def _finish_round(g: NDArray[np.int64], p: NDArray[np.int64], board: NDArray[np.int64]) -> None:
     """Collect the bets, then deal on (skipping rounds nobody can bet in) or settle the hand."""
     while True:
         _collect(g, p)
@@ -617,7 +620,14 @@ def _finish_round(g, p, board):
 
 
 @jit
-def _post(g, p, log, seat, amount, kind):
+def _post(
+    g: NDArray[np.int64],
+    p: NDArray[np.int64],
+    log: NDArray[np.int64],
+    seat: int,
+    amount: int,
+    kind: int,
+) -> None:
     a = min(amount, p[_P_STACK, seat])
     p[_P_STACK, seat] -= a
     p[_P_BET, seat] += a
@@ -626,7 +636,13 @@ def _post(g, p, log, seat, amount, kind):
 
 
 @jit
-def _start_hand_kernel(g, p, log, deck, button):
+def _start_hand_kernel(
+    g: NDArray[np.int64],
+    p: NDArray[np.int64],
+    log: NDArray[np.int64],
+    deck: NDArray[np.int64],
+    button: int,
+) -> int:
     """Deal a hand from ``deck`` with the button on ``button``: antes, blinds, first actor.
 
     Players with chips (``p[_P_STACK] > 0``) are dealt in. Returns the number
@@ -733,7 +749,14 @@ def _start_hand_kernel(g, p, log, deck, button):
 
 
 @jit
-def _act_kernel(g, p, log, board, kind, amount):
+def _act_kernel(
+    g: NDArray[np.int64],
+    p: NDArray[np.int64],
+    log: NDArray[np.int64],
+    board: NDArray[np.int64],
+    kind: int,
+    amount: int,
+) -> int:
     """Play ``kind`` (FOLD, CHECK/CALL or RAISE to ``amount``) for the player to act; returns the kind played."""
     seat = g[_G_ACTOR]
     n = g[_G_SEATS]
@@ -790,7 +813,7 @@ def _act_kernel(g, p, log, board, kind, amount):
 
 
 @jit
-def _shuffle(decks, draws):
+def _shuffle(decks: NDArray[np.int64], draws: NDArray[np.int64]) -> None:
     """Fisher-Yates: ``draws[h, k]`` (uniform in 0..51-k) picks the card swapped into place 51-k of deck h."""
     for h in range(decks.shape[0]):
         deck = decks[h]
@@ -917,7 +940,7 @@ class TableState:
     all_in: tuple[bool, ...]
 
 
-def _check_chips(value, name: str, minimum: int) -> int:
+def _check_chips(value: object, name: str, minimum: int) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < minimum:
         raise EngineError(f"The {name} {value!r} is not a whole number of chips of at least {minimum}.")
     return int(value)

@@ -44,7 +44,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -55,6 +55,7 @@ from matchdb.equity.kernels import (
     MONTECARLO,
     STEERED,
     UNIFORM,
+    StrengthArrays,
     frame,
 )
 from matchdb.equity.kernels import strength as strength_kernel
@@ -107,6 +108,9 @@ from matchdb.play.engine import (
     shuffled_decks,
 )
 from matchdb.play.strength import kernel_arrays, seed_kernels
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
 
 __all__ = [
     "GameError",
@@ -214,7 +218,7 @@ class GameSettings:
 
     mode: str = "tournament"
     stack: int = 1500
-    schedule: tuple = DEFAULT_SCHEDULE
+    schedule: tuple[tuple[int, int, int], ...] = DEFAULT_SCHEDULE
     hands_per_level: int = 10
     hands: int = 5000
     rules: Rules = Rules()  # noqa: RUF009  (Rules is a frozen dataclass: one shared default is safe)
@@ -236,7 +240,7 @@ class GameSettings:
         return int(self.schedule[0][1])
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class PlayedHand:
     """One finished hand of a game, as :func:`play_game` gives it to ``on_hand``.
 
@@ -274,14 +278,14 @@ class GameResult:
     bust_hand: np.ndarray
     tables_decoded: int = 0
     compiled: bool = True
-    extra: dict = field(default_factory=dict)
+    extra: dict[str, Any] = field(default_factory=dict)
 
 
 # -- bookkeeping kernels shared by both loops ----------------------------------------------------
 
 
 @jit
-def _next_live(p, n, seat):
+def _next_live(p: NDArray[np.int64], n: int, seat: int) -> int:
     for k in range(1, n + 1):
         s = (seat + k) % n
         if p[_P_STACK, s] > 0:
@@ -290,7 +294,14 @@ def _next_live(p, n, seat):
 
 
 @jit
-def _begin_hand(g, p, log, game, schedule, deck):
+def _begin_hand(
+    g: NDArray[np.int64],
+    p: NDArray[np.int64],
+    log: NDArray[np.int64],
+    game: NDArray[np.int64],
+    schedule: NDArray[np.int64],
+    deck: NDArray[np.int64],
+) -> bool:
     """Blinds of the level, cash stacks, button; deal. Returns False when the game is over instead."""
     n = g[_G_SEATS]
     if game[GM_OVER] != 0:
@@ -314,7 +325,16 @@ def _begin_hand(g, p, log, game, schedule, deck):
 
 
 @jit
-def _end_hand(g, p, log, game, places, bust_hand, stats, big_blinds):
+def _end_hand(
+    g: NDArray[np.int64],
+    p: NDArray[np.int64],
+    log: NDArray[np.int64],
+    game: NDArray[np.int64],
+    places: NDArray[np.int64],
+    bust_hand: NDArray[np.int64],
+    stats: NDArray[np.int64],
+    big_blinds: NDArray[np.float64],
+) -> None:
     """Statistics of the finished hand, players out, places; marks the game over when it is."""
     n = g[_G_SEATS]
     hand = game[GM_HANDS]
@@ -387,7 +407,7 @@ def _end_hand(g, p, log, game, places, bust_hand, stats, big_blinds):
 
 
 @jit
-def _place_by_chips(p, n, game, places):
+def _place_by_chips(p: NDArray[np.int64], n: int, game: NDArray[np.int64], places: NDArray[np.int64]) -> None:
     """Give the players still in the remaining places, most chips first."""
     while game[GM_ALIVE] > 0:
         worst = -1
@@ -401,7 +421,14 @@ def _place_by_chips(p, n, game, places):
 
 
 @jit
-def _opponent_flags(g, p, log, seat, model, flags):
+def _opponent_flags(
+    g: NDArray[np.int64],
+    p: NDArray[np.int64],
+    log: NDArray[np.int64],
+    seat: int,
+    model: int,
+    flags: NDArray[np.int64],
+) -> None:
     """The Monte Carlo opponent model's flag per opponent in hand, in seat order (as bots.opponent_flags)."""
     n = g[_G_SEATS]
     used = min(g[_G_NLOG], log.shape[0])
@@ -420,8 +447,29 @@ def _opponent_flags(g, p, log, seat, model, flags):
 
 
 @jit
-def _run(g, p, log, game, schedule, decks, places, bust_hand, stats, big_blinds, kinds, params, scodes, sthresholds,
-         arrays, columns, board5, flags, counts, cards, stop):
+def _run(
+    g: NDArray[np.int64],
+    p: NDArray[np.int64],
+    log: NDArray[np.int64],
+    game: NDArray[np.int64],
+    schedule: NDArray[np.int64],
+    decks: NDArray[np.int64],
+    places: NDArray[np.int64],
+    bust_hand: NDArray[np.int64],
+    stats: NDArray[np.int64],
+    big_blinds: NDArray[np.float64],
+    kinds: NDArray[np.int64],
+    params: NDArray[np.float64],
+    scodes: NDArray[np.int64],
+    sthresholds: NDArray[np.float64],
+    arrays: StrengthArrays,
+    columns: NDArray[np.int64],
+    board5: NDArray[np.int64],
+    flags: NDArray[np.int64],
+    counts: NDArray[np.int64],
+    cards: NDArray[np.int64],
+    stop: bool,
+) -> int:
     """The compiled loop: play until the game ends, the decks run out, a table must be loaded or (``stop``) a hand ends."""
     frame_arrays, preflop, classes, powers, tables, slot_of, low, high = arrays
     n = g[_G_SEATS]
@@ -498,7 +546,7 @@ def _run(g, p, log, game, schedule, decks, places, bust_hand, stats, big_blinds,
 class _Game:
     """The arrays of one game and the deck stream."""
 
-    def __init__(self, seats: int, settings: GameSettings, deal_seed, button: int) -> None:
+    def __init__(self, seats: int, settings: GameSettings, deal_seed: int | Sequence[int] | None, button: int) -> None:
         mode = _MODES[settings.mode]
         self.schedule = blind_schedule(settings.schedule)
         self.g = np.zeros(_G_FIELDS, dtype=np.int64)
@@ -537,8 +585,9 @@ class _Game:
         """The hand that just ended (between ``_end_hand`` and the next deal)."""
         deck = self.decks[self.game[GM_DECK] - 1]
         record = Hand(Table._over_arrays(self.g, self.p, self.log), deck).record()
-        return PlayedHand(int(self.game[GM_HANDS]) - 1, record, int(self.g[_G_SB]), int(self.g[_G_BB]),
-                          int(self.g[_G_ANTE]), "posted" if self.g[_G_RULES] & RULE_POSTED_BLIND else "full")
+        return PlayedHand(number=int(self.game[GM_HANDS]) - 1, record=record, small_blind=int(self.g[_G_SB]),
+                          big_blind=int(self.g[_G_BB]), ante=int(self.g[_G_ANTE]),
+                          short_big_blind="posted" if self.g[_G_RULES] & RULE_POSTED_BLIND else "full")
 
     def more_decks(self) -> None:
         self.decks = shuffled_decks(self.rng, _DECK_BLOCK)
@@ -558,10 +607,10 @@ class _Game:
                           bust_hand=self.bust_hand[:n].copy(), tables_decoded=tables_decoded, compiled=compiled)
 
 
-_EMPTY_SOURCE = None
+_EMPTY_SOURCE: StrengthArrays | None = None
 
 
-def _empty_arrays():
+def _empty_arrays() -> StrengthArrays:
     """Kernel arrays for games whose bots need no strength (no database)."""
     global _EMPTY_SOURCE
     if _EMPTY_SOURCE is None:
@@ -574,7 +623,7 @@ def _empty_arrays():
     return _EMPTY_SOURCE
 
 
-def native_spec(bot: Any) -> tuple | None:
+def native_spec(bot: Any) -> tuple[Any, ...] | None:
     """The compiled loop's description of ``bot``, or None for a bot only Python plays (any object with ``act``)."""
     native = getattr(bot, "native", None)
     return native() if callable(native) else None
@@ -695,7 +744,7 @@ def _ask(bot: Any, seat: int, method: str, where: str, argument: Any) -> Any:
                         f"{type(error).__name__}{': ' + text if text else ''}.") from error
 
 
-def _checked_action(answer, legal, bot, seat: int, street: int, hand: int, lenient: bool) -> tuple[int, int, bool]:
+def _checked_action(answer: Any, legal: tuple[int, bool, int, int], bot: Bot, seat: int, street: int, hand: int, lenient: bool) -> tuple[int, int, bool]:
     """The bot's answer as (kind, amount, corrected); an illegal one refused in one sentence, or corrected when lenient.
 
     Legal: FOLD (a check when nothing is to be called, West's rule), CHECK or
@@ -735,7 +784,7 @@ def _checked_action(answer, legal, bot, seat: int, street: int, hand: int, lenie
     return RAISE, min(max(int(amount), min_to), max_to), True
 
 
-def _play_python(state: _Game, bots: Sequence[Bot], source, lenient: bool = False,
+def _play_python(state: _Game, bots: Sequence[Bot], source: Any, lenient: bool = False,
                  on_hand: Callable[[PlayedHand], None] | None = None) -> GameResult:
     """The same game as the compiled loop, with each decision asked of ``bot.act(view)`` in Python.
 

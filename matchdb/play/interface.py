@@ -8,6 +8,8 @@ and :mod:`matchdb.play.adapters` (other frameworks' players) both build on it.
 
 from __future__ import annotations
 
+from typing import Any
+
 from matchdb.errors import MatchdbError
 from matchdb.play.engine import GameStart, HandResult, View
 
@@ -36,7 +38,7 @@ class Bot:
         """Answer ``(kind, amount)``: FOLD, CALL (check or call) or RAISE to ``amount``."""
         raise NotImplementedError
 
-    def native(self) -> tuple | None:
+    def native(self) -> tuple[Any, ...] | None:
         """The compiled loop's description of this bot, or None when only Python can play it."""
         return None
 

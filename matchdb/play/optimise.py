@@ -46,6 +46,7 @@ import os
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -133,7 +134,7 @@ class Space:
         return np.clip(x + delta, self.low, self.high), delta
 
 
-def _vector(values, what: str, n: int | None = None) -> np.ndarray:
+def _vector(values: object, what: str, n: int | None = None) -> np.ndarray:
     try:
         array = np.array(values, dtype=np.float64).reshape(-1)
     except (TypeError, ValueError):
@@ -158,7 +159,7 @@ class Step:
         return ", ".join(f"{name} {old:.{digits}g} -> {new:.{digits}g}" for name, old, new in self.changes)
 
 
-@dataclass
+@dataclass(kw_only=True)
 class Search:
     """What a search did: the best vector, every candidate's loss, the improvements and why it stopped."""
 
@@ -172,7 +173,7 @@ class Search:
     losses: np.ndarray  # loss of each evaluated candidate, in order
     steps: list[Step] = field(default_factory=list)
     seconds: float = 0.0
-    settings: dict = field(default_factory=dict)
+    settings: dict[str, Any] = field(default_factory=dict)
 
     @property
     def evaluations(self) -> int:
@@ -193,21 +194,22 @@ class Search:
                 f"{self.best_loss:.6g}, {len(self.steps)} improvements, {self.seconds:.2f} s")
 
 
-def _changes(names, old: np.ndarray, new: np.ndarray) -> tuple[tuple[str, float, float], ...]:
+def _changes(names: tuple[str, ...], old: np.ndarray, new: np.ndarray) -> tuple[tuple[str, float, float], ...]:
     return tuple((names[i], float(old[i]), float(new[i])) for i in np.flatnonzero(old != new))
 
 
-def _check_loss(value, vector) -> float:
+def _check_loss(value: Any, vector: np.ndarray) -> float:  # whatever the loss returned
     try:
         value = float(value)
     except (TypeError, ValueError):
         raise OptimiseError(f"The loss returned {value!r} for {vector.tolist()!r}; expected a number.") from None
     if math.isnan(value):
         raise OptimiseError(f"The loss returned NaN for {vector.tolist()!r}; expected a number.")
-    return value
+    loss: float = value
+    return loss
 
 
-def _check_settings(step, max_changes, cycles, target, patience, tolerance) -> None:
+def _check_settings(step: object, max_changes: object, cycles: object, target: object, patience: object, tolerance: object) -> None:
     if isinstance(tolerance, bool) or not isinstance(tolerance, (int, float, np.number)) or not tolerance >= 0:
         raise OptimiseError(f"The tolerance {tolerance!r} is not a number of at least 0.")
     if isinstance(step, bool) or not isinstance(step, (int, float, np.number)) or not step > 0 or not math.isfinite(step):
@@ -291,11 +293,10 @@ def random_walk(loss: Callable[[np.ndarray], float], start: Sequence[float] | np
             pending = None
     if reason is None:
         reason = "target" if target is not None and fx <= target else "cycles"
-    return Search("random walk", space.names, space.start.copy(), start_loss, x, fx, reason, np.array(losses),
-                  steps, time.perf_counter() - started,
-                  dict(step=step, max_changes=max_changes, cycles=cycles, target=target, patience=patience, hone=hone,
-                       tolerance=tolerance, seed=seed,
-                       pinned=[space.names[i] for i in range(len(space.names)) if i not in set(space.free)]))
+    return Search(method="random walk", names=space.names, start=space.start.copy(), start_loss=start_loss, best=x,
+                  best_loss=fx, reason=reason, losses=np.array(losses), steps=steps,
+                  seconds=time.perf_counter() - started,
+                  settings=dict(step=step, max_changes=max_changes, cycles=cycles, target=target, patience=patience, hone=hone, tolerance=tolerance, seed=seed, pinned=[space.names[i] for i in range(len(space.names)) if i not in set(space.free)]))
 
 
 def genetic(loss: Callable[[np.ndarray], float], start: Sequence[float] | np.ndarray, low: Sequence[float] | np.ndarray, high: Sequence[float] | np.ndarray, *, names: Sequence[str] | None = None,
@@ -385,14 +386,13 @@ def genetic(loss: Callable[[np.ndarray], float], start: Sequence[float] | np.nda
         population = population[:parents]
         generation += 1
     bar.close()
-    return Search("genetic", space.names, space.start.copy(), start_loss, best, best_loss, reason, np.array(losses),
-                  steps, time.perf_counter() - started,
-                  dict(step=step, max_changes=max_changes, cycles=cycles, target=target, patience=patience,
-                       tolerance=tolerance, parents=parents, children=children, seed=seed, generations=generation,
-                       pinned=[space.names[i] for i in range(len(space.names)) if i not in set(space.free)]))
+    return Search(method="genetic", names=space.names, start=space.start.copy(), start_loss=start_loss, best=best,
+                  best_loss=best_loss, reason=reason, losses=np.array(losses), steps=steps,
+                  seconds=time.perf_counter() - started,
+                  settings=dict(step=step, max_changes=max_changes, cycles=cycles, target=target, patience=patience, tolerance=tolerance, parents=parents, children=children, seed=seed, generations=generation, pinned=[space.names[i] for i in range(len(space.names)) if i not in set(space.free)]))
 
 
-def plot_trajectories(searches: Sequence[Search], path: str | os.PathLike, ylabel: str = "loss",
+def plot_trajectories(searches: Sequence[Search], path: str | os.PathLike[str], ylabel: str = "loss",
                       xlabel: str = "candidates evaluated",
                       transform: Callable[[np.ndarray], np.ndarray] | None = None, title: str = "",
                       bands: Sequence[tuple[float, float, str]] = ()) -> str:

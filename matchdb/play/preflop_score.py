@@ -39,7 +39,7 @@ import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -47,6 +47,11 @@ from matchdb.core.cards import RANKS, parse_cards
 from matchdb.core.hole_cards import CLASSES, class_index, hand_class
 from matchdb.errors import MatchdbError
 from matchdb.play.optimise import OptimiseError, Search, Step, plot_trajectories, random_walk
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
+
+    from matchdb.core.cards import CardsLike
 
 __all__ = [
     "ScoreError",
@@ -120,7 +125,8 @@ _FEATURES = _features()
 
 
 def _scores(vector: np.ndarray, rows: np.ndarray | slice = slice(None)) -> np.ndarray:
-    return np.clip(_FEATURES[rows] @ vector, 0.0, MAX_SCORE)
+    scores: NDArray[np.float64] = np.clip(_FEATURES[rows] @ vector, 0.0, MAX_SCORE)
+    return scores
 
 
 class PreflopScore:
@@ -182,7 +188,7 @@ class PreflopScore:
         order = np.argsort(-self.scores(), kind="stable")
         return tuple(CLASSES[i] for i in order)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """``{"kind": "preflop-score", "version": 1, "parameters": {...}}``."""
         return {"kind": "preflop-score", "version": 1, "parameters": self.parameters()}
 
@@ -191,7 +197,7 @@ class PreflopScore:
         return json.dumps(self.to_dict(), allow_nan=False)
 
     @classmethod
-    def from_json(cls, data: Mapping | str) -> PreflopScore:
+    def from_json(cls, data: Any) -> PreflopScore:  # a JSON text or mapping, checked here
         """The score that :meth:`to_json`'s text (or :meth:`to_dict`'s dict) describes."""
         if isinstance(data, str):
             try:
@@ -202,14 +208,14 @@ class PreflopScore:
             raise ScoreError(f"The data {str(data)[:60]!r} is not a preflop score; expected kind 'preflop-score' and parameters.")
         return cls(**data["parameters"])
 
-    def save(self, path: str | os.PathLike, extra: Mapping | None = None) -> Path:
+    def save(self, path: str | os.PathLike[str], extra: Mapping[str, Any] | None = None) -> Path:
         """Write :meth:`to_json` (plus ``extra`` keys, like the fit's figures) to a JSON file."""
         from matchdb.outputs import save_text
 
         return save_text(path, json.dumps(self.to_dict() | dict(extra or {}), indent=1, allow_nan=False) + "\n")
 
     @classmethod
-    def load(cls, path: str | os.PathLike) -> PreflopScore:
+    def load(cls, path: str | os.PathLike[str]) -> PreflopScore:
         """Read a file :meth:`save` wrote."""
         try:
             data = json.loads(Path(path).read_text())
@@ -223,7 +229,7 @@ class PreflopScore:
         return "PreflopScore(" + ", ".join(f"{k}={v:.4g}" for k, v in self.parameters().items()) + ")"
 
 
-def _class_of(hand) -> int:
+def _class_of(hand: CardsLike) -> int:
     if isinstance(hand, str) and hand in CLASSES:
         return CLASSES.index(hand)
     if isinstance(hand, str) and len(hand) <= 3 and hand[:1].isalnum() and not hand[1:2].islower():
@@ -272,7 +278,8 @@ def preflop_targets(table: Any, opponents: int = 1, scale: str = "range") -> np.
     if scale == "equity":
         return MAX_SCORE * values
     low, high = values.min(), values.max()
-    return np.clip((values - low) / (high - low) * MAX_SCORE, 0.0, MAX_SCORE)
+    scores: NDArray[np.float64] = np.clip((values - low) / (high - low) * MAX_SCORE, 0.0, MAX_SCORE)
+    return scores
 
 
 def critical_hands(spec: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -315,7 +322,7 @@ def critical_hands(spec: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return np.array(index, dtype=np.int64), np.array(targets), np.array(weights)
 
 
-def _number(value, what: str, low: float, high: float) -> float:
+def _number(value: Any, what: str, low: float, high: float) -> float:  # a target or weight as given
     try:
         number = float(value)
     except (TypeError, ValueError):
@@ -325,7 +332,7 @@ def _number(value, what: str, low: float, high: float) -> float:
     return number
 
 
-def _entries(spec) -> list:
+def _entries(spec: object) -> list[Any]:  # entries as given, checked by the caller
     if isinstance(spec, (str, os.PathLike)) and str(spec).endswith((".csv", ".json")):
         path = Path(spec)
         try:
@@ -399,7 +406,7 @@ def rank_differences(scores: Sequence[float] | np.ndarray, reference: Sequence[f
 # -- the fit ------------------------------------------------------------------------------------
 
 
-@dataclass
+@dataclass(kw_only=True)
 class PreflopFit:
     """A fitted score, the search that found it and how well it matches its targets.
 
@@ -418,7 +425,7 @@ class PreflopFit:
     start_rms: float
     correlation: float
     description: str = ""
-    extra: dict = field(default_factory=dict)
+    extra: dict[str, Any] = field(default_factory=dict)
 
     def to_text(self, reference: np.ndarray | None = None, reference_name: str = "the targets") -> str:
         """The fit in a few lines: error, rank correlation, the parameters and the most misplaced classes."""
@@ -436,7 +443,7 @@ class PreflopFit:
         lines.append("parameters: " + ", ".join(f"{k} {v:.1f}" for k, v in self.score.parameters().items()))
         return "\n".join(lines)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The fitted parameters and figures (what ``matchdb tune preflop --json`` prints)."""
         return {"parameters": self.score.parameters(), "rms": self.rms, "start_rms": self.start_rms,
                 "rank_correlation": self.correlation, "cycles": self.search.evaluations,
@@ -447,13 +454,13 @@ class PreflopFit:
         """One line per kept step: cycle, rms error, the changed parameters."""
         return [f"cycle {s.evaluation}: rms {s.loss:.2f}: {s.describe()}" for s in self.search.steps]
 
-    def save(self, path: str | os.PathLike) -> Path:
+    def save(self, path: str | os.PathLike[str]) -> Path:
         """Write the fitted score with its figures (loadable with :meth:`PreflopScore.load`)."""
         figures = self.to_dict()
         del figures["parameters"]
         return self.score.save(path, {"fit": figures})
 
-    def plot(self, path: str | os.PathLike) -> str:
+    def plot(self, path: str | os.PathLike[str]) -> str:
         """The rms error of the best parameters over the cycles (needs matplotlib)."""
         try:
             return plot_trajectories([self.search], path, ylabel="rms error (score points)", xlabel="cycles",
@@ -532,5 +539,6 @@ def fit_preflop_score(targets: Any, *, weights: Sequence[float] | np.ndarray | N
     fitted_scores = fitted.scores()[index]
     correlation = (spearman(fitted_scores, values) if len(index) >= 2 and np.ptp(values) > 0 and np.ptp(fitted_scores) > 0
                    else math.nan)
-    return PreflopFit(fitted, start, search, full, weights_full, search.best_loss, search.start_loss, correlation,
-                      description)
+    return PreflopFit(score=fitted, start=start, search=search, targets=full, weights=weights_full,
+                      rms=search.best_loss, start_rms=search.start_loss, correlation=correlation,
+                      description=description)

@@ -28,7 +28,7 @@ Settlement(won=(0, 0, 5), final=(99, 98, 103), before=(99, 98, 98), contribution
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
@@ -74,6 +74,9 @@ from matchdb.play.engine import (
     _start_hand_kernel,
     log_capacity,
 )
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
 
 __all__ = [
     "ACTION_FACTS",
@@ -126,7 +129,23 @@ def new_state(log_rows: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 @jit
-def seat_kernel(g, p, log, n, stacks, posts, dead, small_blind, big_blind, ante, rules, opener, deck, button, hidden):
+def seat_kernel(
+    g: NDArray[np.int64],
+    p: NDArray[np.int64],
+    log: NDArray[np.int64],
+    n: int,
+    stacks: NDArray[np.int64],
+    posts: NDArray[np.int64],
+    dead: int,
+    small_blind: int,
+    big_blind: int,
+    ante: int,
+    rules: int,
+    opener: int,
+    deck: NDArray[np.int64],
+    button: int,
+    hidden: NDArray[np.int64],
+) -> None:
     """Seat a recorded hand and deal it from ``deck``: the first ``n`` seats, ``stacks[:n]``, the blinds, the button.
 
     ``posts[:n]`` are the seats' own forced bets under
@@ -155,7 +174,16 @@ def seat_kernel(g, p, log, n, stacks, posts, dead, small_blind, big_blind, ante,
 
 
 @jit
-def play_kernel(g, p, log, board, ops, first, end, kinds):
+def play_kernel(
+    g: NDArray[np.int64],
+    p: NDArray[np.int64],
+    log: NDArray[np.int64],
+    board: NDArray[np.int64],
+    ops: NDArray[np.int64],
+    first: int,
+    end: int,
+    kinds: tuple[int, int, int, int],
+) -> tuple[int, bool, int]:
     """Play the recorded ops ``ops[first:end]`` on a seated hand; returns (PLAYED or REFUSED, open fold, last street).
 
     Each op is a row ``(kind, player, amount, cards dealt, ...)``; ``kinds``
@@ -206,7 +234,16 @@ def play_kernel(g, p, log, board, ops, first, end, kinds):
 
 
 @jit
-def settle_kernel(g, p, n, won, final, before, contributions, returned):
+def settle_kernel(
+    g: NDArray[np.int64],
+    p: NDArray[np.int64],
+    n: int,
+    won: NDArray[np.int64],
+    final: NDArray[np.int64],
+    before: NDArray[np.int64],
+    contributions: NDArray[np.int64],
+    returned: NDArray[np.int64],
+) -> bool:
     """The chips of a settled hand per seat into the first ``n`` entries of each array (see :class:`Settlement`).
 
     Returns True when the hand ended at a showdown.
@@ -217,11 +254,18 @@ def settle_kernel(g, p, n, won, final, before, contributions, returned):
         before[s] = p[_P_STACK, s] - p[_P_WON, s]
         contributions[s] = p[_P_START, s] - p[_P_STACK, s] + p[_P_WON, s]
         returned[s] = p[_P_BACK, s]
-    return g[_G_SHOWDOWN] != 0
+    showdown: bool = g[_G_SHOWDOWN] != 0
+    return showdown
 
 
 @jit
-def action_facts_kernel(g, log, n, facts, folded_at):
+def action_facts_kernel(
+    g: NDArray[np.int64],
+    log: NDArray[np.int64],
+    n: int,
+    facts: NDArray[np.int64],
+    folded_at: NDArray[np.int64],
+) -> None:
     """Count each seat's :data:`ACTION_FACTS` in ``facts[s, :6]``; ``folded_at[s]`` the street it folded on, else 5."""
     for s in range(n):
         for j in range(len(ACTION_FACTS)):

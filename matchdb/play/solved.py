@@ -76,7 +76,7 @@ class SolverBot(Bot):
     """Plays heads-up from the saved solution at ``path`` (see the module's docstring); ``seed`` seeds its sampling,
     ``db`` is the database to check the solution against (default: the one the table offers)."""
 
-    def __init__(self, path: str | os.PathLike, seed: int = 0, db: Any = None, name: str = "solver") -> None:
+    def __init__(self, path: str | os.PathLike[str], seed: int = 0, db: Any = None, name: str = "solver") -> None:
         self.path = os.fspath(path)
         self.seed = seed
         self.db = db
@@ -86,7 +86,7 @@ class SolverBot(Bot):
         self.in_spot = 0  # decisions taken from the solution
         self.outside = 0  # decisions taken by the simple rule
 
-    def __getstate__(self) -> dict:  # sent to arena workers without the loaded solution (each loads its own)
+    def __getstate__(self) -> dict[str, Any]:  # sent to arena workers without the loaded solution (each loads its own)
         state = dict(self.__dict__)
         state["_solution"] = None
         return state

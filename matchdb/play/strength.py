@@ -33,7 +33,9 @@ lookups (0.6 MB, built in about 0.1 s) and the preflop table.
 
 The kernel (:func:`matchdb.equity.kernels.strength`, on the arrays this module
 gathers: :func:`kernel_arrays`) is shared by the compiled arena loop and by
-Python bots (through :class:`StrengthSource`), so both compute the same numbers. With a
+Python bots (through :class:`StrengthSource`), so both compute the same numbers; its
+heads-up and exact kinds are the equity kernels' exact count
+(:func:`matchdb.equity.kernels.exact_hero`, which answers ``db.multiway`` too). With a
 database open, ``StrengthSource(db).naive("AhKh", "2c7dJh", players=2)`` is
 0.580707, as ``db.win_rate`` says; the lookups alone need no database:
 
@@ -80,6 +82,8 @@ from matchdb.equity.kernels import strength as strength_kernel
 from matchdb.errors import BoardError, CardError, DatabaseError, MatchdbError
 
 if TYPE_CHECKING:
+    from numpy.typing import NDArray
+
     from matchdb.db.query import MatchDB
 
 __all__ = [
@@ -95,6 +99,7 @@ __all__ = [
     "STEERED",
     "MODELS",
     "StrengthError",
+    "TABLE_CAPACITY",
     "TableSet",
     "LazyTables",
     "decode_tables",
@@ -115,6 +120,9 @@ KINDS = {"naive": NAIVE, "headsup": HEADSUP, "montecarlo": MONTECARLO, "exact": 
 MODELS = {"uniform": UNIFORM, "dropout": DROPOUT, "steered": STEERED}
 
 _TABLE_SHAPE = (N_PAIRS, N_PAIRS)
+#: How many decoded tables a source keeps when it decodes them on first use (:class:`LazyTables`),
+#: unless told otherwise: 64 x 2.8 MB = 180 MB; a table pushed out is decoded again (about 3 ms).
+TABLE_CAPACITY = 64
 
 
 class StrengthError(MatchdbError):
@@ -192,7 +200,7 @@ class LazyTables(TableSet):
     matchdb.play.strength.StrengthError: The table capacity 0 is not a whole number of at least 1.
     """
 
-    def __init__(self, db: MatchDB, capacity: int = 16) -> None:
+    def __init__(self, db: MatchDB, capacity: int = TABLE_CAPACITY) -> None:
         if isinstance(capacity, bool) or not isinstance(capacity, int) or capacity < 1:
             raise StrengthError(f"The table capacity {capacity!r} is not a whole number of at least 1.")
         super().__init__(np.zeros((capacity,) + _TABLE_SHAPE, dtype=np.uint16), np.full(N_FLOPS, -1, dtype=np.int64),
@@ -222,7 +230,7 @@ _DECODED_NAME = "tables.npy"
 _DECODED_META = "tables.json"
 
 
-def decode_tables(db: MatchDB, folder: str | os.PathLike, quiet: bool = True) -> Path:
+def decode_tables(db: MatchDB, folder: str | os.PathLike[str], quiet: bool = True) -> Path:
     """Decode every table of ``db`` once into ``folder/tables.npy`` (4.85 GB) for :func:`open_decoded`.
 
     Written under a temporary name and renamed when complete, with a small
@@ -246,7 +254,7 @@ def decode_tables(db: MatchDB, folder: str | os.PathLike, quiet: bool = True) ->
     return folder
 
 
-def open_decoded(folder: str | os.PathLike) -> TableSet:
+def open_decoded(folder: str | os.PathLike[str]) -> TableSet:
     """Map the tables :func:`decode_tables` wrote, read-only (no start-up cost; pages load on first touch).
 
     >>> open_decoded("/nonexistent")
@@ -271,14 +279,17 @@ def open_decoded(folder: str | os.PathLike) -> TableSet:
 class StrengthSource:
     """Strengths of any hand on any board from one database: preflop table plus decoded W tables.
 
+    :class:`matchdb.play.sources.TableSource` names a source without opening it
+    (what the arena and tuning take as ``source=``).
+
     Parameters
     ----------
     db : an open :class:`matchdb.MatchDB` (its preflop table is read once).
     tables : where W tables come from: a :class:`TableSet` (``open_decoded``)
-        or None for :class:`LazyTables` of ``capacity`` slots.
+        or None for :class:`LazyTables` of ``capacity`` slots (default :data:`TABLE_CAPACITY`).
     """
 
-    def __init__(self, db: MatchDB, tables: TableSet | None = None, capacity: int = 16) -> None:
+    def __init__(self, db: MatchDB, tables: TableSet | None = None, capacity: int = TABLE_CAPACITY) -> None:
         self.db = db
         self.tables = tables if tables is not None else LazyTables(db, capacity)
         self.preflop = preflop_array(db)
@@ -339,7 +350,8 @@ class StrengthSource:
         return self._compute(kind, hole_ids[0], hole_ids[1], board_array, len(board_ids), int(players), int(samples),
                              model, float(threshold), int(redraws), flags_array)
 
-    def _compute(self, kind, hole0, hole1, board_array, n_board, players, samples, model, threshold, redraws, flags) -> float:
+    def _compute(self, kind: int, hole0: int, hole1: int, board_array: NDArray[np.int64], n_board: int, players: int,
+                 samples: int, model: int, threshold: float, redraws: int, flags: NDArray[np.int64]) -> float:
         """The kernel call, without checks (the board's table must be loaded)."""
         with self._lock:  # the columns buffer is shared
             return float(strength_kernel(kind, hole0, hole1, board_array, n_board, players, samples, model, threshold,
@@ -359,7 +371,7 @@ class StrengthSource:
         return self.strength(MONTECARLO, hole, board, players, samples, model, threshold, redraws, flags)
 
 
-def _pick(value, names: dict, what: str) -> int:
+def _pick(value: object, names: dict[str, int], what: str) -> int:
     if isinstance(value, str):
         if value not in names:
             raise StrengthError(f"The {what} {value!r} is unknown; expected one of {', '.join(names)}.")

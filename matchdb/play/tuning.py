@@ -39,10 +39,16 @@ run, not answers of the database (:mod:`matchdb.answers` holds those): they
 render the same way, ``to_text()`` for the terminal and ``to_dict()`` as JSON,
 and also save and plot themselves.
 
->>> result = tune_bot("fives", ["station"], cycles=6, games=20, noise_sessions=3, mode="cash", hands=20, seed=1)
+**Settings.** :class:`TuningConfig` holds what the search does (objective,
+method, budget, steps, the noise check, the seed) and, as its ``sessions``, a
+:class:`SessionConfig` (how each candidate is scored); a
+:class:`matchdb.play.sources.TableSource` says where hand strengths come from.
+
+>>> config = TuningConfig(cycles=6, noise_sessions=3, seed=1, sessions=SessionConfig(games=20, mode="cash", hands=20))
+>>> result = tune_bot("fives", ["station"], config)
 >>> result.search.evaluations, result.bot.name, result.noise.values.shape
 (6, 'fives-tuned', (3,))
->>> tune_bot("fives", ["station"], objective="target")
+>>> TuningConfig(objective="target")
 Traceback (most recent call last):
 ...
 matchdb.play.tuning.TuningError: The objective 'target' needs a target rate (big blinds per 100 hands); give target=.
@@ -55,8 +61,9 @@ import json
 import math
 import os
 import time
+import warnings
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -64,19 +71,24 @@ import numpy as np
 
 from matchdb.answers import plain
 from matchdb.errors import MatchdbError
-from matchdb.play.arena import Estimate, open_source, run_arena, seatings, t_quantile
+from matchdb.play.arena import Estimate, run_arena, seatings, t_quantile
 from matchdb.play.bots import Bot, BuiltinBot, make_bot, save_bot
 from matchdb.play.games import GameSettings, needs_strength
 from matchdb.play.optimise import OptimiseError, Search, Space, Step, genetic, random_walk
+from matchdb.play.sources import TableSource, source_of
 
 if TYPE_CHECKING:
-    from matchdb.db.query import MatchDB
+    from numpy.typing import NDArray
+
+    from matchdb.play.strength import StrengthSource
 
 __all__ = [
     "TuningError",
     "OBJECTIVES",
     "METHODS",
     "Objective",
+    "SessionConfig",
+    "TuningConfig",
     "Session",
     "SessionPlayer",
     "Noise",
@@ -111,7 +123,7 @@ def _interval(values: np.ndarray) -> Estimate:
 # -- what is measured ---------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Session:
     """The tuned bot's figures over one session: means over its duplicate sets (per seat-game for chips)."""
 
@@ -184,6 +196,164 @@ class Objective:
         return self.target
 
 
+def _whole(value: Any, what: str, low: int, high: int | None = None) -> None:
+    """Refuse ``value`` unless it is a whole number ``low``..``high``."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
+        raise TuningError(f"The {what} {value!r} is not a whole number of at least {low}.")
+    if high is not None and value > high:
+        raise TuningError(f"The {what} {value!r} is out of range; expected {low}..{high:,}.")
+
+
+@dataclass(frozen=True, kw_only=True)
+class SessionConfig:
+    """How each candidate is scored: the sessions it plays against the field (see :class:`SessionPlayer`).
+
+    ``games`` duplicate games a session (rounded up to whole sets), ``seats``
+    at the table (default: the field plus the candidate), ``mode`` ``"cash"``
+    (``hands`` a game, default 200) or ``"tournament"`` (``hands`` a cap,
+    default 5000), ``chunks`` parts a session is split into (each its own
+    seed derived from the session's), ``workers`` Dask worker processes
+    playing them (1: here).
+
+    >>> SessionConfig(games=20, hands=20).mode
+    'cash'
+    >>> SessionConfig(mode="sng")
+    Traceback (most recent call last):
+    ...
+    matchdb.play.tuning.TuningError: The mode 'sng' is unknown; expected 'cash' or 'tournament'.
+    """
+
+    games: int = 200
+    seats: int | None = None
+    mode: str = "cash"
+    hands: int | None = None
+    chunks: int = 4
+    workers: int = 1
+
+    def __post_init__(self) -> None:
+        _whole(self.games, "number of games", 1)
+        if self.seats is not None and (isinstance(self.seats, bool) or not isinstance(self.seats, (int, np.integer))
+                                       or not 2 <= self.seats <= 10):
+            raise TuningError(f"The number of seats {self.seats!r} is out of range; expected 2..10.")
+        if self.mode not in ("cash", "tournament"):
+            raise TuningError(f"The mode {self.mode!r} is unknown; expected 'cash' or 'tournament'.")
+        if self.hands is not None:
+            _whole(self.hands, "number of hands", 1)
+        _whole(self.chunks, "number of chunks", 1)
+        _whole(self.workers, "number of workers", 1)
+
+
+@dataclass(frozen=True, kw_only=True)
+class TuningConfig:
+    """What a tuning run searches for and how: the objective, the search, the noise check and the sessions.
+
+    ``objective`` and ``target``: see :class:`Objective`. ``method``:
+    ``"walk"`` (the random walk) or ``"genetic"``. ``cycles``: candidates to
+    evaluate (the budget); ``patience`` stops earlier after that many without
+    improvement. ``step``, ``max_changes``: each change is uniform in
+    +-``step`` times the parameter's bounded range, 1 to ``max_changes``
+    parameters at a time. ``pinned``, ``bounds``: parameters that keep their
+    start value; narrower bounds (``{"raise_fraction": (0.25, 2.0)}``).
+    ``hone``: the walk repeats a change that helped
+    (:func:`matchdb.play.optimise.random_walk`). ``parents``, ``children``: the
+    genetic search's population and brood. ``noise_sessions``: sessions
+    measuring the noise (and checking the result). ``seed``: seed of the
+    training session, the noise sessions and the proposals. ``name``: the
+    tuned bot's name (default ``NAME-tuned``). ``sessions``: how each
+    candidate is scored (:class:`SessionConfig`).
+
+    >>> TuningConfig(objective="invested", pinned=["rr_low"], sessions=SessionConfig(games=60)).sessions.games
+    60
+    >>> TuningConfig(method="annealing")
+    Traceback (most recent call last):
+    ...
+    matchdb.play.tuning.TuningError: The method 'annealing' is unknown; expected one of walk, genetic.
+    """
+
+    objective: str | Objective = "bb_per_100"
+    target: float | None = None
+    method: str = "walk"
+    cycles: int = 200
+    step: float = 0.05
+    max_changes: int = 3
+    patience: int | None = None
+    hone: bool = True
+    parents: int = 4
+    children: int = 8
+    pinned: Sequence[str] = ()
+    bounds: Mapping[str, tuple[float, float]] = field(default_factory=dict)
+    noise_sessions: int = 5
+    seed: int = 0
+    name: str | None = None
+    sessions: SessionConfig = field(default_factory=SessionConfig)
+
+    def __post_init__(self) -> None:
+        if isinstance(self.objective, Objective):
+            if self.target is not None:
+                raise TuningError("Give the target inside the Objective, not also as target=.")
+        else:
+            Objective(self.objective, self.target)  # refuses an unknown objective or a missing target
+        if self.method not in METHODS:
+            raise TuningError(f"The method {self.method!r} is unknown; expected one of {', '.join(METHODS)}.")
+        _whole(self.cycles, "number of cycles", 1)
+        if isinstance(self.step, bool) or not isinstance(self.step, (int, float)) or not 0 < self.step <= 1:
+            raise TuningError(f"The step {self.step!r} is not a number above 0 and at most 1 (a share of each "
+                              "parameter's range).")
+        _whole(self.max_changes, "maximum number of changes", 1)
+        if self.patience is not None:
+            _whole(self.patience, "patience", 1)
+        if not isinstance(self.hone, bool):
+            raise TuningError(f"hone is {self.hone!r}; expected True or False.")
+        _whole(self.parents, "number of parents", 1)
+        _whole(self.children, "number of children", 1)
+        _whole(self.noise_sessions, "number of noise sessions", 2)
+        _whole(self.seed, "seed", 0, 2**63 - 1)
+        if self.name is not None and (not isinstance(self.name, str) or not self.name.strip()):
+            raise TuningError(f"The name {self.name!r} is not a bot name; expected some text, or None.")
+        if isinstance(self.pinned, str) or not all(isinstance(p, str) for p in self.pinned):
+            raise TuningError(f"The pinned parameters {self.pinned!r} are not a list of parameter names.")
+        if not isinstance(self.bounds, Mapping):
+            raise TuningError(f"The bounds {self.bounds!r} are not a mapping of parameter names to (low, high).")
+        if not isinstance(self.sessions, SessionConfig):
+            raise TuningError(f"The sessions {self.sessions!r} are not a SessionConfig.")
+        object.__setattr__(self, "pinned", tuple(self.pinned))
+        object.__setattr__(self, "bounds", dict(self.bounds))
+
+    @property
+    def goal(self) -> Objective:
+        """The :class:`Objective` of ``objective`` and ``target``."""
+        return self.objective if isinstance(self.objective, Objective) else Objective(self.objective, self.target)
+
+
+_SEARCH_KEYS = frozenset(f.name for f in fields(TuningConfig)) - {"sessions"}
+_SESSION_KEYS = frozenset(f.name for f in fields(SessionConfig))
+_SOURCE_KEYS = frozenset({"db", "tables", "capacity"})
+
+
+def _settle(where: str, config: TuningConfig | None, source: Any, old: dict[str, Any],
+            search_keys: frozenset[str] = _SEARCH_KEYS) -> tuple[TuningConfig, TableSource | None]:
+    """The configuration and table source of a call, from ``config=`` and ``source=`` or the deprecated keywords ``old``."""
+    unknown = sorted(set(old) - search_keys - _SESSION_KEYS - _SOURCE_KEYS)
+    if unknown:
+        raise TypeError(f"{where}() got an unexpected keyword argument {unknown[0]!r}")
+    table_source = source_of(source, old.pop("db", None), old.pop("tables", None), old.pop("capacity", None),
+                             where=where, stacklevel=4)
+    if old:
+        warnings.warn(f"{where}'s keywords {', '.join(f'{k}=' for k in sorted(old))} are deprecated; give "
+                      "config=TuningConfig(..., sessions=SessionConfig(...)) (matchdb.play.tuning).", DeprecationWarning,
+                      stacklevel=3)
+        if config is not None:
+            raise TuningError(f"{where} was given config= and also {', '.join(f'{k}=' for k in sorted(old))}; give "
+                              "only config=TuningConfig(...).")
+        sessions = SessionConfig(**{k: v for k, v in old.items() if k in _SESSION_KEYS})
+        config = TuningConfig(**{k: v for k, v in old.items() if k in search_keys}, sessions=sessions)
+    if config is None:
+        return TuningConfig(), table_source
+    if not isinstance(config, TuningConfig):
+        raise TuningError(f"The config {config!r} is not a TuningConfig.")
+    return config, table_source
+
+
 def _derive(*entropy: int) -> int:
     return int(np.random.SeedSequence([int(e) for e in entropy]).generate_state(1)[0])
 
@@ -191,10 +361,11 @@ def _derive(*entropy: int) -> int:
 # -- playing sessions -------------------------------------------------------------------------------
 
 
-_WORKER_SOURCES: dict = {}
+_WORKER_SOURCES: dict[tuple[str | None, str | None, int], TableSource] = {}
 
 
-def _play_chunk(bots, settings, seats, seed, units, source) -> tuple[dict, int]:
+def _play_chunk(bots: Sequence[Bot], settings: GameSettings, seats: int, seed: int, units: int, source: Any
+                ) -> tuple[dict[str, Any], int]:
     """One chunk: ``units`` duplicate sets of ``bots`` (the candidate first); its per-set figures and hands."""
     set_games = len(seatings(len(bots), seats, 0, 0, True))
     result = run_arena(list(bots), games=units * set_games, seats=seats, seed=seed, duplicate=True, settings=settings,
@@ -203,68 +374,73 @@ def _play_chunk(bots, settings, seats, seed, units, source) -> tuple[dict, int]:
     return result.unit_values[name], result.bot(name).hands
 
 
-def _worker_chunk(bots, settings, seats, seed, units, where) -> tuple[dict, int]:
+def _worker_chunk(bots: Sequence[Bot], settings: GameSettings, seats: int, seed: int, units: int,
+                  where: TableSource | None) -> tuple[dict[str, Any], int]:
     """A Dask task: the worker opens (once) its own strength source, then plays a chunk."""
     source = None
     if where is not None:
-        if where not in _WORKER_SOURCES:
-            _WORKER_SOURCES[where] = open_source(*where)
-        source = _WORKER_SOURCES[where]
+        source = _WORKER_SOURCES.setdefault(where.key(), where).open()
     return _play_chunk(bots, settings, seats, seed, units, source)
 
 
 class SessionPlayer:
     """Plays sessions of candidate bots against a fixed field, split into chunks, in parallel on Dask workers.
 
+    The session settings as keywords (``games=``, ``seats=``, ``mode=``,
+    ``hands=``, ``chunks=``, ``workers=``) and ``db=``, ``tables=``,
+    ``capacity=`` are deprecated (a :class:`DeprecationWarning`).
+
     Parameters
     ----------
     field : the opponents (names like ``"west-tight"``, bot files or bot objects).
-    games : duplicate games per session (rounded up to whole sets: every order of the seated bots up to four
-        seats, else every rotation of a random seating; see :func:`matchdb.play.arena.seatings`).
-    seats : seats at the table (default: one per field bot plus the candidate).
-    mode, hands : ``"cash"`` (``hands`` per game, default 200) or ``"tournament"``.
-    chunks : parts a session is split into (each its own seed derived from the session's).
-    workers : 1 plays here; more start a Dask LocalCluster of that many
-        single-threaded worker processes on 127.0.0.1 at the first session
-        (each opens the database itself, and ``tables`` when given).
-    db, tables, source, capacity : where hand strengths come from (see
-        :func:`matchdb.play.arena.run_arena`); only opened when a bot needs them.
+    sessions : how a session is played (:class:`SessionConfig`): games per session (rounded up to whole
+        duplicate sets: every order of the seated bots up to four seats, else every rotation of a random
+        seating; see :func:`matchdb.play.arena.seatings`), seats, mode and hands, chunks, and workers (more
+        than 1 start a Dask LocalCluster of that many single-threaded worker processes on 127.0.0.1 at the
+        first session, each opening the source's database and tables itself).
+    source : where hand strengths come from (:class:`matchdb.play.sources.TableSource`, or an open
+        :class:`matchdb.play.strength.StrengthSource`); only opened when a bot needs them.
     """
 
-    def __init__(self, field: Sequence, *, games: int = 200, seats: int | None = None, mode: str = "cash",
-                 hands: int | None = None, chunks: int = 4, workers: int = 1, db: MatchDB | None = None, tables: Any = None, source: Any = None,
-                 capacity: int = 64) -> None:
+    def __init__(self, field: Sequence[Bot | str] | str, sessions: SessionConfig | None = None, *,
+                 source: TableSource | StrengthSource | None = None, **deprecated: Any) -> None:
+        unknown = sorted(set(deprecated) - _SESSION_KEYS - _SOURCE_KEYS)
+        if unknown:
+            raise TypeError(f"SessionPlayer() got an unexpected keyword argument {unknown[0]!r}")
+        self.source = source_of(source, deprecated.pop("db", None), deprecated.pop("tables", None),
+                                deprecated.pop("capacity", None), where="SessionPlayer")
+        if deprecated:
+            warnings.warn(f"SessionPlayer's keywords {', '.join(f'{k}=' for k in sorted(deprecated))} are deprecated; "
+                          "give sessions=SessionConfig(...) (matchdb.play.tuning).", DeprecationWarning, stacklevel=2)
+            if sessions is not None:
+                raise TuningError("SessionPlayer was given sessions= and also session keywords; give only "
+                                  "sessions=SessionConfig(...).")
+            sessions = SessionConfig(**deprecated)
+        sessions = sessions if sessions is not None else SessionConfig()
+        if not isinstance(sessions, SessionConfig):
+            raise TuningError(f"The sessions {sessions!r} are not a SessionConfig.")
+        self.config = sessions
         if isinstance(field, str):
             field = [b.strip() for b in field.split(",") if b.strip()]
         self.field = [make_bot(b) if isinstance(b, str) else b for b in field]
         if not self.field or not all(callable(getattr(b, "act", None)) for b in self.field):
             raise TuningError(f"The field {field!r} names no bot; expected opponents like 'west-tight,allin'.")
-        for name, value, low in (("number of games", games, 1), ("number of chunks", chunks, 1),
-                                 ("number of workers", workers, 1)):
-            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
-                raise TuningError(f"The {name} {value!r} is not a whole number of at least {low}.")
-        if seats is None and len(self.field) + 1 > 10:
+        if sessions.seats is None and len(self.field) + 1 > 10:
             raise TuningError(f"The candidate and {len(self.field)} opponents need {len(self.field) + 1} seats; a table "
                               "has at most 10.")
-        self.seats = seats if seats is not None else len(self.field) + 1
-        if isinstance(self.seats, bool) or not isinstance(self.seats, int) or not 2 <= self.seats <= 10:
-            raise TuningError(f"The number of seats {self.seats!r} is out of range; expected 2..10.")
+        self.seats = sessions.seats if sessions.seats is not None else len(self.field) + 1
         if len(self.field) + 1 > self.seats:
             raise TuningError(f"The candidate and {len(self.field)} opponents do not fit {self.seats} seats.")
-        if mode not in ("cash", "tournament"):
-            raise TuningError(f"The mode {mode!r} is unknown; expected 'cash' or 'tournament'.")
+        mode, hands = sessions.mode, sessions.hands
         self.settings = GameSettings(mode=mode, hands=hands if hands is not None else (200 if mode == "cash" else 5000),
                                      stack=2000 if mode == "cash" else 1500)
         self.set_games = len(seatings(len(self.field) + 1, self.seats, 0, 0, True))  # games a duplicate set plays
-        self.units = math.ceil(games / self.set_games)
-        self.chunk_units = [len(part) for part in np.array_split(np.arange(self.units), chunks) if len(part)]
-        self.workers = int(workers)
-        if tables is not None:
-            from matchdb.play.strength import open_decoded
-
-            open_decoded(tables)  # says so at once when the folder holds no decoded tables
-        self._db, self._tables, self._capacity = db, tables, capacity
-        self._source = source
+        self.units = math.ceil(sessions.games / self.set_games)
+        self.chunk_units = [len(part) for part in np.array_split(np.arange(self.units), sessions.chunks) if len(part)]
+        self.workers = int(sessions.workers)
+        if self.source is not None:
+            self.source.check()  # says so at once when the folder holds no decoded tables
+        self._strengths: StrengthSource | None = None
         self._needs: bool | None = None
         self._cluster: contextlib.ExitStack | None = None
         self._client = None
@@ -274,26 +450,24 @@ class SessionPlayer:
         """Games per session (whole duplicate sets)."""
         return self.units * self.set_games
 
-    def _where(self) -> tuple | None:
-        """(database path, tables folder, capacity) for the workers' own sources, or None when no bot needs one."""
-        if not self._needs:
+    def _where(self) -> TableSource | None:
+        """What the workers open for their own strength sources, or None when no bot needs one."""
+        if not self._needs or self.source is None:
             return None
-        db_path = getattr(self._source.db, "path", None)
-        if db_path is None:
-            raise TuningError("Workers open the database themselves; give the database as a path or an opened MatchDB.")
-        return (str(db_path), None if self._tables is None else str(self._tables), self._capacity)
+        return self.source.for_workers()
 
     def _start(self, bots: Sequence[Bot]) -> None:
         """Open the strength source when some bot needs one; start the workers (once)."""
         if self._needs is None:
             self._needs = needs_strength(list(bots) + self.field)
-            if self._needs and self._source is None:
-                self._source = open_source(self._db, self._tables, self._capacity)
+            if self._needs:
+                self.source = self.source or TableSource()
+                self._strengths = self.source.open()
         if self.workers > 1 and self._client is None:
             from matchdb.cluster import local_cluster
 
             # compile (or load) every kernel here first: numba's cache races when many processes compile at once
-            _play_chunk([bots[0], *self.field], self.settings, self.seats, 0, 1, self._source)
+            _play_chunk([bots[0], *self.field], self.settings, self.seats, 0, 1, self._strengths)
             cluster = self._cluster = contextlib.ExitStack()
             self._client = cluster.enter_context(local_cluster(self.workers))
 
@@ -316,7 +490,7 @@ class SessionPlayer:
         tasks = [(k, [bot, *self.field], chunk_seed, units) for k, (bot, seed) in enumerate(pairs)
                  for chunk_seed, units in zip(self.chunk_seeds(seed), self.chunk_units, strict=True)]
         if self._client is None:
-            done = [_play_chunk(b, self.settings, self.seats, s, u, self._source) for _, b, s, u in tasks]
+            done = [_play_chunk(b, self.settings, self.seats, s, u, self._strengths) for _, b, s, u in tasks]
         else:
             where = self._where()
             futures = [self._client.submit(_worker_chunk, b, self.settings, self.seats, s, u, where, pure=False)
@@ -326,10 +500,11 @@ class SessionPlayer:
         for k, (_bot, seed) in enumerate(pairs):
             parts = [d for (j, *_), d in zip(tasks, done, strict=True) if j == k]
             values = {key: np.concatenate([p[0][key] for p in parts]) for key in ("bb_per_100", "chips", "invested", "wins")}
-            sessions.append(Session(int(seed), len(values["wins"]), len(values["wins"]) * self.set_games,
-                                    int(sum(p[1] for p in parts)), float(values["bb_per_100"].mean()),
-                                    float(values["chips"].mean()), float(values["invested"].mean()),
-                                    float(values["wins"].mean())))
+            units = len(values["wins"])
+            sessions.append(Session(seed=int(seed), units=units, games=units * self.set_games,
+                                    hands=int(sum(p[1] for p in parts)), bb_per_100=float(values["bb_per_100"].mean()),
+                                    chips=float(values["chips"].mean()), invested=float(values["invested"].mean()),
+                                    wins=float(values["wins"].mean())))
         return sessions
 
     def close(self) -> None:
@@ -341,7 +516,7 @@ class SessionPlayer:
     def __enter__(self) -> SessionPlayer:
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
 
@@ -361,7 +536,7 @@ class Noise:
         return f"{self.mean:.4g} +- {self.sd:.3g} (sd over {len(self.values)} sessions)"
 
 
-@dataclass
+@dataclass(kw_only=True)
 class TuningResult:
     """A tuning run: the tuned bot, the search, the noise, and the improvement on held-out sessions.
 
@@ -377,12 +552,12 @@ class TuningResult:
     bot: BuiltinBot
     start_bot: BuiltinBot
     search: Search
-    values: np.ndarray  # the objective's value of the start (entry 0) and of each candidate on the training session
+    values: NDArray[np.float64]  # the objective's value of the start (entry 0) and of each candidate on the training session
     noise: Noise
     validation: np.ndarray
     improvement: Estimate
     beyond_noise: bool
-    settings: dict
+    settings: dict[str, Any]
     seconds: float
     log: list[str] = field(default_factory=list)
 
@@ -396,7 +571,7 @@ class TuningResult:
         """The best candidate's value on the training session."""
         return float(self.values[self._best_index()[-1]])
 
-    def _best_index(self) -> np.ndarray:
+    def _best_index(self) -> NDArray[np.int64]:
         """Index into ``values`` of the best so far after each evaluation."""
         losses = np.concatenate([[self.search.start_loss], self.search.losses])
         best = np.zeros(len(losses), dtype=np.int64)
@@ -437,9 +612,10 @@ class TuningResult:
         """:meth:`to_dict` as JSON text."""
         return json.dumps(self.to_dict(), allow_nan=False)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The run's figures as plain JSON types (kept in the saved bot file under ``"tuning"``)."""
-        return plain({
+        # numpy's tolist() is typed Any: as dict[str, object] the figures pick plain()'s dict overload, not the Any one
+        figures: dict[str, object] = {
             "method": self.method, "objective": self.objective.kind, "target": self.objective.target,
             "settings": self.settings, "start": dict(zip(self.search.names, self.search.start.tolist(), strict=True)),
             "noise": {"seeds": self.noise.seeds, "values": self.noise.values.tolist(), "mean": self.noise.mean,
@@ -450,13 +626,14 @@ class TuningResult:
             "improvement": {"mean": self.improvement.mean, "low": self.improvement.low, "high": self.improvement.high,
                             "sessions": self.improvement.units},
             "beyond_noise": self.beyond_noise, "seconds": self.seconds,
-        })
+        }
+        return plain(figures)
 
-    def save(self, path: str | os.PathLike) -> Path:
+    def save(self, path: str | os.PathLike[str]) -> Path:
         """Write the tuned bot as a file :func:`matchdb.play.bots.load_bot` (and ``--bots FILE.json``) reads."""
         return save_bot(self.bot, path, {"tuning": self.to_dict()})
 
-    def plot(self, path: str | os.PathLike) -> str:
+    def plot(self, path: str | os.PathLike[str]) -> str:
         """The best value over the candidates, the noise band and the held-out check (needs matplotlib)."""
         return _plot([self], path)
 
@@ -482,16 +659,16 @@ class Comparison:
         """What the command line prints (:meth:`summary`)."""
         return self.summary()
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """Each method's figures (:meth:`TuningResult.to_dict`) by method name."""
         return {name: result.to_dict() for name, result in self.results.items()}
 
-    def plot(self, path: str | os.PathLike) -> str:
+    def plot(self, path: str | os.PathLike[str]) -> str:
         """Both trajectories in one figure (needs matplotlib)."""
         return _plot(list(self.results.values()), path)
 
 
-def _plot(results: Sequence[TuningResult], path) -> str:
+def _plot(results: Sequence[TuningResult], path: str | os.PathLike[str]) -> str:
     try:
         import matplotlib
 
@@ -600,7 +777,7 @@ class Tuner:
         """The bot with a parameter vector, under the tuned name."""
         return self.bot.with_vector(np.asarray(vector, dtype=np.float64), name=self.name)
 
-    def values(self, vectors: Sequence, seeds: Sequence[int]) -> list[float]:
+    def values(self, vectors: Sequence[Sequence[float] | np.ndarray], seeds: Sequence[int]) -> list[float]:
         """The objective's value of each vector on the session of the matching seed."""
         sessions = self.player.play([(self.candidate(v), s) for v, s in zip(vectors, seeds, strict=True)])
         return [self.objective.value(s) for s in sessions]
@@ -666,71 +843,77 @@ class Tuner:
                         cycles=cycles, step=step, max_changes=max_changes, patience=patience,
                         pinned=common["pinned"], low=self.space.low.tolist(), high=self.space.high.tolist())
         settings |= dict(hone=hone) if method == "walk" else dict(parents=parents, children=children)
-        return TuningResult(METHODS[method], objective, self.candidate(search.best), self.bot, search, np.array(values),
-                            noise, validation, improvement, beyond, settings, time.perf_counter() - started,
-                            self.lines[:1] + self.lines[first_line:])
+        return TuningResult(method=METHODS[method], objective=objective, bot=self.candidate(search.best), start_bot=self.bot,
+                            search=search, values=np.array(values), noise=noise, validation=validation,
+                            improvement=improvement, beyond_noise=beyond, settings=settings,
+                            seconds=time.perf_counter() - started, log=self.lines[:1] + self.lines[first_line:])
 
 
-def tune_bot(bot: Any, field: Sequence[Any], *, objective: str | Objective = "bb_per_100", target: float | None = None,
-             method: str = "walk", cycles: int = 200, step: float = 0.05, max_changes: int = 3,
-             pinned: Sequence[str] = (), bounds: Mapping[str, tuple[float, float]] | None = None,
-             patience: int | None = None, hone: bool = True, parents: int = 4, children: int = 8,
-             noise_sessions: int = 5, seed: int = 0, games: int = 200, seats: int | None = None, mode: str = "cash",
-             hands: int | None = None, chunks: int = 4, workers: int = 1, db: MatchDB | None = None, tables: Any = None, source: Any = None,
-             capacity: int = 64, name: str | None = None, progress: bool = False,
-             log: Callable[[str], None] | None = None) -> TuningResult:
+def tune_bot(bot: Any, field: Sequence[Any], config: TuningConfig | None = None, *,
+             source: TableSource | StrengthSource | None = None, progress: bool = False,
+             log: Callable[[str], None] | None = None, **deprecated: Any) -> TuningResult:
     """Tune ``bot`` against ``field`` in the arena and check the result against the session noise.
+
+    The settings as keywords (``cycles=``, ``games=``, ...: the fields of
+    :class:`TuningConfig` and :class:`SessionConfig`) and ``db=``,
+    ``tables=``, ``capacity=`` are deprecated (a :class:`DeprecationWarning`)
+    and still taken for one release.
 
     Parameters
     ----------
     bot : a built-in bot, its name (``"west"``, ``"west-loose:headsup"``) or a bot file.
     field : the opponents, a list or a comma-separated text.
-    objective, target : see :class:`Objective`.
-    method : ``"walk"`` (the random walk) or ``"genetic"``.
-    cycles : candidates to evaluate (the budget); ``patience`` stops earlier
-        after that many without improvement.
-    step, max_changes : each change is uniform in +-``step`` times the
-        parameter's bounded range, 1 to ``max_changes`` parameters at a time.
-    pinned, bounds : parameters that keep their start value; narrower bounds.
-    hone : the walk repeats a change that helped (see :func:`matchdb.play.optimise.random_walk`).
-    parents, children : the genetic search's population and brood.
-    noise_sessions : sessions measuring the noise (and checking the result).
-    seed : seed of the training session, the noise sessions and the proposals.
-    games, seats, mode, hands, chunks, workers, db, tables, source, capacity :
-        the sessions (:class:`SessionPlayer`).
-    name : the tuned bot's name (default ``NAME-tuned``).
+    config : what is searched for and how, and the sessions (:class:`TuningConfig`; default ``TuningConfig()``).
+    source : where hand strengths come from (:class:`matchdb.play.sources.TableSource`, or an open
+        :class:`matchdb.play.strength.StrengthSource`; default: the default database, tables decoded on first use).
     progress : show a progress bar; ``log`` receives each line of the log
         (noise, every improvement, the held-out check) as it happens.
+
+    Examples
+    --------
+    >>> config = TuningConfig(cycles=4, noise_sessions=2, seed=2, sessions=SessionConfig(games=10, hands=10, chunks=1))
+    >>> tune_bot("fives", "station", config).settings["cycles"]
+    4
     """
-    player = SessionPlayer(field, games=games, seats=seats, mode=mode, hands=hands, chunks=chunks, workers=workers,
-                           db=db, tables=tables, source=source, capacity=capacity)
+    config, table_source = _settle("tune_bot", config, source, deprecated)
+    player = SessionPlayer(field, config.sessions, source=table_source)
     try:
-        tuner = Tuner(bot, player, objective=objective, target=target, bounds=bounds, pinned=pinned,
-                      noise_sessions=noise_sessions, seed=seed, name=name, progress=progress, log=log)
-        return tuner.run(method, cycles=cycles, step=step, max_changes=max_changes, patience=patience, hone=hone,
-                         parents=parents, children=children)
+        return _tuner(bot, player, config, progress, log).run(config.method, **_search(config))
     finally:
         player.close()
 
 
-def compare_methods(bot: Any, field: Sequence[Any], *, cycles: int = 200, seed: int = 0, step: float = 0.05, max_changes: int = 3,
-                    patience: int | None = None, hone: bool = True, parents: int = 4, children: int = 8,
-                    **options: Any) -> Comparison:
-    """The random walk and the genetic search on the same budget of ``cycles`` candidates.
+def _tuner(bot: Any, player: SessionPlayer, config: TuningConfig, progress: bool,
+           log: Callable[[str], None] | None) -> Tuner:
+    return Tuner(bot, player, objective=config.objective, target=config.target, bounds=config.bounds,
+                 pinned=config.pinned, noise_sessions=config.noise_sessions, seed=config.seed, name=config.name,
+                 progress=progress, log=log)
+
+
+def _search(config: TuningConfig) -> dict[str, Any]:
+    """The keywords of :meth:`Tuner.run` that ``config`` gives."""
+    return dict(cycles=config.cycles, step=config.step, max_changes=config.max_changes, patience=config.patience,
+                hone=config.hone, parents=config.parents, children=config.children)
+
+
+def compare_methods(bot: Any, field: Sequence[Any], config: TuningConfig | None = None, *,
+                    source: TableSource | StrengthSource | None = None, progress: bool = False,
+                    log: Callable[[str], None] | None = None, **deprecated: Any) -> Comparison:
+    """The random walk and the genetic search on the same budget of ``config.cycles`` candidates.
 
     Both start from the same parameters, share one noise measurement, train
     on the same session and are checked on the same held-out sessions.
-    Other options as :func:`tune_bot`.
+    ``config.method`` is not read (both run). Other arguments, and the
+    deprecated keywords, as :func:`tune_bot`.
     """
-    session_keys = ("games", "seats", "mode", "hands", "chunks", "workers", "db", "tables", "source", "capacity")
-    session = {k: options.pop(k) for k in session_keys if k in options}
-    player = SessionPlayer(field, **session)
+    config, table_source = _settle("compare_methods", config, source, deprecated,
+                                   search_keys=_SEARCH_KEYS - {"method"})
+    player = SessionPlayer(field, config.sessions, source=table_source)
     try:
-        tuner = Tuner(bot, player, seed=seed, **options)
+        tuner = _tuner(bot, player, config, progress, log)
         results = {}
         for method in METHODS:
-            results[METHODS[method]] = tuner.run(method, cycles=cycles, step=step, max_changes=max_changes,
-                                                 patience=patience, hone=hone, parents=parents, children=children)
+            results[METHODS[method]] = tuner.run(method, **_search(config))
         return Comparison(results)
     finally:
         player.close()

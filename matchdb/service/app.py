@@ -55,10 +55,10 @@ __all__ = ["RETRY_SECONDS", "create_app"]
 RETRY_SECONDS = 30
 
 
-def create_app(db: MatchDB, info_details: bool = False, play_dir: str | os.PathLike | None = None,
+def create_app(db: MatchDB, info_details: bool = False, play_dir: str | os.PathLike[str] | None = None,
                play_limit: int = LIMIT, play_idle: float = IDLE_SECONDS, play_client_limit: int = CLIENT_LIMIT,
                play_deadline: float = ANSWER_SECONDS, answer_seconds: float = ANSWER_SECONDS,
-               play_solutions: str | os.PathLike | None = None) -> FastAPI:
+               play_solutions: str | os.PathLike[str] | None = None) -> FastAPI:
     """The FastAPI application answering from ``db``.
 
     ``info_details`` lets ``/v1/info`` show the path, host and versions.

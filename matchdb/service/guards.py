@@ -196,7 +196,8 @@ async def answer(request: Request, cost: Cost, call: Callable[..., _T], *args: A
     done, value = outcome[0]
     if not done:
         raise value
-    return value
+    answer: _T = value
+    return answer
 
 
 async def strict_parameters(request: Request) -> None:
@@ -267,7 +268,8 @@ class BodyLimit:
 
     async def __call__(self, scope: dict[str, Any], receive: Callable[..., Any], send: Callable[..., Any]) -> None:
         if scope["type"] != "http":
-            return await self.app(scope, receive, send)
+            await self.app(scope, receive, send)
+            return None
         declared = dict(scope.get("headers", ())).get(b"content-length", b"0")
         if not declared.isdigit() or int(declared) > self.limit:
             return await self._refuse(send, declared.decode(errors="replace"))
@@ -276,7 +278,7 @@ class BodyLimit:
 
         async def limited_receive() -> dict[str, Any]:
             nonlocal received
-            message = await receive()
+            message: dict[str, Any] = await receive()
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
                 if received > self.limit:

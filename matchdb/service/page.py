@@ -27,7 +27,7 @@ True
 import math
 import re
 from importlib.resources import files
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 from fastapi import FastAPI, HTTPException, Query, Request
@@ -94,11 +94,11 @@ class RangeAnswer(BaseModel):
     classes: dict[str, ClassWeight]
 
 
-def range_answer(text: str) -> dict:
+def range_answer(text: str) -> dict[str, Any]:
     """The fields of :class:`RangeAnswer`: ``text`` read as every range is (:func:`matchdb.core.ranges.range_weights`)."""
     weights = range_weights(text)
     names = hand_order()
-    classes: dict[str, dict] = {}
+    classes: dict[str, dict[str, Any]] = {}
     for position in np.flatnonzero(weights):
         classes.setdefault(CLASSES[CLASS_OF_HAND[position]], {})[names[position]] = float(weights[position])
     out = {}
@@ -114,7 +114,7 @@ def range_answer(text: str) -> dict:
     return {"range": describe_range(text), "combos": total, "fraction": total / N_HANDS, "classes": out}
 
 
-def hands_answer(db: MatchDB, board: str, figure: str, villain: str | None, players: int, hero: str | None) -> dict:
+def hands_answer(db: MatchDB, board: str, figure: str, villain: str | None, players: int, hero: str | None) -> dict[str, Any]:
     """The fields of :class:`HandsAnswer`: the HandTable's fields, its 13 x 13 grid, and a hero range's equity when asked."""
     from matchdb.plots import grid_table
 
@@ -126,7 +126,8 @@ def hands_answer(db: MatchDB, board: str, figure: str, villain: str | None, play
     table = grid_table(db, board, figure=figure, villain=villain, players=players)
     grid = [[None if math.isnan(v) else v for v in row] for row in table.grid().tolist()]
     mine = db.range_outcome(hero, villain, board).to_dict() if hero is not None else None
-    return table.to_dict() | {"grid": grid, "hero": mine}
+    answer: dict[str, Any] = table.to_dict() | {"grid": grid, "hero": mine}
+    return answer
 
 
 def page_html(path: str) -> str:
@@ -158,7 +159,7 @@ def add_routes(app: FastAPI, db: MatchDB) -> None:
         villain: str | None = Query(None, description="opponent range for the equity, like 'QQ+,AKs' (write '+' as %2B); default any hand"),
         players: int = Query(2, description="players for the naive win rate, 2..23 (the equity is heads-up: 2)"),
         hero: str | None = Query(None, description="a hero range whose exact equity against the villain to add, like 'JJ-99'"),
-    ) -> dict:
+    ) -> dict[str, Any]:
         cost = await compute(hands_cost, db, board, figure, villain, players, hero)
         return await answer(request, cost, hands_answer, board, figure, villain, players, hero)
 
@@ -169,7 +170,7 @@ def add_routes(app: FastAPI, db: MatchDB) -> None:
     )
     async def get_range(
         range: str = Query(description="a range like 'QQ+,AKs,0.5(KQo)' (write '+' as %2B), a hand, or 'random'"),
-    ) -> dict:
+    ) -> dict[str, Any]:
         return await compute(range_answer, range)
 
     def page(path: str) -> Response:

@@ -59,7 +59,7 @@ _SPEC = re.compile(r"([a-z-]+)(?::([a-z-]+))?")
 _ACT_KEYS = {"kind", "amount"}
 
 
-def allowed_opponent(spec: Any, solutions: str | os.PathLike | None = None) -> str:
+def allowed_opponent(spec: Any, solutions: str | os.PathLike[str] | None = None) -> str:
     """``spec`` when it names a built-in bot (with an optional strength), else a one-sentence refusal.
 
     With a ``solutions`` folder (``matchdb serve --play-solutions DIR``), ``"solver:NAME"`` is the ``solver``
@@ -94,7 +94,7 @@ def _solution_opponent(name: str, folder: Path) -> str:
                        f"{', '.join(offered) or 'none'}.")
 
 
-def table_config(payload: Any, solutions: str | os.PathLike | None = None) -> TableConfig:
+def table_config(payload: Any, solutions: str | os.PathLike[str] | None = None) -> TableConfig:
     """The :class:`TableConfig` a request's JSON body asks for (built-in opponents only)."""
     if not isinstance(payload, dict):
         raise SessionError("The request body is not a JSON object of table settings like {\"seats\": 6}.")
@@ -114,18 +114,18 @@ def _json(data: Any, status: int = 200) -> Response:
     return Response(json.dumps(data, allow_nan=False), status_code=status, media_type="application/json")
 
 
-def _act(session: Session, payload: Any) -> dict:
+def _act(session: Session, payload: Any) -> dict[str, Any]:
     if not isinstance(payload, dict) or not set(payload) <= _ACT_KEYS or "kind" not in payload:
         raise SessionError("The action is not a JSON object like {\"kind\": \"raise\", \"amount\": 120}.")
     return session.act(payload["kind"], payload.get("amount"))
 
 
-def _step(session: Session) -> dict:
+def _step(session: Session) -> dict[str, Any]:
     action = session.step()
     return {"action": action, "view": session.view()}
 
 
-def _leave(session: Session) -> dict:
+def _leave(session: Session) -> dict[str, Any]:
     if session.unplayed:  # nothing was played: nothing is kept
         session.discard()
         summary = session.summary()
@@ -144,7 +144,7 @@ def _client(request: Request) -> str:
 
 def add_routes(app: FastAPI, db: MatchDB, directory: Any = None, limit: int = LIMIT,
                idle_seconds: float = IDLE_SECONDS, client_limit: int = CLIENT_LIMIT,
-               deadline: float = ANSWER_SECONDS, solutions: str | os.PathLike | None = None) -> SessionStore:
+               deadline: float = ANSWER_SECONDS, solutions: str | os.PathLike[str] | None = None) -> SessionStore:
     """Add ``/v1/play`` over a :class:`SessionStore` in ``directory`` (a fresh temporary folder by default).
 
     At most ``limit`` sessions are open, ``client_limit`` per client address;

@@ -28,7 +28,7 @@ __all__ = ["PREFLOP_BOARD_HELP", "add_routes", "distribution_fields", "report_fi
 PREFLOP_BOARD_HELP = "three to five board cards, like 2c7dJh; left out or empty: before the flop"
 
 
-def report_fields(db: MatchDB, hero: str, villain: str | None) -> dict:
+def report_fields(db: MatchDB, hero: str, villain: str | None) -> dict[str, Any]:
     """What ``/v1/report`` sends: the report's aggregates (every flop's row is in ``matchdb report --out``)."""
     from matchdb.equity.reports import report
 
@@ -37,7 +37,7 @@ def report_fields(db: MatchDB, hero: str, villain: str | None) -> dict:
     return data
 
 
-def distribution_fields(db: MatchDB, hole: str, board: str, villain: str | None, bins: int) -> dict:
+def distribution_fields(db: MatchDB, hole: str, board: str, villain: str | None, bins: int) -> dict[str, Any]:
     """What ``/v1/distribution`` sends: the distribution's fields."""
     return db.distribution(hole, board, villain, bins).to_dict()
 
@@ -95,7 +95,7 @@ def add_routes(app: FastAPI, db: MatchDB) -> None:
         board: str = Query(description="a flop or turn, like 2c7dJh"),
         villain: str | None = Query(None, description="opponent range like 'QQ%2B,AKs'; default any hand"),
         bins: int = Query(50, ge=1, le=1000, description="histogram bins"),
-    ) -> dict:
+    ) -> dict[str, Any]:
         cost = distribution_cost(db, hole, board, villain, bins)  # a constant: no thread needed
         return await answer(request, cost, distribution_fields, hole, board, villain, bins)
 
@@ -104,7 +104,7 @@ def add_routes(app: FastAPI, db: MatchDB) -> None:
         request: Request,
         hero: str = Query(description="the hero's range, like 'QQ%2B,AKs'"),
         villain: str | None = Query(None, description="the villain's range; default any hand"),
-    ) -> dict:
+    ) -> dict[str, Any]:
         cost = await compute(report_cost, hero, villain)
         return await answer(request, cost, report_fields, hero, villain)
 

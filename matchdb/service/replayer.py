@@ -82,7 +82,7 @@ def add_routes(app: FastAPI, db: MatchDB) -> None:
     """Add ``POST /v1/replayer``, answering hidden hands' equities from ``db``."""
 
     @app.post("/v1/replayer", summary="Read hand histories and step through one hand with every player's equity")
-    async def post_replayer(request: Request, question: ReplayerQuestion) -> dict:
+    async def post_replayer(request: Request, question: ReplayerQuestion) -> dict[str, Any]:
         # reading up to 2 MB of text, then a hand's equities (the database's, where hands are hidden): in a worker
         # process that is stopped when the client goes away, like every heavy question
         cost = Cost(HEAVY_SECONDS + 1e-7 * len(question.text), f"{len(question.text):,} characters of hand histories")

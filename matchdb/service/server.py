@@ -186,13 +186,13 @@ def serve(
     info_details: bool = False,
     max_connections: int = MAX_CONNECTIONS,
     max_client_connections: int = MAX_CLIENT_CONNECTIONS,
-    play_dir: str | os.PathLike | None = None,
+    play_dir: str | os.PathLike[str] | None = None,
     play_limit: int | None = None,
     play_idle: float | None = None,
     play_client_limit: int | None = None,
     play_deadline: float | None = None,
     answer_deadline: float | None = None,
-    play_solutions: str | os.PathLike | None = None,
+    play_solutions: str | os.PathLike[str] | None = None,
 ) -> None:
     """Serve ``db`` over HTTP until interrupted (SIGINT or SIGTERM); the port is bound before anything is printed.
 

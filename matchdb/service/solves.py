@@ -132,14 +132,14 @@ def estimate(db: MatchDB, spot: SolveSpot) -> dict[str, Any]:
     return {"memory_bytes": int(prepared.memory), "numbers": numbers, "work_seconds": round(work, 3)}
 
 
-def _write_json(path: Path, data: dict) -> None:
+def _write_json(path: Path, data: dict[str, Any]) -> None:
     """Write ``data`` to ``path`` whole (a reader sees the old file or the new one)."""
     partial = path.with_name(f".{path.name}.partial")
     partial.write_text(json.dumps(data))
     os.replace(partial, path)
 
 
-def run_solve(db: MatchDB, spot: SolveSpot, folder: str) -> dict:
+def run_solve(db: MatchDB, spot: SolveSpot, folder: str) -> dict[str, Any]:
     """Solve ``spot`` (in a worker process) writing its progress to ``folder``/progress.json after every check
     and the solution to ``folder``/solution.npz; the solution's summary."""
     where = Path(folder)
@@ -153,7 +153,8 @@ def run_solve(db: MatchDB, spot: SolveSpot, folder: str) -> dict:
     solution = db.solve(spot.oop, spot.ip, spot.board, spot.pot, spot.stack, spot.bet, spot.raise_,
                         target=spot.target, max_iterations=spot.max_iterations, on_check=on_check, **spot.options())
     solution.save(where / "solution.npz")
-    return _clean(solution.to_dict())
+    clean: dict[str, Any] = _clean(solution.to_dict())
+    return clean
 
 
 def _finite(x: float) -> float | None:
@@ -173,7 +174,7 @@ def _clean(value: Any) -> Any:
     return value
 
 
-def node_fields(solution: Any, path: str) -> dict:
+def node_fields(solution: Any, path: str) -> dict[str, Any]:
     """What ``GET /v1/solve/{id}/node`` answers for the node at ``path`` (a line like ``"Check, Bet 30, 7s"``;
     empty: the root): where it is, the player to act, the actions, their frequencies over the range, the cards
     that can come at a deal, each range's combos, equity and EV, every hand of both ranges (weight, combos,
@@ -192,8 +193,8 @@ def node_fields(solution: Any, path: str) -> dict:
     node = solution.node(path if path.strip() else None)
     out = node.to_dict()
     out["cards"] = node.cards()
-    hands: dict[str, list[dict]] = {}
-    categories: dict[str, dict[str, list[dict]]] = {}
+    hands: dict[str, list[dict[str, Any]]] = {}
+    categories: dict[str, dict[str, list[dict[str, Any]]]] = {}
     for p, name in ((0, "oop"), (1, "ip")):
         frame = node.to_pandas(p)
         actor = node.kind == "action" and node.player == name.upper()
@@ -208,7 +209,8 @@ def node_fields(solution: Any, path: str) -> dict:
         categories[name] = {by: node.categories(p, by=by).to_dict(orient="records") for by in ("made", "draws")}
     out["hands"] = hands
     out["categories"] = categories
-    return _clean(out)
+    clean: dict[str, Any] = _clean(out)
+    return clean
 
 
 @dataclass
@@ -218,17 +220,17 @@ class _Job:
     id: str
     client: str
     spot: SolveSpot
-    estimate: dict
+    estimate: dict[str, Any]
     folder: Path
     state: str = "queued"
     task: Any = None
-    summary: dict | None = None
+    summary: dict[str, Any] | None = None
     error: str | None = None
     solution: Any = None
     finished: float | None = None
     touched: float = field(default_factory=time.monotonic)
 
-    def view(self) -> dict:
+    def view(self) -> dict[str, Any]:
         """What ``GET /v1/solve/{id}`` answers."""
         state = self.state
         progress: dict[str, Any] = {"iterations": 0, "exploitability": None, "exploitability_pct": None}

@@ -1,6 +1,7 @@
 """The solver's two entry points: :func:`solve` a spot, :func:`load` a saved solution.
 
-Both take the match tables from a *source*, anything with a ``table(index)``
+Both take the match tables from a *source*, a
+:class:`matchdb.solver.solve.TableReader`: anything with a ``table(index)``
 method that returns a canonical flop's (1176, 1176) W table:
 :class:`matchdb.MatchDB` is one, and ``db.solve(...)`` is ``solve(db, ...)``.
 """
@@ -19,7 +20,7 @@ from matchdb.core.ranges import RangeLike, range_weights
 from matchdb.solver.lock import LockLike, lock_arrays
 from matchdb.solver.sizes import SolverError
 from matchdb.solver.solution import Solution, read_saved
-from matchdb.solver.solve import SolveStats, TableSource, allocate, prepare, run
+from matchdb.solver.solve import SolveStats, Spot, TableReader, allocate, prepare, run
 from matchdb.solver.tree import SizesLike
 
 __all__ = ["solve", "load", "DEFAULT_TARGET"]
@@ -45,7 +46,7 @@ def _check_sizes(name: str, spec: object) -> Any:
     raise SolverError(f"The {name} sizes {spec!r} are neither text like '33%, 75%, a' nor a mapping like {{'flop': '33%'}}.")
 
 
-def solve(source: TableSource, oop: RangeLike, ip: RangeLike, board: CardsLike, pot: int, stack: int,
+def solve(source: TableReader, oop: RangeLike, ip: RangeLike, board: CardsLike, pot: int, stack: int,
           bet: SizesLike = "", raise_: SizesLike = "", *, donk: SizesLike = None, rake: float = 0.0,
           rake_cap: float = 0.0, target: float = DEFAULT_TARGET, max_iterations: int = 1000, add_allin: float = 1.5,
           force_allin: float = 0.15, merge: float = 0.1, compressed: bool = False, max_memory: int | None = None,
@@ -76,7 +77,7 @@ def solve(source: TableSource, oop: RangeLike, ip: RangeLike, board: CardsLike, 
     _apply_locks(spot, locks)
     target_chips = spot.options.pot * target_pct / 100.0
     stats = run(spot, target_chips, int(max_iterations), show_progress=show_progress, on_check=on_check)
-    return Solution(spot, stats, question, weights, target_chips, locks)
+    return Solution(spot, stats=stats, question=question, weights=weights, target=target_chips, locks=locks)
 
 
 def _board(board: CardsLike) -> tuple[int, ...]:
@@ -91,7 +92,7 @@ def _range_text(spec: RangeLike) -> str:
     return describe_range(spec)
 
 
-def _apply_locks(spot, locks: Mapping[Any, LockLike] | None) -> None:
+def _apply_locks(spot: Spot, locks: Mapping[Any, LockLike] | None) -> None:
     if not locks:
         return
     if not isinstance(locks, Mapping):
@@ -100,7 +101,7 @@ def _apply_locks(spot, locks: Mapping[Any, LockLike] | None) -> None:
     spot.bufs = spot.bufs._replace(lock_of=lock_of, locks=values)
 
 
-def resolve(solution: Solution, locks: Mapping[Any, LockLike], source: TableSource | None = None,
+def resolve(solution: Solution, locks: Mapping[Any, LockLike], source: TableReader | None = None,
             target: float | None = None, max_iterations: int | None = None, show_progress: bool = False) -> Solution:
     """The same spot solved again with ``locks`` (added to the solution's own), from scratch."""
     question = dict(solution.question)
@@ -127,7 +128,7 @@ class _Fixed:
         return self._table
 
 
-def load(path: str | os.PathLike, source: TableSource, threads: int | None = None) -> Solution:
+def load(path: str | os.PathLike[str], source: TableReader, threads: int | None = None) -> Solution:
     """Read a solution saved by :meth:`Solution.save`, checking it against ``source``'s match table of its flop.
 
     Refused (:class:`matchdb.solver.SolverError`, one sentence) when the file
@@ -168,4 +169,4 @@ def load(path: str | os.PathLike, source: TableSource, threads: int | None = Non
     s = meta["stats"]
     stats = SolveStats(int(s["iterations"]), float(s["seconds"]), float(s["exploitability"]),
                        [tuple(h) for h in s.get("history", [])])
-    return Solution(spot, stats, q, weights, float(meta["target"]), locks)
+    return Solution(spot, stats=stats, question=q, weights=weights, target=float(meta["target"]), locks=locks)

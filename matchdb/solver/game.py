@@ -30,6 +30,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -39,6 +40,9 @@ from matchdb.core.hole_cards import HAND_HIGH, HAND_LOW, N_HANDS, hand_positions
 from matchdb.core.pairs import PAIR_INDEX, SENTINEL
 from matchdb.core.ranges import RangeLike, describe_range, range_weights
 from matchdb.errors import BoardError, RangeError
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
 
 __all__ = [
     "Hands",
@@ -117,7 +121,8 @@ def same_hands(mine: Hands, other: Hands) -> np.ndarray:
     """For each of ``mine``'s hands, the position of the same two cards among ``other``'s (-1 where absent)."""
     where = np.full(N_HANDS, -1, dtype=np.int64)
     where[other.index] = np.arange(len(other))
-    return where[mine.index].astype(np.int32)
+    same: NDArray[np.int32] = where[mine.index].astype(np.int32)
+    return same
 
 
 def num_combinations(oop: Hands, ip: Hands) -> float:
@@ -146,7 +151,7 @@ def swap_permutation(hands: Hands, pair: int) -> np.ndarray:
     """
     where = np.full(N_HANDS, -1, dtype=np.int64)
     where[hands.index] = np.arange(len(hands))
-    out = where[_swapped_hand_positions(pair)[hands.index]]
+    out: NDArray[np.int64] = where[_swapped_hand_positions(pair)[hands.index]]
     assert (out >= 0).all(), "a swapped hand is missing: the ranges are not symmetric in these suits"
     return out.astype(np.int32)
 
@@ -235,7 +240,8 @@ def canonical_frame(board: tuple[int, ...]) -> tuple[int, np.ndarray]:
 def canonical_rows(board: tuple[int, ...], hands: Hands) -> np.ndarray:
     """Each hand's row in the match table of the board's flop."""
     _, local = canonical_frame(board)
-    return PAIR_INDEX[local[hands.cards[:, 0]], local[hands.cards[:, 1]]].astype(np.int64)
+    rows: NDArray[np.int64] = PAIR_INDEX[local[hands.cards[:, 0]], local[hands.cards[:, 1]]].astype(np.int64)
+    return rows
 
 
 def showdown_order(table: Callable[[int], np.ndarray], board: tuple[int, ...], players: tuple[Hands, Hands],

@@ -98,7 +98,7 @@ KScratch = namedtuple("KScratch", "R_flop V_flop src_flop R_turn V_turn src_turn
                                   "exit_reach job_out deal_out gather work index")
 
 
-@dataclass
+@dataclass(kw_only=True)
 class Flat:
     """The action tree flattened: :class:`KTree`'s node arrays before the cards are known, and per subtree its
     street, nodes, action nodes and whether it is stored per turn and per river card."""
@@ -175,7 +175,9 @@ def flatten(tree: ActionTree) -> Flat:
         sub_street.append(int(nodes[roots[s]].street))
         exits.append(chance)
         s += 1
-    return Flat(nodes, kind, player, street, pot, nact, child, pos, sub, next_sub, lnode, roots, sub_nodes, sub_street, exits)
+    return Flat(nodes=nodes, kind=kind, player=player, street=street, pot=pot, nact=nact, child=child, pos=pos, sub=sub,
+                next_sub=next_sub, lnode=lnode, sub_roots=roots, sub_nodes=sub_nodes, sub_street=sub_street,
+                exits=exits)
 
 
 def _instances(flat: Flat, start: int, n_turn: int) -> list[int]:
@@ -195,7 +197,7 @@ def _instances(flat: Flat, start: int, n_turn: int) -> list[int]:
 class Layout:
     """Offsets of every instance and the totals: ``elements`` (numbers per array), ``action_nodes``."""
 
-    klayout: tuple
+    klayout: tuple[np.ndarray, np.ndarray, np.ndarray]  # KLayout's fields
     offsets: np.ndarray  # (subtree) -> loc of each node within an instance block
     elements: int
     action_nodes: int
@@ -237,7 +239,7 @@ def make_layout(flat: Flat, counts: tuple[int, int], start: int, n_turn: int, n_
 
 
 def make_cards(hands: tuple[Hands, Hands], board: tuple[int, ...], deals: list[Deal], showdown: Showdown,
-               runouts: dict[tuple[int, int], int]) -> tuple:
+               runouts: dict[tuple[int, int], int]) -> tuple[np.ndarray | np.uint64, ...]:
     """:class:`KCards` of a spot (see there)."""
     n = np.array([len(hands[0]), len(hands[1])], dtype=np.int64)
     width = int(n.max())
@@ -306,7 +308,7 @@ def make_cards(hands: tuple[Hands, Hands], board: tuple[int, ...], deals: list[D
 
 
 def make_buffers(elements: int, action_nodes: int, compressed: bool, lock_of: np.ndarray | None = None,
-                 locks: np.ndarray | None = None) -> tuple:
+                 locks: np.ndarray | None = None) -> tuple[np.ndarray | bool, ...]:
     """Zeroed numbers for ``elements`` per array (float32, or 16-bit with a scale per action node instance)."""
     empty32 = np.zeros(0, dtype=np.float32)
     if compressed:
@@ -372,7 +374,7 @@ def _scratch_shapes(flat: Flat, width: int, threads: int) -> list[tuple[tuple[in
     ]
 
 
-def make_scratch(flat: Flat, width: int, threads: int) -> tuple:
+def make_scratch(flat: Flat, width: int, threads: int) -> tuple[np.ndarray, ...]:
     """Working rows for ``threads`` threads and the calling one (see :class:`KScratch`)."""
     return tuple(np.zeros(shape, dtype=kind) for shape, kind in _scratch_shapes(flat, width, threads))
 

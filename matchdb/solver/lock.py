@@ -21,7 +21,7 @@ suits are interchangeable with it (they share its numbers).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -31,6 +31,10 @@ from matchdb.solver.layout import ACTION
 from matchdb.solver.navigate import instance_entry, parse_line, walk
 from matchdb.solver.sizes import SolverError
 from matchdb.solver.tree import parse_action
+
+if TYPE_CHECKING:
+    from matchdb.solver.navigate import Place
+    from matchdb.solver.solve import Spot
 
 __all__ = ["LockLike", "normalise_mix", "lock_arrays"]
 
@@ -75,7 +79,7 @@ def _is_action(name: object) -> bool:
     return True
 
 
-def _lock_matrix(spot, place, strategy: LockLike) -> np.ndarray:
+def _lock_matrix(spot: Spot, place: Place, strategy: LockLike) -> np.ndarray:
     """The lock as (actions, hands) in real hand order, -1 for a free hand."""
     k = place.node
     node = spot.tree.nodes[k]
@@ -114,7 +118,7 @@ def _lock_matrix(spot, place, strategy: LockLike) -> np.ndarray:
     return out
 
 
-def lock_arrays(spot, locks: Mapping[Any, LockLike] | None) -> tuple[np.ndarray, np.ndarray]:
+def lock_arrays(spot: Spot, locks: Mapping[Any, LockLike] | None) -> tuple[np.ndarray, np.ndarray]:
     """The kernels' lock table (``lock_of`` per action node instance) and the locked strategies (``locks``)."""
     lock_of = np.full(spot.layout.action_nodes, -1, dtype=np.int64)
     values: list[np.ndarray] = []

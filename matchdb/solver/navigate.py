@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -24,6 +25,9 @@ from matchdb.solver.game import SUIT_PAIRS
 from matchdb.solver.layout import ACTION, CHANCE, FOLD, MAX_RIVERS
 from matchdb.solver.sizes import SolverError
 from matchdb.solver.tree import ALLIN, BET, CALL, RAISE, Action, parse_action
+
+if TYPE_CHECKING:
+    from matchdb.solver.solve import Spot
 
 __all__ = ["Place", "root_place", "walk", "step", "instance_entry", "node_strategy", "parse_line", "swap_card"]
 
@@ -35,7 +39,7 @@ def swap_card(pair: int, card: int) -> int:
     return (s2 if suit == s1 else s1 if suit == s2 else suit) * 13 + card % 13
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Place:
     """A node reached by a line: template ``node``, instance (``t``, ``r``), ``board`` (real cards), ``weights``
     (each player's range reaching it, real hand order), ``base_weights`` (the same at the root of its street's
@@ -54,14 +58,16 @@ class Place:
     line: tuple[str, ...]
 
 
-def root_place(spot) -> Place:
+def root_place(spot: Spot) -> Place:
     """The root: the starting ranges, nothing bet."""
-    weights = tuple(h.weights.astype(np.float64) for h in spot.hands)
-    perms = tuple(np.arange(len(h), dtype=np.int64) for h in spot.hands)
-    return Place(0, 0, 0, spot.board, weights, weights, (0, 0), perms, np.arange(52), ())  # type: ignore[arg-type]
+    oop, ip = spot.hands
+    weights = (oop.weights.astype(np.float64), ip.weights.astype(np.float64))
+    perms = (np.arange(len(oop), dtype=np.int64), np.arange(len(ip), dtype=np.int64))
+    return Place(node=0, t=0, r=0, board=spot.board, weights=weights, base_weights=weights, bets=(0, 0),
+                 perm=perms, cards=np.arange(52), line=())
 
 
-def instance_entry(spot, sub: int, t: int, r: int) -> int:
+def instance_entry(spot: Spot, sub: int, t: int, r: int) -> int:
     """Entry of instance (``sub``, ``t``, ``r``) in the layout's tables (the kernels' ``instance_entry``)."""
     street = spot.flat.sub_street[sub]
     first = int(spot.layout.klayout[0][sub])
@@ -72,7 +78,7 @@ def instance_entry(spot, sub: int, t: int, r: int) -> int:
     return first + t * MAX_RIVERS + r
 
 
-def node_strategy(spot, place: Place) -> np.ndarray:
+def node_strategy(spot: Spot, place: Place) -> np.ndarray:
     """The average strategy at an action node, (actions, hands of the player to act) in real hand order, locks kept."""
     flat = spot.flat
     k = place.node
@@ -106,7 +112,7 @@ def parse_line(line: str | Iterable[object] | None) -> list[object]:
         raise SolverError(f"The line {line!r} is neither text like 'Check, Bet 120' nor a list of actions and cards.") from None
 
 
-def _action_index(spot, place: Place, spec: object) -> int:
+def _action_index(spot: Spot, place: Place, spec: object) -> int:
     node = spot.tree.nodes[place.node]
     actions = node.actions
     shown = ", ".join(str(a) for a in actions)
@@ -129,7 +135,7 @@ def _action_index(spot, place: Place, spec: object) -> int:
     raise SolverError(f"The action {str(spec)!r} is not available at this node; expected one of {shown}.")
 
 
-def step(spot, place: Place, spec: object) -> Place:
+def step(spot: Spot, place: Place, spec: object) -> Place:
     """The place one step further: an action at an action node, a card at a deal."""
     flat = spot.flat
     k = place.node
@@ -154,7 +160,7 @@ def step(spot, place: Place, spec: object) -> Place:
     return replace(place, node=child, weights=(weights[0], weights[1]), bets=(bets[0], bets[1]), line=place.line + (str(action),))
 
 
-def _deal(spot, place: Place, spec: object) -> Place:
+def _deal(spot: Spot, place: Place, spec: object) -> Place:
     flat = spot.flat
     k = place.node
     try:
@@ -188,11 +194,11 @@ def _deal(spot, place: Place, spec: object) -> Place:
     t, r = (index, 0) if street == 0 else (place.t, index)
     child = int(flat.child[k, 0])
     pair_weights = (weights[0], weights[1])
-    return Place(child, t, r, place.board + (card,), pair_weights, pair_weights, (0, 0), (perm[0], perm[1]), cards,
-                 place.line + (format_card(card),))
+    return Place(node=child, t=t, r=r, board=place.board + (card,), weights=pair_weights, base_weights=pair_weights,
+                 bets=(0, 0), perm=(perm[0], perm[1]), cards=cards, line=place.line + (format_card(card),))
 
 
-def walk(spot, line: str | Sequence[object] | None) -> Place:
+def walk(spot: Spot, line: str | Sequence[object] | None) -> Place:
     """The place a line leads to from the root."""
     place = root_place(spot)
     for spec in parse_line(line):

@@ -34,7 +34,7 @@ import zipfile
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -48,6 +48,12 @@ from matchdb.solver.navigate import Place, node_strategy, parse_line, root_place
 from matchdb.solver.sizes import SolverError
 from matchdb.solver.solve import AVERAGE, SolveStats, Spot, values
 from matchdb.solver.tree import PLAYERS, STREETS
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
+    from pandas import DataFrame
+
+    from matchdb.solver.game import Hands
 
 __all__ = ["Solution", "SolutionNode", "FORMAT", "FORMAT_VERSION", "player_index"]
 
@@ -71,7 +77,7 @@ def player_index(player: int | str) -> int:
     raise SolverError(f"The player {player!r} is neither 'oop' (0) nor 'ip' (1).")
 
 
-def _hand_names(hands) -> list[str]:
+def _hand_names(hands: Hands) -> list[str]:
     names = hand_order()
     return [names[i] for i in hands.index]
 
@@ -79,7 +85,7 @@ def _hand_names(hands) -> list[str]:
 class Solution:
     """A solved spot (see the module's docstring). Made by :meth:`matchdb.MatchDB.solve` or :func:`matchdb.solver.load`."""
 
-    def __init__(self, spot: Spot, stats: SolveStats, question: dict, weights: tuple[np.ndarray, np.ndarray],
+    def __init__(self, spot: Spot, *, stats: SolveStats, question: dict[str, Any], weights: tuple[np.ndarray, np.ndarray],
                  target: float, locks: Mapping[Any, Any] | None = None) -> None:
         self.spot = spot
         self.stats = stats
@@ -87,7 +93,7 @@ class Solution:
         self.question_weights = weights
         self.target = float(target)
         self.locks = dict(locks or {})
-        self._values: OrderedDict[tuple, tuple[np.ndarray, np.ndarray]] = OrderedDict()
+        self._values: OrderedDict[tuple[object, ...], tuple[np.ndarray, np.ndarray]] = OrderedDict()
 
     # -- the solve ------------------------------------------------------------------
 
@@ -176,7 +182,7 @@ class Solution:
 
     # -- summary ----------------------------------------------------------------------
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The summary ``matchdb solve --json`` prints: the spot, how the solve went, the root's figures and
         OOP's root strategy over its range."""
         root = self.root
@@ -219,7 +225,7 @@ class Solution:
 
     # -- files --------------------------------------------------------------------
 
-    def save(self, path: str | os.PathLike) -> None:
+    def save(self, path: str | os.PathLike[str]) -> None:
         """Write the solve to one compressed file (numpy's ``.npz``): the question, how it went, the summed
         strategies and the SHA-256 of the flop's match table, which loading checks."""
         spot = self.spot
@@ -378,7 +384,8 @@ class SolutionNode:
         """How often each hand is held here: its weight times the opponent's weight of the hands it can meet
         (postflop-solver's normalised weights)."""
         p = player_index(player)
-        return self.place.weights[p] * self._opponent_weight(p)
+        reach: NDArray[np.float64] = self.place.weights[p] * self._opponent_weight(p)
+        return reach
 
     # -- strategy -------------------------------------------------------------------
 
@@ -404,7 +411,8 @@ class SolutionNode:
 
     def _raw_values(self, p: int) -> np.ndarray:
         rows = self.solution._subtree_values(self.place)[p]
-        return rows[int(self._spot.flat.pos[self.place.node])][self.place.perm[p]].astype(np.float64)
+        chosen: NDArray[np.float64] = rows[int(self._spot.flat.pos[self.place.node])][self.place.perm[p]].astype(np.float64)
+        return chosen
 
     def _to_ev(self, p: int, raw: np.ndarray) -> np.ndarray:
         opp_weight = self._opponent_weight(p)
@@ -457,7 +465,8 @@ class SolutionNode:
         """Each hand's equity realisation: EV / (equity x pot)."""
         p = player_index(player)
         with np.errstate(divide="ignore", invalid="ignore"):
-            return self.ev(p) / (self.equity(p) * self.pot)
+            eqr: NDArray[np.float64] = self.ev(p) / (self.equity(p) * self.pot)
+        return eqr
 
     def _range_mean(self, p: int, per_hand: np.ndarray) -> float:
         weight = self.combos(p)
@@ -486,7 +495,7 @@ class SolutionNode:
         return [category(hand, board) if not set(hand) & set(board) else ("", ())
                 for hand in (tuple(int(c) for c in cards) for cards in self._spot.hands[p].cards)]
 
-    def to_pandas(self, player: int | str | None = None):
+    def to_pandas(self, player: int | str | None = None) -> DataFrame:
         """The node's hands as a pandas DataFrame: hand, weight, combos, equity, EV, EQR, made hand, draws and,
         for the player to act, each action's frequency and EV (the player to act by default; at a deal or an
         end, OOP). Hands not in the range here are left out."""
@@ -514,7 +523,7 @@ class SolutionNode:
                 table[f"ev {name}"] = values[a][keep]
         return pd.DataFrame(table)
 
-    def categories(self, player: int | str | None = None, by: str = "made"):
+    def categories(self, player: int | str | None = None, by: str = "made") -> DataFrame:
         """The range grouped by made hand (``by="made"``) or by draw (``by="draws"``, a hand counted under each
         of its draws, ``no draw`` when none): combos, share of the range, equity, EV and, for the player to
         act, each action's frequency; as a pandas DataFrame in the order of the categories."""
@@ -542,7 +551,7 @@ class SolutionNode:
             rows.append(row)
         return pd.DataFrame(rows)
 
-    def to_dict(self, hands: bool = False) -> dict:
+    def to_dict(self, hands: bool = False) -> dict[str, Any]:
         """The node's summary: where it is, the actions and their frequencies, each range's combos, equity and EV;
         with ``hands`` also every hand's figures."""
         out: dict[str, Any] = {"line": list(self.line), "kind": self.kind, "board": self.board, "street": self.street,
@@ -558,13 +567,13 @@ class SolutionNode:
         return json.dumps(self.to_dict(hands))
 
 
-def _records(frame) -> list[dict]:
+def _records(frame: DataFrame) -> list[dict[str, Any]]:
     records = frame.to_dict(orient="records")
     return [{k: (None if isinstance(v, float) and math.isnan(v) else (v.item() if hasattr(v, "item") else v))
              for k, v in r.items()} for r in records]
 
 
-def read_saved(path: str | os.PathLike) -> tuple[dict, dict[str, np.ndarray]]:
+def read_saved(path: str | os.PathLike[str]) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
     """The metadata and arrays of a saved solution; refused in one sentence when the file is not one."""
     try:
         with np.load(path, allow_pickle=False) as data:

@@ -28,6 +28,7 @@ import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from types import ModuleType
 from typing import Any, Protocol
 
 import numpy as np
@@ -69,13 +70,17 @@ from matchdb.solver.layout import (
 from matchdb.solver.sizes import SolverError
 from matchdb.solver.tree import ActionTree, SizesLike, TreeOptions, build_tree, donk_sizes, street_sizes
 
-__all__ = ["TableSource", "Spot", "SolveStats", "prepare", "run", "discounts", "exploitability", "values"]
+__all__ = ["TableReader", "Spot", "SolveStats", "prepare", "run", "discounts", "exploitability", "values"]
 
 UPDATE, BEST, AVERAGE = 0, 1, 2
 
 
-class TableSource(Protocol):
-    """Where the match tables come from: :class:`matchdb.MatchDB` is one."""
+class TableReader(Protocol):
+    """Anything with ``.table(index)`` (the match table of flop ``index``): what a solve reads its table from.
+
+    :class:`matchdb.MatchDB` is one. Not to be confused with :class:`matchdb.play.sources.TableSource`, which
+    names where the bots' hand strengths come from.
+    """
 
     def table(self, index: int) -> np.ndarray: ...
 
@@ -90,7 +95,7 @@ class SolveStats:
     history: list[tuple[int, float]] = field(default_factory=list)
 
 
-@dataclass
+@dataclass(kw_only=True)
 class Spot:
     """A prepared spot: the question, its tree and cards, and the kernels' structures (see :mod:`matchdb.solver.layout`)."""
 
@@ -109,7 +114,7 @@ class Spot:
     memory: int
     compressed: bool
     threads: int
-    kspot: tuple = ()
+    kspot: tuple[Any, ...] = ()  # (KTree, KCards, KLayout) once allocated
     bufs: Any = None
     scratch: Any = None
     alpha: float = 1.5
@@ -126,7 +131,8 @@ class Spot:
 
     def weights(self, player: int) -> np.ndarray:
         """The player's starting weights as the kernels take them (zeros past their hands)."""
-        return self.kspot[1].weights[player]
+        weights: np.ndarray = self.kspot[1].weights[player]
+        return weights
 
 
 def _threads(threads: int | None) -> int:
@@ -140,7 +146,7 @@ def _threads(threads: int | None) -> int:
     return threads
 
 
-def prepare(source: TableSource | Callable[[int], np.ndarray], oop: RangeLike, ip: RangeLike, board: CardsLike,
+def prepare(source: TableReader | Callable[[int], np.ndarray], oop: RangeLike, ip: RangeLike, board: CardsLike,
             pot: int, stack: int, bet: SizesLike = "", raise_: SizesLike = "", *, donk: SizesLike = None,
             rake: float = 0.0, rake_cap: float = 0.0, add_allin: float = 1.5, force_allin: float = 0.15,
             merge: float = 0.1, compressed: bool = False, max_memory: int | None = None,
@@ -187,11 +193,12 @@ def prepare(source: TableSource | Callable[[int], np.ndarray], oop: RangeLike, i
     if isinstance(limit, bool) or not isinstance(limit, (int, float)) or limit <= 0:
         raise SolverError(f"max_memory is {max_memory!r}; expected a positive number of bytes.")
     check_memory(memory, int(limit))
-    return Spot(options, tree, flat, cards, (describe_range(oop), describe_range(ip)), hands, deals, turns, rivers,
-                runouts, numcomb, layout, memory, compressed, nthreads)
+    return Spot(options=options, tree=tree, flat=flat, board=cards, ranges=(describe_range(oop), describe_range(ip)),
+                hands=hands, deals=deals, turn_cards=turns, river_cards=rivers, runouts=runouts, numcomb=numcomb,
+                layout=layout, memory=memory, compressed=compressed, threads=nthreads)
 
 
-def allocate(spot: Spot, source: TableSource | Callable[[int], np.ndarray]) -> None:
+def allocate(spot: Spot, source: TableReader | Callable[[int], np.ndarray]) -> None:
     """Read the flop's table, sort every runout's hands, and allocate the numbers and working rows."""
     read = source.table if hasattr(source, "table") else source
     index, _ = canonical_frame(spot.board)
@@ -249,14 +256,11 @@ def values(spot: Spot, mode: int, player: int, at: tuple[int, int, int] = (0, 0,
     traverse(*spot.kspot, spot.bufs, prm, spot.scratch, (int(at[0]), int(at[1]), int(at[2])), reach)
     street = spot.flat.sub_street[at[0]]
     scratch = spot.scratch
-    if street == 2:
-        return scratch.V_river[-1]
-    if street == 1:
-        return scratch.V_turn[-1]
-    return scratch.V_flop
+    found: np.ndarray = scratch.V_river[-1] if street == 2 else scratch.V_turn[-1] if street == 1 else scratch.V_flop
+    return found
 
 
-def _kernels():
+def _kernels() -> ModuleType:
     """The compiled code (:mod:`matchdb.solver._kernels.cfr`), loaded (numba) on first use."""
     from matchdb.solver._kernels import cfr
 

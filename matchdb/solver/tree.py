@@ -38,6 +38,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from matchdb.solver.sizes import BetSize, SolverError, parse_sizes
 
@@ -188,7 +189,7 @@ class TreeOptions:
     def raked(self) -> bool:
         return self.rake_rate > 0 and self.rake_cap > 0
 
-    def with_(self, **changes) -> TreeOptions:
+    def with_(self, **changes: Any) -> TreeOptions:
         return replace(self, **changes)
 
 
@@ -437,7 +438,7 @@ def _merge(actions: list[Action], pot: int, offset: int, threshold: float) -> li
     return kept[::-1]
 
 
-SizesLike = str | dict | None
+SizesLike = str | dict[str, Any] | None
 
 
 def _lookup(spec: SizesLike, player: int, street: int, what: str) -> str:

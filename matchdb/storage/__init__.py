@@ -41,12 +41,12 @@ class Database(Protocol):
 
     name: str  #: the path as given, for messages
     packed: bool  #: True for a packed file
-    attrs: dict  #: the group attributes (format, codec, provenance), checked
+    attrs: dict[str, Any]  #: the group attributes (format, codec, provenance), checked
 
     def built(self) -> list[int]:
         """Indices of the finished tables, ascending."""
 
-    def manifest(self, index: int) -> dict | None:
+    def manifest(self, index: int) -> dict[str, Any] | None:
         """Table ``index``'s manifest entry, checked to name it; None when the table is not built."""
 
     def locate(self, index: int) -> Location | None:
@@ -74,7 +74,7 @@ class Database(Protocol):
         """A read-only zarr store over the same data."""
 
 
-def open_database(path: str | os.PathLike) -> Database:
+def open_database(path: str | os.PathLike[str]) -> Database:
     """The store folder, packed file or packed file's URL at ``path``, checked for format and version.
 
     >>> open_database(123)

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from matchdb.errors import CorruptDatabaseError, IncompleteDatabaseError
 from matchdb.storage.digests import sha256_bytes, tables_digest
@@ -53,11 +53,11 @@ def tables_fingerprint(database: Database, indices: Iterable[int]) -> str:
     return tables_digest(parts)
 
 
-def _content_digest(content: dict) -> str:
+def _content_digest(content: dict[str, Any]) -> str:
     return sha256_bytes(json.dumps(content, sort_keys=True, separators=(",", ":")).encode())
 
 
-def encode_derived(kind: str, version: int, fingerprint: str, content: dict) -> bytes:
+def encode_derived(kind: str, version: int, fingerprint: str, content: dict[str, Any]) -> bytes:
     """The bytes of a derived file holding ``content``."""
     return json.dumps(
         {
@@ -70,7 +70,7 @@ def encode_derived(kind: str, version: int, fingerprint: str, content: dict) -> 
     ).encode()
 
 
-def decode_derived(data: bytes, member: str, kind: str, version: int, fingerprint: str, where: str) -> dict | None:
+def decode_derived(data: bytes, member: str, kind: str, version: int, fingerprint: str, where: str) -> dict[str, Any] | None:
     """The content of a derived file, None when it is stale (other tables, other version); raises when damaged."""
     damaged = (
         f"The derived file '{member}' of '{where}' was altered or damaged (its content does not match its SHA-256); "
@@ -88,10 +88,11 @@ def decode_derived(data: bytes, member: str, kind: str, version: int, fingerprin
         raise CorruptDatabaseError(damaged)
     if payload.get("tables_sha256") != fingerprint:
         return None
-    return payload["content"]
+    content: dict[str, Any] = payload["content"]
+    return content
 
 
-def load_derived(database: Database, kind: str, version: int, fingerprint: str) -> dict | None:
+def load_derived(database: Database, kind: str, version: int, fingerprint: str) -> dict[str, Any] | None:
     """The stored content of ``kind`` if present, intact and computed from the tables ``fingerprint`` names."""
     member = derived_member(kind)
     data = database.read_member(member)
@@ -100,6 +101,6 @@ def load_derived(database: Database, kind: str, version: int, fingerprint: str) 
     return decode_derived(data, member, kind, version, fingerprint, database.name)
 
 
-def save_derived(database: Database, kind: str, version: int, fingerprint: str, content: dict) -> bool:
+def save_derived(database: Database, kind: str, version: int, fingerprint: str, content: dict[str, Any]) -> bool:
     """Store ``content`` as derived data of ``database``; False when the database cannot be written (a packed file)."""
     return database.write_member(derived_member(kind), encode_derived(kind, version, fingerprint, content))

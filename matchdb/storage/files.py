@@ -139,7 +139,7 @@ def remove_stale_partials(folder: str | Path, older_than: float = 3600.0) -> int
     return removed
 
 
-def check_output_file(out: str | Path, suffix: str, reading: str | os.PathLike | None = None) -> Path:
+def check_output_file(out: str | Path, suffix: str, reading: str | os.PathLike[str] | None = None) -> Path:
     """``out`` as a Path after checking a file can be written there, before any work starts.
 
     Not a folder, in a folder that exists and this user can write to, and not
@@ -169,7 +169,7 @@ def check_output_file(out: str | Path, suffix: str, reading: str | os.PathLike |
     return out
 
 
-def check_outside(out: str | Path, reading: str | os.PathLike | None) -> None:
+def check_outside(out: str | Path, reading: str | os.PathLike[str] | None) -> None:
     """Refuse an output that is the database being read (``reading``) or lies inside it; URLs are never inside."""
     if reading is None or is_url(reading):
         return

@@ -29,14 +29,14 @@ from matchdb.storage.shards import Location, make_location, read_file_ranges
 __all__ = ["FolderStore", "read_attrs"]
 
 
-def _json(data: bytes, what: str, where: str):
+def _json(data: bytes, what: str, where: str) -> Any:  # JSON: the caller checks its shape
     try:
         return json.loads(data)
     except ValueError as error:
         raise CorruptDatabaseError(f"The {what} '{where}' cannot be read ({error}); the database is damaged.") from None
 
 
-def read_attrs(root: str | Path) -> dict:
+def read_attrs(root: str | Path) -> dict[str, Any]:
     """The group attributes of the store folder at ``root``, after checking its format."""
     root = Path(root)
     if not root.is_dir():
@@ -65,13 +65,13 @@ class FolderStore:
         self.name = str(root)
         self.attrs = read_attrs(self.root) if check else {}
 
-    def manifest(self, index: int) -> dict | None:
+    def manifest(self, index: int) -> dict[str, Any] | None:
         """The manifest entry of table ``index`` (checked to name it), or None when the table is not finished."""
         path = f"{self.root}/{manifest_member(index)}"  # plain strings: this runs on every first touch of a table
         data = read_small_file(path, "manifest entry")
         if data is None:
             return None
-        entry = _json(data, "manifest entry", path)
+        entry: dict[str, Any] = _json(data, "manifest entry", path)
         check_manifest(entry, index, self.name)
         return entry
 

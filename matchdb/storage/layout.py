@@ -30,6 +30,7 @@ import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from matchdb.core.canonical import CANONICAL_FLOPS, N_FLOPS
 from matchdb.core.cards import format_cards
@@ -127,13 +128,13 @@ def check_index(index: object) -> int:
     """
     if isinstance(index, bool) or not hasattr(index, "__index__"):
         raise MatchdbError(f"The table index {index!r} is not a whole number; expected an integer 0..{N_FLOPS - 1}.")
-    value = index.__index__()
+    value: int = index.__index__()
     if not 0 <= value < N_FLOPS:
         raise MatchdbError(f"The table index {index!r} is out of range; expected an integer 0..{N_FLOPS - 1}.")
     return value
 
 
-def check_attrs(attrs: object, where: str) -> dict:
+def check_attrs(attrs: object, where: str) -> dict[str, Any]:
     """Return the group attributes ``attrs`` after checking they describe a store this matchdb reads."""
     if not isinstance(attrs, dict) or attrs.get("format") != FORMAT_NAME:
         shown = attrs.get("format") if isinstance(attrs, dict) else attrs

@@ -26,7 +26,7 @@ import zipfile
 import zlib
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from matchdb.errors import (
     CorruptDatabaseError,
@@ -43,6 +43,9 @@ from matchdb.storage.layout import (
     shard_member,
 )
 from matchdb.storage.shards import Location, make_location, read_file_ranges
+
+if TYPE_CHECKING:
+    from zarr.abc.buffer import Buffer
 
 __all__ = ["PackedStore", "LocalFile", "SUMS_MEMBER"]
 
@@ -114,7 +117,7 @@ class PackedStore:
             raise CorruptDatabaseError(f"{damaged} has a local header that does not match the central directory.")
         if not flags & 0x08 and (crc, compressed, size) != (info.CRC, info.compress_size, info.file_size):
             raise CorruptDatabaseError(f"{damaged} has sizes or a CRC-32 that differ from the central directory's.")
-        start = info.header_offset + _LOCAL_HEADER.size + name_length + extra_length
+        start: int = info.header_offset + _LOCAL_HEADER.size + name_length + extra_length
         if start + info.file_size > self._size:
             raise CorruptDatabaseError(f"{damaged} runs past the end of the file.")
         return start
@@ -135,13 +138,13 @@ class PackedStore:
         """A packed file is never modified: what is computed from it is kept in memory only."""
         return False
 
-    def manifest(self, index: int) -> dict | None:
+    def manifest(self, index: int) -> dict[str, Any] | None:
         """The manifest entry of table ``index`` (checked to name it), or None when the pack lacks the table."""
         data = self.read_member(manifest_member(index))
         if data is None:
             return None
         try:
-            entry = json.loads(data)
+            entry: dict[str, Any] = json.loads(data)
         except ValueError as error:
             raise CorruptDatabaseError(f"The manifest entry of table {index} in '{self.name}' cannot be read ({error}).") from None
         check_manifest(entry, index, self.name)
@@ -215,7 +218,7 @@ class PackedStore:
         return MemoryStore({name: _buffer(data) for name, data in members.items() if data is not None}, read_only=True)
 
 
-def _buffer(data: bytes):
+def _buffer(data: bytes) -> Buffer:
     from zarr.buffer import default_buffer_prototype
 
     return default_buffer_prototype().buffer.from_bytes(data)
@@ -224,7 +227,7 @@ def _buffer(data: bytes):
 class LocalFile:
     """A packed file on this machine, as :class:`PackedStore` reads it."""
 
-    def __init__(self, path: str | os.PathLike) -> None:
+    def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = Path(path)
         self.name = str(path)
         try:

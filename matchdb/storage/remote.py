@@ -46,11 +46,14 @@ import urllib.error
 import urllib.request
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urljoin, urlsplit
 
 from matchdb.errors import CorruptDatabaseError, DatabaseError, DatabaseNotFoundError, MatchdbError
 from matchdb.storage.files import is_url, write_atomically
+
+if TYPE_CHECKING:
+    from email.message import Message
 
 __all__ = ["HttpFile", "is_url", "http_deadline", "MOST_DIRECTORY_BYTES"]
 
@@ -206,7 +209,7 @@ class HttpFile:
     directory, in seconds (default :func:`http_deadline`).
     """
 
-    def __init__(self, url: str, cache_dir: str | os.PathLike | None = None, timeout: float | None = None) -> None:
+    def __init__(self, url: str, cache_dir: str | os.PathLike[str] | None = None, timeout: float | None = None) -> None:
         self.url = self.name = url
         try:
             parts = urlsplit(url)
@@ -238,7 +241,7 @@ class HttpFile:
         version = "|".join([url, str(self.size), *self._validator.values()])
         self._cache = _RangeCache(Path(cache_dir or _default_cache()) / hashlib.sha256(version.encode()).hexdigest()[:24])
 
-    def _get(self, url: str, headers: dict[str, str], most: int, until: float | None) -> tuple[int, Any, bytes]:
+    def _get(self, url: str, headers: dict[str, str], most: int, until: float | None) -> tuple[int, Message, bytes]:
         """GET ``url``: (status, headers, at most ``most`` bytes of body), within this file's deadline (and ``until``)."""
         left = self.timeout if until is None else min(self.timeout, until - time.monotonic())
         if left <= 0:
@@ -288,7 +291,7 @@ class HttpFile:
             return DatabaseError(f"The file at '{self.url}' changed since it was opened (HTTP {code}); open it again.")
         return DatabaseError(f"The server of '{self.url}' answered HTTP {code} ({reason}).")
 
-    def _request(self, start: int, end: int, until: float | None = None) -> tuple[int, Any, bytes]:
+    def _request(self, start: int, end: int, until: float | None = None) -> tuple[int, Message, bytes]:
         """GET bytes ``start..end`` (inclusive): (status, headers, body); one-sentence errors."""
         status, headers, body = self._get(self.url, {"Range": f"bytes={start}-{end}", **self._validator}, end - start + 1, until)
         if status != 206:
@@ -305,7 +308,7 @@ class HttpFile:
                 raise DatabaseError(f"The file at '{self.url}' changed since it was opened (its size differs); open it again.")
         return status, headers, body
 
-    def _total(self, headers) -> int:
+    def _total(self, headers: Message) -> int:
         got = _CONTENT_RANGE.fullmatch(headers.get("Content-Range", ""))
         if got is None:
             raise CorruptDatabaseError(f"The server of '{self.url}' did not say the file's size (no Content-Range).")

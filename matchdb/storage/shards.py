@@ -72,7 +72,7 @@ class Location(NamedTuple):
     chunks: tuple[tuple[int, int, int], ...]
 
 
-def make_location(path: str, start: int, length: int, entry: dict, index: int, where: str) -> Location:
+def make_location(path: str, start: int, length: int, entry: dict[str, Any], index: int, where: str) -> Location:
     """A table's :class:`Location` from its manifest entry, after checking the entry names ``index`` and fits the shard."""
     chunks = check_manifest(entry, index, where)
     if length > MAX_SHARD_BYTES:
@@ -210,7 +210,7 @@ class ShardReader:
     def locate(self, index: int) -> Location:
         """Where table ``index`` lies; raises when the database lacks it (each error marked as about the table)."""
         with about_table(index):
-            location = self._database.locate(index)
+            location: Location | None = self._database.locate(index)
             if location is None:
                 flop = format_cards(CANONICAL_FLOPS[index])
                 raise IncompleteDatabaseError(

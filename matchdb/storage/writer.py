@@ -26,6 +26,7 @@ import tempfile
 from datetime import UTC, datetime
 from importlib.metadata import version as _package_version
 from pathlib import Path
+from typing import Any
 
 import google_crc32c
 import numpy as np
@@ -52,7 +53,7 @@ from matchdb.storage.shards import encode_shard, parse_shard_index
 __all__ = ["create_store", "write_table", "table_is_done", "clean_partials", "upgrade_store"]
 
 
-def _provenance() -> dict:
+def _provenance() -> dict[str, Any]:
     return {
         "created": datetime.now(UTC).isoformat(timespec="seconds"),
         "host": socket.gethostname(),
@@ -64,7 +65,7 @@ def _provenance() -> dict:
     }
 
 
-def _attributes() -> dict:
+def _attributes() -> dict[str, Any]:
     return {
         "format": FORMAT_NAME,
         "format_version": FORMAT_VERSION,
@@ -79,7 +80,7 @@ def _attributes() -> dict:
     }
 
 
-def create_store(root: str | Path) -> dict:
+def create_store(root: str | Path) -> dict[str, Any]:
     """Create an empty store at ``root``, or check and reuse the one there; return its attributes.
 
     Creating writes every array but the tables, into a temporary folder renamed
@@ -174,7 +175,7 @@ def upgrade_store(root: str | Path) -> int:
     return kept
 
 
-def write_table(root: str | Path, index: int, table: np.ndarray, seconds: float = 0.0) -> dict:
+def write_table(root: str | Path, index: int, table: np.ndarray, seconds: float = 0.0) -> dict[str, Any]:
     """Write table ``index`` as one whole shard, synced, then record it in the manifest; return the entry.
 
     Safe to run for different tables in many processes at once: each writes

@@ -58,6 +58,39 @@ def test_exact_hero_with_known_and_ranged_opponents_equals_multiway_outcome(tabl
     assert result[0] / result[3] == expected.win
 
 
+@pytest.mark.parametrize("board", ["", "8d", "8d2s"])
+def test_exact_hero_counts_the_same_on_either_memory_order(table, board):
+    """One or two opponents, random or one 0/1 range (and a range beside a random hand): ``cols`` laid out rows
+    first (a decoded table's transpose, the sweep over the rows) gives what the columns-first copy gives
+    (the per-column counts), win, tie, equity and deals equal to the last bit; so does heads_up_hero's
+    equity against one random hand."""
+    local = local_index(FLOP)
+    cols_index = board_columns([int(local[c]) for c in parse_cards(board)])
+    rng = np.random.default_rng(2)
+    in_range = (rng.random(N_PAIRS) < 0.4).astype(np.float64)
+    ones = np.ones(N_PAIRS)
+    cases = [Opponents.counted(1), Opponents.counted(2), Opponents.counted(1, in_range[None]),
+             Opponents.counted(2, np.array([in_range, in_range])), Opponents.counted(2, np.array([in_range, ones]))]
+    rows_first = np.ascontiguousarray(table[:, cols_index]).T  # a decoded table's columns, transposed: no copy
+    columns_first = np.ascontiguousarray(rows_first)
+    assert len(cols_index) == 1 or rows_first.strides[0] < rows_first.strides[1]  # (one column: either way)
+    for hand in ("KdQd", "7s6s", "2h2d"):
+        hero = pair_row(FLOP, parse_cards(hand))
+        for opponents in cases:
+            results = []
+            for cols in (rows_first, columns_first):
+                result = np.zeros(4)
+                kernels.exact_hero(Question.of(cols, board_masks(cols_index), hero), opponents, CARDS, result)
+                results.append(result)
+            assert results[0].tolist() == results[1].tolist(), (hand, opponents.k_exact)
+            assert results[0][3] > 0
+            if opponents.k_exact == 1 and opponents.exact_random:  # from W levels alone: equity and deals
+                for cols in (rows_first, columns_first):
+                    alone = np.zeros(4)
+                    kernels.heads_up_hero(Question.of(cols, board_masks(cols_index), hero), CARDS, alone)
+                    assert alone.tolist() == [0.0, 0.0, *results[0][2:].tolist()]
+
+
 def test_known_all_gives_every_players_equity(table):
     rows = np.array([pair_row(FLOP, parse_cards(h)) for h in ("KdQd", "JcTc", "5h5s")], dtype=np.int64)
     result = np.zeros((3, 4))

@@ -17,6 +17,7 @@ from matchdb.hands import read
 from matchdb.human import Session, TableConfig
 from matchdb.play.arena import run_arena
 from matchdb.play.bots import load_bot
+from matchdb.play.sources import TableSource
 
 pytest.importorskip("pokerkit")
 
@@ -71,5 +72,6 @@ def test_a_persons_session_files_fit_a_bot_the_arena_plays(full_store, full_db, 
                  "--out", str(out), "--quiet", "--db", str(full_store)]) == 0
     assert "fitted fitted-ann to 'ann'" in capsys.readouterr().out
     fitted = load_bot(out)
-    result = run_arena([str(out), "station"], games=2, mode="cash", hands=20, seed=1, db=full_db, progress=False)
+    result = run_arena([str(out), "station"], games=2, mode="cash", hands=20, seed=1, source=TableSource(full_db),
+                       progress=False)
     assert {b.name for b in result.bots} == {fitted.name, "station"} and result.bot(fitted.name).hands == 40

@@ -113,10 +113,10 @@ def test_the_large_effects_hold_on_other_seeds_in_fewer_games(source):
 def test_tuning_west_improves_it_beyond_the_noise_on_another_seed(decoded_source):
     """The docs: tuning west against the field (random walk, 200 candidates) gains on held-out sessions, beyond the
     session noise, on every seed 11-15; here on seed 26."""
-    from matchdb.play.tuning import tune_bot
+    from matchdb.play.tuning import SessionConfig, TuningConfig, tune_bot
 
-    result = tune_bot("west", ["west-tight", "west-loose", "income", "fives", "allin"], cycles=200, seed=26, games=204,
-                      mode="cash", hands=100, source=decoded_source, chunks=1)
+    config = TuningConfig(cycles=200, seed=26, sessions=SessionConfig(games=204, mode="cash", hands=100, chunks=1))
+    result = tune_bot("west", ["west-tight", "west-loose", "income", "fives", "allin"], config, source=decoded_source)
     assert result.beyond_noise and result.improvement.low > 0, result.summary()
 
 
@@ -126,12 +126,13 @@ def test_no_difference_is_shown_between_the_tuning_methods_on_other_seeds(decode
     """The docs: random walk minus genetic search, per seed (the seed is the unit: its held-out sessions share one
     tuned parameter set), has an interval holding zero over seeds 11-15; here over seeds 26-30."""
     from matchdb.play.arena import Estimate
-    from matchdb.play.tuning import compare_methods
+    from matchdb.play.tuning import SessionConfig, TuningConfig, compare_methods
 
     gaps = []
     for seed in OTHER_SEEDS[:5]:
-        comparison = compare_methods("west", ["west-tight", "west-loose", "income", "fives", "allin"], cycles=200,
-                                     seed=seed, games=204, mode="cash", hands=100, source=decoded_source, chunks=1)
+        config = TuningConfig(cycles=200, seed=seed, sessions=SessionConfig(games=204, mode="cash", hands=100, chunks=1))
+        comparison = compare_methods("west", ["west-tight", "west-loose", "income", "fives", "allin"], config,
+                                     source=decoded_source)
         walk, genetic = comparison.results["random walk"], comparison.results["genetic"]
         assert walk.improvement.low > 0 and genetic.improvement.low > 0, seed  # both beyond the noise on every seed
         gaps.append(walk.improvement.mean - genetic.improvement.mean)

@@ -205,3 +205,39 @@ def test_exact_strength_samples_beyond_two_opponents(db, source):
 def test_exact_strength_preflop_reads_the_preflop_table(source):
     assert source.strength("exact", "AsAd", "", 2) == source.headsup("AsAd")  # 0.852, exact heads-up
     assert source.strength("exact", "AsAd", "", 4) == source.naive("AsAd", "", 4)
+
+
+def test_exact_strength_is_the_bots_old_count_to_the_last_bit(source):
+    """The heads-up and exact kinds (1-2 opponents, random, drop-out ranges, mixed) now count on the equity kernels;
+    the bots' decisions compare them with thresholds, so they must equal the old own count bit for bit
+    (tests/play/strength_oracle.py, the kernels as they were)."""
+    from matchdb.equity import kernels
+    from tests.play.strength_oracle import exact_strength
+
+    arrays_columns = np.empty(1176, dtype=np.int64)
+    flags = np.zeros(10, dtype=np.int64)
+    cases = [(kernels.HEADSUP, 2, kernels.UNIFORM, (0, 0)), (kernels.EXACT, 2, kernels.UNIFORM, (0, 0)),
+             (kernels.EXACT, 3, kernels.UNIFORM, (0, 0)), (kernels.EXACT, 2, kernels.DROPOUT, (1, 0)),
+             (kernels.EXACT, 3, kernels.DROPOUT, (1, 1)), (kernels.EXACT, 3, kernels.DROPOUT, (0, 1)),
+             (kernels.EXACT, 3, kernels.DROPOUT, (0, 0))]
+    rng = np.random.default_rng(31)
+    for k in range(21):
+        cards = rng.choice(52, size=7, replace=False)
+        n_board = 3 + k % 3
+        board = np.zeros(5, dtype=np.int64)
+        board[:n_board] = cards[2 : 2 + n_board]
+        source.tables.ensure(source.table_index(format_cards(cards[2:5])))
+        for kind, players, model, case_flags in cases:
+            values = []
+            for count in (kernels.strength, exact_strength):
+                flags[:2] = case_flags
+                arrays = source.arrays()
+                if count is exact_strength:
+                    values.append(count(kind, cards[0], cards[1], board, n_board, players, model, 0.6328, flags,
+                                        arrays, arrays_columns))
+                else:
+                    values.append(count(kind, cards[0], cards[1], board, n_board, players, 1, model, 0.6328, 0, flags,
+                                        arrays, arrays_columns))
+            assert values[0] == values[1], (format_cards(cards[:2]), format_cards(board[:n_board]), kind, players,
+                                            case_flags)
+

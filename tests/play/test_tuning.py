@@ -7,6 +7,7 @@ and reproduces with it.
 from __future__ import annotations
 
 import builtins
+import dataclasses
 import itertools
 import json
 import math
@@ -43,10 +44,13 @@ from matchdb.play.preflop_score import (
     preflop_targets,
     spearman,
 )
+from matchdb.play.sources import TableSource
 from matchdb.play.tuning import (
     Objective,
+    SessionConfig,
     SessionPlayer,
     Tuner,
+    TuningConfig,
     TuningError,
     compare_methods,
     t_quantile,
@@ -323,23 +327,26 @@ def test_a_seeded_tuning_run_improves_beyond_the_noise_and_repeats(source):
     Measured: the start makes 185.5 bb/100 with a noise sd of 28.2 over 4 sessions; the tuned bot gains 462.7
     bb/100 on those held-out sessions, 95 % t interval [389.6, 535.9].
     """
-    kwargs = dict(cycles=40, games=100, hands=50, noise_sessions=4, seed=3, source=source, chunks=2)
-    first = tune_bot(loose_caller(), ["allin"], **kwargs)
+    sessions = SessionConfig(games=100, hands=50, chunks=2)
+    config = TuningConfig(cycles=40, noise_sessions=4, seed=3, sessions=sessions)
+    first = tune_bot(loose_caller(), ["allin"], config, source=source)
     assert first.beyond_noise
     assert first.improvement.low > 0 and first.improvement.mean > first.noise.sd > 0
     assert first.train_best > first.train_start
     assert first.search.evaluations == 40 and first.improvement.units == 4
-    again = tune_bot(loose_caller(), ["allin"], **kwargs)
+    again = tune_bot(loose_caller(), ["allin"], config, source=source)
     assert np.array_equal(first.search.losses, again.search.losses)
     assert np.array_equal(first.search.best, again.search.best)
     assert np.array_equal(first.validation, again.validation) and first.log == again.log
-    other = tune_bot(loose_caller(), ["allin"], **(kwargs | dict(seed=4, cycles=5)))
+    other = tune_bot(loose_caller(), ["allin"], TuningConfig(cycles=5, noise_sessions=4, seed=4, sessions=sessions),
+                     source=source)
     assert not np.array_equal(first.search.losses[:5], other.search.losses)
 
 
 def test_pinned_traits_and_narrowed_bounds_hold_in_the_arena():
-    result = tune_bot("fives", ["station"], cycles=25, games=20, hands=20, noise_sessions=2, seed=2,
-                      pinned=["call_otherwise"], bounds={"raise_fraction": (0.5, 1.5)}, step=0.2)
+    config = TuningConfig(cycles=25, noise_sessions=2, seed=2, pinned=["call_otherwise"],
+                          bounds={"raise_fraction": (0.5, 1.5)}, step=0.2, sessions=SessionConfig(games=20, hands=20))
+    result = tune_bot("fives", ["station"], config)
     assert result.bot.params[2] == PairOfFives().params[2]
     assert 0.5 <= result.bot.params[1] <= 1.5
     assert "call_otherwise" not in result.changed() and result.settings["pinned"] == ["call_otherwise"]
@@ -347,8 +354,9 @@ def test_pinned_traits_and_narrowed_bounds_hold_in_the_arena():
 
 def test_the_weak_character_approaches_its_target_rate():
     """Tomlinson's weak player: minimise (rate - target)^2, here fives against two calling stations, seed 1."""
-    result = tune_bot("fives", ["station", "station"], objective="target", target=-50.0, cycles=30, games=30,
-                      hands=30, noise_sessions=3, seed=1, step=0.2)
+    config = TuningConfig(objective="target", target=-50.0, cycles=30, noise_sessions=3, seed=1, step=0.2,
+                          sessions=SessionConfig(games=30, hands=30))
+    result = tune_bot("fives", ["station", "station"], config)
     assert abs(result.train_best + 50) < abs(result.train_start + 50)
     assert result.search.best_loss == pytest.approx((result.train_best + 50) ** 2)
     assert result.improvement.mean == pytest.approx(float(np.mean(
@@ -356,7 +364,7 @@ def test_the_weak_character_approaches_its_target_rate():
 
 
 def test_the_tight_objective_is_chips_won_per_chip_invested():
-    player = SessionPlayer(["station", "random"], games=12, hands=20, chunks=1)
+    player = SessionPlayer(["station", "random"], SessionConfig(games=12, hands=20, chunks=1))
     session = player.play([(PairOfFives(name="candidate"), 9)])[0]
     plain = run_arena([PairOfFives(name="candidate"), "station", "random"], games=12, seats=3, seed=9,
                       duplicate=True, mode="cash", hands=20, progress=False)
@@ -367,8 +375,9 @@ def test_the_tight_objective_is_chips_won_per_chip_invested():
 
 
 def test_random_walk_and_genetic_search_compare_on_one_budget():
-    comparison = compare_methods("fives", ["station", "random"], cycles=24, games=24, hands=20, noise_sessions=3,
-                                 seed=6, step=0.2, children=6)
+    config = TuningConfig(cycles=24, noise_sessions=3, seed=6, step=0.2, children=6,
+                          sessions=SessionConfig(games=24, hands=20))
+    comparison = compare_methods("fives", ["station", "random"], config)
     walk, ga = comparison.results["random walk"], comparison.results["genetic"]
     assert walk.search.evaluations == ga.search.evaluations == 24
     assert np.array_equal(walk.noise.values, ga.noise.values) and walk.values[0] == ga.values[0]
@@ -377,30 +386,45 @@ def test_random_walk_and_genetic_search_compare_on_one_budget():
 
 
 def test_dask_workers_give_the_same_trajectory():
-    kwargs = dict(cycles=6, games=18, hands=20, noise_sessions=2, seed=11, chunks=3)
-    one = tune_bot("fives", ["station", "random"], workers=1, **kwargs)
-    two = tune_bot("fives", ["station", "random"], workers=2, **kwargs)
+    def config(workers):
+        return TuningConfig(cycles=6, noise_sessions=2, seed=11,
+                            sessions=SessionConfig(games=18, hands=20, chunks=3, workers=workers))
+
+    one = tune_bot("fives", ["station", "random"], config(1))
+    two = tune_bot("fives", ["station", "random"], config(2))
     assert np.array_equal(one.search.losses, two.search.losses) and np.array_equal(one.validation, two.validation)
 
 
 @pytest.mark.parametrize(
     ("call", "message"),
     [
-        (lambda: tune_bot("fives", ["station"], objective="target"),
+        (lambda: TuningConfig(objective="target"),
          "The objective 'target' needs a target rate (big blinds per 100 hands); give target=."),
-        (lambda: tune_bot("fives", ["station"], objective="profit"),
+        (lambda: TuningConfig(objective="profit"),
          "The objective 'profit' is unknown; expected one of bb_per_100, invested, target, wins."),
-        (lambda: tune_bot("fives", ["station"], pinned=["nerve"]),
+        (lambda: tune_bot("fives", ["station"], TuningConfig(pinned=["nerve"])),
          "The pinned parameter 'nerve' is not one of min_pair_rank, raise_fraction, call_otherwise."),
-        (lambda: tune_bot("fives", ["station"], bounds={"raise_fraction": (2, 20)}),
+        (lambda: tune_bot("fives", ["station"], TuningConfig(bounds={"raise_fraction": (2, 20)})),
          "The bounds of raise_fraction are 2 to 20; expected low <= high within the bot's 0 to 10."),
         (lambda: tune_bot("allin", ["station"]), "The bot 'allin' has no parameters to tune."),
-        (lambda: tune_bot("fives", ["fives-tuned"], cycles=1), "The bot 'fives-tuned' is unknown"),
-        (lambda: tune_bot("fives", [PairOfFives(name="fives-tuned")], cycles=1, noise_sessions=2, games=2),
+        (lambda: tune_bot("fives", ["fives-tuned"], TuningConfig(cycles=1)), "The bot 'fives-tuned' is unknown"),
+        (lambda: tune_bot("fives", [PairOfFives(name="fives-tuned")],
+                          TuningConfig(cycles=1, noise_sessions=2, sessions=SessionConfig(games=2))),
          "The candidate's name 'fives-tuned' is also an opponent's; results would be pooled."),
-        (lambda: tune_bot("fives", ["station"], method="annealing"),
-         "The method 'annealing' is unknown; expected one of walk, genetic."),
+        (lambda: TuningConfig(method="annealing"), "The method 'annealing' is unknown; expected one of walk, genetic."),
         (lambda: tune_bot("fives", ["station"] * 10), "The candidate and 10 opponents need 11 seats; a table has at most 10."),
+        (lambda: TuningConfig(cycles=0), "The number of cycles 0 is not a whole number of at least 1."),
+        (lambda: TuningConfig(step=2.0), "The step 2.0 is not a number above 0 and at most 1 (a share of each "
+         "parameter's range)."),
+        (lambda: TuningConfig(noise_sessions=1), "The number of noise sessions 1 is not a whole number of at least 2."),
+        (lambda: TuningConfig(seed=-1), "The seed -1 is not a whole number of at least 0."),
+        (lambda: TuningConfig(pinned="nerve"), "The pinned parameters 'nerve' are not a list of parameter names."),
+        (lambda: TuningConfig(sessions={"games": 2}), "The sessions {'games': 2} are not a SessionConfig."),
+        (lambda: SessionConfig(games=0), "The number of games 0 is not a whole number of at least 1."),
+        (lambda: SessionConfig(seats=11), "The number of seats 11 is out of range; expected 2..10."),
+        (lambda: SessionConfig(mode="sng"), "The mode 'sng' is unknown; expected 'cash' or 'tournament'."),
+        (lambda: SessionConfig(workers=0), "The number of workers 0 is not a whole number of at least 1."),
+        (lambda: tune_bot("fives", ["station"], {"cycles": 2}), "The config {'cycles': 2} is not a TuningConfig."),
     ],
 )
 def test_tuning_errors_are_one_sentence(call, message):
@@ -409,11 +433,55 @@ def test_tuning_errors_are_one_sentence(call, message):
     assert str(caught.value).startswith(message) and str(caught.value).count(". ") == 0
 
 
+def test_the_configurations_are_frozen_keyword_only_and_normalised():
+    with pytest.raises(TypeError):
+        TuningConfig("bb_per_100")
+    with pytest.raises(TypeError):
+        SessionConfig(200)
+    config = TuningConfig(pinned=["raise_fraction"], bounds={"raise_fraction": (0.5, 1.5)})
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        config.cycles = 3  # type: ignore[misc]
+    assert config.pinned == ("raise_fraction",) and config.sessions == SessionConfig()
+    assert config.goal == Objective("bb_per_100") and TuningConfig(objective="target", target=-5.0).goal.target == -5.0
+
+
+def test_tune_bot_takes_the_old_keywords_with_a_warning_and_gives_the_same_run(db):
+    """The old keywords build the same configuration and source: same trajectory (fives against west, which reads
+    hand strength, so the source is opened)."""
+    config = TuningConfig(cycles=3, noise_sessions=2, seed=5, step=0.2, sessions=SessionConfig(games=4, hands=10, chunks=1))
+    new = tune_bot("fives", ["west"], config, source=TableSource(db, capacity=8))
+    with pytest.warns(DeprecationWarning, match="deprecated") as caught:
+        old = tune_bot("fives", ["west"], cycles=3, noise_sessions=2, seed=5, step=0.2, games=4, hands=10, chunks=1,
+                       db=db, capacity=8)
+    assert sorted(str(w.message) for w in caught) == [
+        "tune_bot's db=, tables= and capacity= are deprecated; give source=TableSource(db=..., tables=..., "
+        "capacity=...) (matchdb.play.sources.TableSource).",
+        "tune_bot's keywords chunks=, cycles=, games=, hands=, noise_sessions=, seed=, step= are deprecated; give "
+        "config=TuningConfig(..., sessions=SessionConfig(...)) (matchdb.play.tuning).",
+    ]
+    assert {w.filename for w in caught} == {__file__}  # the warnings point at the caller's line
+    assert np.array_equal(new.search.losses, old.search.losses) and np.array_equal(new.validation, old.validation)
+    assert new.settings == old.settings
+
+
+def test_compare_methods_takes_the_old_keywords_and_refuses_unknown_or_doubled_ones():
+    with pytest.warns(DeprecationWarning, match=r"^compare_methods's keywords cycles=, games=, hands=, noise_sessions= "
+                      r"are deprecated; give config=TuningConfig"):
+        comparison = compare_methods("fives", ["station"], cycles=2, games=4, hands=10, noise_sessions=2)
+    assert [r.search.evaluations for r in comparison.results.values()] == [2, 2]
+    with pytest.raises(TypeError, match="^tune_bot\\(\\) got an unexpected keyword argument 'cycels'$"):
+        tune_bot("fives", ["station"], cycels=3)
+    with pytest.warns(DeprecationWarning, match="deprecated"), pytest.raises(TuningError, match=r"^tune_bot was given config= and also "
+                                                          r"cycles=; give only config=TuningConfig\(\.\.\.\)\.$"):
+        tune_bot("fives", ["station"], TuningConfig(), cycles=3)
+
+
 # -- the tuned bot's file ----------------------------------------------------------------------------------------
 
 
 def test_the_saved_bot_loads_and_plays_in_the_arena(tmp_path, source):
-    result = tune_bot(loose_caller(), ["allin"], cycles=8, games=20, hands=20, noise_sessions=2, seed=3, source=source)
+    config = TuningConfig(cycles=8, noise_sessions=2, seed=3, sessions=SessionConfig(games=20, hands=20))
+    result = tune_bot(loose_caller(), ["allin"], config, source=source)
     path = result.save(tmp_path / "tuned.json")
     bot = load_bot(path)
     assert bot.name == "loose-tuned" and isinstance(bot, WestBot)
@@ -538,7 +606,7 @@ def test_cli_says_in_one_sentence_when_matplotlib_is_missing(tmp_path, capsys, m
 
 
 def test_the_tuner_measures_the_noise_once_for_both_methods():
-    player = SessionPlayer(["station"], games=8, hands=10)
+    player = SessionPlayer(["station"], SessionConfig(games=8, hands=10))
     tuner = Tuner("fives", player, noise_sessions=2, seed=1)
     first = tuner.noise()
     assert tuner.noise() is first and len(first.seeds) == 2 and first.seeds[0] != 1

@@ -32,7 +32,7 @@ from typing import NamedTuple
 import numpy as np
 
 from matchdb.core.pairs import SENTINEL
-from matchdb.equity._kernels.bits import MIX1, MIX2, popcount, splitmix
+from matchdb.equity._kernels.bits import MIX1, MIX2, bit_index, lowest_bit, popcount, splitmix
 from matchdb.jit import jit
 
 
@@ -432,6 +432,228 @@ def _known_state(levels, level, known_rows):
 
 
 @jit
+def _sweep_sets(question, opponents, cards, which):
+    """Whether :func:`_sweep_rows` counts this question, and what each opponent holds (``which[o]``: 0 any
+    hand, 1 one of the range ``opponents.exact[ranged]``; returns ``ranged``, -1 when it does not apply).
+
+    It applies to ``cols`` laid out rows first in memory (``cols[:, r]`` contiguous, as a decoded table's
+    transpose), no known hands and one or two opponents, each a random hand (weights all 1) or one of a
+    0/1 range, the same for both.
+    """
+    cols, k = question.cols, opponents.k_exact
+    if cols.shape[0] < 2 or cols.strides[0] >= cols.strides[1] or question.known_rows.shape[0] > 0:
+        return -1
+    if k < 1 or k > 2 or opponents.drawn.shape[0] > 0:
+        return -1
+    which[:] = 0
+    if opponents.exact_random:
+        return 0
+    weights, taken = opponents.exact, cards.masks[question.hero]
+    ranged = -1
+    for o in range(k):
+        ones = True
+        for r in range(cols.shape[1]):
+            w = weights[o, r]
+            if (cards.masks[r] & taken) != 0 or w == 1.0:
+                continue
+            if w != 0.0:
+                return -1
+            ones = False
+        if ones:
+            continue
+        which[o] = 1
+        if ranged < 0:
+            ranged = o
+            continue
+        for r in range(cols.shape[1]):
+            if (cards.masks[r] & taken) == 0 and weights[o, r] != weights[ranged, r]:
+                return -1
+    return max(ranged, 0)
+
+
+@jit
+def _sweep_accumulate(wk, hero, n_columns, beats, ties, card_beats, card_ties, a, b, per_card):
+    """Add one opponent hand (cards a, b; its levels ``wk`` on every column) where it beats or ties the hero,
+    per column, branch-free (so the loop runs on vectors)."""
+    if per_card:
+        ba = card_beats[a]
+        bb = card_beats[b]
+        ta = card_ties[a]
+        tb = card_ties[b]
+        for jj in range(n_columns):
+            v = wk[jj]
+            ok = v != SENTINEL
+            gt = np.int16(ok & (v > hero[jj]))
+            eq = np.int16(ok & (v == hero[jj]))
+            beats[jj] += gt
+            ties[jj] += eq
+            ba[jj] += gt
+            bb[jj] += gt
+            ta[jj] += eq
+            tb[jj] += eq
+    else:
+        for jj in range(n_columns):
+            v = wk[jj]
+            ok = v != SENTINEL
+            beats[jj] += np.int16(ok & (v > hero[jj]))
+            ties[jj] += np.int16(ok & (v == hero[jj]))
+
+
+@jit
+def _sweep_rows(question, opponents, cards, which, ranged, result):
+    """:func:`exact_hero` for one or two opponents on ``cols`` laid out rows first: one sweep over the rows.
+
+    Opponent o holds any hand (``which[o] == 0``) or one of the range ``opponents.exact[ranged] != 0``
+    (:func:`_sweep_sets`). On a column fix f(e) = 1 below the hero, x tied, 0 above (times the range's indicator);
+    the ordered deals of two card-disjoint hands count F1 F2 - sum_c F1_c F2_c + sum_e f1(e) f2(e),
+    F the sum of f and F_c its sum over the hands holding card c (the identity of
+    :mod:`matchdb.equity.multiway`). Only the hands that tie or beat the hero change f from its
+    count, and one pass over the rows, vectorised over the columns, collects them; the counts per
+    column are exact integers, so the result is the same to the last bit as the other counts'.
+    """
+    cols, col_masks, hero = question.cols, question.col_masks, question.hero
+    k, weights = opponents.k_exact, opponents.exact
+    low, high, masks = cards.low, cards.high, cards.masks
+    n_columns = cols.shape[0]
+    n_rows = cols.shape[1]
+    taken = masks[hero]
+    hero_a = low[hero]
+    hero_b = high[hero]
+    two = k == 2
+    n_cards = 49 if two else 1
+    # set 0: every hand; set 1: the range's. which[o]: the set opponent o draws from
+    need_all = which[0] == 0 or (two and which[1] == 0)
+    need_range = which[0] == 1 or (two and which[1] == 1)
+    in_set = np.zeros((2, n_rows), dtype=np.bool_)
+    base = np.zeros(2, dtype=np.int64)
+    base_card = np.zeros((2, 49), dtype=np.int64)
+    member = np.zeros((2, 49, 49), dtype=np.int64)
+    for r in range(n_rows):
+        if (masks[r] & taken) != 0:
+            continue
+        in_set[0, r] = True
+        in_set[1, r] = need_range and weights[ranged, r] != 0.0
+        a = low[r]
+        b = high[r]
+        for s in range(2):
+            if in_set[s, r]:
+                base[s] += 1
+                base_card[s, a] += 1
+                base_card[s, b] += 1
+                member[s, a, b] = 1
+                member[s, b, a] = 1
+    # what the hands at or above the hero add per column, per set counted (acc[s]: where set s adds up)
+    acc = np.zeros(2, dtype=np.int64)
+    acc[1] = 1 if need_all and need_range else 0
+    n_acc = acc[1] + 1
+    # int16 counts (at most 1,176 hands): twice the lanes of int32 on the vector unit
+    beats = np.zeros((n_acc, n_columns), dtype=np.int16)
+    ties = np.zeros((n_acc, n_columns), dtype=np.int16)
+    card_beats = np.zeros((n_acc, n_cards, n_columns), dtype=np.int16)
+    card_ties = np.zeros((n_acc, n_cards, n_columns), dtype=np.int16)
+    hero_levels = cols[:, hero]
+    beats0, ties0, card_beats0, card_ties0 = beats[0], ties[0], card_beats[0], card_ties[0]
+    beats1, ties1, card_beats1, card_ties1 = beats[n_acc - 1], ties[n_acc - 1], card_beats[n_acc - 1], card_ties[n_acc - 1]
+    for r in range(n_rows):
+        if need_all and in_set[0, r]:
+            _sweep_accumulate(cols[:, r], hero_levels, n_columns, beats0, ties0, card_beats0, card_ties0, low[r],
+                              high[r], two)
+        if need_range and in_set[1, r]:
+            _sweep_accumulate(cols[:, r], hero_levels, n_columns, beats1, ties1, card_beats1, card_ties1, low[r],
+                              high[r], two)
+    coef = np.zeros(4)
+    same = 1 if need_range else 0  # the set of a hand both opponents take (the range's when there is one)
+    for jj in range(n_columns):
+        if hero_levels[jj] == SENTINEL:
+            continue
+        bit = lowest_bit(col_masks[jj])
+        t = bit_index(bit)  # the column's two cards
+        u = bit_index(col_masks[jj] & ~bit)
+        s1 = which[0]
+        n1 = base[s1] - base_card[s1, t] - base_card[s1, u] + member[s1, t, u]
+        a1 = acc[s1]
+        f1_0 = n1 - beats[a1, jj] - ties[a1, jj]  # hands below the hero (coefficient of x^0)
+        f1_1 = np.int64(ties[a1, jj])  # hands tied (coefficient of x^1)
+        if not two:
+            coef[0] = f1_0
+            coef[1] = f1_1
+            _add_shares(coef, 1, 0, result)
+            result[3] += n1
+            continue
+        s2 = which[1]
+        n2 = base[s2] - base_card[s2, t] - base_card[s2, u] + member[s2, t, u]
+        a2 = acc[s2]
+        f2_0 = n2 - beats[a2, jj] - ties[a2, jj]
+        f2_1 = np.int64(ties[a2, jj])
+        c0 = f1_0 * f2_0
+        c1 = f1_0 * f2_1 + f1_1 * f2_0
+        c2 = f1_1 * f2_1
+        den = n1 * n2
+        # minus the pairs of hands that share one card: sum over cards of F1_c F2_c
+        for c in range(49):
+            if c == hero_a or c == hero_b or c == t or c == u:
+                continue
+            m1 = base_card[s1, c] - member[s1, c, t] - member[s1, c, u]
+            m2 = base_card[s2, c] - member[s2, c, t] - member[s2, c, u]
+            q1b = np.int64(card_beats[a1, c, jj])
+            q1t = np.int64(card_ties[a1, c, jj])
+            q2b = np.int64(card_beats[a2, c, jj])
+            q2t = np.int64(card_ties[a2, c, jj])
+            g1_0 = m1 - q1b - q1t
+            g2_0 = m2 - q2b - q2t
+            c0 -= g1_0 * g2_0
+            c1 -= g1_0 * q2t + q1t * g2_0
+            c2 -= q1t * q2t
+            den -= m1 * m2
+        # plus the same hand taken by both (it shares both cards, subtracted twice above): sum over hands of f1 f2
+        n_same = base[same] - base_card[same, t] - base_card[same, u] + member[same, t, u]
+        c0 += n_same - beats[acc[same], jj] - ties[acc[same], jj]
+        c2 += np.int64(ties[acc[same], jj])
+        den += n_same
+        coef[0] = c0
+        coef[1] = c1
+        coef[2] = c2
+        _add_shares(coef, 2, 0, result)
+        result[3] += den
+
+
+@jit
+def heads_up_hero(question, cards, result):
+    """Add one hero row's exact (equity, deals) weights against one random hand over every column to
+    ``result[2], result[3]`` (no known hands; win and tie are not counted: ``result[0], result[1]`` untouched).
+
+    A W level is twice the hands below plus the hands tied among every hand on the column, so only card
+    removal is left to count: the 94 other hands holding a card of the hero are compared and taken out
+    (those not colliding with the column). The same numbers as :func:`exact_hero` with one random opponent, to the
+    last bit (every weight is a half-integer), reading 95 rows instead of all.
+    """
+    cols, hero = question.cols, question.hero
+    row_of = cards.row_of
+    hero_a = cards.low[hero]
+    hero_b = cards.high[hero]
+    n_columns = cols.shape[0]
+    twice = np.zeros(n_columns, dtype=np.int64)
+    for jj in range(n_columns):
+        twice[jj] = cols[jj, hero]
+    for side in range(2):
+        card = hero_a if side == 0 else hero_b
+        for x in range(49):
+            if x == card or x == hero_a or x == hero_b:
+                continue  # the hero, and (side 1) a hand holding both hero cards, counted once
+            k = row_of[card, x]
+            for jj in range(n_columns):
+                h = cols[jj, hero]
+                v = cols[jj, k]
+                if h != SENTINEL and v != SENTINEL:
+                    twice[jj] -= 2 * (v < h) + (v == h)
+    per_column = _matchings(question.n_free - 2, 1)
+    for jj in range(n_columns):
+        if cols[jj, hero] != SENTINEL:
+            result[2] += twice[jj] / 2.0
+            result[3] += per_column
+
+
+@jit
 def exact_hero(question, opponents, cards, result):
     """Add one hero row's exact (win, tie, equity, deals) weights over every column to ``result``.
 
@@ -440,7 +662,16 @@ def exact_hero(question, opponents, cards, result):
     opponents ``question.known_rows`` are fixed hands whose cards are already out of
     ``question.free`` (``question.n_free`` cards, the column's two included). Deals are ordered
     tuples of the unknown opponents' hands.
+
+    One or two opponents on ``cols`` laid out rows first in memory (a decoded table's transpose, as the
+    bots' strength hands it) are counted by one sweep over the rows (:func:`_sweep_rows`): the same
+    numbers to the last bit.
     """
+    which = np.zeros(2, dtype=np.int64)
+    ranged = _sweep_sets(question, opponents, cards, which)
+    if ranged >= 0:
+        _sweep_rows(question, opponents, cards, which, ranged, result)
+        return
     cols, col_masks, hero, known_rows = question.cols, question.col_masks, question.hero, question.known_rows
     base_free, n_free = question.free, question.n_free
     k, random, weights = opponents.k_exact, opponents.exact_random, opponents.exact

@@ -2,14 +2,21 @@
 
 They read the decoded W tables ``tables[slot][row, column]`` of the canonical flops and the lookups of
 :class:`matchdb.equity.kernels.Frame`; :func:`strength` is what the arena's compiled loop and
-:class:`matchdb.play.strength.StrengthSource` call.
+:class:`matchdb.play.strength.StrengthSource` call. The exact and heads-up kinds are counted by the equity
+kernels (:func:`matchdb.equity.kernels.exact_hero` on the table's transpose); what is the bots' own here is the
+naive win rate, the opponent models and the one sampler of the Monte Carlo strength and of the exact strength
+beyond :data:`EXACT_OPPONENTS` opponents.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from matchdb.core.pairs import N_PAIRS, PAIR_HIGH, PAIR_LOW, ROWS_OF_CARD, SENTINEL
+from matchdb.core.pairs import N_LOCAL, N_PAIRS, PAIR_INDEX, SENTINEL
+from matchdb.equity._kernels.bits import BITS
+from matchdb.equity._kernels.heads_up import ROW_MASKS
+from matchdb.equity._kernels.multiway import exact_hero, heads_up_hero
+from matchdb.equity._kernels.structures import ALL_CARDS, Cards, Opponents, Question
 from matchdb.jit import jit
 
 NAIVE = 0
@@ -25,6 +32,9 @@ UNIFORM = 0
 DROPOUT = 1
 STEERED = 2
 
+#: Draws of a hand of a drop-out range (by rejection) before the exact strength's sampler keeps the last.
+_REJECTIONS = 1000
+
 
 def _readonly(array: np.ndarray) -> np.ndarray:
     array = np.array(array, dtype=np.int64)
@@ -32,9 +42,9 @@ def _readonly(array: np.ndarray) -> np.ndarray:
     return array
 
 
-_PAIR_LOW = _readonly(PAIR_LOW)
-_PAIR_HIGH = _readonly(PAIR_HIGH)
-_ROWS_OF_CARD = _readonly(ROWS_OF_CARD)
+_ROW_OF = _readonly(PAIR_INDEX)
+_ROW_MASKS = ROW_MASKS
+_BITS = BITS
 
 
 @jit
@@ -60,33 +70,6 @@ def _naive_post(table, row, columns, n_columns, exponent, powers):
             total += power[w]
             count += 1
     return total / count if count else 0.0
-
-
-@jit
-def _headsup_post(table, row, columns, n_columns, pair_index, low, high):
-    """Exact heads-up equity of ``row`` over the given columns against every row disjoint from it."""
-    a = low[row]
-    b = high[row]
-    score = 0.0
-    deals = 0.0
-    hero = np.empty(n_columns, dtype=np.uint16)
-    for k in range(n_columns):
-        hero[k] = table[row, columns[k]]
-    for k in range(table.shape[0]):
-        if low[k] == a or low[k] == b or high[k] == a or high[k] == b:
-            continue
-        villain = table[k]
-        twice = 0
-        count = 0
-        for c in range(n_columns):
-            h = hero[c]
-            v = villain[columns[c]]
-            valid = (h != SENTINEL) & (v != SENTINEL)
-            twice += valid * ((h > v) * 2 + (h == v))
-            count += valid
-        score += twice
-        deals += 2 * count
-    return score / deals if deals > 0 else 0.0
 
 
 @jit
@@ -149,9 +132,16 @@ def _draw_runout(frame_arrays, index, perm, deck, n_deck, turn, river):
 
 
 @jit
-def _monte_carlo(table, frame_arrays, index, perm, hole0, hole1, board, n_board, opponents, samples, model,
-                 threshold, redraws, flags, preflop, classes):
-    """Sampled chance that the hero's hand beats ``opponents`` random hands (ties share); W levels decide."""
+def _sampled(table, frame_arrays, index, perm, hole0, hole1, board, n_board, opponents, samples, flags, preflop,
+             classes, threshold, redraws, drop):
+    """Sampled chance that the hero's hand beats ``opponents`` random hands (ties share); W levels decide.
+
+    The one sampler of the Monte Carlo and the exact strengths. Each opponent's hand is drawn from the
+    cards left; an opponent flagged in ``flags`` has it dealt again while its class's preflop heads-up
+    equity is below ``threshold``, up to ``redraws`` times (Tomlinson's steering; the exact strength's
+    drop-out range by rejection), and with ``drop`` a flagged opponent dealt a hand below the threshold
+    leaves the deal (West's drop-out).
+    """
     deck, n_deck, hero_row, turn, river = _sampling_start(frame_arrays, index, perm, hole0, hole1, board, n_board)
     pair_index = frame_arrays.pair_index
     score = 0.0
@@ -162,7 +152,7 @@ def _monte_carlo(table, frame_arrays, index, perm, hole0, hole1, board, n_board,
         best_other = -1
         tied = 0
         for o in range(opponents):
-            tries = redraws + 1 if (model == STEERED and flags[o] != 0) else 1
+            tries = redraws + 1 if flags[o] != 0 else 1
             for attempt in range(tries):
                 i = pos + np.random.randint(n_deck - pos)
                 deck[pos], deck[i] = deck[i], deck[pos]
@@ -173,7 +163,7 @@ def _monte_carlo(table, frame_arrays, index, perm, hole0, hole1, board, n_board,
             a = deck[pos]
             b = deck[pos + 1]
             pos += 2
-            if model == DROPOUT and flags[o] != 0 and preflop[classes[a, b], 0] < threshold:
+            if drop and flags[o] != 0 and preflop[classes[a, b], 0] < threshold:
                 continue  # this opponent would not be in the hand
             v = table[pair_index[_local_card(frame_arrays, index, perm, a), _local_card(frame_arrays, index, perm, b)], column]
             if v > best_other:
@@ -189,240 +179,65 @@ def _monte_carlo(table, frame_arrays, index, perm, hole0, hole1, board, n_board,
 
 
 @jit
-def _exact_rows(frame_arrays, index, hole_local0, hole_local1, classes, preflop, threshold, dropout, low, high,
-                valid, in_range):
-    """Rows of this flop's table an opponent may hold (disjoint from the hero) and those in the drop-out range."""
+def _dropout_weights(frame_arrays, index, classes, preflop, threshold, low, high, out):
+    """West's drop-out range on this flop's rows: 1.0 where the hand's class reaches ``threshold`` (preflop
+    heads-up equity), else 0.0."""
     local = frame_arrays.local[index]
     card_of = np.empty(49, dtype=np.int64)
     for c in range(52):
         if local[c] >= 0:
             card_of[local[c]] = c
     for k in range(low.shape[0]):
-        a = low[k]
-        b = high[k]
-        valid[k] = not (a == hole_local0 or a == hole_local1 or b == hole_local0 or b == hole_local1)
-        in_range[k] = valid[k] and (dropout == 0 or preflop[classes[card_of[a], card_of[b]], 0] >= threshold)
+        out[k] = 1.0 if preflop[classes[card_of[low[k]], card_of[high[k]]], 0] >= threshold else 0.0
 
 
 @jit
-def _headsup_uniform(table, row, columns, n_columns, dense, hero_a, hero_b):
-    """Exact equity of ``row`` against one random hand: W counts every other hand, so only card removal remains.
-
-    ``W[row, j]`` is twice the hands below plus the hands tied among all hands
-    on runout j; the hands that share a card with the hero (the 94 other rows
-    holding one of its cards) are taken out by comparing them, and 990 hands
-    remain on every runout (45 free cards).
-    """
-    rows_of_card = _ROWS_OF_CARD
-    twice = 0
-    count = 0
-    for jj in range(n_columns):
-        h = table[row, jj if dense else columns[jj]]
-        if h != SENTINEL:
-            twice += h
-            count += 1
-    for side in range(2):
-        card = hero_a if side == 0 else hero_b
-        for m in range(rows_of_card.shape[1]):
-            k = rows_of_card[card, m]
-            if k == row or (side == 1 and (_PAIR_LOW[k] == hero_a or _PAIR_HIGH[k] == hero_a)):
-                continue  # the hero, and a hand holding both hero cards, counted once
-            wk = table[k]
-            for jj in range(n_columns):
-                c = jj if dense else columns[jj]
-                h = table[row, c]
-                v = wk[c]
-                if h != SENTINEL and v != SENTINEL:
-                    twice -= 2 * (v < h) + (v == h)
-    return twice / (2.0 * 990 * count) if count else 0.0
-
-
-@jit
-def _exact_post(table, row, columns, n_columns, opponents, flags, valid, in_range, low, high, hero_a, hero_b):
-    """Exact equity (ties split) of ``row`` against 1 or 2 opponents over the given runout columns.
-
-    Opponent o holds any hand disjoint from the known cards (``flags[o] == 0``)
-    or one of the drop-out range (``in_range``). On each runout the weighted
-    count of opponents' deals (ordered, card-disjoint) is a polynomial in x,
-    the tie marker: with f(e) = 1 below the hero, x tied, 0 above (times the
-    range indicator), two opponents give F1 F2 - sum_c F1_c F2_c +
-    sum_e f1(e) f2(e), F = sum f, F_c its sum over the hands holding card c
-    (inclusion-exclusion over shared cards: the counting identity of docs/guide/multiway.md). Only
-    the hands that tie or beat the hero change f from its count, so one pass
-    over the rows collects what differs. Runouts are weighted by the number
-    of deals they allow (card removal with ranges).
-    """
-    two = opponents == 2
-    dense = n_columns == table.shape[1]
-    if not two and flags[0] == 0:
-        return _headsup_uniform(table, row, columns, n_columns, dense, hero_a, hero_b)
-    need_all = flags[0] == 0 or (two and flags[1] == 0)
-    need_range = flags[0] != 0 or (two and flags[1] != 0)
-    n_cards = 49 if two else 1
-    # what the hands at or above the hero add on each runout: beats and ties, all hands and the range's
-    beats = np.zeros(n_columns, dtype=np.int32)
-    ties = np.zeros(n_columns, dtype=np.int32)
-    card_beats = np.zeros((n_cards if need_all else 1, n_columns), dtype=np.int32)
-    card_ties = np.zeros((n_cards if need_all else 1, n_columns), dtype=np.int32)
-    beats_r = np.zeros(n_columns, dtype=np.int32)
-    ties_r = np.zeros(n_columns, dtype=np.int32)
-    card_beats_r = np.zeros((n_cards if need_range else 1, n_columns), dtype=np.int32)
-    card_ties_r = np.zeros((n_cards if need_range else 1, n_columns), dtype=np.int32)
-    hero = np.empty(n_columns, dtype=np.uint16)
-    for jj in range(n_columns):
-        hero[jj] = table[row, jj if dense else columns[jj]]
-    wk = np.empty(n_columns, dtype=np.uint16)
-    # the drop-out range's rows disjoint from the hero: count, per card, pairs (card removal on each runout)
-    base = 0
-    base_card = np.zeros(49, dtype=np.int64)
-    member = np.zeros((49, 49), dtype=np.int64)
-    for k in range(table.shape[0]):
-        if in_range[k]:
-            base += 1
-            base_card[low[k]] += 1
-            base_card[high[k]] += 1
-            member[low[k], high[k]] = 1
-            member[high[k], low[k]] = 1
-    for k in range(table.shape[0]):
-        if not valid[k]:
-            continue
-        r = in_range[k]
-        if not need_all and not r:
-            continue
-        if dense:
-            wk[:] = table[k]
-        else:
-            for jj in range(n_columns):
-                wk[jj] = table[k, columns[jj]]
-        a = low[k]
-        b = high[k]
-        if need_all:
-            _accumulate(wk, hero, n_columns, beats, ties, card_beats, card_ties, a, b, two)
-        if need_range and r:
-            _accumulate(wk, hero, n_columns, beats_r, ties_r, card_beats_r, card_ties_r, a, b, two)
-    numerator = 0.0
-    denominator = 0.0
-    n_all = 45 * 44 // 2
-    for jj in range(n_columns):
-        if hero[jj] == SENTINEL:
-            continue
-        column = jj if dense else columns[jj]
-        t = low[column]  # the runout's two local cards (this column's turn and river)
-        u = high[column]
-        n_range = base - base_card[t] - base_card[u] + member[t, u]
-        n1 = n_range if flags[0] != 0 else n_all
-        b1 = beats_r[jj] if flags[0] != 0 else beats[jj]
-        t1 = ties_r[jj] if flags[0] != 0 else ties[jj]
-        f1_0 = n1 - b1 - t1  # hands below the hero (coefficient of x^0)
-        f1_1 = t1  # hands tied (coefficient of x^1)
-        if not two:
-            numerator += f1_0 + 0.5 * f1_1
-            denominator += n1
-            continue
-        n2 = n_range if flags[1] != 0 else n_all
-        b2 = beats_r[jj] if flags[1] != 0 else beats[jj]
-        t2 = ties_r[jj] if flags[1] != 0 else ties[jj]
-        f2_0 = n2 - b2 - t2
-        f2_1 = t2
-        c0 = f1_0 * f2_0
-        c1 = f1_0 * f2_1 + f1_1 * f2_0
-        c2 = f1_1 * f2_1
-        den = n1 * n2
-        # minus the pairs of hands that share one card: sum over cards of F1_c F2_c
-        for c in range(49):
-            if c == hero_a or c == hero_b or c == t or c == u:
-                continue
-            m_range = base_card[c] - member[c, t] - member[c, u]
-            if flags[0] != 0:
-                m1, q1b, q1t = m_range, card_beats_r[c, jj], card_ties_r[c, jj]
-            else:
-                m1, q1b, q1t = 44, card_beats[c, jj], card_ties[c, jj]
-            if flags[1] != 0:
-                m2, q2b, q2t = m_range, card_beats_r[c, jj], card_ties_r[c, jj]
-            else:
-                m2, q2b, q2t = 44, card_beats[c, jj], card_ties[c, jj]
-            g1_0 = m1 - q1b - q1t
-            g2_0 = m2 - q2b - q2t
-            c0 -= g1_0 * g2_0
-            c1 -= g1_0 * q2t + q1t * g2_0
-            c2 -= q1t * q2t
-            den -= m1 * m2
-        # plus the same hand taken by both (it shares both cards, subtracted twice above): sum over hands of f1 f2
-        if need_range:
-            c0 += n_range - beats_r[jj] - ties_r[jj]
-            c2 += ties_r[jj]
-            den += n_range
-        else:
-            c0 += n_all - beats[jj] - ties[jj]
-            c2 += ties[jj]
-            den += n_all
-        numerator += c0 + c1 / 2.0 + c2 / 3.0
-        denominator += den
-    return numerator / denominator if denominator > 0 else 0.0
-
-
-@jit
-def _accumulate(wk, hero, n_columns, beats, ties, card_beats, card_ties, a, b, per_card):
-    """Add one opponent hand (local cards a, b) where it beats or ties the hero, per runout (no branches)."""
-    if per_card:
-        ba = card_beats[a]
-        bb = card_beats[b]
-        ta = card_ties[a]
-        tb = card_ties[b]
-        for jj in range(n_columns):
-            v = wk[jj]
-            ok = v != SENTINEL
-            gt = np.int32(ok & (v > hero[jj]))
-            eq = np.int32(ok & (v == hero[jj]))
-            beats[jj] += gt
-            ties[jj] += eq
-            ba[jj] += gt
-            bb[jj] += gt
-            ta[jj] += eq
-            tb[jj] += eq
+def _equity_on(cols, col_masks, row, opponents, cards):
+    """The exact equity of ``row`` on ``cols`` against ``opponents`` (no known hands): :func:`exact_hero`, or
+    :func:`heads_up_hero` against one random hand."""
+    free = np.uint64(ALL_CARDS) & ~cards.masks[row]
+    question = Question(cols, col_masks, row, np.zeros(0, dtype=np.int64), free, N_LOCAL - 2)
+    result = np.zeros(4)
+    if opponents.k_exact == 1 and opponents.exact_random:
+        heads_up_hero(question, cards, result)
     else:
-        for jj in range(n_columns):
-            v = wk[jj]
-            ok = v != SENTINEL
-            beats[jj] += np.int32(ok & (v > hero[jj]))
-            ties[jj] += np.int32(ok & (v == hero[jj]))
+        exact_hero(question, opponents, cards, result)
+    return result[2] / result[3] if result[3] > 0 else 0.0
 
 
 @jit
-def _exact_sampled(table, frame_arrays, index, perm, hole0, hole1, board, n_board, opponents, samples, flags,
-                   preflop, classes, threshold):
-    """Sampled equity against ``opponents`` (more than the exact count takes), drop-out ranges by rejection."""
-    deck, n_deck, hero_row, turn, river = _sampling_start(frame_arrays, index, perm, hole0, hole1, board, n_board)
-    pair_index = frame_arrays.pair_index
-    score = 0.0
-    for _ in range(samples):
-        t, r, pos = _draw_runout(frame_arrays, index, perm, deck, n_deck, turn, river)
-        column = pair_index[t, r]
-        hero = table[hero_row, column]
-        best_other = -1
-        tied = 0
-        for o in range(opponents):
-            for _attempt in range(1000):  # a hand of the opponent's range, by rejection
-                i = pos + np.random.randint(n_deck - pos)
-                deck[pos], deck[i] = deck[i], deck[pos]
-                i = pos + 1 + np.random.randint(n_deck - pos - 1)
-                deck[pos + 1], deck[i] = deck[i], deck[pos + 1]
-                if flags[o] == 0 or preflop[classes[deck[pos], deck[pos + 1]], 0] >= threshold:
-                    break
-            a = deck[pos]
-            b = deck[pos + 1]
-            pos += 2
-            v = table[pair_index[_local_card(frame_arrays, index, perm, a), _local_card(frame_arrays, index, perm, b)], column]
-            if v > best_other:
-                best_other = v
-                tied = 1 if v == hero else 0
-            elif v == best_other and v == hero:
-                tied += 1
-        if hero > best_other:
-            score += 1.0
-        elif hero == best_other:
-            score += 1.0 / (1 + tied)
-    return score / samples
+def _exact(table, row, columns, n_columns, opponents, random, weights, low, high):
+    """Exact equity of ``row`` against ``opponents`` (1 or 2) over the given columns of a decoded table (rows
+    first): random hands, or the rows of ``weights``, counted by the equity kernels on the table's transpose.
+
+    On a turn or a river the columns are taken out first, from the rows the count reads: against one random
+    hand the hero's and those sharing a card with it (:func:`heads_up_hero` reads no other), against ranges
+    only the hero and the ranges' hands (the others left colliding, ``SENTINEL``).
+    """
+    cards = Cards(low, high, _ROW_OF, _ROW_MASKS, _BITS)
+    counted = Opponents(np.zeros((0, N_PAIRS)), np.zeros(0, dtype=np.bool_), opponents, random, weights, random)
+    if n_columns == table.shape[1]:
+        return _equity_on(table.T, cards.masks, row, counted, cards)
+    sub = np.empty((table.shape[0], n_columns), dtype=np.uint16)
+    col_masks = np.empty(n_columns, dtype=np.uint64)
+    for jj in range(n_columns):
+        col_masks[jj] = cards.masks[columns[jj]]
+    hero_mask = cards.masks[row]
+    for r in range(table.shape[0]):
+        if random and opponents == 1:
+            needed = (cards.masks[r] & hero_mask) != 0
+        elif random:
+            needed = True
+        else:
+            needed = r == row
+            for o in range(opponents):
+                needed = needed or weights[o, r] != 0.0
+        if needed:
+            for jj in range(n_columns):
+                sub[r, jj] = table[r, columns[jj]]
+        elif not (random and opponents == 1):  # heads_up_hero reads no other row
+            sub[r] = SENTINEL
+    return _equity_on(sub.T, col_masks, row, counted, cards)
 
 
 @jit
@@ -447,29 +262,37 @@ def strength(kind, hole0, hole1, board, n_board, players, samples, model, thresh
         return -1.0
     table = tables[slot]
     if kind == MONTECARLO:
-        return _monte_carlo(table, frame_arrays, index, perm, hole0, hole1, board, n_board, players - 1, samples,
-                            model, threshold, redraws, flags, preflop, classes)
+        return _sampled(table, frame_arrays, index, perm, hole0, hole1, board, n_board, players - 1, samples,
+                        flags, preflop, classes, threshold, redraws if model == STEERED else 0, model == DROPOUT)
     pair_index = frame_arrays.pair_index
     if kind == EXACT and players - 1 > EXACT_OPPONENTS:
-        return _exact_sampled(table, frame_arrays, index, perm, hole0, hole1, board, n_board, players - 1,
-                              max(samples, EXACT_SAMPLES), flags, preflop, classes, threshold)
+        return _sampled(table, frame_arrays, index, perm, hole0, hole1, board, n_board, players - 1,
+                        max(samples, EXACT_SAMPLES), flags, preflop, classes, threshold, _REJECTIONS - 1, False)
     hero_a = _local_card(frame_arrays, index, perm, hole0)
     hero_b = _local_card(frame_arrays, index, perm, hole1)
     row = pair_index[hero_a, hero_b]
     n_columns = _columns(frame_arrays, index, perm, board, n_board, columns)
-    if kind == EXACT:
-        valid = np.empty(low.shape[0], dtype=np.bool_)
-        in_range = np.empty(low.shape[0], dtype=np.bool_)
-        dropout = model == DROPOUT
-        _exact_rows(frame_arrays, index, hero_a, hero_b, classes, preflop, threshold, dropout, low, high, valid,
-                    in_range)
-        if not dropout:
-            for o in range(players - 1):
-                flags[o] = 0
-        return _exact_post(table, row, columns, n_columns, players - 1, flags, valid, in_range, low, high, hero_a,
-                           hero_b)
-    if kind == HEADSUP:
-        return _headsup_post(table, row, columns, n_columns, pair_index, low, high)
+    if kind == EXACT or kind == HEADSUP:
+        opponents = players - 1 if kind == EXACT else 1
+        dropout = kind == EXACT and model == DROPOUT
+        random = True
+        if dropout:
+            for o in range(opponents):
+                if flags[o] != 0:
+                    random = False
+        elif kind == EXACT:
+            for o in range(opponents):
+                flags[o] = 0  # as the arena's loop has always seen them
+        weights = np.zeros((3, 0 if random else N_PAIRS))  # random hands: not read
+        if not random:
+            in_range = np.empty(N_PAIRS)
+            _dropout_weights(frame_arrays, index, classes, preflop, threshold, low, high, in_range)
+            for o in range(opponents):
+                if flags[o] != 0:
+                    weights[o] = in_range
+                else:
+                    weights[o] = 1.0
+        return _exact(table, row, columns, n_columns, opponents, random, weights, low, high)
     return _naive_post(table, row, columns, n_columns, min(players - 1, 9), powers)
 
 
