@@ -91,9 +91,9 @@ Params = namedtuple("Params", "mode player alpha beta gamma")
 #: each node reads its reach from (``src*``) for flop, turn and river subtrees; ``strat`` a strategy;
 #: ``exit_reach`` and ``job_out`` for the deals spread over threads, ``deal_out`` for a thread's own rivers (below
 #: a flop only),
-#: ``gather`` (hands, terminals) for the reaches of a subtree's folds or showdowns side by side, and for them
-#: ``work`` (52 sums per card, the total, two payoffs; by terminal) and ``index`` (terminals' positions, their
-#: reach rows, the hands they reach, a node's children).
+#: ``gather`` (hands, terminals; no longer read: the folds and showdowns are valued one at a time), ``work``
+#: (its first 52 numbers the opponent's reach per card of the fold or showdown being valued) and ``index``
+#: (its row 3 a node's children).
 KScratch = namedtuple("KScratch", "R_flop V_flop src_flop R_turn V_turn src_turn R_river V_river src_river strat acc "
                                   "exit_reach job_out deal_out gather work index")
 

@@ -178,142 +178,111 @@ def showdown_values_tied(cards, player, runout, win, tie, lose, reach, out):
 
 
 @jit
+def fold_values(cards, p, board, payoff, reach, out, minus):
+    """The values of one fold (``payoff`` per unit of reach): the peer's sweep, one pass over the opponent's hands
+    for their total reach and its 52 sums per card (float64, in registers and a short row), one over the player's."""
+    opp = 1 - p
+    for c in range(52):
+        minus[c] = 0.0
+    total = 0.0
+    o_mask, o_cards = cards.mask[opp], cards.cards[opp]
+    for j in range(cards.n[opp]):
+        if o_mask[j] & board:
+            continue
+        x = np.float64(reach[j])
+        total += x
+        minus[o_cards[j, 0]] += x
+        minus[o_cards[j, 1]] += x
+    mask, hand, same = cards.mask[p], cards.cards[p], cards.same[p]
+    for i in range(cards.n[p]):
+        if mask[i] & board:
+            out[i] = 0.0
+            continue
+        sh = same[i]
+        held = np.float64(reach[sh]) if sh >= 0 else 0.0
+        out[i] = payoff * (total + held - minus[hand[i, 0]] - minus[hand[i, 1]])
+
+
+@jit
 def batch_folds(tree, cards, prm, inst, rows, board):
-    """The values of every fold of a subtree instance at once: one pass over the opponent's hands sums each
-    fold's reach (total and per card) side by side, then each hand's value is read off for every fold. Hands
-    that no fold reaches are left out of the pass (adding their zeros would change no sum)."""
+    """The values of every fold of a subtree instance, one after another (:func:`fold_values`)."""
     sub = inst[0]
     f0 = tree.fold_first[sub]
     count = tree.fold_first[sub + 1] - f0
     if count == 0:
         return
-    R, V, src, _, gather, work, index = rows
+    R, V, src, _, _, work, _ = rows
     p = prm.player
-    opp = 1 - p
-    n, n_opp = cards.n[p], cards.n[opp]
-    at, row = index[0], index[1]
-    minus, total, payoff = work[:52], work[52], work[53]  # per card, all, the fold's payoff
+    minus = work.reshape(work.size)[:52]
     for k in range(count):
         node = tree.folds[f0 + k]
-        at[k] = tree.pos[node]
-        row[k] = src[at[k]]
+        at = tree.pos[node]
         pot = tree.pot[node]
         rake = min(pot * tree.rake_rate, tree.rake_cap)
-        payoff[k] = (0.5 * pot - rake) / tree.numcomb if tree.player[node] != p else -0.5 * pot / tree.numcomb
-        total[k] = 0.0
-        for c in range(52):
-            minus[c, k] = 0.0
-    for j in range(n_opp):
-        if cards.mask[opp, j] & board:
-            continue
-        hit = False
-        for k in range(count):
-            x = R[row[k], j]
-            gather[0, k] = x
-            hit = hit or x != 0.0
-        if not hit:
-            continue
-        a, b = cards.cards[opp, j, 0], cards.cards[opp, j, 1]
-        for k in range(count):
-            x = np.float64(gather[0, k])
-            total[k] += x
-            minus[a, k] += x
-            minus[b, k] += x
-    for i in range(n):
-        if cards.mask[p, i] & board:
-            for k in range(count):
-                V[at[k], i] = 0.0
-            continue
-        same = cards.same[p, i]
-        a, b = cards.cards[p, i, 0], cards.cards[p, i, 1]
-        for k in range(count):
-            held = np.float64(R[row[k], same]) if same >= 0 else 0.0
-            V[at[k], i] = payoff[k] * (total[k] + held - minus[a, k] - minus[b, k])
+        payoff = (0.5 * pot - rake) / tree.numcomb if tree.player[node] != p else -0.5 * pot / tree.numcomb
+        fold_values(cards, p, board, payoff, R[src[at]], V[at], minus)
+
+
+@jit
+def showdown_values(cards, p, runout, win, lose, reach, out, minus):
+    """The values of one showdown without rake: the peer's two sweeps over the runout's hands sorted by strength,
+    up (the opponent's reach below each hand) and down (above), each a running total and 52 sums per card in
+    float64."""
+    opp = 1 - p
+    p0, p1 = cards.sd_start[p, runout], cards.sd_start[p, runout + 1]
+    o0, o1 = cards.sd_start[opp, runout], cards.sd_start[opp, runout + 1]
+    order, strength, first, second = cards.sd_order[p], cards.sd_strength[p], cards.sd_card0[p], cards.sd_card1[p]
+    o_order, o_strength, o_first, o_second = cards.sd_order[opp], cards.sd_strength[opp], cards.sd_card0[opp], cards.sd_card1[opp]
+    for i in range(cards.n[p]):
+        out[i] = 0.0
+    for c in range(52):
+        minus[c] = 0.0
+    total = 0.0
+    j = o0
+    for q in range(p0, p1):
+        s = strength[q]
+        while j < o1 and o_strength[j] < s:
+            x = np.float64(reach[o_order[j]])
+            total += x
+            minus[o_first[j]] += x
+            minus[o_second[j]] += x
+            j += 1
+        out[order[q]] = win * (total - minus[first[q]] - minus[second[q]])
+    for c in range(52):
+        minus[c] = 0.0
+    total = 0.0
+    j = o1 - 1
+    for q in range(p1 - 1, p0 - 1, -1):
+        s = strength[q]
+        while j >= o0 and o_strength[j] > s:
+            x = np.float64(reach[o_order[j]])
+            total += x
+            minus[o_first[j]] += x
+            minus[o_second[j]] += x
+            j -= 1
+        i = order[q]
+        out[i] += np.float32(lose * (total - minus[first[q]] - minus[second[q]]))
 
 
 @jit
 def batch_showdowns(tree, cards, prm, inst, rows):
-    """The values of every showdown of a river subtree instance at once (no rake): the two sweeps over the
-    runout's sorted hands carry every showdown's sums side by side (independent additions the processor
-    overlaps), in the same order as one showdown alone, so the sums are the same to the last bit. The opponent's
-    hands that no showdown reaches are left out of the sweeps first (adding their zeros would change no sum)."""
+    """The values of every showdown of a river subtree instance (no rake), one after another
+    (:func:`showdown_values`)."""
     sub, _, _, t, r = inst
     s0 = tree.sd_first[sub]
     count = tree.sd_first[sub + 1] - s0
     if count == 0:
         return
-    R, V, src, _, gather, work, index = rows
+    R, V, src, _, _, work, _ = rows
     p = prm.player
-    opp = 1 - p
-    n = cards.n[p]
     runout = cards.runout[t, r]
-    p0, p1 = cards.sd_start[p, runout], cards.sd_start[p, runout + 1]
-    o0, o1 = cards.sd_start[opp, runout], cards.sd_start[opp, runout + 1]
-    order, strength, first, second = cards.sd_order[p], cards.sd_strength[p], cards.sd_card0[p], cards.sd_card1[p]
-    o_order, o_strength, o_first, o_second = cards.sd_order[opp], cards.sd_strength[opp], cards.sd_card0[opp], cards.sd_card1[opp]
-    at, row, keep = index[0], index[1], index[2]  # keep: the reached hands' places in the runout's order
-    minus, total, win, lose = work[:52], work[52], work[53], work[54]
+    minus = work.reshape(work.size)[:52]
     for k in range(count):
         node = tree.sds[s0 + k]
-        at[k] = tree.pos[node]
-        row[k] = src[at[k]]
+        at = tree.pos[node]
         pot = tree.pot[node]
-        win[k] = 0.5 * pot / tree.numcomb
-        lose[k] = -0.5 * pot / tree.numcomb
-        out = V[at[k]]
-        for i in range(n):
-            out[i] = 0.0
-    m = 0
-    for j in range(o0, o1):
-        h = o_order[j]
-        hit = False
-        for k in range(count):
-            x = R[row[k], h]
-            gather[m, k] = x
-            hit = hit or x != 0.0
-        if hit:
-            keep[m] = j
-            m += 1
-    if m == 0:
-        return
-    for k in range(count):
-        total[k] = 0.0
-        for c in range(52):
-            minus[c, k] = 0.0
-    j = 0
-    for q in range(p0, p1):
-        s = strength[q]
-        while j < m and o_strength[keep[j]] < s:
-            a, b = o_first[keep[j]], o_second[keep[j]]
-            for k in range(count):
-                x = np.float64(gather[j, k])
-                total[k] += x
-                minus[a, k] += x
-                minus[b, k] += x
-            j += 1
-        i = order[q]
-        a, b = first[q], second[q]
-        for k in range(count):
-            V[at[k], i] = win[k] * (total[k] - minus[a, k] - minus[b, k])
-    for k in range(count):
-        total[k] = 0.0
-        for c in range(52):
-            minus[c, k] = 0.0
-    j = m - 1
-    for q in range(p1 - 1, p0 - 1, -1):
-        s = strength[q]
-        while j >= 0 and o_strength[keep[j]] > s:
-            a, b = o_first[keep[j]], o_second[keep[j]]
-            for k in range(count):
-                x = np.float64(gather[j, k])
-                total[k] += x
-                minus[a, k] += x
-                minus[b, k] += x
-            j -= 1
-        i = order[q]
-        a, b = first[q], second[q]
-        for k in range(count):
-            V[at[k], i] += np.float32(lose[k] * (total[k] - minus[a, k] - minus[b, k]))
+        showdown_values(cards, p, runout, 0.5 * pot / tree.numcomb, -0.5 * pot / tree.numcomb, R[src[at]], V[at],
+                        minus)
 
 
 
