@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
+import sys
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -43,6 +45,10 @@ def pytest_xdist_auto_num_workers(config):
 
 def pytest_unconfigure(config):
     """The run is over: its shared stores (the full one is 238 MB) are never left behind under /tmp."""
+    early = config.stash.get(_early_build_key, None)
+    if early is not None and early.poll() is None:  # a run that ended before its full-store tests
+        early.kill()
+        early.wait()
     folder = config.stash.get(_shared_key, None)
     if folder is not None:
         os.environ.pop(_SHARED, None)
@@ -153,6 +159,51 @@ def own_full_store(full_store, tmp_path):
     return private_copy(full_store, tmp_path / "own.zarr")
 
 
+def _make_full_store(folder: Path) -> None:
+    """Build the full store into ``folder`` (or copy ``MATCHDB_TEST_FULL_STORE`` and complete it), as the fixture does."""
+    from matchdb.db.build import build
+
+    root = folder / "matchdb.zarr"
+    prebuilt = os.environ.get("MATCHDB_TEST_FULL_STORE")
+    if prebuilt:
+        shutil.copytree(prebuilt, root)
+    report = build(root, quiet=True)  # with a copy: checks it is complete and computes only the derived data it lacks
+    assert len(report.built) + report.skipped == 1755
+
+
+def build_full_store() -> Path:
+    """The session's full store, built once per run by whichever process asks first (the fixture, or the early build
+    that :func:`pytest_collection_modifyitems` starts)."""
+    return built_once("full", _make_full_store) / "matchdb.zarr"
+
+
+_early_build_key = pytest.StashKey[subprocess.Popen]()
+
+
+def pytest_collection_modifyitems(session, config, items):
+    """Tests on the full database run last, and its build starts at once in a process of its own.
+
+    The build takes a few minutes; a worker that reached a test needing it waited for it, and with two workers waiting
+    a core stood idle. Now the build runs beside the other tests from the start (one process for the whole run,
+    under the same lock as the fixture), and the tests that need it come after them. Every worker reorders the same
+    way, so xdist's workers agree on the order.
+    """
+    needs = [item for item in items if "full_store" in getattr(item, "fixturenames", ())]
+    if not needs or _SHARED not in os.environ:
+        return
+    chosen = set(map(id, needs))
+    items[:] = [item for item in items if id(item) not in chosen] + needs
+    try:
+        marker = os.open(Path(os.environ[_SHARED]) / "full.started", os.O_CREAT | os.O_EXCL | os.O_WRONLY)
+    except FileExistsError:
+        return  # another worker started it
+    os.close(marker)
+    root = str(Path(__file__).resolve().parent)
+    code = f"import sys; sys.path.insert(0, {root!r}); import conftest; conftest.build_full_store()"
+    config.stash[_early_build_key] = subprocess.Popen([sys.executable, "-c", code], cwd=root,
+                                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
 @pytest.fixture(scope="session")
 def full_store():
     """The whole database, built once per test run as ``matchdb build`` builds it, its derived data included (about 2 minutes on 2 cores).
@@ -161,14 +212,4 @@ def full_store():
     ``MATCHDB_TEST_FULL_STORE`` to its path: the run then works on a copy of it
     (about 2 s) instead of building one. CI leaves it unset and builds.
     """
-    from matchdb.db.build import build
-
-    def make(folder: Path) -> None:
-        root = folder / "matchdb.zarr"
-        prebuilt = os.environ.get("MATCHDB_TEST_FULL_STORE")
-        if prebuilt:
-            shutil.copytree(prebuilt, root)
-        report = build(root, quiet=True)  # with a copy: checks it is complete and computes only the derived data it lacks
-        assert len(report.built) + report.skipped == 1755
-
-    return built_once("full", make) / "matchdb.zarr"
+    return build_full_store()  # waits for the early build when it is running; builds itself when that one failed
