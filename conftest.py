@@ -188,7 +188,8 @@ def pytest_collection_modifyitems(session, config, items):
     under the same lock as the fixture), and the tests that need it come after them. Every worker reorders the same
     way, so xdist's workers agree on the order.
     """
-    needs = [item for item in items if "full_store" in getattr(item, "fixturenames", ())]
+    needs = [item for item in items
+             if "full_store" in getattr(item, "fixturenames", ()) or item.get_closest_marker("full_store") is not None]
     if not needs or _SHARED not in os.environ:
         return
     chosen = set(map(id, needs))

@@ -146,7 +146,7 @@ def _said_once(stderr: str) -> bool:
         ["abstraction", "--hdf5", "{out}/a.h5", "--quiet"],
         ["pack", "--out", "{out}/s.zip", "--no-preflop", "--quiet"],
         ["export", "--out", "{out}/s.h5", "--quiet"],
-        ["report", "AA", "--out", "{out}/r.json", "--quiet"],
+        pytest.param(["report", "AA", "--out", "{out}/r.json", "--quiet"], marks=pytest.mark.full_store),
         ["plot", "grid", "2c7dJh", "--out", "{out}/g.svg"],
     ],
     ids=["abstraction-zarr", "abstraction-hdf5", "pack", "export", "report", "plot"],

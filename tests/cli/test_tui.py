@@ -231,7 +231,7 @@ def _inside(app: PlayApp, widget_id: str) -> bool:
 CONTROLS = ("fold", "check", "call", "next", "leave", "half", "pot", "allin", "raise")
 
 
-@pytest.mark.parametrize(("seats", "coach"), [(10, False), (6, True)])
+@pytest.mark.parametrize(("seats", "coach"), [(10, False), pytest.param(6, True, marks=pytest.mark.full_store)])
 def test_every_button_and_the_amount_box_fit_80_by_24(tmp_path, seats, coach, request):
     """Issue 29: at 80 x 24 the second row of buttons and the amount box were below the screen. Now every button, with
     its whole label (ten-digit amounts: stacks of a billion chips), and the amount box lie on the screen, and a click
