@@ -40,7 +40,7 @@ from matchdb.core.ranges import describe_range, range_weights
 from matchdb.db.query import MatchDB
 from matchdb.errors import MatchdbError
 from matchdb.service.costs import hands_cost
-from matchdb.service.guards import answer, compute
+from matchdb.service.guards import ANSWER_SECONDS, answer, answer_seconds, compute
 
 __all__ = [
     "PAGES", "PAGE_FILES", "PAGE_HEADERS", "ClassWeight", "HandsAnswer", "RangeAnswer", "add_routes", "hands_answer",
@@ -130,14 +130,16 @@ def hands_answer(db: MatchDB, board: str, figure: str, villain: str | None, play
     return answer
 
 
-def page_html(path: str) -> str:
+def page_html(path: str, wait: float = ANSWER_SECONDS + 60) -> str:
     """The HTML of the page at ``path`` (a key of :data:`PAGES`): web/base.html with the page's title, files, body and
-    the navigation between the pages filled in."""
+    the navigation between the pages filled in, and ``wait``, the seconds its requests wait for an answer (a minute
+    past the server's answer deadline, so that the server's own sentence arrives first)."""
     title, name = PAGES[path]
     folder = files("matchdb.service") / "web"
     current = ' aria-current="page"'
     nav = "".join(f'<a href="{where}"{current if where == path else ""}>{text}</a>' for where, (text, _) in PAGES.items())
-    fields = {"title": title, "name": name, "nav": nav, "body": (folder / f"{name}.html").read_text().rstrip()}
+    fields = {"title": title, "name": name, "nav": nav, "body": (folder / f"{name}.html").read_text().rstrip(),
+              "wait": f"{wait:g}"}
     return re.sub(r"\{\{(\w+)\}\}", lambda match: fields[match[1]], (folder / "base.html").read_text())
 
 
@@ -145,7 +147,7 @@ def add_routes(app: FastAPI, db: MatchDB) -> None:
     """Add the pages, their files and ``/v1/hands``, answering from ``db``."""
     folder = files("matchdb.service") / "web"
     contents = {name: (folder / name).read_bytes() for name in PAGE_FILES}
-    pages = {path: page_html(path).encode() for path in PAGES}
+    pages: dict[tuple[str, float], bytes] = {}  # (path, the server's answer deadline) -> the page
 
     @app.get(
         "/v1/hands",
@@ -174,7 +176,10 @@ def add_routes(app: FastAPI, db: MatchDB) -> None:
         return await compute(range_answer, range)
 
     def page(path: str) -> Response:
-        return Response(pages[path], media_type="text/html", headers=PAGE_HEADERS)
+        deadline = answer_seconds()  # this server's (``matchdb serve --answer-deadline``)
+        if (path, deadline) not in pages:
+            pages[path, deadline] = page_html(path, deadline + 60).encode()
+        return Response(pages[path, deadline], media_type="text/html", headers=PAGE_HEADERS)
 
     @app.get("/", include_in_schema=False)
     def get_page() -> Response:

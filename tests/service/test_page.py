@@ -929,3 +929,16 @@ def test_the_explorer_shows_what_a_failing_server_answered(browser):
                                       'nginx/1.24.0"; the fault is the server\'s, not the question\'s.')
         assert not page.shown("headline")
 
+
+
+def test_the_page_waits_a_minute_past_the_servers_answer_deadline(server):
+    """The page stopped waiting after a fixed 90 s while a server (with --answer-deadline 300, as the tests' servers
+    run) was still answering: now each page waits a minute past its server's deadline, which the server writes in."""
+    import httpx
+
+    from matchdb.service.page import page_html
+    from tests.helpers import TEST_ANSWER_DEADLINE
+
+    for path in ("/", "/play", "/replayer", "/solver"):
+        assert f'data-wait="{float(TEST_ANSWER_DEADLINE) + 60:g}"' in httpx.get(f"{server}{path}", timeout=60).text
+    assert 'data-wait="90"' in page_html("/")  # the default deadline, 30 s

@@ -6,8 +6,9 @@
 /** The element with this id. */
 export const $ = (id) => document.getElementById(id);
 
-/** Seconds a page waits for an answer (the server stops any question after 30 s and says so: 503). */
-export const TIMEOUT_SECONDS = 90;
+/** Seconds a page waits for an answer: a minute past the server's answer deadline (it stops a question then and says
+ * so, 503), which the server writes into the page (`data-wait`); 90 where it is missing. */
+export const TIMEOUT_SECONDS = Number(document.body?.dataset.wait) || 90;
 
 /** A query string from {name: value or [values]}; values are URL-encoded (a range's '+' travels as %2B). */
 export function query(params) {
