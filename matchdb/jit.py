@@ -39,6 +39,7 @@ os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 import numba  # after the setting above, which OpenMP reads when it starts
 from numba.core.compiler_lock import global_compiler_lock
+from numba.core.sigutils import normalize_signature
 
 if TYPE_CHECKING:
     from numba.core.dispatcher import Dispatcher
@@ -76,6 +77,8 @@ def _compiled_once(dispatcher: Dispatcher[_Kernel]) -> Dispatcher[_Kernel]:
 
     def compile(sig: Any) -> Any:
         with global_compiler_lock:  # one thread of this process at a time takes the file locks
+            if tuple(normalize_signature(sig)[0]) in dispatcher.overloads:  # type: ignore[no-untyped-call]  # numba
+                return compile_here(sig)  # compiled here already (typing a caller asks again): no lock, no waiting
             try:
                 os.makedirs(os.path.dirname(path), exist_ok=True)
                 handle = open(path, "a+b")  # noqa: SIM115 (held across the compile, closed below)
