@@ -87,6 +87,9 @@ def create_app(db: MatchDB, info_details: bool = False, play_dir: str | os.PathL
         heavy.stop()
         solving.stop()
         close_solves()
+        scratch = getattr(app.state, "play_scratch", None)
+        if scratch is not None:  # the sessions' temporary folder (uvicorn ends on SIGTERM without running atexit)
+            scratch.cleanup()
 
     app = FastAPI(
         title="matchdb",

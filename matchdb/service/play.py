@@ -145,15 +145,19 @@ def _client(request: Request) -> str:
 def add_routes(app: FastAPI, db: MatchDB, directory: Any = None, limit: int = LIMIT,
                idle_seconds: float = IDLE_SECONDS, client_limit: int = CLIENT_LIMIT,
                deadline: float = ANSWER_SECONDS, solutions: str | os.PathLike[str] | None = None) -> SessionStore:
-    """Add ``/v1/play`` over a :class:`SessionStore` in ``directory`` (a fresh temporary folder by default).
+    """Add ``/v1/play`` over a :class:`SessionStore` in ``directory`` (by default a fresh temporary folder, removed
+    with the app or when the process exits).
 
     At most ``limit`` sessions are open, ``client_limit`` per client address;
     a new session not made within ``deadline`` seconds is answered 503 and
     removed when it is made. ``solutions``: a folder of saved solutions the ``solver`` bot may play
     (``"solver:NAME"`` for ``NAME.npz``).
     """
-    folder = directory if directory is not None else tempfile.mkdtemp(prefix="matchdb-play-")
-    store = SessionStore(folder, limit=limit, idle_seconds=idle_seconds, db=db, client_limit=client_limit,
+    if directory is None:  # removed with the app, or at the latest when the process exits
+        scratch = tempfile.TemporaryDirectory(prefix="matchdb-play-", ignore_cleanup_errors=True)
+        app.state.play_scratch = scratch
+        directory = scratch.name
+    store = SessionStore(directory, limit=limit, idle_seconds=idle_seconds, db=db, client_limit=client_limit,
                          check=partial(table_config, solutions=solutions))
     app.state.play = store
 

@@ -164,3 +164,15 @@ def test_a_restarted_server_resumes_sessions_with_their_stacks(small_store, tmp_
         assert sum(s["stack"] + s["bet"] for s in again["seats"]) == sum(again["buyins"])
         summary = httpx.post(f"{url}/v1/play/{view['id']}/leave", timeout=60).json()
         assert summary["hands"] == 6 and "history" not in summary
+
+
+def test_a_server_without_a_play_dir_leaves_no_folder_behind(small_store, tmp_path, monkeypatch):
+    """Its sessions live in a temporary folder that goes when the server stops (servers used to leave one each)."""
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    monkeypatch.setenv("TMPDIR", str(scratch))
+    with running_server(small_store, tmp_path / "serve.log") as url:
+        settings = {"seats": 2, "opponents": "allin", "stack": 80, "small_blind": 2, "big_blind": 4, "seed": 1}
+        assert httpx.post(f"{url}/v1/play", json=settings, timeout=60).status_code == 201
+        assert [path.name.startswith("matchdb-play-") for path in scratch.iterdir()] == [True]
+    assert not [path for path in scratch.iterdir() if path.name.startswith("matchdb-play-")]
