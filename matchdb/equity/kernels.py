@@ -35,7 +35,8 @@ before and after, the same medians within the machine's noise):
 
 - :class:`Cards`: the rows as cards (constant: :data:`CARDS`);
 - :class:`Question`: one hero row on one board, the known opponents' rows and
-  the cards left to the others;
+  the cards left to the others, its arrays read-only (:func:`read_only`: numba
+  compiles a kernel once per combination of writable and read-only arrays);
 - :class:`Opponents`: the unknown opponents, the last (up to three) counted
   exactly and the others drawn or enumerated;
 - :class:`Frame`: lookups from real cards into a canonical table's rows and
@@ -97,7 +98,7 @@ from matchdb.equity._kernels.strength import (
     seed_random,
     strength,
 )
-from matchdb.equity._kernels.structures import Cards, Opponents, Question
+from matchdb.equity._kernels.structures import Cards, Opponents, Question, read_only
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -106,6 +107,7 @@ __all__ = [
     "Cards",
     "CARDS",
     "Question",
+    "read_only",
     "Opponents",
     "board_masks",
     "exact_hero",

@@ -61,7 +61,7 @@ from matchdb.core.pairs import N_LOCAL, N_PAIRS, SENTINEL, check_columns
 from matchdb.equity import kernels
 from matchdb.equity._kernels.heads_up import ROW_MASKS as _ROW_MASKS
 from matchdb.equity.checks import MAX_SAMPLES, check_samples, check_table, check_weights
-from matchdb.equity.kernels import CARDS, Opponents, Question
+from matchdb.equity.kernels import CARDS, Opponents, Question, read_only
 from matchdb.errors import BoardError, CardError, MatchdbError, RangeError
 
 if TYPE_CHECKING:
@@ -195,7 +195,8 @@ class _Question:
 
     def question(self, row: int, free: np.uint64) -> Question:
         """The kernels' :class:`matchdb.equity.kernels.Question` for hero ``row`` with ``free`` from :meth:`hero_free`."""
-        return Question(self.cols, self.col_masks, row, self.known_rows, free, self.n_free)
+        return Question(read_only(self.cols), read_only(self.col_masks), row, read_only(self.known_rows), free,
+                        self.n_free)
 
     def hero_free(self, row: int) -> np.uint64 | None:
         """Cards free for the unknown opponents once ``row`` holds its cards; None if it collides with a known hand."""

@@ -224,7 +224,7 @@ def enumerate_totals(hero, board, opponents):
             values = np.array(
                 [eval7.evaluate([cards[keys[i][0]], cards[keys[i][1]], *full_cards]) for i in valid], dtype=np.int64
             )
-            weights = key_weights[:, valid]
+            weights = np.ascontiguousarray(key_weights[:, valid])  # one layout: _count_deals compiles once
             if not opponents:  # known hands only
                 tie_count = 0 if beaten else tied0
                 totals += hw * np.array([not beaten and tied0 == 0, not beaten and tied0 > 0, 0.0, 1.0])

@@ -12,13 +12,28 @@ import numpy as np
 from matchdb.core.pairs import N_LOCAL, N_PAIRS
 from matchdb.equity._kernels.heads_up import ROW_MASKS
 
-__all__ = ["Cards", "Question", "Opponents", "ALL_CARDS", "NO_ROWS"]
+__all__ = ["Cards", "Question", "Opponents", "ALL_CARDS", "NO_ROWS", "read_only"]
 
 #: Every local card of a frame as a mask.
 ALL_CARDS = (1 << N_LOCAL) - 1
 #: No known hands (read-only).
 NO_ROWS = np.zeros(0, dtype=np.int64)
 NO_ROWS.flags.writeable = False
+
+
+def read_only(array: np.ndarray) -> np.ndarray:
+    """``array`` as a read-only view (no copy).
+
+    numba types a read-only array apart from a writable one and compiles a kernel once for each combination it
+    meets, so the questions handed to the kernels always carry read-only arrays: one compilation, not three.
+
+    >>> read_only(np.zeros(2)).flags.writeable
+    False
+    """
+    if array.flags.writeable:
+        array = array.view()
+        array.flags.writeable = False
+    return array
 
 
 class Cards(NamedTuple):
@@ -47,6 +62,7 @@ class Question(NamedTuple):
     Attributes
     ----------
     cols : uint16 (columns, 1176), C-contiguous: ``cols[c, r]``, the W level of row ``r`` on column ``c``.
+        :meth:`of` makes every array read-only (:func:`read_only`): the kernels then compile once.
     col_masks : uint64 (columns,): each column's two cards (:func:`board_masks`).
     hero : the hero's row.
     known_rows : int64 (m,): the known opponents' rows (card-disjoint, from the hero too).
@@ -69,7 +85,8 @@ class Question(NamedTuple):
         taken = int(ROW_MASKS[hero])
         for row in known:
             taken |= int(ROW_MASKS[row])
-        return cls(cols, col_masks, int(hero), known, np.uint64(ALL_CARDS & ~taken), N_LOCAL - 2 - 2 * len(known))
+        return cls(read_only(cols), read_only(col_masks), int(hero), read_only(known), np.uint64(ALL_CARDS & ~taken),
+                   N_LOCAL - 2 - 2 * len(known))
 
 
 class Opponents(NamedTuple):
