@@ -37,8 +37,8 @@ def main() -> None:
     from dask_jobqueue import SLURMCluster
 
     from matchdb.db.build import WORKER_ENVIRON, build
-    from matchdb.storage.writer import create_store
     from matchdb.db.verify import verify
+    from matchdb.storage.writer import create_store
 
     create_store(args.out)
     cluster = SLURMCluster(
@@ -50,8 +50,9 @@ def main() -> None:
         walltime=WALLTIME,
         scheduler_options={"host": args.host, "dashboard_address": None},
         job_script_prologue=[
-            # a private numba cache per job: compiling into one shared folder at once is unsafe
-            'export NUMBA_CACHE_DIR="${TMPDIR:-/tmp}/matchdb-numba-${SLURM_JOB_ID}"',
+            # a private numba cache per job (compiling into one folder shared by nodes at once is unsafe), unless
+            # the submitter set NUMBA_CACHE_DIR (one machine's folder is safe: matchdb/jit.py locks each kernel)
+            'export NUMBA_CACHE_DIR="${NUMBA_CACHE_DIR:-${TMPDIR:-/tmp}/matchdb-numba-${SLURM_JOB_ID}}"',
             # the allocator settings of a local build (see matchdb.db.build.WORKER_ENVIRON)
             *(f"export {name}={value}" for name, value in WORKER_ENVIRON.items()),
         ],
