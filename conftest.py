@@ -167,7 +167,10 @@ def _make_full_store(folder: Path) -> None:
     prebuilt = os.environ.get("MATCHDB_TEST_FULL_STORE")
     if prebuilt:
         shutil.copytree(prebuilt, root)
-    report = build(root, quiet=True)  # with a copy: checks it is complete and computes only the derived data it lacks
+    # serial: in this process, beside the test workers (Dask would add its scheduler and worker processes, about a
+    # quarter more processor time; the Dask build is tested in tests/db/test_build.py and tests/db/test_slurm.py).
+    # With a copy it checks that the copy is complete and computes only the derived data it lacks.
+    report = build(root, quiet=True, serial=True)
     assert len(report.built) + report.skipped == 1755
 
 
