@@ -7,6 +7,10 @@ the same sentence, whichever function it reaches:
 
 - a table: :func:`check_table` (:class:`~matchdb.errors.MatchdbError`: a table is
   the caller's data, not a question's);
+The arrays come back read-only (:func:`read_only`: the kernels never write
+them, and numba compiles a kernel once per combination of writable and
+read-only arrays it meets, so one kind means one compilation).
+
 - a row: :func:`check_row` (:class:`~matchdb.errors.MatchdbError`);
 - weights on the rows: :func:`check_weights` (:class:`~matchdb.errors.RangeError`:
   weights are a range);
@@ -33,11 +37,24 @@ import numpy as np
 from matchdb.core.pairs import N_PAIRS
 from matchdb.errors import MatchdbError, RangeError
 
-__all__ = ["MAX_SAMPLES", "SAMPLES_HELP", "check_table", "check_row", "check_weights", "check_possible", "check_samples", "is_uniform"]
+__all__ = ["MAX_SAMPLES", "SAMPLES_HELP", "read_only", "check_table", "check_row", "check_weights", "check_possible", "check_samples", "is_uniform"]
+
+
+def read_only(array: np.ndarray) -> np.ndarray:
+    """``array`` as a read-only view (no copy); an array already read-only as it is.
+
+    >>> read_only(np.zeros(2)).flags.writeable
+    False
+    """
+    if array.flags.writeable:
+        array = array.view()
+        array.flags.writeable = False
+    return array
 
 
 def check_table(table: object) -> np.ndarray:
-    """Return ``table`` after checking it is a decoded match table: a (1176, 1176) uint16 array.
+    """Return ``table`` as a read-only view (:func:`read_only`) after checking it is a decoded match table: a
+    (1176, 1176) uint16 array.
 
     >>> check_table(np.zeros((3, 3)))
     Traceback (most recent call last):
@@ -48,7 +65,7 @@ def check_table(table: object) -> np.ndarray:
         shape = getattr(table, "shape", None)
         dtype = getattr(table, "dtype", type(table).__name__)
         raise MatchdbError(f"A match table must be a ({N_PAIRS}, {N_PAIRS}) uint16 array; got {shape} {dtype}.")
-    return table
+    return read_only(table)
 
 
 def check_row(row: object, rows: int = N_PAIRS) -> int:
@@ -66,7 +83,7 @@ def check_row(row: object, rows: int = N_PAIRS) -> int:
 
 
 def check_weights(weights: object, what: str = "opponent weights", empty: bool = False) -> np.ndarray:
-    """Return weights on the 1,176 rows as a contiguous float64 array after checking them.
+    """Return weights on the 1,176 rows as a contiguous, read-only float64 array after checking them.
 
     They must be 1,176 finite, non-negative numbers, at least one positive
     unless ``empty`` allows none (a range that no hand of a board can hold);
@@ -84,7 +101,7 @@ def check_weights(weights: object, what: str = "opponent weights", empty: bool =
         raise RangeError(f"The {what} must have finite, non-negative weights; got a negative or non-finite entry.")
     if not empty and not w.any():
         raise RangeError(f"The {what} has no hand with a positive weight; expected at least one possible hand.")
-    return w
+    return read_only(w)
 
 
 def is_uniform(weights: np.ndarray) -> bool:

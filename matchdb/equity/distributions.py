@@ -103,7 +103,7 @@ from matchdb.core.pairs import (
     remaining_cards,
 )
 from matchdb.equity._kernels import distributions as _k
-from matchdb.equity.checks import check_row, check_table, check_weights, is_uniform
+from matchdb.equity.checks import check_row, check_table, check_weights, is_uniform, read_only
 from matchdb.errors import BoardError, CardError, MatchdbError, RangeError
 
 if TYPE_CHECKING:
@@ -283,7 +283,7 @@ def hand_distribution(
     board = np.array(flop + tuple(int(rest[e]) for e in extra), dtype=np.int64)
     ranks = _now_ranks(rest, board)
     columns = np.asarray(columns, dtype=np.int64)
-    sub = table if len(columns) == N_PAIRS else np.ascontiguousarray(table[:, columns])
+    sub = read_only(table if len(columns) == N_PAIRS else np.ascontiguousarray(table[:, columns]))  # one compilation
     score, deals, hp, now = _k._hand_kernel(
         sub, row, weights, uniform, ranks, ROWS_OF_CARD, PAIR_LOW, PAIR_HIGH, COLLISION[row]
     )
@@ -386,8 +386,8 @@ def board_distributions(
     by_turn = len(extra) == 0
     n_cols = len(columns)
     col_low, col_high = PAIR_LOW[columns], PAIR_HIGH[columns]
-    sub = table if n_cols == N_PAIRS else np.ascontiguousarray(table[:, columns])
-    tt = np.ascontiguousarray(sub.T)
+    sub = read_only(table if n_cols == N_PAIRS else np.ascontiguousarray(table[:, columns]))  # one compilation
+    tt = read_only(np.ascontiguousarray(sub.T))
     if raw:
         score_hj, deals_hj = np.empty((N_PAIRS, n_cols)), np.empty((N_PAIRS, n_cols))
     else:

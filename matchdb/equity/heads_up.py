@@ -43,7 +43,7 @@ from matchdb.core.pairs import (
     SENTINEL,
     check_columns,
 )
-from matchdb.equity.checks import check_row, check_table, check_weights, is_uniform
+from matchdb.equity.checks import check_row, check_table, check_weights, is_uniform, read_only
 from matchdb.errors import MatchdbError, RangeError
 
 if TYPE_CHECKING:
@@ -96,7 +96,7 @@ def naive_win_rate(table: np.ndarray, row: int, columns: np.ndarray, players: in
 
 def naive_win_rates(table: np.ndarray, columns: np.ndarray, players: int = 2) -> np.ndarray:
     """Naive win rate of every row at once (NaN for rows that share a card with the board)."""
-    check_table(table)
+    table = check_table(table)
     rates: NDArray[np.float64] = _kernels()._naive_all(table, check_columns(columns), _POWER_ROWS[check_players(players) - 1])
     return rates
 
@@ -112,14 +112,14 @@ def hand_vs_weights(
     numpy alone; both ways add the same products in the same order, so they
     agree to the last bit.
     """
-    check_table(table)
+    table = check_table(table)
     row = check_row(row)
     weights = check_weights(weights).copy()
     weights[ROWS_OF_CARD[PAIR_LOW[row]]] = 0.0  # opponent hands sharing a card with the hero, and the hero itself
     weights[ROWS_OF_CARD[PAIR_HIGH[row]]] = 0.0
     columns = check_columns(columns)
     if len(columns) != N_PAIRS:
-        table = np.ascontiguousarray(table[:, columns])
+        table = read_only(np.ascontiguousarray(table[:, columns]))
     if jit:
         win, tie, loss = _kernels()._hand_vs_weights(table, row, weights)
     else:
@@ -151,7 +151,7 @@ def all_hands_scores(table: np.ndarray, columns: np.ndarray, weights: np.ndarray
     >>> round(float(score[hero] / deals[hero]), 6)
     0.572571
     """
-    check_table(table)
+    table = check_table(table)
     weights = check_weights(weights)
     columns = check_columns(columns)
     board = _board(table, columns)
@@ -169,8 +169,9 @@ def all_hands_scores(table: np.ndarray, columns: np.ndarray, weights: np.ndarray
 
 
 def _board(table: np.ndarray, columns: np.ndarray) -> np.ndarray:
-    """The table's board columns: the table itself on a flop, else a contiguous copy of the few (the kernels read every column)."""
-    return table if len(columns) == N_PAIRS else np.ascontiguousarray(table[:, columns])
+    """The table's board columns: the table itself on a flop, else a contiguous copy of the few (the kernels read every
+    column); read-only either way, so that each kernel compiles once (:func:`matchdb.equity.checks.read_only`)."""
+    return read_only(table if len(columns) == N_PAIRS else np.ascontiguousarray(table[:, columns]))
 
 
 # -- range against range --------------------------------------------------------------------

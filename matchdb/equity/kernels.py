@@ -98,7 +98,8 @@ from matchdb.equity._kernels.strength import (
     seed_random,
     strength,
 )
-from matchdb.equity._kernels.structures import Cards, Opponents, Question, read_only
+from matchdb.equity._kernels.structures import Cards, Opponents, Question
+from matchdb.equity.checks import read_only
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray

@@ -177,10 +177,10 @@ class _Question:
             )
         self.weights = [check_weights(w, f"range of opponent {i + 1}") for i, w in enumerate(opponents)]
         self.kinds = [_kind(w) for w in self.weights]
-        self.known_rows = np.array(
+        self.known_rows = read_only(np.array(
             [int(np.flatnonzero(w)[0]) for w, kind in zip(self.weights, self.kinds, strict=True) if kind == "known"],
             dtype=np.int64,
-        )
+        ))
         known_mask = np.uint64(0)
         for row in self.known_rows:
             if known_mask & _ROW_MASKS[row]:
@@ -189,14 +189,13 @@ class _Question:
         self.known_mask = known_mask
         self.unknown = [w for w, kind in zip(self.weights, self.kinds, strict=True) if kind != "known"]
         self.unknown_kinds = [kind for kind in self.kinds if kind != "known"]
-        self.cols = _columns_first(self.table, self.columns)
-        self.col_masks = _ROW_MASKS[self.columns]
+        self.cols = read_only(_columns_first(self.table, self.columns))  # read-only: each kernel compiles once
+        self.col_masks = read_only(_ROW_MASKS[self.columns])
         self.n_free = N_LOCAL - 2 - 2 * len(self.known_rows)  # the column's two cards still included
 
     def question(self, row: int, free: np.uint64) -> Question:
         """The kernels' :class:`matchdb.equity.kernels.Question` for hero ``row`` with ``free`` from :meth:`hero_free`."""
-        return Question(read_only(self.cols), read_only(self.col_masks), row, read_only(self.known_rows), free,
-                        self.n_free)
+        return Question(self.cols, self.col_masks, row, self.known_rows, free, self.n_free)
 
     def hero_free(self, row: int) -> np.uint64 | None:
         """Cards free for the unknown opponents once ``row`` holds its cards; None if it collides with a known hand."""

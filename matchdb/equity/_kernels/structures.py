@@ -11,29 +11,15 @@ import numpy as np
 
 from matchdb.core.pairs import N_LOCAL, N_PAIRS
 from matchdb.equity._kernels.heads_up import ROW_MASKS
+from matchdb.equity.checks import read_only
 
-__all__ = ["Cards", "Question", "Opponents", "ALL_CARDS", "NO_ROWS", "read_only"]
+__all__ = ["Cards", "Question", "Opponents", "ALL_CARDS", "NO_ROWS"]
 
 #: Every local card of a frame as a mask.
 ALL_CARDS = (1 << N_LOCAL) - 1
 #: No known hands (read-only).
 NO_ROWS = np.zeros(0, dtype=np.int64)
 NO_ROWS.flags.writeable = False
-
-
-def read_only(array: np.ndarray) -> np.ndarray:
-    """``array`` as a read-only view (no copy).
-
-    numba types a read-only array apart from a writable one and compiles a kernel once for each combination it
-    meets, so the questions handed to the kernels always carry read-only arrays: one compilation, not three.
-
-    >>> read_only(np.zeros(2)).flags.writeable
-    False
-    """
-    if array.flags.writeable:
-        array = array.view()
-        array.flags.writeable = False
-    return array
 
 
 class Cards(NamedTuple):
