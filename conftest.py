@@ -109,7 +109,8 @@ def small_db(small_store):
 
 @pytest.fixture(autouse=True)
 def _doctest_setup(request, doctest_namespace, tmp_path, monkeypatch):
-    """For doctests only: the small store as ``db``, ``path`` and the default database; a scratch folder as cwd."""
+    """For doctests only: the small store as ``db``, ``path`` and the default database; a scratch folder as cwd and as
+    the folder of temporary files (an example's ``tempfile.mkdtemp()`` then leaves nothing behind in /tmp)."""
     from _pytest.doctest import DoctestItem
 
     if not isinstance(request.node, DoctestItem):
@@ -125,6 +126,7 @@ def _doctest_setup(request, doctest_namespace, tmp_path, monkeypatch):
     samples.mkdir(parents=True)
     (samples / "hands").symlink_to(Path(__file__).resolve().parent / "tests" / "data" / "hands")
     monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
 
 
 @pytest.fixture(scope="session")
