@@ -197,9 +197,15 @@ class Page:
     def body(self, name: str) -> str:
         return self.driver.find_element("tag name", "body").get_attribute(f"data-{name}")
 
-    def wait(self, condition, seconds: float = 90) -> None:
+    def wait(self, condition, seconds: float | None = None) -> None:
+        """Until ``condition()`` holds; by default as long as the page itself waits for an answer (its ``data-wait``:
+        the server's answer deadline and a minute) and half a minute more, so that a loaded machine's slow answer
+        is waited for, as the page waits for it, and only a page that never gets there fails (a fixed 90 s failed
+        while the page still rightly waited for its four players' answers)."""
         from selenium.webdriver.support.ui import WebDriverWait
 
+        if seconds is None:
+            seconds = float(self.body("wait") or 90) + 30
         WebDriverWait(self.driver, seconds, poll_frequency=0.02).until(lambda _: condition())
 
     def element(self, id_: str):
