@@ -58,7 +58,7 @@ RETRY_SECONDS = 30
 def create_app(db: MatchDB, info_details: bool = False, play_dir: str | os.PathLike[str] | None = None,
                play_limit: int = LIMIT, play_idle: float = IDLE_SECONDS, play_client_limit: int = CLIENT_LIMIT,
                play_deadline: float = ANSWER_SECONDS, answer_seconds: float = ANSWER_SECONDS,
-               play_solutions: str | os.PathLike[str] | None = None) -> FastAPI:
+               play_solutions: str | os.PathLike[str] | None = None, solve_keep: float = solves.KEEP_SECONDS) -> FastAPI:
     """The FastAPI application answering from ``db``.
 
     ``info_details`` lets ``/v1/info`` show the path, host and versions.
@@ -73,6 +73,7 @@ def create_app(db: MatchDB, info_details: bool = False, play_dir: str | os.PathL
     answered within ``answer_seconds`` is answered 503 (a heavy one's worker
     process killed).
     ``play_solutions`` is a folder of saved solutions that ``/play`` offers as ``solver:NAME`` opponents.
+    A finished solve of ``/v1/solve`` is let go ``solve_keep`` seconds after it was last asked about.
     """
     path = str(db.path.resolve()) if isinstance(db.path, Path) else str(db.path)
     heavy = HeavyPool(path)
@@ -110,7 +111,7 @@ def create_app(db: MatchDB, info_details: bool = False, play_dir: str | os.PathL
     for group in (questions, batch, info, page, replayer, docs):
         group.add_routes(app, db)
     play.add_routes(app, db, play_dir, play_limit, play_idle, play_client_limit, play_deadline, play_solutions)
-    close_solves = solves.add_routes(app, db, solving)
+    close_solves = solves.add_routes(app, db, solving, keep_seconds=solve_keep)
     return app
 
 

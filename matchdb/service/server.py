@@ -193,6 +193,7 @@ def serve(
     play_deadline: float | None = None,
     answer_deadline: float | None = None,
     play_solutions: str | os.PathLike[str] | None = None,
+    solve_keep: float | None = None,
 ) -> None:
     """Serve ``db`` over HTTP until interrupted (SIGINT or SIGTERM); the port is bound before anything is printed.
 
@@ -209,7 +210,8 @@ def serve(
     one process, so with several workers ``/play`` seats nobody.
     ``answer_deadline`` is the seconds a question may take before it is
     answered 503 (:data:`matchdb.service.guards.ANSWER_SECONDS` by default);
-    a heavy one's worker process is then killed.
+    a heavy one's worker process is then killed. ``solve_keep`` is the seconds a finished solve
+    stays after it was last asked about (:data:`matchdb.service.solves.KEEP_SECONDS` by default).
     """
     try:
         import uvicorn
@@ -228,7 +230,8 @@ def serve(
     play_settings: tuple[tuple[str, float | None, float, float], ...] = (
         ("limit of play sessions", play_limit, 0, 1_000_000),
         ("limit of play sessions per client", play_client_limit, 1, 1_000_000),
-        ("play idle time", play_idle, 0.001, 1e9), ("play deadline", play_deadline, 0.0, 3600.0))
+        ("play idle time", play_idle, 0.001, 1e9), ("play deadline", play_deadline, 0.0, 3600.0),
+        ("time a finished solve is kept", solve_keep, 0.0, 1e9))
     for label, setting, low, high in play_settings:
         if setting is not None and (isinstance(setting, bool) or not isinstance(setting, (int, float))
                                     or not low <= setting <= high):
@@ -264,13 +267,16 @@ def serve(
             options["play_client_limit"] = play_client_limit
         if play_deadline is not None:
             options["play_deadline"] = play_deadline
+        if solve_keep is not None:
+            options["solve_keep"] = solve_keep
         uvicorn.Server(uvicorn.Config(create_app(db, info_details, **options), **settings)).run(sockets=[listener])
         return
     from uvicorn.supervisors import Multiprocess
 
     # A folder or file by its absolute path (the workers may resolve it elsewhere); a URL as it is.
     os.environ[_ENVIRON_DB] = str(db.path.resolve()) if isinstance(db.path, Path) else str(db.path)
-    os.environ[_ENVIRON_SETTINGS] = json.dumps({"info_details": info_details, "limits": _LIMITS, "answer_seconds": deadline})
+    os.environ[_ENVIRON_SETTINGS] = json.dumps({"info_details": info_details, "limits": _LIMITS, "answer_seconds": deadline,
+                                                "solve_keep": solve_keep})
     config = uvicorn.Config("matchdb.service.server:app_from_environment", factory=True, workers=workers, **settings)
     Multiprocess(config, sockets=[listener]).run()
 
@@ -280,12 +286,14 @@ def app_from_environment() -> FastAPI:
     from matchdb.db.query import open as open_database
     from matchdb.service.app import create_app
     from matchdb.service.guards import ANSWER_SECONDS
+    from matchdb.service.solves import KEEP_SECONDS
 
     settings = json.loads(os.environ.get(_ENVIRON_SETTINGS, "{}"))
     _LIMITS.update(settings.get("limits", {}))
     return create_app(open_database(os.environ[_ENVIRON_DB]), bool(settings.get("info_details", False)),
                       play_limit=0,  # a session must stay in one process
-                      answer_seconds=float(settings.get("answer_seconds", ANSWER_SECONDS)))
+                      answer_seconds=float(settings.get("answer_seconds", ANSWER_SECONDS)),
+                      solve_keep=KEEP_SECONDS if settings.get("solve_keep") is None else float(settings["solve_keep"]))
 
 
 def _listen(host: str, port: int) -> socket.socket:

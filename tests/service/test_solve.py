@@ -155,3 +155,25 @@ def test_play_offers_the_solutions_of_its_folder(small_store, small_db, tmp_path
         for name in ("nothing", "../river", "/etc/passwd"):
             refused = http.post(f"{url}/v1/play", json={"seats": 2, "opponents": f"solver:{name}"})
             assert refused.status_code == 400 and "river" in refused.json()["detail"], refused.text
+
+
+def test_a_finished_solve_is_let_go_after_the_keep_time(small_store, tmp_path, monkeypatch):
+    """``serve --solve-keep 1``: a finished solve is there while it is asked about; a second after the last question
+    it is gone (404), and so is its file in the server's temporary folder."""
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    monkeypatch.setenv("TMPDIR", str(scratch))
+    with running_server(small_store, tmp_path / "serve.log", "--solve-keep", "1") as url:
+        job = http.post(f"{url}/v1/solve", json=dict(SPOT, bet="a")).json()
+        assert _wait(url, job["id"], ("done", "failed"))["state"] == "done"
+        assert [path.name for path in scratch.glob("matchdb-solves-*/*")] == [job["id"]]
+        time.sleep(2.5)
+        assert http.get(f"{url}/v1/solve/{job['id']}").status_code == 404
+        assert list(scratch.glob("matchdb-solves-*/*")) == []
+
+
+def test_a_keep_time_out_of_range_is_one_sentence(small_store, capsys):
+    from matchdb.cli.main import main
+
+    assert main(["serve", "--db", str(small_store), "--solve-keep", "-1"]) == 2
+    assert capsys.readouterr().err == "matchdb: The time a finished solve is kept -1.0 is out of range; expected 0..1e+09.\n"
