@@ -166,6 +166,7 @@ class _Question:
     """One question in a table's frame, checked and split into known, random and ranged opponents."""
 
     def __init__(self, table: np.ndarray, columns: np.ndarray, opponents: Iterable[np.ndarray]) -> None:
+        unchanging = isinstance(table, np.ndarray) and not table.flags.writeable  # before check_table's read-only view
         self.table = check_table(table)
         self.columns = check_columns(columns)
         if isinstance(opponents, np.ndarray) and opponents.ndim == 1:
@@ -189,7 +190,7 @@ class _Question:
         self.known_mask = known_mask
         self.unknown = [w for w, kind in zip(self.weights, self.kinds, strict=True) if kind != "known"]
         self.unknown_kinds = [kind for kind in self.kinds if kind != "known"]
-        self.cols = read_only(_columns_first(self.table, self.columns))  # read-only: each kernel compiles once
+        self.cols = read_only(_columns_first(self.table, self.columns, unchanging))  # read-only: each kernel compiles once
         self.col_masks = read_only(_ROW_MASKS[self.columns])
         self.n_free = N_LOCAL - 2 - 2 * len(self.known_rows)  # the column's two cards still included
 
@@ -213,11 +214,12 @@ _COLUMNS_FIRST_LOCK = threading.Lock()
 _COLUMNS_FIRST_KEPT = 4  # 2.8 MB each on a flop
 
 
-def _columns_first(table: np.ndarray, columns: np.ndarray) -> np.ndarray:
+def _columns_first(table: np.ndarray, columns: np.ndarray, kept_here: bool) -> np.ndarray:
     """The table's ``columns`` as contiguous rows (a copy that takes about a millisecond on a flop), kept for the last
-    few tables that cannot change (read-only, as the database hands them out), so questions on one board share it."""
+    few tables that cannot change (``kept_here``: the caller's table was read-only, as the database hands them out),
+    so questions on one board share it."""
     key = (id(table), columns.tobytes())
-    if not table.flags.writeable:
+    if kept_here:
         with _COLUMNS_FIRST_LOCK:
             kept = _COLUMNS_FIRST.get(key)
             if kept is not None and kept[0]() is table:
@@ -227,7 +229,7 @@ def _columns_first(table: np.ndarray, columns: np.ndarray) -> np.ndarray:
         cols = np.ascontiguousarray(table.T)  # a flop: every column, one copy
     else:
         cols = np.ascontiguousarray(table[:, columns].T)
-    if not table.flags.writeable:
+    if kept_here:
         cols.flags.writeable = False
         with _COLUMNS_FIRST_LOCK:
             _COLUMNS_FIRST[key] = (weakref.ref(table), cols)

@@ -699,13 +699,21 @@ def test_http_multiway_and_batch(db, tmp_path):
 
 def test_a_read_only_tables_columns_are_copied_once_and_a_writable_ones_every_time():
     """Questions on one board share the table's columns as rows; a table the caller may change is copied afresh."""
-    from matchdb.equity.multiway import _columns_first
+    from matchdb.core.pairs import N_PAIRS
+    from matchdb.equity.multiway import _columns_first, _Question
 
     table = np.arange(20 * 6, dtype=np.uint16).reshape(20, 6)
     columns = np.array([0, 2, 5], dtype=np.int64)
-    fresh = _columns_first(table, columns)
-    assert np.array_equal(fresh, table[:, columns].T) and fresh is not _columns_first(table, columns)
+    fresh = _columns_first(table, columns, kept_here=False)
+    assert np.array_equal(fresh, table[:, columns].T) and fresh is not _columns_first(table, columns, kept_here=False)
     table.flags.writeable = False
-    kept = _columns_first(table, columns)
-    assert kept is _columns_first(table, columns) and not kept.flags.writeable
-    assert np.array_equal(_columns_first(table, columns[:2]), table[:, columns[:2]].T)
+    kept = _columns_first(table, columns, kept_here=True)
+    assert kept is _columns_first(table, columns, kept_here=True) and not kept.flags.writeable
+    assert np.array_equal(_columns_first(table, columns[:2], kept_here=True), table[:, columns[:2]].T)
+    # a question decides: a table the caller handed over writable is copied each time, though the kernels get it
+    # as a read-only view (check_table), and a read-only one once
+    whole, board = np.zeros((N_PAIRS, N_PAIRS), dtype=np.uint16), np.arange(N_PAIRS)
+    opponents = [np.ones(N_PAIRS)]
+    assert _Question(whole, board, opponents).cols is not _Question(whole, board, opponents).cols
+    whole.flags.writeable = False
+    assert _Question(whole, board, opponents).cols is _Question(whole, board, opponents).cols
