@@ -180,27 +180,28 @@ def showdown_values_tied(cards, player, runout, win, tie, lose, reach, out):
 @jit
 def fold_values(cards, p, board, payoff, reach, out, minus):
     """The values of one fold (``payoff`` per unit of reach): the peer's sweep, one pass over the opponent's hands
-    for their total reach and its 52 sums per card (float64, in registers and a short row), one over the player's."""
+    for their total reach and its 52 sums per card (float64, in registers and a short row; hands out of reach
+    skipped), one over the player's. Card indices are unsigned: no check for wrapping around."""
     opp = 1 - p
     for c in range(52):
         minus[c] = 0.0
     total = 0.0
     o_mask, o_cards = cards.mask[opp], cards.cards[opp]
     for j in range(cards.n[opp]):
-        if o_mask[j] & board:
-            continue
         x = np.float64(reach[j])
+        if x == 0.0 or o_mask[j] & board:
+            continue
         total += x
-        minus[o_cards[j, 0]] += x
-        minus[o_cards[j, 1]] += x
+        minus[np.uint64(o_cards[j, 0])] += x
+        minus[np.uint64(o_cards[j, 1])] += x
     mask, hand, same = cards.mask[p], cards.cards[p], cards.same[p]
     for i in range(cards.n[p]):
         if mask[i] & board:
             out[i] = 0.0
             continue
         sh = same[i]
-        held = np.float64(reach[sh]) if sh >= 0 else 0.0
-        out[i] = payoff * (total + held - minus[hand[i, 0]] - minus[hand[i, 1]])
+        held = np.float64(reach[np.uint32(sh)]) if sh >= 0 else 0.0
+        out[i] = payoff * (total + held - minus[np.uint64(hand[i, 0])] - minus[np.uint64(hand[i, 1])])
 
 
 @jit
@@ -227,7 +228,8 @@ def batch_folds(tree, cards, prm, inst, rows, board):
 def showdown_values(cards, p, runout, win, lose, reach, out, minus):
     """The values of one showdown without rake: the peer's two sweeps over the runout's hands sorted by strength,
     up (the opponent's reach below each hand) and down (above), each a running total and 52 sums per card in
-    float64."""
+    float64; opponent's hands out of reach are skipped (adding zeros changes no sum). Positions are unsigned, so
+    that no index is checked for wrapping around."""
     opp = 1 - p
     p0, p1 = cards.sd_start[p, runout], cards.sd_start[p, runout + 1]
     o0, o1 = cards.sd_start[opp, runout], cards.sd_start[opp, runout + 1]
@@ -237,31 +239,36 @@ def showdown_values(cards, p, runout, win, lose, reach, out, minus):
         out[i] = 0.0
     for c in range(52):
         minus[c] = 0.0
+    one = np.uint64(1)
     total = 0.0
-    j = o0
+    j, end = np.uint64(o0), np.uint64(o1)
     for q in range(p0, p1):
-        s = strength[q]
-        while j < o1 and o_strength[j] < s:
-            x = np.float64(reach[o_order[j]])
-            total += x
-            minus[o_first[j]] += x
-            minus[o_second[j]] += x
-            j += 1
-        out[order[q]] = win * (total - minus[first[q]] - minus[second[q]])
+        u = np.uint64(q)
+        s = strength[u]
+        while j < end and o_strength[j] < s:
+            x = np.float64(reach[np.uint32(o_order[j])])
+            if x != 0.0:
+                total += x
+                minus[o_first[j]] += x
+                minus[o_second[j]] += x
+            j += one
+        out[np.uint32(order[u])] = win * (total - minus[first[u]] - minus[second[u]])
     for c in range(52):
         minus[c] = 0.0
     total = 0.0
-    j = o1 - 1
+    j, start = np.uint64(o1), np.uint64(o0)
     for q in range(p1 - 1, p0 - 1, -1):
-        s = strength[q]
-        while j >= o0 and o_strength[j] > s:
-            x = np.float64(reach[o_order[j]])
-            total += x
-            minus[o_first[j]] += x
-            minus[o_second[j]] += x
-            j -= 1
-        i = order[q]
-        out[i] += np.float32(lose * (total - minus[first[q]] - minus[second[q]]))
+        u = np.uint64(q)
+        s = strength[u]
+        while j > start and o_strength[j - one] > s:
+            j -= one
+            x = np.float64(reach[np.uint32(o_order[j])])
+            if x != 0.0:
+                total += x
+                minus[o_first[j]] += x
+                minus[o_second[j]] += x
+        i = np.uint32(order[u])
+        out[i] += np.float32(lose * (total - minus[first[u]] - minus[second[u]]))
 
 
 @jit
