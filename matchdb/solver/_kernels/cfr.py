@@ -267,8 +267,8 @@ def showdown_values(cards, p, runout, win, lose, R, row, V, at, minus):
                 total += x
                 minus[first[opp, j]] += x
                 minus[second[opp, j]] += x
-        i = np.uint32(order[p, u])
-        V[at, i] += np.float32(lose * (total - minus[first[p, u]] - minus[second[p, u]]))
+        h = np.uint32(order[p, u])
+        V[at, h] += np.float32(lose * (total - minus[first[p, u]] - minus[second[p, u]]))
 
 
 @jit
