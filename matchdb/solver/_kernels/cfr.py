@@ -178,29 +178,30 @@ def showdown_values_tied(cards, player, runout, win, tie, lose, reach, out):
 
 
 @jit
-def fold_values(cards, p, board, payoff, reach, out, minus):
-    """The values of one fold (``payoff`` per unit of reach): the peer's sweep, one pass over the opponent's hands
-    for their total reach and its 52 sums per card (float64, in registers and a short row), one over the player's."""
+def fold_values(cards, p, board, payoff, R, row, V, at, minus):
+    """The values of one fold (``payoff`` per unit of reach ``R[row]``, into ``V[at]``): the peer's sweep, one pass
+    over the opponent's hands for their total reach and its 52 sums per card (float64, in registers and a short
+    row; hands out of reach skipped), one over the player's. Card indices are unsigned (no check for wrapping
+    around) and no row is taken as a view of its own (each view counts a reference, an atomic operation)."""
     opp = 1 - p
     for c in range(52):
         minus[c] = 0.0
     total = 0.0
-    o_mask, o_cards = cards.mask[opp], cards.cards[opp]
     for j in range(cards.n[opp]):
-        if o_mask[j] & board:
+        x = np.float64(R[row, j])
+        if x == 0.0 or cards.mask[opp, j] & board:
             continue
-        x = np.float64(reach[j])
         total += x
-        minus[o_cards[j, 0]] += x
-        minus[o_cards[j, 1]] += x
-    mask, hand, same = cards.mask[p], cards.cards[p], cards.same[p]
+        minus[np.uint64(cards.cards[opp, j, 0])] += x
+        minus[np.uint64(cards.cards[opp, j, 1])] += x
     for i in range(cards.n[p]):
-        if mask[i] & board:
-            out[i] = 0.0
+        if cards.mask[p, i] & board:
+            V[at, i] = 0.0
             continue
-        sh = same[i]
-        held = np.float64(reach[sh]) if sh >= 0 else 0.0
-        out[i] = payoff * (total + held - minus[hand[i, 0]] - minus[hand[i, 1]])
+        sh = cards.same[p, i]
+        held = np.float64(R[row, np.uint32(sh)]) if sh >= 0 else 0.0
+        V[at, i] = payoff * (total + held - minus[np.uint64(cards.cards[p, i, 0])]
+                             - minus[np.uint64(cards.cards[p, i, 1])])
 
 
 @jit
@@ -220,48 +221,54 @@ def batch_folds(tree, cards, prm, inst, rows, board):
         pot = tree.pot[node]
         rake = min(pot * tree.rake_rate, tree.rake_cap)
         payoff = (0.5 * pot - rake) / tree.numcomb if tree.player[node] != p else -0.5 * pot / tree.numcomb
-        fold_values(cards, p, board, payoff, R[src[at]], V[at], minus)
+        fold_values(cards, p, board, payoff, R, src[at], V, at, minus)
 
 
 @jit
-def showdown_values(cards, p, runout, win, lose, reach, out, minus):
-    """The values of one showdown without rake: the peer's two sweeps over the runout's hands sorted by strength,
-    up (the opponent's reach below each hand) and down (above), each a running total and 52 sums per card in
-    float64."""
+def showdown_values(cards, p, runout, win, lose, R, row, V, at, minus):
+    """The values of one showdown without rake (reach ``R[row]``, values into ``V[at]``): the peer's two sweeps
+    over the runout's hands sorted by strength, up (the opponent's reach below each hand) and down (above), each a
+    running total and 52 sums per card in float64; opponent's hands out of reach are skipped (adding zeros changes
+    no sum). Positions are unsigned, so that no index is checked for wrapping around, and the 2-D arrays are
+    indexed in place: a view would count a reference (an atomic operation) each time."""
     opp = 1 - p
     p0, p1 = cards.sd_start[p, runout], cards.sd_start[p, runout + 1]
     o0, o1 = cards.sd_start[opp, runout], cards.sd_start[opp, runout + 1]
-    order, strength, first, second = cards.sd_order[p], cards.sd_strength[p], cards.sd_card0[p], cards.sd_card1[p]
-    o_order, o_strength, o_first, o_second = cards.sd_order[opp], cards.sd_strength[opp], cards.sd_card0[opp], cards.sd_card1[opp]
+    order, strength, first, second = cards.sd_order, cards.sd_strength, cards.sd_card0, cards.sd_card1
     for i in range(cards.n[p]):
-        out[i] = 0.0
+        V[at, i] = 0.0
     for c in range(52):
         minus[c] = 0.0
+    one = np.uint64(1)
     total = 0.0
-    j = o0
+    j, end = np.uint64(o0), np.uint64(o1)
     for q in range(p0, p1):
-        s = strength[q]
-        while j < o1 and o_strength[j] < s:
-            x = np.float64(reach[o_order[j]])
-            total += x
-            minus[o_first[j]] += x
-            minus[o_second[j]] += x
-            j += 1
-        out[order[q]] = win * (total - minus[first[q]] - minus[second[q]])
+        u = np.uint64(q)
+        s = strength[p, u]
+        while j < end and strength[opp, j] < s:
+            x = np.float64(R[row, np.uint32(order[opp, j])])
+            if x != 0.0:
+                total += x
+                minus[first[opp, j]] += x
+                minus[second[opp, j]] += x
+            j += one
+        V[at, np.uint32(order[p, u])] = win * (total - minus[first[p, u]] - minus[second[p, u]])
     for c in range(52):
         minus[c] = 0.0
     total = 0.0
-    j = o1 - 1
+    j, start = np.uint64(o1), np.uint64(o0)
     for q in range(p1 - 1, p0 - 1, -1):
-        s = strength[q]
-        while j >= o0 and o_strength[j] > s:
-            x = np.float64(reach[o_order[j]])
-            total += x
-            minus[o_first[j]] += x
-            minus[o_second[j]] += x
-            j -= 1
-        i = order[q]
-        out[i] += np.float32(lose * (total - minus[first[q]] - minus[second[q]]))
+        u = np.uint64(q)
+        s = strength[p, u]
+        while j > start and strength[opp, j - one] > s:
+            j -= one
+            x = np.float64(R[row, np.uint32(order[opp, j])])
+            if x != 0.0:
+                total += x
+                minus[first[opp, j]] += x
+                minus[second[opp, j]] += x
+        h = np.uint32(order[p, u])
+        V[at, h] += np.float32(lose * (total - minus[first[p, u]] - minus[second[p, u]]))
 
 
 @jit
@@ -281,7 +288,7 @@ def batch_showdowns(tree, cards, prm, inst, rows):
         node = tree.sds[s0 + k]
         at = tree.pos[node]
         pot = tree.pot[node]
-        showdown_values(cards, p, runout, 0.5 * pot / tree.numcomb, -0.5 * pot / tree.numcomb, R[src[at]], V[at],
+        showdown_values(cards, p, runout, 0.5 * pot / tree.numcomb, -0.5 * pot / tree.numcomb, R, src[at], V, at,
                         minus)
 
 
