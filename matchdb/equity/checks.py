@@ -7,16 +7,16 @@ the same sentence, whichever function it reaches:
 
 - a table: :func:`check_table` (:class:`~matchdb.errors.MatchdbError`: a table is
   the caller's data, not a question's);
-The arrays come back read-only (:func:`read_only`: the kernels never write
-them, and numba compiles a kernel once per combination of writable and
-read-only arrays it meets, so one kind means one compilation).
-
 - a row: :func:`check_row` (:class:`~matchdb.errors.MatchdbError`);
 - weights on the rows: :func:`check_weights` (:class:`~matchdb.errors.RangeError`:
   weights are a range);
 - a range with no possible hand, in the words of the question that gave it:
   :func:`check_possible` (:class:`~matchdb.errors.RangeError`), which the query
   layer calls with the range as the user wrote it.
+
+Tables and weights come back read-only (:func:`read_only`: the kernels never write
+them, and numba compiles a kernel once per combination of writable and
+read-only arrays it meets, so one kind means one compilation).
 
 >>> check_weights(np.zeros(1176), "villain range")
 Traceback (most recent call last):
