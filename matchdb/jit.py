@@ -33,13 +33,16 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 import numba  # after the setting above, which OpenMP reads when it starts
+from numba.core import types
 from numba.core.compiler_lock import global_compiler_lock
+from numba.core.imputils import impl_ret_borrowed
 from numba.core.sigutils import normalize_signature
+from numba.extending import intrinsic
 
 if TYPE_CHECKING:
     from numba.core.dispatcher import Dispatcher
@@ -49,12 +52,13 @@ try:
 except ImportError:  # Windows: no flock; numba's cache alone (a kernel may compile twice there)
     fcntl = None  # type: ignore[assignment]
 
-__all__ = ["jit", "jit_parallel"]
+__all__ = ["as_read_only", "jit", "jit_inline", "jit_parallel"]
 
 _Kernel = TypeVar("_Kernel", bound=Callable[..., Any])
 
 _serial = numba.njit(cache=True, nogil=True, error_model="numpy")
 _parallel = numba.njit(cache=True, nogil=True, parallel=True, error_model="numpy")
+_inline = numba.njit(inline="always", nogil=True, error_model="numpy")
 
 
 def _lock_path(dispatcher: Any) -> str | None:
@@ -69,13 +73,15 @@ def _lock_path(dispatcher: Any) -> str | None:
 
 
 def _compiled_once(dispatcher: Dispatcher[_Kernel]) -> Dispatcher[_Kernel]:
-    """``dispatcher`` whose compilations wait for another process compiling the same kernel (see the module's text)."""
-    path = _lock_path(dispatcher)
-    if fcntl is None or path is None:
-        return dispatcher
+    """``dispatcher`` compiled once per type of its arguments, not once per constant value (a kernel called with
+    ``False`` and with ``True``, or ``0`` and ``1``, compiles one version), and whose compilations wait for another
+    process compiling the same kernel (see the module's text)."""
+    path = _lock_path(dispatcher) if fcntl is not None else None
     compile_here = dispatcher.compile
 
-    def compile(sig: Any) -> Any:
+    def compile_locked(sig: Any) -> Any:
+        if path is None:
+            return compile_here(sig)
         with global_compiler_lock:  # one thread of this process at a time takes the file locks
             if tuple(normalize_signature(sig)[0]) in dispatcher.overloads:  # type: ignore[no-untyped-call]  # numba
                 return compile_here(sig)  # compiled here already (typing a caller asks again): no lock, no waiting
@@ -90,6 +96,13 @@ def _compiled_once(dispatcher: Dispatcher[_Kernel]) -> Dispatcher[_Kernel]:
             finally:
                 handle.close()  # releases the lock
 
+    def compile(sig: Any) -> Any:
+        # a call from another kernel types a constant argument as its value (Literal[int](0)): compile for its type
+        # (int64) instead, which the call then converts to; numba would compile a version per value otherwise
+        if isinstance(sig, tuple):
+            sig = tuple(types.unliteral(arg) for arg in sig)  # type: ignore[no-untyped-call]  # numba
+        return compile_locked(sig)
+
     dispatcher.compile = compile  # type: ignore[method-assign]  # this one dispatcher, not its class
     return dispatcher
 
@@ -99,6 +112,42 @@ def jit(func: _Kernel) -> Dispatcher[_Kernel]:
     return _compiled_once(_serial(func))
 
 
+def jit_inline(func: _Kernel) -> Dispatcher[_Kernel]:
+    """A kernel whose code numba copies into each kernel that calls it, instead of compiling it on its own.
+
+    numba compiles each kernel with every kernel it calls linked in and optimised again, so a thin kernel between
+    big ones costs as much to compile as all it calls. Callers must live in the same file (numba's disk cache
+    of a caller does not see a change to code it copied from another file). Not for calls from Python.
+    """
+    return _inline(func)
+
+
 def jit_parallel(func: _Kernel) -> Dispatcher[_Kernel]:
     """A kernel with ``numba.prange`` loops; callers run one at a time (not every threading layer is thread-safe)."""
     return _compiled_once(_parallel(func))
+
+
+@intrinsic
+def _as_read_only(typingctx: Any, array: Any) -> Any:
+    """Inside a kernel: the same array typed read-only (no copy), so that a kernel handed both an array made in
+    the kernel and a caller's read-only one compiles once, not once for each (numba types the two apart).
+
+    >>> import numba, numpy as np
+    >>> @numba.njit
+    ... def first(a):
+    ...     return as_read_only(a)[0]
+    >>> int(first(np.arange(3)))
+    0
+    """
+    if not isinstance(array, types.Array):
+        return None
+    result = array.copy(readonly=True)
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        return impl_ret_borrowed(context, builder, signature.return_type, args[0])  # type: ignore[no-untyped-call]
+
+    return result(array), codegen
+
+
+#: :func:`_as_read_only` as kernels call it (one argument; numba passes the typing context itself).
+as_read_only = cast("Callable[[Any], Any]", _as_read_only)

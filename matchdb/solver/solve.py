@@ -279,7 +279,9 @@ def exploitability(spot: Spot) -> float:
     (best response's value - the strategy's value); without rake the game is zero-sum and this is the mean of
     the two best responses' values (postflop-solver's ``compute_exploitability``)."""
     _set_threads(spot.threads)
-    return float(_kernels().exploitability(*spot.kspot, spot.bufs, spot.scratch, spot.options.raked))
+    check_only = np.array([0, 0, math.inf, -math.inf, 0, spot.alpha, spot.gamma, float(spot.options.raked), 1.0])
+    _, expl, _ = _kernels().iterate(*spot.kspot, spot.bufs, spot.scratch, check_only, np.zeros((1, 2)))
+    return float(expl)
 
 
 def run(spot: Spot, target: float, max_iterations: int = 1000, show_progress: bool = False,

@@ -17,7 +17,7 @@ from matchdb.equity._kernels.bits import BITS
 from matchdb.equity._kernels.heads_up import ROW_MASKS
 from matchdb.equity._kernels.multiway import exact_hero, heads_up_hero
 from matchdb.equity._kernels.structures import ALL_CARDS, Cards, Opponents, Question
-from matchdb.jit import jit
+from matchdb.jit import as_read_only, jit, jit_inline
 
 NAIVE = 0
 HEADSUP = 1
@@ -191,7 +191,7 @@ def _dropout_weights(frame_arrays, index, classes, preflop, threshold, low, high
         out[k] = 1.0 if preflop[classes[card_of[low[k]], card_of[high[k]]], 0] >= threshold else 0.0
 
 
-@jit
+@jit_inline
 def _equity_on(cols, col_masks, row, opponents, cards):
     """The exact equity of ``row`` on ``cols`` against ``opponents`` (no known hands): :func:`exact_hero`, or
     :func:`heads_up_hero` against one random hand."""
@@ -236,8 +236,10 @@ def _exact(table, row, columns, n_columns, opponents, random, weights, low, high
             for jj in range(n_columns):
                 sub[r, jj] = table[r, columns[jj]]
         elif not (random and opponents == 1):  # heads_up_hero reads no other row
-            sub[r] = SENTINEL
-    return _equity_on(sub.T, col_masks, row, counted, cards)
+            for jj in range(n_columns):
+                sub[r, jj] = SENTINEL
+    # read-only as the table above, so that _equity_on and the kernels it calls compile once
+    return _equity_on(as_read_only(sub.T), as_read_only(col_masks), row, counted, cards)
 
 
 @jit
@@ -287,11 +289,9 @@ def strength(kind, hole0, hole1, board, n_board, players, samples, model, thresh
         if not random:
             in_range = np.empty(N_PAIRS)
             _dropout_weights(frame_arrays, index, classes, preflop, threshold, low, high, in_range)
-            for o in range(opponents):
-                if flags[o] != 0:
-                    weights[o] = in_range
-                else:
-                    weights[o] = 1.0
+            for o in range(opponents):  # loops, not weights[o] = in_range: seconds of compiling error text
+                for r in range(N_PAIRS):
+                    weights[o, r] = in_range[r] if flags[o] != 0 else 1.0
         return _exact(table, row, columns, n_columns, opponents, random, weights, low, high)
     return _naive_post(table, row, columns, n_columns, min(players - 1, 9), powers)
 

@@ -25,6 +25,12 @@ below that each thread works on its own rows. Functions take the spot (the layou
 **The loop.** A call from Python costs a fraction of a millisecond (numba checks every array it is given), more
 than a whole iteration of a small river spot: :func:`iterate` runs iterations, discounts and exploitability
 checks without returning to Python.
+
+**Compile time.** numba compiles a kernel with every kernel it calls linked in and optimised once more, so each
+level of calls above the traversal costs as much as the traversal itself. The thin levels (a subtree instance, a
+river or turn pass) are copied into their callers (:func:`matchdb.jit.jit_inline`), and the exploitability is
+computed inside :func:`iterate`: a fresh machine compiles the solver in about 50 s of processor time instead of 65.
+:func:`_jobs` stays a kernel of its own: copied into the parallel loop of :func:`traverse`, its answers were wrong.
 """
 
 from __future__ import annotations
@@ -32,7 +38,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from matchdb.jit import jit, jit_parallel
+from matchdb.jit import jit, jit_inline, jit_parallel
 from matchdb.solver.layout import Params
 
 ACTION, FOLD, SHOWDOWN, CHANCE = 0, 1, 2, 3
@@ -159,7 +165,8 @@ def showdown_values_tied(cards, player, runout, win, tie, lose, reach, out):
         if k < j:
             k = j
             total_upto = total_below
-            upto[:] = below
+            for c in range(52):  # a loop, not upto[:] = below: a slice assignment compiles seconds of error text
+                upto[c] = below[c]
         while k < o1 and cards.sd_strength[opp, k] <= s:
             h = cards.sd_order[opp, k]
             r = reach[h]
@@ -297,7 +304,7 @@ def batch_showdowns(tree, cards, prm, inst, rows):
 
 
 
-@jit
+@jit_inline
 def instance_entry(tree, layout, sub, t, r):
     """Entry of instance (subtree ``sub``, turn index ``t``, river index ``r``) in the layout's tables."""
     street = tree.sub_street[sub]
@@ -489,14 +496,14 @@ def bottom_up(spot, bufs, prm, inst, rows):
                 add_product_row(V[q], strat[a], V[children[a]], n)
 
 
-@jit
+@jit_inline
 def _instance(spot, sub, t, r):
     tree, _, layout = spot
     entry = instance_entry(tree, layout, sub, t, r)
     return (sub, layout.inst_base[entry], layout.inst_node[entry], t, r)
 
 
-@jit
+@jit_inline
 def river_pass(spot, bufs, prm, scr, at, reach):
     """One river subtree instance ``at`` = (sub, t, r, slot) on the slot's rows; its root's value ends in
     ``scr.V_river[slot][0]`` (the last river rows for the calling thread's slot)."""
@@ -526,7 +533,7 @@ def _sum_deal(cards, p, out, n_cards, rep, swap, n_mapped, acc):
             acc[i] += values[perm[i]]
 
 
-@jit
+@jit_inline
 def turn_pass(spot, bufs, prm, scr, at, reach):
     """One turn subtree instance ``at`` = (sub, t, 0, slot), its rivers one after another on the slot's rows;
     its root's value ends in ``scr.V_turn[slot][0]``."""
@@ -662,11 +669,9 @@ def discounts(t, alpha, gamma):
 
 
 @jit
-def root_value(tree, cards, layout, bufs, scr, mode, player):
-    """The player's value at the root over their starting weights (chips less half the starting pot)."""
-    zero = np.float32(0.0)
-    prm = Params(np.int64(mode), np.int64(player), zero, zero, zero)
-    traverse(tree, cards, layout, bufs, prm, scr, (np.int64(0), np.int64(0), np.int64(0)), cards.weights[1 - player])
+def _root_total(tree, cards, scr, player):
+    """The player's value at the root over their starting weights, from the rows a traversal of the whole game
+    left (chips less half the starting pot)."""
     street = tree.sub_street[0]
     if street == 2:
         row = scr.V_river[scr.V_river.shape[0] - 1][0]
@@ -681,46 +686,47 @@ def root_value(tree, cards, layout, bufs, scr, mode, player):
 
 
 @jit
-def exploitability(tree, cards, layout, bufs, scr, raked):
-    """The mean over both players of the best response's gain over the average strategy, in chips."""
-    best = 0.0
-    own = 0.0
-    for player in range(2):
-        best += root_value(tree, cards, layout, bufs, scr, np.int64(BEST), np.int64(player))
-        if raked:
-            own += root_value(tree, cards, layout, bufs, scr, np.int64(AVERAGE), np.int64(player))
-    if not raked:
-        return 0.5 * best
-    return 0.5 * (best - own)
-
-
-@jit
 def iterate(tree, cards, layout, bufs, scr, plan, history):
     """Run iterations ``plan[0]`` up to ``plan[1]`` (exclusive) unless the exploitability ``plan[2]`` (the last
     checked; checked first when ``plan[8]`` is nonzero) is at most the target ``plan[3]``; check it after every
     tenth iteration and at ``plan[4]`` (the last iteration of the whole solve). ``plan[5]``/``plan[6]`` are alpha
     and gamma, ``plan[7]`` nonzero when raked. Each check is written to ``history`` as (iteration,
-    exploitability). Returns (iterations done, exploitability, checks written)."""
+    exploitability). Returns (iterations done, exploitability, checks written).
+
+    The exploitability is the mean over both players of the best response's gain over the average strategy, in
+    chips (without rake, half the sum of the best responses' values). It is computed here, not in a kernel of its
+    own: numba compiles every caller of :func:`traverse` with the whole of it again (an extra level costs about 6 s
+    of compiling on a fresh machine), so ``traverse`` has one caller besides Python.
+    """
     start, stop, expl, target, last = int(plan[0]), int(plan[1]), plan[2], plan[3], int(plan[4])
     alpha, gamma, raked = plan[5], plan[6], plan[7] != 0.0
+    zero = np.float32(0.0)
+    root = (np.int64(0), np.int64(0), np.int64(0))
     done = start
     checks = 0
-    if plan[8] != 0.0:
-        expl = exploitability(tree, cards, layout, bufs, scr, raked)
-        history[0, 0] = start
-        history[0, 1] = expl
-        checks = 1
-    for t in range(start, stop):
-        if expl <= target:
-            break
-        a, b, g = discounts(t, alpha, gamma)
-        for player in range(2):
-            prm = Params(np.int64(UPDATE), np.int64(player), a, b, g)
-            traverse(tree, cards, layout, bufs, prm, scr, (np.int64(0), np.int64(0), np.int64(0)), cards.weights[1 - player])
-        done = t + 1
-        if done % 10 == 0 or done == last:
-            expl = exploitability(tree, cards, layout, bufs, scr, raked)
+    check = plan[8] != 0.0
+    while True:
+        if check:
+            best = 0.0
+            own = 0.0
+            for player in range(2):
+                prm = Params(np.int64(BEST), np.int64(player), zero, zero, zero)
+                traverse(tree, cards, layout, bufs, prm, scr, root, cards.weights[1 - player])
+                best += _root_total(tree, cards, scr, player)
+                if raked:
+                    prm = Params(np.int64(AVERAGE), np.int64(player), zero, zero, zero)
+                    traverse(tree, cards, layout, bufs, prm, scr, root, cards.weights[1 - player])
+                    own += _root_total(tree, cards, scr, player)
+            expl = 0.5 * (best - own) if raked else 0.5 * best
             history[checks, 0] = done
             history[checks, 1] = expl
             checks += 1
+        if done >= stop or expl <= target:
+            break
+        a, b, g = discounts(done, alpha, gamma)
+        for player in range(2):
+            prm = Params(np.int64(UPDATE), np.int64(player), a, b, g)
+            traverse(tree, cards, layout, bufs, prm, scr, root, cards.weights[1 - player])
+        done += 1
+        check = done % 10 == 0 or done == last
     return done, expl, checks
