@@ -217,7 +217,7 @@ def _exact(table, row, columns, n_columns, opponents, random, weights, low, high
     cards = Cards(low, high, _ROW_OF, _ROW_MASKS, _BITS)
     counted = Opponents(np.zeros((0, N_PAIRS)), np.zeros(0, dtype=np.bool_), opponents, random, weights, random)
     if n_columns == table.shape[1]:
-        return _equity_on(table.T, cards.masks, row, counted, cards)
+        return _equity_on(as_read_only(table.T), cards.masks, row, counted, cards)
     sub = np.empty((table.shape[0], n_columns), dtype=np.uint16)
     col_masks = np.empty(n_columns, dtype=np.uint64)
     for jj in range(n_columns):
@@ -238,7 +238,7 @@ def _exact(table, row, columns, n_columns, opponents, random, weights, low, high
         elif not (random and opponents == 1):  # heads_up_hero reads no other row
             for jj in range(n_columns):
                 sub[r, jj] = SENTINEL
-    # read-only as the table above, so that _equity_on and the kernels it calls compile once
+    # read-only (as the caller's tables may be, and the row masks are), so that the kernels below compile once
     return _equity_on(as_read_only(sub.T), as_read_only(col_masks), row, counted, cards)
 
 
