@@ -38,9 +38,9 @@ def pytest_configure(config):
 
 
 def pytest_xdist_auto_num_workers(config):
-    """Two workers more than there are cores: a worker waiting on a server, a browser or a store being built leaves
+    """One worker more than there are cores: a worker waiting on a server, a browser or a store being built leaves
     its core to the others (``-n auto`` in ``pyproject.toml``)."""
-    return (os.cpu_count() or 1) + 2
+    return (os.cpu_count() or 1) + 1
 
 
 def pytest_unconfigure(config):
