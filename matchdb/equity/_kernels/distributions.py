@@ -24,7 +24,8 @@ def _row_values(low_cards, high_cards, board, straight_top, flush_value):
     n = low_cards.shape[0]
     out = np.empty(n, dtype=np.int64)
     cards = np.empty(board.shape[0] + 2, dtype=np.int64)
-    cards[2:] = board
+    for k in range(board.shape[0]):  # a loop, not cards[2:] = board: a slice assignment compiles seconds of error text
+        cards[2 + k] = board[k]
     counts = np.zeros(13, dtype=np.int32)
     for i in range(n):
         a = low_cards[i]
