@@ -48,3 +48,35 @@ def test_processes_asking_at_once_compile_a_kernel_once(tmp_path):
         answers.append(tuple(int(n) for n in out.split()))
     assert sorted(answers) == [(0, 1), (0, 1), (1, 0)]  # one compiled; the others waited and loaded its machine code
     assert list((tmp_path / "cache").rglob("*.lock"))
+
+
+CONSTANTS = '''
+from matchdb.jit import as_read_only, jit, jit_inline
+
+@jit
+def scaled(value, factor, twice):
+    return value * factor * (2 if twice else 1)
+
+@jit_inline
+def first(values):
+    return values[0]
+
+@jit
+def caller(value, values):
+    # constants of one type, and an array made here beside a caller's read-only one
+    made = values.copy()
+    return (scaled(value, 0, False) + scaled(value, 1, True) + scaled(value, 2, False)
+            + first(as_read_only(made)) + first(values))
+'''
+
+
+def test_a_kernel_compiles_once_per_argument_type_not_per_constant(tmp_path):
+    """Called with 0, 1 and 2 and with False and True, a kernel is compiled once (numba would compile three
+    versions); as_read_only types a kernel's own array as a caller's read-only one."""
+    (tmp_path / "constants.py").write_text(CONSTANTS)
+    probe = ("import numpy as np, constants; values = np.arange(3); values.flags.writeable = False; "
+             "print(constants.caller(5, values), len(constants.scaled.signatures))")
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache"), "PYTHONPATH": str(tmp_path)}
+    done = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["20", "1"]  # 5*0 + 5*1*2 + 5*2 + 0 + 0
