@@ -52,7 +52,7 @@ try:
 except ImportError:  # Windows: no flock; numba's cache alone (a kernel may compile twice there)
     fcntl = None  # type: ignore[assignment]
 
-__all__ = ["as_read_only", "jit", "jit_inline", "jit_parallel"]
+__all__ = ["as_read_only", "compiled_before", "jit", "jit_inline", "jit_parallel"]
 
 _Kernel = TypeVar("_Kernel", bound=Callable[..., Any])
 
@@ -61,15 +61,33 @@ _parallel = numba.njit(cache=True, nogil=True, parallel=True, error_model="numpy
 _inline = numba.njit(inline="always", nogil=True, error_model="numpy")
 
 
-def _lock_path(dispatcher: Any) -> str | None:
-    """The lock file beside the kernel's cache index, or None where numba's cache layout is not the one known here."""
+def _index_path(dispatcher: Any) -> str | None:
+    """The kernel's cache index in numba's disk cache, or None where numba's cache layout is not the one known here."""
     # numba's own private cache layout (0.60-0.68; read, never written), named by strings because these are numba's
     # attributes, not another matchdb package's (tests/test_layers.py reads attribute names)
     cache_file = getattr(getattr(dispatcher, "_cache", None), "_cache_file", None)
     folder, index = getattr(cache_file, "_cache_path", None), getattr(cache_file, "_index_name", None)
     if not isinstance(folder, str) or not isinstance(index, str):
         return None
-    return os.path.join(folder, index[: -len(".nbi")] + ".lock" if index.endswith(".nbi") else index + ".lock")
+    return os.path.join(folder, index)
+
+
+def _lock_path(dispatcher: Any) -> str | None:
+    """The lock file beside the kernel's cache index, or None where numba's cache layout is not the one known here."""
+    index = _index_path(dispatcher)
+    if index is None:
+        return None
+    return index[: -len(".nbi")] + ".lock" if index.endswith(".nbi") else index + ".lock"
+
+
+def compiled_before(dispatcher: Any) -> bool:
+    """Whether a kernel's first use in this process loads compiled code (this process or numba's disk cache holds
+    some) rather than compiling it; True where that cannot be told. What a command says before a long first use
+    (tested in tests/test_jit.py: a kernel's disk cache belongs to its file, which a doctest has not)."""
+    if getattr(dispatcher, "overloads", None):
+        return True
+    index = _index_path(dispatcher)
+    return index is None or os.path.exists(index)
 
 
 def _compiled_once(dispatcher: Dispatcher[_Kernel]) -> Dispatcher[_Kernel]:

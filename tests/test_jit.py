@@ -80,3 +80,14 @@ def test_a_kernel_compiles_once_per_argument_type_not_per_constant(tmp_path):
     done = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["20", "1"]  # 5*0 + 5*1*2 + 5*2 + 0 + 0
+
+
+def test_compiled_before_says_whether_a_first_use_compiles(tmp_path):
+    """False on a fresh cache, True once compiled, and True in a new process that loads it from the disk cache."""
+    (tmp_path / "kernel.py").write_text(KERNEL)
+    probe = ("import numpy as np, kernel; from matchdb.jit import compiled_before; before = compiled_before(kernel.total); "
+             "kernel.total(np.arange(3)); print(before, compiled_before(kernel.total))")
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache"), "PYTHONPATH": str(tmp_path)}
+    said = [subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, timeout=300)
+            for _ in range(2)]
+    assert [done.stdout.split() for done in said] == [["False", "True"], ["True", "True"]], said[0].stderr

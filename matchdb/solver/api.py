@@ -73,7 +73,7 @@ def solve(source: TableReader, oop: RangeLike, ip: RangeLike, board: CardsLike, 
                    max_memory=max_memory, threads=threads)
     spot.ranges = (question["oop"], question["ip"])
     spot.gamma = gamma
-    allocate(spot, source)
+    allocate(spot, source, show_progress=show_progress)
     _apply_locks(spot, locks)
     target_chips = spot.options.pot * target_pct / 100.0
     stats = run(spot, target_chips, int(max_iterations), show_progress=show_progress, on_check=on_check)

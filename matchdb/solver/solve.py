@@ -36,6 +36,7 @@ import numpy as np
 from matchdb.core.cards import CardsLike, format_cards
 from matchdb.core.ranges import RangeLike, describe_range, range_weights
 from matchdb.errors import RangeError
+from matchdb.jit import compiled_before
 from matchdb.progress import logger, progress
 from matchdb.solver.game import (
     Deal,
@@ -198,8 +199,9 @@ def prepare(source: TableReader | Callable[[int], np.ndarray], oop: RangeLike, i
                 layout=layout, memory=memory, compressed=compressed, threads=nthreads)
 
 
-def allocate(spot: Spot, source: TableReader | Callable[[int], np.ndarray]) -> None:
-    """Read the flop's table, sort every runout's hands, and allocate the numbers and working rows."""
+def allocate(spot: Spot, source: TableReader | Callable[[int], np.ndarray], show_progress: bool = False) -> None:
+    """Read the flop's table, sort every runout's hands, and allocate the numbers and working rows; with
+    ``show_progress``, say so when the solver's kernels compile (their first use on a machine)."""
     read = source.table if hasattr(source, "table") else source
     index, _ = canonical_frame(spot.board)
     table = np.asarray(read(index))
@@ -234,6 +236,8 @@ def allocate(spot: Spot, source: TableReader | Callable[[int], np.ndarray]) -> N
     spot.bufs = KBuffers(*make_buffers(spot.layout.elements, spot.layout.action_nodes, spot.compressed))
     spot.scratch = KScratch(*make_scratch(flat, int(kcards.n.max()), spot.threads))
     began = time.perf_counter()
+    if show_progress and not compiled_before(_kernels().iterate):
+        logger.info("compiling the solver's kernels: once per machine, about a minute")
     nothing = np.array([0, 0, 0.0, 0.0, 0, spot.alpha, spot.gamma, 0.0, 0.0])  # no iteration, no check
     _kernels().iterate(*spot.kspot, spot.bufs, spot.scratch, nothing, np.zeros((3, 2)))
     spot.load_seconds = time.perf_counter() - began  # numba reading (or compiling) the kernels, not solving
