@@ -16,6 +16,14 @@ then loads the other's machine code from the cache. The locks nest only down
 the call graph, which has no cycles, and a process takes them one thread at a
 time (under numba's own compiler lock), so they cannot deadlock.
 
+Compiled once per type of the arguments, not per value: numba types a constant an
+inner kernel is called with by its value (``Literal[int](0)``) and would compile the
+kernel again for each constant (the compiled replay's ``_replay_hand``, called with
+``False`` and ``True``, compiled twice); here it compiles for the constant's type. Two more helpers keep compiling
+short (a fresh machine pays it once, the test suite every run): :func:`jit_inline`
+for thin kernels between big ones, and :func:`as_read_only` where a kernel would
+otherwise meet an argument once writable and once read-only.
+
 Threads waiting at the end of a parallel loop sleep instead of spinning
 (``OMP_WAIT_POLICY=PASSIVE`` unless the environment says otherwise; OpenMP
 reads it when numba first starts its threads): the solver runs two parallel
