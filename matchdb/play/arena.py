@@ -93,6 +93,7 @@ from matchdb.play.games import (
     GameSettings,
     PlayedHand,
     bot_name,
+    loop_compiled,
     native_spec,
     needs_strength,
     play_game,
@@ -682,6 +683,8 @@ def run_arena(bots: Any = None, games: int = 100, seats: int | None = None, seed
     if workers == 1:
         records = []
         bar = _bar(len(pieces), progress)
+        if not bar.disable and not python and not loop_compiled():
+            bar.write("matchdb: compiling the arena's game loop: once per machine, about half a minute", file=sys.stderr)
         for piece in pieces:
             records += _play_units(bots, settings, seats, [piece], duplicate, strengths, python, lenient, permute,
                                    hands_out)

@@ -60,7 +60,7 @@ from matchdb.equity.kernels import (
 )
 from matchdb.equity.kernels import strength as strength_kernel
 from matchdb.errors import MatchdbError
-from matchdb.jit import jit
+from matchdb.jit import compiled_before, jit
 from matchdb.play.bots import STRENGTH_KINDS, Bot, decide_kernel
 from matchdb.play.engine import (
     _G_ACTIVE,
@@ -127,6 +127,7 @@ __all__ = [
     "needs_strength",
     "wants_results",
     "bot_name",
+    "loop_compiled",
 ]
 
 
@@ -846,3 +847,9 @@ def _play_python(state: _Game, bots: Sequence[Bot], source: Any, lenient: bool =
     result = state.result(decoded, compiled=False)
     result.extra["corrections"] = corrections
     return result
+
+
+def loop_compiled() -> bool:
+    """Whether the compiled game loop loads from numba's cache (or is loaded) rather than compiling on its first
+    use (about half a minute of processor time, once per machine): what the arena says before its first game."""
+    return compiled_before(_run)
