@@ -238,7 +238,7 @@ def allocate(spot: Spot, source: TableReader | Callable[[int], np.ndarray], show
     began = time.perf_counter()
     if show_progress and not compiled_before(_kernels().iterate):
         logger.info("compiling the solver's kernels: once per machine, about a minute")
-    nothing = np.array([0, 0, 0.0, 0.0, 0, spot.alpha, spot.gamma, 0.0, 0.0])  # no iteration, no check
+    nothing = _plan(spot, 0, 0, 0.0, 0.0, 0, raked=False, check_first=False)  # no iteration, no check
     _kernels().iterate(*spot.kspot, spot.bufs, spot.scratch, nothing, np.zeros((3, 2)))
     spot.load_seconds = time.perf_counter() - began  # numba reading (or compiling) the kernels, not solving
 
@@ -278,12 +278,18 @@ def _set_threads(threads: int) -> None:
         numba.set_num_threads(threads)
 
 
+def _plan(spot: Spot, start: int, stop: int, expl: float, target: float, last: int, *, raked: bool,
+          check_first: bool) -> np.ndarray:
+    """The ``plan`` array :func:`matchdb.solver._kernels.cfr.iterate` reads (its docstring names the entries)."""
+    return np.array([start, stop, expl, target, last, spot.alpha, spot.gamma, float(raked), float(check_first)])
+
+
 def exploitability(spot: Spot) -> float:
     """How much a best response gains against the average strategy, in chips: the mean over both players of
     (best response's value - the strategy's value); without rake the game is zero-sum and this is the mean of
     the two best responses' values (postflop-solver's ``compute_exploitability``)."""
     _set_threads(spot.threads)
-    check_only = np.array([0, 0, math.inf, -math.inf, 0, spot.alpha, spot.gamma, float(spot.options.raked), 1.0])
+    check_only = _plan(spot, 0, 0, math.inf, -math.inf, 0, raked=spot.options.raked, check_first=True)
     _, expl, _ = _kernels().iterate(*spot.kspot, spot.bufs, spot.scratch, check_only, np.zeros((1, 2)))
     return float(expl)
 
@@ -310,8 +316,8 @@ def run(spot: Spot, target: float, max_iterations: int = 1000, show_progress: bo
     for first in progress(chunks, len(chunks), "solving", unit=f"{step} iterations", enabled=show_progress):
         if expl <= target:
             break
-        plan = np.array([first, min(first + step, last), expl, target, last, spot.alpha, spot.gamma,
-                         float(spot.options.raked), float(first == start)])
+        plan = _plan(spot, first, min(first + step, last), expl, target, last, raked=spot.options.raked,
+                     check_first=first == start)
         done, expl, checks = dcfr.iterate(*spot.kspot, spot.bufs, spot.scratch, plan, history)
         stats.history.extend((int(history[c, 0]), float(history[c, 1])) for c in range(checks))
         if on_check is not None:
