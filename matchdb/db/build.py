@@ -49,7 +49,7 @@ from matchdb.storage.writer import (
 if TYPE_CHECKING:
     from distributed import Client
 
-__all__ = ["parse_flop_spec", "build", "BuildReport", "build_one"]
+__all__ = ["parse_flop_spec", "build", "BuildReport", "build_one", "connect_scheduler"]
 
 _RANGE = re.compile(r"^(\d+)-(\d+)$")
 
@@ -242,7 +242,7 @@ def _run(
 
     clients: contextlib.AbstractContextManager[Client]
     if scheduler:
-        clients = contextlib.closing(_connect(scheduler))
+        clients = contextlib.closing(connect_scheduler(scheduler))
     else:
         clients = local_cluster(workers or os.cpu_count() or 1, environ=WORKER_ENVIRON)
     with clients as client:
@@ -251,7 +251,7 @@ def _run(
             yield future.result()
 
 
-def _connect(scheduler: str) -> Client:
+def connect_scheduler(scheduler: str) -> Client:
     """A client of the Dask scheduler at ``scheduler``, or a one-sentence error."""
     from distributed import Client
 
