@@ -1,0 +1,207 @@
+"""Reading a library: any flop's stored decisions by real cards, and reports over every stored flop.
+
+A flop is looked up by its canonical index and its answers renamed to the
+flop asked about (suit-isomorphic flops share one solution, as they share one
+table). Numbers come back as stored: frequencies to 1/65,535, EVs to 1/32,767
+of the decision's largest EV, equities to 1/65,534.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+from collections import OrderedDict
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from matchdb.core.canonical import CANONICAL_FLOPS, ORBIT_SIZES, canonicalize, rename
+from matchdb.core.cards import CardsLike, format_cards, parse_cards
+from matchdb.core.hole_cards import HAND_HIGH, HAND_LOW, hand_index, hand_order, hand_positions
+from matchdb.equity.reports import flop_texture
+from matchdb.library.spec import LibraryError, LibrarySpec
+from matchdb.library.store import FlopAnswers, decode_equity, decode_ev, decode_strategy, library_spec, read_flop, stored_flops
+
+if TYPE_CHECKING:
+    from pandas import DataFrame
+
+__all__ = ["Library", "LibraryFlop", "LibraryNode", "open_library"]
+
+
+def open_library(path: str | os.PathLike[str], db: Any = None) -> Library:
+    """The library at ``path``; with ``db`` (a :class:`matchdb.MatchDB`), every flop read is checked against its table."""
+    return Library(path, db)
+
+
+@functools.cache
+def _to_canonical(perm: int) -> np.ndarray:
+    """For renaming ``perm``, the stored (canonical) hand position of each of the 1,326 real hands."""
+    renamed = np.array([rename((int(h), int(low)), perm) for h, low in zip(HAND_HIGH, HAND_LOW, strict=True)])
+    out: np.ndarray = hand_positions(renamed[:, 0], renamed[:, 1])
+    return out
+
+
+def _line(line: str | tuple[str, ...] | list[str] | None) -> tuple[str, ...]:
+    if line is None:
+        return ()
+    if isinstance(line, str):
+        return tuple(part.strip() for part in line.split(",") if part.strip())
+    return tuple(str(part) for part in line)
+
+
+class Library:
+    """A library folder (``matchdb library build``): its spec, its stored flops, their decisions and reports."""
+
+    #: Flops kept decoded and checked (about 0.3 MB each for a spec with ten flop decisions).
+    CACHED_FLOPS = 64
+
+    def __init__(self, path: str | os.PathLike[str], db: Any = None) -> None:
+        self.path = Path(path)
+        self.spec: LibrarySpec = library_spec(self.path)
+        self.db = db
+        self._kept: OrderedDict[int, FlopAnswers] = OrderedDict()
+
+    def __repr__(self) -> str:
+        return f"Library({str(self.path)!r}, spec={self.spec.name!r}, flops={len(self.flops())})"
+
+    def flops(self) -> list[int]:
+        """The canonical indices of the stored flops."""
+        return stored_flops(self.path)
+
+    def _read(self, index: int) -> FlopAnswers:
+        """Flop ``index``'s answers, read and checked once while it stays among the last flops asked."""
+        if index in self._kept:
+            self._kept.move_to_end(index)
+            return self._kept[index]
+        answers = read_flop(self.path, index)
+        if self.db is not None:
+            own = (self.db.store.manifest(index) or {}).get("table_sha256")
+            if own != answers.meta["table_sha256"]:
+                raise LibraryError(
+                    f"Flop {index} of the library '{self.path}' was solved on a table with SHA-256 "
+                    f"{answers.meta['table_sha256'][:12]}..., but this database's is {str(own)[:12]}...; expected the "
+                    "tables it was built on.")
+        self._kept[index] = answers
+        if len(self._kept) > self.CACHED_FLOPS:
+            self._kept.popitem(last=False)
+        return answers
+
+    def flop(self, board: CardsLike) -> LibraryFlop:
+        """The stored decisions of a flop (any three cards; the first three of a longer board)."""
+        cards = parse_cards(board)
+        canon = canonicalize(cards[:3])
+        return LibraryFlop(self, format_cards(cards[:3]), canon.perm, self._read(canon.index))
+
+    def node(self, board: CardsLike, line: str | tuple[str, ...] | list[str] | None = None) -> LibraryNode:
+        """The decision after ``line`` (actions like ``"Check, Bet 30"``) on a flop."""
+        return self.flop(board).node(line)
+
+    def report(self, line: str | tuple[str, ...] | list[str] | None = None, by: str | None = None) -> DataFrame:
+        """Every stored flop's figures at the decision after ``line``: the range's frequency of each action, its EV
+        (chips) and equity, the flop's textures and its weight (how many of the 22,100 flops it stands for).
+
+        With ``by`` (``suits``, ``pairing``, ``high_card`` or ``connectedness``), one row per texture: the
+        figures averaged over its flops, each counted as often as it is dealt.
+        """
+        import pandas as pd
+
+        rows = []
+        for index in self.flops():
+            node = LibraryFlop(self, format_cards([int(c) for c in CANONICAL_FLOPS[index]]), 0, self._read(index)).node(line)
+            weight = node.combos
+            total = weight.sum()
+            freq = node.strategy @ weight / total if total > 0 else np.full(len(node.actions), np.nan)
+            hand_ev = np.nansum(node.strategy * np.nan_to_num(node.ev), axis=0)
+            rows.append({"index": index, "flop": node.board, "weight": int(ORBIT_SIZES[index]),
+                         **flop_texture(node.board),
+                         **{action: float(f) for action, f in zip(node.actions, freq, strict=True)},
+                         "ev": float(hand_ev @ weight / total) if total > 0 else np.nan,
+                         "equity": float(np.nansum(node.equity * weight) / total) if total > 0 else np.nan})
+        frame = pd.DataFrame(rows)
+        if by is None:
+            return frame
+        textures = ("suits", "pairing", "high_card", "connectedness")
+        if by not in textures:
+            raise LibraryError(f"The report's 'by' is {by!r}; expected one of {', '.join(textures)}.")
+        figures = [c for c in frame.columns if c not in ("index", "flop", "weight", *textures)]
+        grouped = frame.groupby(by, sort=True)
+        summary: DataFrame = grouped.apply(lambda g: pd.Series({"flops": int(g["weight"].sum()), **{
+            c: float(np.average(g[c], weights=g["weight"])) for c in figures}}), include_groups=False)
+        return summary
+
+
+class LibraryFlop:
+    """One flop's stored decisions, in the real cards of the flop asked about."""
+
+    def __init__(self, library: Library, board: str, perm: int, answers: FlopAnswers) -> None:
+        self.library = library
+        self.board = board
+        self.index = answers.index
+        self._perm = perm
+        self._answers = answers
+        self._lines = [tuple(line) for line in answers.meta["lines"]]
+
+    def __repr__(self) -> str:
+        return f"LibraryFlop({self.board!r}, index={self.index}, decisions={len(self._lines)})"
+
+    @property
+    def lines(self) -> list[tuple[str, ...]]:
+        """The lines of the stored decisions (the root's is ``()``)."""
+        return list(self._lines)
+
+    @property
+    def exploitability_pct(self) -> float:
+        return float(self._answers.meta["exploitability_pct"])
+
+    def node(self, line: str | tuple[str, ...] | list[str] | None = None) -> LibraryNode:
+        wanted = _line(line)
+        try:
+            k = self._lines.index(wanted)
+        except ValueError:
+            shown = ", ".join(wanted) or "the root"
+            known = "; ".join(", ".join(line) or "(root)" for line in self._lines[:6])
+            raise LibraryError(f"The library stores no decision after {shown!r} on {self.board}; expected a flop line "
+                               f"like: {known}.") from None
+        return LibraryNode(self, k)
+
+
+class LibraryNode:
+    """A stored decision: who acts, the actions, and per hand (matchdb's 1,326-hand order, real cards) the
+    strategy, each action's EV, the hand's combos and equity."""
+
+    def __init__(self, flop: LibraryFlop, k: int) -> None:
+        meta = flop._answers.meta
+        self.board = flop.board
+        self.line = tuple(meta["lines"][k])
+        self.player: str = meta["players"][k]
+        self.actions: list[str] = list(meta["actions"][k])
+        self.pot = int(meta["pots"][k])
+        order = _to_canonical(flop._perm)
+        n = len(self.actions)
+        answers = flop._answers
+        self.strategy = decode_strategy(answers.strategy[k, :n][:, order])
+        self.ev = decode_ev(answers.ev[k, :n][:, order], float(meta["ev_scale"][k]))
+        self.combos = answers.combos[k][order].astype(np.float64)
+        self.equity = decode_equity(answers.equity[k][order])
+
+    def __repr__(self) -> str:
+        return f"LibraryNode(board={self.board!r}, line={list(self.line)!r}, player={self.player!r})"
+
+    def hands(self) -> list[str]:
+        """The hands the player to act holds here (combos above 0)."""
+        names = hand_order()
+        return [names[i] for i in np.flatnonzero(self.combos > 0)]
+
+    def hand(self, hand: CardsLike) -> dict[str, tuple[float, float]]:
+        """For one hand: each action's (frequency, EV in chips)."""
+        i = hand_index(hand)
+        if self.combos[i] <= 0:
+            raise LibraryError(f"{format_cards(parse_cards(hand))} is not in {self.player}'s range after "
+                               f"{', '.join(self.line) or 'the root'} on {self.board}.")
+        return {a: (float(self.strategy[j, i]), float(self.ev[j, i])) for j, a in enumerate(self.actions)}
+
+    def frequencies(self) -> list[float]:
+        """Each action's share over the range, weighted by combos."""
+        total = self.combos.sum()
+        return [float(x) for x in self.strategy @ self.combos / total]

@@ -1,0 +1,224 @@
+"""A library's files: a zarr group per flop of 16-bit strategies and EVs, a manifest entry per flop, the spec.
+
+Layout of a library folder (``NAME.zarr``)::
+
+    zarr.json                the root group; attributes: format, version, the spec and its SHA-256
+    flops/NNNN/              one zarr group per solved canonical flop (NNNN its index, 0..1754), four arrays
+                             over (decision, action, hand), hands in matchdb's 1,326-hand order (real cards of
+                             the canonical flop):
+        strategy   uint16    each action's frequency x 65,535 (0 for a hand not in the range there)
+        ev         int16     each action's EV in chips x 32,767 / the decision's ev_scale (-32,768: no value)
+        combos     float32   (decision, hand): how often the player to act holds the hand there
+        equity     uint16    (decision, hand): the hand's equity x 65,534 (65,535: no value)
+    manifest/NNNN.json       the flop's decisions (lines, players, actions, ev_scale), exploitability, iterations,
+                             seconds, its table's SHA-256 and each array's SHA-256; written last: a flop is stored
+                             once its entry exists
+
+Each flop group is written under a hidden name and renamed into place, then its manifest entry is written the
+same way: a build killed at any moment leaves whole flops and, at most, hidden leftovers the next build removes.
+The stored decisions are every decision of the flop (the first street), the same lines on every flop.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from matchdb.core.hole_cards import N_HANDS
+from matchdb.library.spec import LibraryError, LibrarySpec
+
+__all__ = ["FORMAT", "VERSION", "FlopAnswers", "extract", "create_library", "library_spec", "write_flop",
+           "read_flop", "stored_flops", "remove_partials", "array_digest"]
+
+FORMAT = "matchdb-library"
+VERSION = 1
+#: Arrays of a stored flop, in the order the manifest lists their digests.
+ARRAYS = ("strategy", "ev", "combos", "equity")
+_NO_EV = -32768
+_NO_EQUITY = 65535
+
+
+@dataclass
+class FlopAnswers:
+    """One flop's stored decisions: ``meta`` (lines, players, actions, ev_scale, the solve's figures) and the
+    four arrays of the module's layout."""
+
+    index: int
+    meta: dict[str, Any]
+    strategy: np.ndarray
+    ev: np.ndarray
+    combos: np.ndarray
+    equity: np.ndarray
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        return {name: getattr(self, name) for name in ARRAYS}
+
+
+def array_digest(array: np.ndarray) -> str:
+    """SHA-256 of an array's little-endian bytes, with its dtype and shape."""
+    data = np.ascontiguousarray(array, dtype=array.dtype.newbyteorder("<"))
+    head = f"{data.dtype.str}{data.shape}".encode()
+    return hashlib.sha256(head + data.tobytes()).hexdigest()
+
+
+def _decisions(root: Any) -> Iterator[Any]:
+    """Every decision of the first street below ``root`` (a SolutionNode), in preorder."""
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.kind != "action" or node.street != root.street:
+            continue
+        yield node
+        stack.extend(node.play(action) for action in reversed(node.actions))
+
+
+def extract(solution: Any, index: int, table_sha256: str) -> FlopAnswers:
+    """The stored decisions of a solved flop (a :class:`matchdb.solver.Solution` on canonical flop ``index``)."""
+    nodes = list(_decisions(solution.root))
+    most = max(len(node.actions) for node in nodes)
+    strategy = np.zeros((len(nodes), most, N_HANDS), dtype=np.uint16)
+    ev = np.full((len(nodes), most, N_HANDS), _NO_EV, dtype=np.int16)
+    combos = np.zeros((len(nodes), N_HANDS), dtype=np.float32)
+    equity = np.full((len(nodes), N_HANDS), _NO_EQUITY, dtype=np.uint16)
+    scales = []
+    spot = solution.spot
+    for k, node in enumerate(nodes):
+        p = 0 if node.player == "OOP" else 1
+        where = spot.hands[p].index
+        held = node.combos(p)
+        inside = held > 0
+        combos[k, where] = held
+        strategy[k, : len(node.actions)][:, where] = np.where(inside, np.rint(node.strategy * 65535), 0).astype(np.uint16)
+        values = node.action_ev()
+        finite = np.isfinite(values) & inside
+        scale = float(np.abs(values[finite]).max()) if finite.any() else 0.0
+        scales.append(scale)
+        coded = np.rint(values / scale * 32767) if scale > 0 else np.zeros_like(values)
+        ev[k, : len(node.actions)][:, where] = np.where(finite, coded, _NO_EV).astype(np.int16)
+        eq = node.equity(p)
+        good = np.isfinite(eq) & inside
+        equity[k, where] = np.where(good, np.rint(np.where(good, eq, 0) * 65534), _NO_EQUITY).astype(np.uint16)
+    meta = {
+        "index": index, "board": solution.board, "table_sha256": table_sha256,
+        "lines": [list(node.line) for node in nodes], "players": [node.player for node in nodes],
+        "actions": [node.actions for node in nodes], "pots": [node.pot for node in nodes], "ev_scale": scales,
+        "exploitability": solution.exploitability, "exploitability_pct": solution.exploitability_pct,
+        "iterations": solution.iterations, "seconds": solution.seconds,
+        "oop_ev": solution.oop_ev, "ip_ev": solution.ip_ev, "oop_equity": solution.oop_equity,
+    }
+    return FlopAnswers(index, meta, strategy, ev, combos, equity)
+
+
+def decode_ev(coded: np.ndarray, scale: float) -> np.ndarray:
+    """Chips from stored EVs (NaN where none is stored)."""
+    return np.where(coded == _NO_EV, np.nan, coded.astype(np.float64) * scale / 32767)
+
+
+def decode_equity(coded: np.ndarray) -> np.ndarray:
+    return np.where(coded == _NO_EQUITY, np.nan, coded.astype(np.float64) / 65534)
+
+
+def decode_strategy(coded: np.ndarray) -> np.ndarray:
+    return coded.astype(np.float64) / 65535
+
+
+# -- files ------------------------------------------------------------------------------------------
+
+def create_library(root: Path, spec: LibrarySpec) -> None:
+    """Make the library folder for ``spec``, or check that the one at ``root`` was begun for the same spec."""
+    import zarr
+
+    if (root / "zarr.json").exists():
+        found = library_spec(root)
+        if found.digest() != spec.digest():
+            raise LibraryError(f"The library '{root}' was begun for the spec {found.name!r} (SHA-256 "
+                               f"{found.digest()[:12]}...), not this one ({spec.digest()[:12]}...); expected the same "
+                               "spec to resume it, or another folder.")
+        return
+    if root.exists() and any(root.iterdir()):
+        raise LibraryError(f"The path '{root}' exists and is not a matchdb library; expected an empty or missing folder.")
+    root.mkdir(parents=True, exist_ok=True)
+    group = zarr.open_group(root, mode="w", attributes={"format": FORMAT, "version": VERSION, "spec": spec.to_dict(),
+                                                         "spec_sha256": spec.digest()})
+    group.create_group("flops")
+    (root / "manifest").mkdir()
+
+
+def library_spec(root: Path) -> LibrarySpec:
+    """The spec a library folder was built for; anything else at ``root`` is one sentence."""
+    try:
+        attrs = json.loads((root / "zarr.json").read_text()).get("attributes", {})
+    except FileNotFoundError:
+        raise LibraryError(f"No library exists at '{root}'; expected a folder made by 'matchdb library build'.") from None
+    except (OSError, ValueError) as error:
+        raise LibraryError(f"The library '{root}' cannot be read ({error.__class__.__name__}).") from None
+    if attrs.get("format") != FORMAT:
+        raise LibraryError(f"The folder '{root}' is not a matchdb library; expected one made by 'matchdb library build'.")
+    if attrs.get("version") != VERSION:
+        raise LibraryError(f"The library '{root}' is format version {attrs.get('version')!r}; this matchdb reads {VERSION}.")
+    return LibrarySpec.from_dict(attrs["spec"], f"The library '{root}'")
+
+
+def remove_partials(root: Path) -> None:
+    """Hidden leftovers of a build killed while writing a flop."""
+    for folder in (root / "flops", root / "manifest"):
+        for leftover in folder.glob(".*"):
+            shutil.rmtree(leftover) if leftover.is_dir() else leftover.unlink()
+
+
+def stored_flops(root: Path) -> list[int]:
+    """The canonical flops whose manifest entries exist, in order."""
+    return sorted(int(p.stem) for p in (root / "manifest").glob("[0-9][0-9][0-9][0-9].json"))
+
+
+def write_flop(root: Path, answers: FlopAnswers) -> None:
+    """Store one flop (its group, then its manifest entry, each renamed into place)."""
+    import zarr
+    from zarr.codecs import ZstdCodec
+
+    name = f"{answers.index:04d}"
+    final = root / "flops" / name
+    hidden = root / "flops" / f".{name}.partial"
+    shutil.rmtree(hidden, ignore_errors=True)
+    group = zarr.open_group(hidden, mode="w", attributes={"index": answers.index})
+    for key, data in answers.arrays().items():
+        array = group.create_array(key, shape=data.shape, chunks=data.shape, dtype=data.dtype,
+                                   compressors=ZstdCodec(level=10, checksum=True))
+        array[...] = data
+    shutil.rmtree(final, ignore_errors=True)
+    os.rename(hidden, final)
+    entry = dict(answers.meta, digests={key: array_digest(data) for key, data in answers.arrays().items()})
+    partial = root / "manifest" / f".{name}.json.partial"
+    partial.write_text(json.dumps(entry))
+    os.rename(partial, root / "manifest" / f"{name}.json")
+
+
+def read_flop(root: Path, index: int) -> FlopAnswers:
+    """One stored flop, each array checked against its manifest digest."""
+    import zarr
+
+    name = f"{index:04d}"
+    try:
+        meta = json.loads((root / "manifest" / f"{name}.json").read_text())
+    except FileNotFoundError:
+        raise LibraryError(f"The library '{root}' holds no solution of flop {index}; build it with "
+                           f"'matchdb library build --flops {index}'.") from None
+    try:
+        arrays = {key: np.asarray(zarr.open_array(root / "flops" / name / key, mode="r")[...]) for key in ARRAYS}
+    except Exception as error:  # zarr raises many kinds for a damaged group
+        raise LibraryError(f"Flop {index} of the library '{root}' cannot be read ({error.__class__.__name__}); "
+                           "rebuild it.") from None
+    digests = meta.pop("digests", {})
+    for key, data in arrays.items():
+        if digests.get(key) != array_digest(data):
+            raise LibraryError(f"Flop {index} of the library '{root}' has its {key} altered or damaged (SHA-256 differs "
+                               "from the manifest); rebuild it.")
+    return FlopAnswers(index, meta, **arrays)
