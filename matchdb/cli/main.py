@@ -3,7 +3,8 @@
 Each command group is a module of this package with a ``register(subparsers)``
 function that adds its commands and their handlers: :mod:`~matchdb.cli.database`
 (build, init, verify, pack, export, abstraction, info), :mod:`~matchdb.cli.questions`
-(query, distribution, report, preflop), :mod:`~matchdb.cli.solve` (solve), :mod:`~matchdb.cli.plots` (plot),
+(query, distribution, report, preflop), :mod:`~matchdb.cli.solve` (solve),
+:mod:`~matchdb.cli.library` (library build, verify, show, report), :mod:`~matchdb.cli.plots` (plot),
 :mod:`~matchdb.cli.play` (arena, tune) and :mod:`~matchdb.cli.serve` (serve).
 
 Every answer prints as its ``to_text()`` or, with ``--json``, its ``to_dict()``.
@@ -37,13 +38,13 @@ import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn, TextIO
 
-from matchdb.cli import database, hands, play, plots, questions, serve, solve
+from matchdb.cli import database, hands, library, play, plots, questions, serve, solve
 from matchdb.errors import MatchdbError
 
 __all__ = ["main", "parser"]
 
 #: The command groups, in the order ``matchdb --help`` lists their commands.
-_GROUPS = (database, questions, solve, plots, play, hands, serve)
+_GROUPS = (database, questions, solve, library, plots, play, hands, serve)
 
 
 class _HelpFormatter(argparse.HelpFormatter):

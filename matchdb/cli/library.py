@@ -1,0 +1,120 @@
+"""``matchdb library``: build a solution library (one spot on every flop), verify it, show a stored decision, report.
+
+The library and the solver are imported inside the handlers: building the
+parser stays import-light.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from matchdb.cli.common import DB_HELP, check_numbers, check_suffix, open_db
+
+__all__ = ["register"]
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``library build``, ``verify``, ``show`` and ``report`` to the subcommands ``sub``."""
+    top = sub.add_parser("library", help="a solution library: one spot solved on every flop (build, verify, show, report)")
+    commands = top.add_subparsers(dest="library_command", required=True)
+
+    p = commands.add_parser("build", help="solve a spec on every flop (or --flops) into a library folder; resumes")
+    p.add_argument("--spec", required=True, help="the spot, a TOML file like data/library/srp-100bb.toml")
+    p.add_argument("--out", required=True, help="the library folder (made, or resumed when it holds the same spec)")
+    p.add_argument("--flops", help="flops to solve: indices, ranges like 0-39, flops like AhTcTh; default all 1,755")
+    p.add_argument("--workers", type=int, help="local Dask worker processes, one solve each (default: one per core)")
+    p.add_argument("--scheduler", help="address of a running Dask scheduler to use instead of a local cluster")
+    p.add_argument("--serial", action="store_true", help="solve in this process, every core on one flop at a time")
+    p.add_argument("--db", help=DB_HELP)
+    p.add_argument("--quiet", action="store_true", help="no progress")
+    p.set_defaults(func=_build)
+
+    p = commands.add_parser("verify", help="check every stored flop and solve a sample again; exit 1 on a problem")
+    p.add_argument("library", help="the library folder")
+    p.add_argument("--sample", type=int, default=2, help="flops drawn at random and solved again, compared byte for byte")
+    p.add_argument("--seed", type=int, help="seed of the draw (default: a fresh one each run)")
+    p.add_argument("--db", help=DB_HELP)
+    p.set_defaults(func=_verify)
+
+    p = commands.add_parser("show", help="a stored decision on a flop: the range's frequencies, or one hand's")
+    p.add_argument("library", help="the library folder")
+    p.add_argument("--board", required=True, help="a flop, like Kd7h2s (any suits: isomorphic flops share a solution)")
+    p.add_argument("--line", default="", help="actions from the flop's first decision, like 'Check, Bet 30' (default: it)")
+    p.add_argument("--hand", help="one hand's frequency and EV of each action")
+    p.add_argument("--db", help=DB_HELP + "; its tables are checked against the library's")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=_show)
+
+    p = commands.add_parser("report", help="every stored flop's frequencies, EV and equity at a decision, or by texture")
+    p.add_argument("library", help="the library folder")
+    p.add_argument("--line", default="", help="actions from the flop's first decision (default: it)")
+    p.add_argument("--by", choices=("suits", "pairing", "high_card", "connectedness"), help="one row per texture")
+    p.add_argument("--out", help="write the table as CSV to this file instead of printing it")
+    p.set_defaults(func=_report)
+
+
+def _build(args: argparse.Namespace) -> int:
+    from matchdb.library import build_library, read_spec
+
+    check_numbers(args, (("workers", 1, 1024),))
+    spec = read_spec(args.spec)
+    db = open_db(args)
+    report = build_library(args.out, spec, db, flops=args.flops, workers=args.workers, scheduler=args.scheduler,
+                           serial=args.serial, quiet=args.quiet)
+    print(report.summary())
+    return 0
+
+
+def _verify(args: argparse.Namespace) -> int:
+    from matchdb.library import verify_library
+
+    check_numbers(args, (("sample", 0, 1755), ("seed", 0, 2**63 - 1)))
+    report = verify_library(args.library, open_db(args), sample=args.sample, seed=args.seed)
+    for problem in report.problems:
+        print(f"  {problem}")
+    print(report.summary())
+    return 0 if report.ok else 1
+
+
+def _show(args: argparse.Namespace) -> int:
+    from matchdb.library import open_library
+
+    db = open_db(args) if args.db else None
+    node = open_library(args.library, db).node(args.board, args.line)
+    where = f"{node.player} on {node.board} after {', '.join(node.line) or 'nothing'} (pot {node.pot})"
+    if args.hand:
+        figures = node.hand(args.hand)
+        if args.json:
+            print(json.dumps({"board": node.board, "line": list(node.line), "player": node.player, "hand": args.hand,
+                              "actions": {a: {"frequency": f, "ev": ev} for a, (f, ev) in figures.items()}}))
+            return 0
+        print(f"{args.hand}: {where}")
+        for action, (freq, ev) in figures.items():
+            print(f"  {action:<14} {freq:7.1%}  EV {ev:9.2f}")
+        return 0
+    frequencies = node.frequencies()
+    if args.json:
+        print(json.dumps({"board": node.board, "line": list(node.line), "player": node.player, "pot": node.pot,
+                          "actions": node.actions, "frequencies": frequencies}))
+        return 0
+    print(where)
+    for action, freq in zip(node.actions, frequencies, strict=True):
+        print(f"  {action:<14} {freq:7.1%}")
+    return 0
+
+
+def _report(args: argparse.Namespace) -> int:
+    from matchdb.library import open_library
+    from matchdb.outputs import save_text
+
+    if args.out:
+        check_suffix("--out", args.out, (".csv",))
+    frame = open_library(args.library).report(args.line, by=args.by)
+    if args.out:
+        save_text(args.out, frame.to_csv(index=args.by is not None))
+        print(f"wrote {len(frame)} rows to {args.out}")
+        return 0
+    sys.stdout.write(frame.to_string(float_format=lambda x: f"{x:.4f}") + "\n")
+    return 0
