@@ -1,0 +1,227 @@
+"""The solution library (issue 33): built on local Dask workers and in this process, killed and resumed to the same
+bytes, answering as a fresh solve of the same flop does, reporting as a plain loop over the flops does, and refusing
+bad specs, other specs and other tables in one sentence."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import matchdb
+from matchdb.core.canonical import ORBIT_SIZES, flop_index
+from matchdb.db.build import parse_flop_spec
+from matchdb.errors import IncompleteDatabaseError
+from matchdb.library import LibraryError, LibrarySpec, build_library, open_library, read_spec, verify_library
+from matchdb.solver import SolverError
+
+pytestmark = pytest.mark.usefixtures("solver_compiled")  # compiled once per run (conftest.py)
+
+ROOT = Path(__file__).resolve().parents[2]
+TOY = 'name = "toy"\noop = "AA,KK,AK"\nip = "QQ,JJ,AQs,T9s"\npot = 100\nstack = 100\nbet = "50%, a"\ntarget = 3.0\n'
+#: Five of the small store's flops: four monotone, one two-tone (cheap to solve: suit isomorphism).
+FLOPS = "0-2,AhKhQh,AsTs9h"
+
+
+@pytest.fixture(scope="module")
+def toy_spec() -> LibrarySpec:
+    return LibrarySpec.from_toml(TOY)
+
+
+@pytest.fixture(scope="module")
+def library(small_store, toy_spec, tmp_path_factory):
+    """A library of five of the small store's flops, built on two local Dask workers."""
+    out = tmp_path_factory.mktemp("library") / "toy.zarr"
+    report = build_library(out, toy_spec, matchdb.open(small_store), flops=FLOPS, workers=2, quiet=True)
+    assert sorted(report.built) == parse_flop_spec(FLOPS) and report.skipped == 0
+    return out
+
+
+@pytest.fixture(scope="module")
+def lib_flops() -> list[int]:
+    return parse_flop_spec(FLOPS)
+
+
+def test_a_stored_decision_is_a_fresh_solve_of_that_flop_renamed(library, small_db, toy_spec):
+    """AhTh9c is AsTs9h with its suits renamed: the library answers it from AsTs9h's solution, as a solve of AhTh9c
+    answers, to the stored precision (frequencies 1/65,535, EVs 1/32,767 of the decision's largest)."""
+    lib = open_library(library, small_db)
+    fresh = small_db.solve(toy_spec.oop, toy_spec.ip, "AhTh9c", toy_spec.pot, toy_spec.stack, toy_spec.bet,
+                           target=toy_spec.target)
+    for line in ((), ("Check",), ("Bet 50",)):
+        stored = lib.node("AhTh9c", line)
+        node = fresh.node(list(line))
+        assert stored.actions == node.actions and stored.player == node.player and stored.pot == node.pot
+        p = 0 if node.player == "OOP" else 1
+        hands = node.hands(p)
+        assert sorted(stored.hands()) == sorted(h for h, c in zip(hands, node.combos(p), strict=True) if c > 0)
+        strategy, action_ev, combos = node.strategy, node.action_ev(), node.combos(p)
+        scale = np.nanmax(np.abs(action_ev))
+        for i, hand in enumerate(hands):
+            if combos[i] <= 0:
+                continue
+            figures = stored.hand(hand)
+            for a, action in enumerate(node.actions):
+                assert figures[action][0] == pytest.approx(strategy[a, i], abs=1 / 65535)
+                assert figures[action][1] == pytest.approx(action_ev[a, i], abs=scale / 32767 + 1e-9)
+        assert stored.frequencies() == pytest.approx(node.frequencies(), abs=1e-4)
+
+
+def test_the_report_is_a_plain_loop_over_the_flops(library, lib_flops):
+    lib = open_library(library)
+    frame = lib.report()
+    assert list(frame["index"]) == lib_flops and list(frame["weight"]) == [int(ORBIT_SIZES[i]) for i in lib_flops]
+    by_suits = lib.report(by="suits")
+    sums: dict[str, list[float]] = {}
+    for index, board in zip(frame["index"], frame["flop"], strict=True):
+        node = lib.node(board)
+        assert flop_index(board) == index
+        weights = node.combos
+        check = (node.strategy @ weights / weights.sum())[0]
+        suits = {1: "monotone", 2: "two-tone", 3: "rainbow"}[len({c[1] for c in (board[:2], board[2:4], board[4:])})]
+        totals = sums.setdefault(suits, [0.0, 0.0])
+        totals[0] += ORBIT_SIZES[index] * check
+        totals[1] += ORBIT_SIZES[index]
+    assert sorted(by_suits.index) == sorted(sums)
+    for suits, (weighted, count) in sums.items():
+        assert by_suits.loc[suits, "flops"] == count
+        assert by_suits.loc[suits, "Check"] == pytest.approx(weighted / count, abs=1e-12)
+
+
+def test_a_killed_build_resumes_to_the_same_bytes(library, small_store, lib_flops, toy_spec, tmp_path):
+    """A serial build killed after its first flops, then resumed, stores every flop's arrays to the same SHA-256 as
+    the Dask build (one thread there, every core here: the solver's sums do not depend on the threads)."""
+    spec = tmp_path / "toy.toml"
+    spec.write_text(TOY)
+    out = tmp_path / "resumed.zarr"
+    command = [sys.executable, "-m", "matchdb", "library", "build", "--spec", str(spec), "--out", str(out),
+               "--flops", FLOPS, "--serial", "--db", str(small_store), "--quiet"]
+    child = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 300
+    while time.monotonic() < deadline and child.poll() is None and len(list((out / "manifest").glob("*.json"))) < 2:
+        time.sleep(0.05)
+    child.send_signal(signal.SIGKILL)
+    child.wait()
+    kept = len(list((out / "manifest").glob("*.json")))
+    assert 0 < kept < len(lib_flops)  # killed half-way
+    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert f"skipped {kept} already stored" in done.stdout
+    assert not [p.name for p in (out / "flops").iterdir() if p.name.startswith(".")]
+    for index in lib_flops:
+        first = json.loads((library / "manifest" / f"{index:04d}.json").read_text())
+        again = json.loads((out / "manifest" / f"{index:04d}.json").read_text())
+        assert again["digests"] == first["digests"], index
+        assert again["exploitability"] == first["exploitability"] and again["iterations"] == first["iterations"]
+
+
+def test_verify_checks_every_flop_and_solves_a_sample_again(library, lib_flops, toy_spec, small_db, tmp_path):
+    lib = open_library(library)
+    for index in lib_flops:
+        entry = json.loads((library / "manifest" / f"{index:04d}.json").read_text())
+        assert entry["exploitability_pct"] <= toy_spec.target
+    assert lib.flops() == lib_flops
+    check = verify_library(library, small_db, sample=2, seed=1)
+    assert check.ok and check.checked == len(lib_flops) and len(check.resolved) == 2, check.problems
+    import shutil
+
+    copy = tmp_path / "copy.zarr"
+    shutil.copytree(library, copy)
+    index = check.resolved[0]
+    entry_path = copy / "manifest" / f"{index:04d}.json"
+    entry = json.loads(entry_path.read_text())
+    entry["digests"]["ev"] = "0" * 64  # as if the stored EVs were other numbers than the solve's
+    entry["exploitability_pct"] = 2 * toy_spec.target
+    entry_path.write_text(json.dumps(entry))
+    check = verify_library(copy, small_db, sample=2, seed=1)
+    assert not check.ok
+    assert check.problems == [f"Flop {index} of the library '{copy}' has its ev altered or damaged (SHA-256 differs from "
+                              "the manifest); rebuild it.", f"flop {index} solved again differs from the stored one in ev"]
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    (TOY + 'bets = "a"\n', "The spec has an unknown key 'bets'; expected some of: name, description, oop, ip, pot,"),
+    (TOY.replace("pot = 100\n", ""), "The spec lacks pot; a spec names at least name, oop, ip, pot, stack."),
+    (TOY.replace("pot = 100", 'pot = "100"'), "The spec's pot is '100'; expected a whole number."),
+    (TOY.replace("target = 3.0", "target = 0"), "The spec's target is 0; expected 0.001..100."),
+    (TOY + "[oops\n", "The spec is not TOML ("),
+    (TOY.replace('name = "toy"', 'name = "a/b"'), "The spec's name 'a/b' is not one line of text without slashes."),
+])
+def test_a_bad_spec_is_one_sentence(text, message):
+    with pytest.raises(LibraryError) as error:
+        LibrarySpec.from_toml(text)
+    assert str(error.value).startswith(message) and "\n" not in str(error.value)
+
+
+def test_sizes_that_do_not_parse_are_the_solvers_sentence(small_db, tmp_path):
+    spec = LibrarySpec.from_toml(TOY.replace('bet = "50%, a"', 'bet = "50 percent"'))
+    with pytest.raises(SolverError, match="50 percent"):
+        build_library(tmp_path / "bad.zarr", spec, small_db, flops="2c7dJh", serial=True, quiet=True)
+
+
+def test_another_spec_or_other_tables_or_a_damaged_flop_are_refused(library, small_db, toy_spec, tmp_path):
+    other = LibrarySpec.from_toml(TOY.replace("stack = 100", "stack = 200"))
+    with pytest.raises(LibraryError, match=r"was begun for the spec 'toy' \(SHA-256 [0-9a-f]{12}\.\.\.\), not this one"):
+        build_library(library, other, small_db, flops="AhKhQh", serial=True, quiet=True)
+    with pytest.raises(IncompleteDatabaseError, match="lacks 1 of the 1 tables the library needs"):
+        build_library(tmp_path / "x.zarr", toy_spec, small_db, flops="KdQc2s", serial=True, quiet=True)
+    with pytest.raises(LibraryError, match=f"holds no solution of flop {flop_index('AhAdAc')}; build it with"):
+        open_library(library).flop("AhAdAc")
+    copy = tmp_path / "copy.zarr"
+    import shutil
+
+    shutil.copytree(library, copy)
+    index = flop_index("AhKhQh")
+    entry_path = copy / "manifest" / f"{index:04d}.json"
+    entry = json.loads(entry_path.read_text())
+    entry["table_sha256"] = "0" * 64
+    entry_path.write_text(json.dumps(entry))
+    with pytest.raises(LibraryError, match=r"was solved on a table with SHA-256 000000000000\.\.\., but this database's"):
+        open_library(copy, small_db).flop("AhKhQh")
+    assert open_library(copy).flop("AhKhQh").index == index  # without a database, nothing to compare
+    chunk = next(p for p in (copy / "flops" / f"{index:04d}" / "strategy").rglob("*") if p.is_file() and p.name != "zarr.json")
+    data = bytearray(chunk.read_bytes())
+    data[len(data) // 2] ^= 0x40
+    chunk.write_bytes(bytes(data))
+    with pytest.raises(LibraryError, match=f"Flop {index} of the library '.*' (cannot be read|has its strategy altered)"):
+        open_library(copy).flop("AhKhQh")
+    with pytest.raises(LibraryError, match="No library exists at '.*'; expected a folder made by 'matchdb library build'"):
+        open_library(tmp_path)
+    (tmp_path / "zarr.json").write_text('{"zarr_format": 3, "node_type": "group", "attributes": {}}')
+    with pytest.raises(LibraryError, match="is not a matchdb library"):
+        open_library(tmp_path)
+
+
+def test_the_command_line_builds_shows_and_reports(library, small_store, tmp_path, capsys):
+    from matchdb.cli.main import main
+
+    assert main(["library", "show", str(library), "--board", "AhTh9c", "--json"]) == 0
+    shown = json.loads(capsys.readouterr().out)
+    node = open_library(library).node("AhTh9c")
+    assert shown["actions"] == node.actions and shown["frequencies"] == node.frequencies() and shown["player"] == "OOP"
+    assert main(["library", "show", str(library), "--board", "AhTh9c", "--line", "Check", "--hand", "QsQd"]) == 0
+    text = capsys.readouterr().out
+    assert text.startswith("QsQd: IP on AhTh9c after Check (pot 100)\n") and "Bet 50" in text
+    assert main(["library", "report", str(library), "--by", "pairing", "--out", str(tmp_path / "r.csv")]) == 0
+    assert (tmp_path / "r.csv").read_text().startswith("pairing,flops,Check,")
+    assert main(["library", "verify", str(library), "--db", str(small_store), "--sample", "0"]) == 0
+    assert capsys.readouterr().out.endswith(": 5 flops checked: OK\n")
+    assert main(["library", "show", str(library), "--board", "AhTh9c", "--line", "Raise"]) == 2
+    assert "stores no decision after 'Raise' on AhTh9c" in capsys.readouterr().err
+    assert main(["library", "build", "--spec", str(tmp_path / "none.toml"), "--out", str(tmp_path / "l"),
+                 "--db", str(small_store)]) == 2
+    assert "The spec '" in capsys.readouterr().err
+
+
+def test_the_shipped_specs_read(small_db):
+    for name in ("srp-100bb", "3bet-100bb"):
+        spec = read_spec(ROOT / "data" / "library" / f"{name}.toml")
+        assert spec.name == name and spec.target == 1.0
+        assert os.path.exists(ROOT / "data" / "library" / f"{name}.toml")
