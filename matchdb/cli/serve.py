@@ -42,6 +42,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--solve-keep", type=float, default=None, metavar="SECONDS",
                    help="seconds a finished solve of /v1/solve is kept after it was last asked about; then it and its "
                    "file go (default 900)")
+    p.add_argument("--library", action="append", default=None, metavar="DIR",
+                   help="a solution library (matchdb library build) answered at /v1/library/NAME/node; repeatable")
     p.set_defaults(func=_serve)
 
 
@@ -53,5 +55,5 @@ def _serve(args: argparse.Namespace) -> int:
           max_connections=args.max_connections, max_client_connections=args.max_client_connections,
           play_dir=args.play_dir, play_limit=args.play_limit, play_idle=args.play_idle,
           play_client_limit=args.play_client_limit, play_deadline=args.play_deadline, answer_deadline=args.answer_deadline,
-          play_solutions=args.play_solutions, solve_keep=args.solve_keep)
+          play_solutions=args.play_solutions, solve_keep=args.solve_keep, libraries=args.library)
     return 0

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from matchdb.library.build import LibraryReport, build_library, solve_flop
 from matchdb.library.query import Library, LibraryFlop, LibraryNode, open_library
-from matchdb.library.spec import LibraryError, LibrarySpec, read_spec
+from matchdb.library.spec import FlopNotStoredError, LibraryError, LibrarySpec, read_spec
 from matchdb.library.verify import LibraryCheck, verify_library
 
-__all__ = ["LibrarySpec", "LibraryError", "read_spec", "build_library", "LibraryReport", "solve_flop", "Library",
+__all__ = ["LibrarySpec", "LibraryError", "FlopNotStoredError", "read_spec", "build_library", "LibraryReport", "solve_flop", "Library",
            "LibraryFlop", "LibraryNode", "open_library", "verify_library", "LibraryCheck"]

@@ -36,11 +36,15 @@ from typing import Any
 
 from matchdb.errors import MatchdbError
 
-__all__ = ["LibraryError", "LibrarySpec", "read_spec"]
+__all__ = ["LibraryError", "FlopNotStoredError", "LibrarySpec", "read_spec"]
 
 
 class LibraryError(MatchdbError):
     """A library's spec, files or question is not what was expected."""
+
+
+class FlopNotStoredError(LibraryError):
+    """The library holds no solution of the flop asked about (a server answers 404)."""
 
 
 #: Keys a spec may hold, with the types they take (sizes: text or a table of texts).

@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 
 from matchdb.core.hole_cards import N_HANDS
-from matchdb.library.spec import LibraryError, LibrarySpec
+from matchdb.library.spec import FlopNotStoredError, LibraryError, LibrarySpec
 
 __all__ = ["FORMAT", "VERSION", "FlopAnswers", "extract", "create_library", "library_spec", "write_flop",
            "read_flop", "stored_flops", "remove_partials", "array_digest"]
@@ -209,7 +209,7 @@ def read_flop(root: Path, index: int) -> FlopAnswers:
     try:
         meta = json.loads((root / "manifest" / f"{name}.json").read_text())
     except FileNotFoundError:
-        raise LibraryError(f"The library '{root}' holds no solution of flop {index}; build it with "
+        raise FlopNotStoredError(f"The library '{root}' holds no solution of flop {index}; build it with "
                            f"'matchdb library build --flops {index}'.") from None
     try:
         arrays = {key: np.asarray(zarr.open_array(root / "flops" / name / key, mode="r")[...]) for key in ARRAYS}

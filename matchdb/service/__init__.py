@@ -6,7 +6,9 @@
 :mod:`~matchdb.service.info` (health and the database's info),
 :mod:`~matchdb.service.page` (the equity explorer),
 :mod:`~matchdb.service.play` (the table for a person),
-:mod:`~matchdb.service.replayer` (the hand replayer) and
+:mod:`~matchdb.service.replayer` (the hand replayer),
+:mod:`~matchdb.service.solves` (solves as jobs, the solver page's routes),
+:mod:`~matchdb.service.library` (solution libraries' stored decisions) and
 :mod:`~matchdb.service.docs` (the API's documentation pages, offline). Every
 request passes :mod:`~matchdb.service.guards` (bounded body, known parameters,
 deadline, an HTTP status per error); :mod:`~matchdb.service.costs` estimates a

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from pathlib import Path
 
@@ -45,7 +45,7 @@ from fastapi.responses import JSONResponse
 from matchdb.db.query import MatchDB
 from matchdb.errors import DatabaseError, MatchdbError, NotReadyError
 from matchdb.human.store import CLIENT_LIMIT, IDLE_SECONDS, LIMIT
-from matchdb.service import batch, docs, info, page, play, questions, replayer, solves
+from matchdb.service import batch, docs, info, library, page, play, questions, replayer, solves
 from matchdb.service.guards import ANSWER_SECONDS, AnswerDeadline, BodyLimit, client_message, status_of, strict_parameters
 from matchdb.service.pool import HeavyPool
 
@@ -58,7 +58,8 @@ RETRY_SECONDS = 30
 def create_app(db: MatchDB, info_details: bool = False, play_dir: str | os.PathLike[str] | None = None,
                play_limit: int = LIMIT, play_idle: float = IDLE_SECONDS, play_client_limit: int = CLIENT_LIMIT,
                play_deadline: float = ANSWER_SECONDS, answer_seconds: float = ANSWER_SECONDS,
-               play_solutions: str | os.PathLike[str] | None = None, solve_keep: float = solves.KEEP_SECONDS) -> FastAPI:
+               play_solutions: str | os.PathLike[str] | None = None, solve_keep: float = solves.KEEP_SECONDS,
+               libraries: Iterable[str | os.PathLike[str]] = ()) -> FastAPI:
     """The FastAPI application answering from ``db``.
 
     ``info_details`` lets ``/v1/info`` show the path, host and versions.
@@ -74,8 +75,10 @@ def create_app(db: MatchDB, info_details: bool = False, play_dir: str | os.PathL
     process killed).
     ``play_solutions`` is a folder of saved solutions that ``/play`` offers as ``solver:NAME`` opponents.
     A finished solve of ``/v1/solve`` is let go ``solve_keep`` seconds after it was last asked about.
+    ``libraries`` are folders of solution libraries that ``/v1/library`` answers from (:mod:`matchdb.service.library`).
     """
     path = str(db.path.resolve()) if isinstance(db.path, Path) else str(db.path)
+    opened = library.open_libraries(libraries, db)  # a folder that is not a library fails before the port opens
     heavy = HeavyPool(path)
     solving = HeavyPool(path, processes=solves.SOLVE_PROCESSES, queue=solves.JOBS_LIMIT)  # solves take minutes: apart
 
@@ -112,6 +115,7 @@ def create_app(db: MatchDB, info_details: bool = False, play_dir: str | os.PathL
         group.add_routes(app, db)
     play.add_routes(app, db, play_dir, play_limit, play_idle, play_client_limit, play_deadline, play_solutions)
     close_solves = solves.add_routes(app, db, solving, keep_seconds=solve_keep)
+    library.add_routes(app, db, opened)
     return app
 
 

@@ -40,6 +40,7 @@ from matchdb.errors import (
     WorkLimitError,
 )
 from matchdb.human.store import SessionLimitError, SessionNotFoundError
+from matchdb.library.spec import FlopNotStoredError
 from matchdb.service.costs import Cost, check
 from matchdb.storage.layout import table_name
 
@@ -73,10 +74,11 @@ _T = TypeVar("_T")
 
 
 def status_of(error: MatchdbError) -> int:
-    """The HTTP status of an error: 404 for a table the database lacks or a session no id names, 429 for a full
+    """The HTTP status of an error: 404 for a table the database lacks, a session no id names or a flop a library
+    lacks, 429 for a full
     table of sessions, 413 for too much work, 503 for a damaged database or data still being prepared
     (:class:`~matchdb.errors.NotReadyError`, sent with Retry-After), else 400."""
-    if isinstance(error, SessionNotFoundError):
+    if isinstance(error, (SessionNotFoundError, FlopNotStoredError)):
         return 404
     if isinstance(error, SessionLimitError):
         return 429

@@ -194,6 +194,7 @@ def serve(
     answer_deadline: float | None = None,
     play_solutions: str | os.PathLike[str] | None = None,
     solve_keep: float | None = None,
+    libraries: list[str] | None = None,
 ) -> None:
     """Serve ``db`` over HTTP until interrupted (SIGINT or SIGTERM); the port is bound before anything is printed.
 
@@ -212,6 +213,7 @@ def serve(
     answered 503 (:data:`matchdb.service.guards.ANSWER_SECONDS` by default);
     a heavy one's worker process is then killed. ``solve_keep`` is the seconds a finished solve
     stays after it was last asked about (:data:`matchdb.service.solves.KEEP_SECONDS` by default).
+    ``libraries`` are folders of solution libraries answered at ``/v1/library`` (checked before the port opens).
     """
     try:
         import uvicorn
@@ -240,6 +242,11 @@ def serve(
         from matchdb.human.store import private_directory
 
         private_directory(play_dir)  # a file, or a folder that cannot be made, is one sentence before anything starts
+    libraries = [str(Path(folder).resolve()) for folder in libraries or []]
+    if libraries:
+        from matchdb.service.library import open_libraries
+
+        open_libraries(libraries, db)  # a folder that is not a library, or two of one name: one sentence, no port
     descriptors = _more_file_descriptors()
     _LIMITS.update(client=max_client_connections, total=max(1, min(max_connections, descriptors - 64)))
     listener = _listen(host, port)
@@ -258,7 +265,8 @@ def serve(
     if workers == 1:
         from matchdb.service.app import create_app
 
-        options: dict[str, Any] = {"play_dir": play_dir, "answer_seconds": deadline, "play_solutions": play_solutions}
+        options: dict[str, Any] = {"play_dir": play_dir, "answer_seconds": deadline, "play_solutions": play_solutions,
+                                   "libraries": libraries}
         if play_limit is not None:
             options["play_limit"] = play_limit
         if play_idle is not None:
@@ -276,7 +284,7 @@ def serve(
     # A folder or file by its absolute path (the workers may resolve it elsewhere); a URL as it is.
     os.environ[_ENVIRON_DB] = str(db.path.resolve()) if isinstance(db.path, Path) else str(db.path)
     os.environ[_ENVIRON_SETTINGS] = json.dumps({"info_details": info_details, "limits": _LIMITS, "answer_seconds": deadline,
-                                                "solve_keep": solve_keep})
+                                                "solve_keep": solve_keep, "libraries": libraries})
     config = uvicorn.Config("matchdb.service.server:app_from_environment", factory=True, workers=workers, **settings)
     Multiprocess(config, sockets=[listener]).run()
 
@@ -293,7 +301,8 @@ def app_from_environment() -> FastAPI:
     return create_app(open_database(os.environ[_ENVIRON_DB]), bool(settings.get("info_details", False)),
                       play_limit=0,  # a session must stay in one process
                       answer_seconds=float(settings.get("answer_seconds", ANSWER_SECONDS)),
-                      solve_keep=KEEP_SECONDS if settings.get("solve_keep") is None else float(settings["solve_keep"]))
+                      solve_keep=KEEP_SECONDS if settings.get("solve_keep") is None else float(settings["solve_keep"]),
+                      libraries=settings.get("libraries", []))
 
 
 def _listen(host: str, port: int) -> socket.socket:

@@ -225,3 +225,27 @@ def test_the_shipped_specs_read(small_db):
         spec = read_spec(ROOT / "data" / "library" / f"{name}.toml")
         assert spec.name == name and spec.target == 1.0
         assert os.path.exists(ROOT / "data" / "library" / f"{name}.toml")
+
+
+def test_a_server_answers_stored_decisions_and_names_no_folder(library, small_store, small_db, tmp_path):
+    """``matchdb serve --library DIR``: a real server lists the library, answers a stored decision of a renamed
+    flop as the Python API does, a flop it lacks is 404 and an unknown library 404, never naming the folder."""
+    import httpx
+
+    from tests.helpers import running_server
+
+    node = open_library(library, small_db).node("AhTh9c", "Check")
+    with running_server(small_store, tmp_path / "serve.log", "--library", str(library)) as url:
+        listed = httpx.get(f"{url}/v1/library", timeout=30).json()
+        assert listed == {"libraries": [{"name": "toy", "spec": LibrarySpec.from_toml(TOY).to_dict(), "flops": 5}]}
+        body = httpx.get(f"{url}/v1/library/toy/node", params={"board": "AhTh9c", "line": "Check", "hand": "QsQd"},
+                         timeout=30).json()
+        assert (body["player"], body["actions"], body["frequencies"]) == (node.player, node.actions, node.frequencies())
+        assert body["hand"]["actions"] == {a: {"frequency": f, "ev": ev} for a, (f, ev) in node.hand("QsQd").items()}
+        lacking = httpx.get(f"{url}/v1/library/toy/node", params={"board": "AhAdAc"}, timeout=30)
+        assert lacking.status_code == 404 and str(library) not in lacking.text
+        assert lacking.json()["detail"].startswith(f"The library 'toy' holds no solution of flop {flop_index('AhAdAc')};")
+        unknown = httpx.get(f"{url}/v1/library/other/node", params={"board": "AhTh9c"}, timeout=30)
+        assert unknown.status_code == 404 and unknown.json()["detail"] == "No library is named 'other'; this server has 'toy'."
+        bad = httpx.get(f"{url}/v1/library/toy/node", params={"board": "AhTh9c", "line": "Raise"}, timeout=30)
+        assert bad.status_code == 400 and "stores no decision after 'Raise' on AhTh9c" in bad.json()["detail"]
