@@ -16,8 +16,8 @@ __all__ = ["register"]
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add ``library build``, ``verify``, ``show`` and ``report`` to the subcommands ``sub``."""
-    top = sub.add_parser("library", help="a solution library: one spot solved on every flop (build, verify, show, report)")
+    """Add ``library build``, ``verify``, ``pack``, ``show`` and ``report`` to the subcommands ``sub``."""
+    top = sub.add_parser("library", help="a solution library: one spot solved on every flop (build, verify, pack, show, report)")
     commands = top.add_subparsers(dest="library_command", required=True)
 
     p = commands.add_parser("build", help="solve a spec on every flop (or --flops) into a library folder; resumes")
@@ -32,14 +32,19 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.set_defaults(func=_build)
 
     p = commands.add_parser("verify", help="check every stored flop and solve a sample again; exit 1 on a problem")
-    p.add_argument("library", help="the library folder")
+    p.add_argument("library", help="the library: a folder, a packed file or its URL")
     p.add_argument("--sample", type=int, default=2, help="flops drawn at random and solved again, compared byte for byte")
     p.add_argument("--seed", type=int, help="seed of the draw (default: a fresh one each run)")
     p.add_argument("--db", help=DB_HELP)
     p.set_defaults(func=_verify)
 
-    p = commands.add_parser("show", help="a stored decision on a flop: the range's frequencies, or one hand's")
+    p = commands.add_parser("pack", help="write a library folder as one file (read in place, by path or URL)")
     p.add_argument("library", help="the library folder")
+    p.add_argument("--out", required=True, help="the file to write, NAME.zip (and NAME.zip.sha256 beside it)")
+    p.set_defaults(func=_pack)
+
+    p = commands.add_parser("show", help="a stored decision on a flop: the range's frequencies, or one hand's")
+    p.add_argument("library", help="the library: a folder, a packed file or its URL")
     p.add_argument("--board", required=True, help="a flop, like Kd7h2s (any suits: isomorphic flops share a solution)")
     p.add_argument("--line", default="", help="actions from the flop's first decision, like 'Check, Bet 30' (default: it)")
     p.add_argument("--hand", help="one hand's frequency and EV of each action")
@@ -48,7 +53,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.set_defaults(func=_show)
 
     p = commands.add_parser("report", help="every stored flop's frequencies, EV and equity at a decision, or by texture")
-    p.add_argument("library", help="the library folder")
+    p.add_argument("library", help="the library: a folder, a packed file or its URL")
     p.add_argument("--line", default="", help="actions from the flop's first decision (default: it)")
     p.add_argument("--by", choices=("suits", "pairing", "high_card", "connectedness"), help="one row per texture")
     p.add_argument("--out", help="write the table as CSV to this file instead of printing it")
@@ -76,6 +81,15 @@ def _verify(args: argparse.Namespace) -> int:
         print(f"  {problem}")
     print(report.summary())
     return 0 if report.ok else 1
+
+
+def _pack(args: argparse.Namespace) -> int:
+    from matchdb.library.packed import pack_library
+
+    check_suffix("--out", args.out, (".zip",))
+    out = pack_library(args.library, args.out)
+    print(f"wrote {out} ({out.stat().st_size / 1e6:.1f} MB) and {out}.sha256")
+    return 0
 
 
 def _show(args: argparse.Namespace) -> int:

@@ -4,7 +4,7 @@ Each command group is a module of this package with a ``register(subparsers)``
 function that adds its commands and their handlers: :mod:`~matchdb.cli.database`
 (build, init, verify, pack, export, abstraction, info), :mod:`~matchdb.cli.questions`
 (query, distribution, report, preflop), :mod:`~matchdb.cli.solve` (solve),
-:mod:`~matchdb.cli.library` (library build, verify, show, report), :mod:`~matchdb.cli.plots` (plot),
+:mod:`~matchdb.cli.library` (library build, verify, pack, show, report), :mod:`~matchdb.cli.plots` (plot),
 :mod:`~matchdb.cli.play` (arena, tune) and :mod:`~matchdb.cli.serve` (serve).
 
 Every answer prints as its ``to_text()`` or, with ``--json``, its ``to_dict()``.

@@ -10,7 +10,7 @@ flop's stored decisions by real cards and reports over every flop by texture;
 
 Modules: :mod:`~matchdb.library.spec`, :mod:`~matchdb.library.store`,
 :mod:`~matchdb.library.build`, :mod:`~matchdb.library.query`,
-:mod:`~matchdb.library.verify`.
+:mod:`~matchdb.library.verify`, :mod:`~matchdb.library.packed` (one file, by path or URL).
 """
 
 from __future__ import annotations

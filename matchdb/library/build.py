@@ -26,10 +26,10 @@ from matchdb.db.build import connect_scheduler, parse_flop_spec
 from matchdb.db.query import MatchDB
 from matchdb.errors import IncompleteDatabaseError
 from matchdb.library.spec import LibrarySpec
-from matchdb.library.store import FlopAnswers, create_library, extract, remove_partials, stored_flops, write_flop
+from matchdb.library.store import FlopAnswers, FolderFiles, create_library, extract, remove_partials, stored_flops, write_flop
 from matchdb.progress import progress
 
-__all__ = ["LibraryReport", "build_library", "solve_flop"]
+__all__ = ["LibraryReport", "build_library", "solve_flop", "database_location"]
 
 
 @dataclass
@@ -49,6 +49,11 @@ class LibraryReport:
         return (f"solved {len(self.built)} flops, skipped {self.skipped} already stored, of {self.requested} requested "
                 f"into {self.root} in {self.wall_seconds:.1f} s wall ({per:.2f} s per flop's solve; worst "
                 f"exploitability {self.worst_pct:.3f} % of the pot)")
+
+
+def database_location(db: MatchDB) -> str:
+    """Where a worker process opens ``db``: a folder or file by its absolute path, a URL as it is."""
+    return str(db.path.resolve()) if isinstance(db.path, Path) else str(db.path)
 
 
 @functools.cache
@@ -90,10 +95,10 @@ def build_library(out: str | os.PathLike[str], spec: LibrarySpec, db: MatchDB, f
     started = time.perf_counter()
     create_library(root, spec)
     remove_partials(root)
-    done = set(stored_flops(root))
+    done = set(stored_flops(FolderFiles(root)))
     todo = [i for i in indices if i not in done]
     report = LibraryReport(root=root, requested=len(indices), skipped=len(indices) - len(todo))
-    answers = _run(str(Path(db.path).resolve()), todo, spec, workers, scheduler, serial)
+    answers = _run(database_location(db), todo, spec, workers, scheduler, serial)
     for flop in progress(answers, len(todo), "solving", unit="flop", enabled=not quiet):
         write_flop(root, flop)
         report.built.append(flop.index)

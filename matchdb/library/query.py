@@ -20,6 +20,7 @@ from matchdb.core.canonical import CANONICAL_FLOPS, ORBIT_SIZES, canonicalize, r
 from matchdb.core.cards import CardsLike, format_cards, parse_cards
 from matchdb.core.hole_cards import HAND_HIGH, HAND_LOW, hand_index, hand_order, hand_positions
 from matchdb.equity.reports import flop_texture
+from matchdb.library.packed import library_files
 from matchdb.library.spec import LibraryError, LibrarySpec
 from matchdb.library.store import FlopAnswers, decode_equity, decode_ev, decode_strategy, library_spec, read_flop, stored_flops
 
@@ -58,7 +59,8 @@ class Library:
 
     def __init__(self, path: str | os.PathLike[str], db: Any = None) -> None:
         self.path = Path(path)
-        self.spec: LibrarySpec = library_spec(self.path)
+        self.files = library_files(path)
+        self.spec: LibrarySpec = library_spec(self.files)
         self.db = db
         self._kept: OrderedDict[int, FlopAnswers] = OrderedDict()
 
@@ -67,14 +69,14 @@ class Library:
 
     def flops(self) -> list[int]:
         """The canonical indices of the stored flops."""
-        return stored_flops(self.path)
+        return stored_flops(self.files)
 
     def _read(self, index: int) -> FlopAnswers:
         """Flop ``index``'s answers, read and checked once while it stays among the last flops asked."""
         if index in self._kept:
             self._kept.move_to_end(index)
             return self._kept[index]
-        answers = read_flop(self.path, index)
+        answers = read_flop(self.files, index)
         if self.db is not None:
             own = (self.db.store.manifest(index) or {}).get("table_sha256")
             if own != answers.meta["table_sha256"]:

@@ -28,7 +28,7 @@ import shutil
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -36,7 +36,7 @@ from matchdb.core.hole_cards import N_HANDS
 from matchdb.library.spec import FlopNotStoredError, LibraryError, LibrarySpec
 
 __all__ = ["FORMAT", "VERSION", "FlopAnswers", "extract", "create_library", "library_spec", "write_flop",
-           "read_flop", "stored_flops", "remove_partials", "array_digest"]
+           "read_flop", "stored_flops", "remove_partials", "array_digest", "LibraryFiles", "FolderFiles"]
 
 FORMAT = "matchdb-library"
 VERSION = 1
@@ -137,7 +137,7 @@ def create_library(root: Path, spec: LibrarySpec) -> None:
     import zarr
 
     if (root / "zarr.json").exists():
-        found = library_spec(root)
+        found = library_spec(FolderFiles(root))
         if found.digest() != spec.digest():
             raise LibraryError(f"The library '{root}' was begun for the spec {found.name!r} (SHA-256 "
                                f"{found.digest()[:12]}...), not this one ({spec.digest()[:12]}...); expected the same "
@@ -152,19 +152,25 @@ def create_library(root: Path, spec: LibrarySpec) -> None:
     (root / "manifest").mkdir()
 
 
-def library_spec(root: Path) -> LibrarySpec:
-    """The spec a library folder was built for; anything else at ``root`` is one sentence."""
+def library_spec(files: LibraryFiles) -> LibrarySpec:
+    """The spec a library was built for; anything else at its place is one sentence."""
+    where = files.name
     try:
-        attrs = json.loads((root / "zarr.json").read_text()).get("attributes", {})
-    except FileNotFoundError:
-        raise LibraryError(f"No library exists at '{root}'; expected a folder made by 'matchdb library build'.") from None
-    except (OSError, ValueError) as error:
-        raise LibraryError(f"The library '{root}' cannot be read ({error.__class__.__name__}).") from None
+        text = files.read("zarr.json")
+    except OSError as error:
+        raise LibraryError(f"The library '{where}' cannot be read ({error.__class__.__name__}).") from None
+    if text is None:
+        raise LibraryError(f"No library exists at '{where}'; expected a folder made by 'matchdb library build' "
+                           "or a file made by 'matchdb library pack'.")
+    try:
+        attrs = json.loads(text).get("attributes", {})
+    except (ValueError, AttributeError) as error:
+        raise LibraryError(f"The library '{where}' cannot be read ({error.__class__.__name__}).") from None
     if attrs.get("format") != FORMAT:
-        raise LibraryError(f"The folder '{root}' is not a matchdb library; expected one made by 'matchdb library build'.")
+        raise LibraryError(f"The folder '{where}' is not a matchdb library; expected one made by 'matchdb library build'.")
     if attrs.get("version") != VERSION:
-        raise LibraryError(f"The library '{root}' is format version {attrs.get('version')!r}; this matchdb reads {VERSION}.")
-    return LibrarySpec.from_dict(attrs["spec"], f"The library '{root}'")
+        raise LibraryError(f"The library '{where}' is format version {attrs.get('version')!r}; this matchdb reads {VERSION}.")
+    return LibrarySpec.from_dict(attrs["spec"], f"The library '{where}'")
 
 
 def remove_partials(root: Path) -> None:
@@ -174,9 +180,10 @@ def remove_partials(root: Path) -> None:
             shutil.rmtree(leftover) if leftover.is_dir() else leftover.unlink()
 
 
-def stored_flops(root: Path) -> list[int]:
+def stored_flops(files: LibraryFiles) -> list[int]:
     """The canonical flops whose manifest entries exist, in order."""
-    return sorted(int(p.stem) for p in (root / "manifest").glob("[0-9][0-9][0-9][0-9].json"))
+    names = files.members("manifest")
+    return sorted(int(n[:4]) for n in names if len(n) == 9 and n[:4].isdigit() and n.endswith(".json"))
 
 
 def write_flop(root: Path, answers: FlopAnswers) -> None:
@@ -201,24 +208,70 @@ def write_flop(root: Path, answers: FlopAnswers) -> None:
     os.rename(partial, root / "manifest" / f"{name}.json")
 
 
-def read_flop(root: Path, index: int) -> FlopAnswers:
+def read_flop(files: LibraryFiles, index: int) -> FlopAnswers:
     """One stored flop, each array checked against its manifest digest."""
-    import zarr
+    from zarr.buffer import default_buffer_prototype
+    from zarr.storage import MemoryStore
 
     name = f"{index:04d}"
-    try:
-        meta = json.loads((root / "manifest" / f"{name}.json").read_text())
-    except FileNotFoundError:
-        raise FlopNotStoredError(f"The library '{root}' holds no solution of flop {index}; build it with "
-                           f"'matchdb library build --flops {index}'.") from None
-    try:
-        arrays = {key: np.asarray(zarr.open_array(root / "flops" / name / key, mode="r")[...]) for key in ARRAYS}
-    except Exception as error:  # zarr raises many kinds for a damaged group
-        raise LibraryError(f"Flop {index} of the library '{root}' cannot be read ({error.__class__.__name__}); "
-                           "rebuild it.") from None
+    where = files.name
+    entry = files.read(f"manifest/{name}.json")
+    if entry is None:
+        raise FlopNotStoredError(f"The library '{where}' holds no solution of flop {index}; build it with "
+                                 f"'matchdb library build --flops {index}'.")
+    meta = json.loads(entry)
+    arrays = {}
+    for key in ARRAYS:
+        folder = f"flops/{name}/{key}"
+        try:
+            members = {member: files.read(f"{folder}/{member}") for member in files.members(folder, deep=True)}
+            store = MemoryStore({member: default_buffer_prototype().buffer.from_bytes(data)
+                                 for member, data in members.items() if data is not None}, read_only=True)
+            import zarr
+
+            arrays[key] = np.asarray(zarr.open_array(store, mode="r")[...])
+        except Exception as error:  # zarr raises many kinds for a damaged array
+            raise LibraryError(f"Flop {index} of the library '{where}' cannot be read ({error.__class__.__name__}); "
+                               "rebuild it.") from None
     digests = meta.pop("digests", {})
     for key, data in arrays.items():
         if digests.get(key) != array_digest(data):
-            raise LibraryError(f"Flop {index} of the library '{root}' has its {key} altered or damaged (SHA-256 differs "
+            raise LibraryError(f"Flop {index} of the library '{where}' has its {key} altered or damaged (SHA-256 differs "
                                "from the manifest); rebuild it.")
     return FlopAnswers(index, meta, **arrays)
+
+
+class LibraryFiles(Protocol):
+    """Where a library's files are read from: a folder (:class:`FolderFiles`) or a packed file
+    (:class:`matchdb.library.packed.PackedFiles`)."""
+
+    name: str
+
+    def read(self, member: str) -> bytes | None:
+        """The bytes of the file ``member`` (a path inside the library, ``/``-separated), or None when absent."""
+        ...
+
+    def members(self, folder: str, deep: bool = False) -> list[str]:
+        """Names of the files in ``folder`` (every file below it, relative to it, with ``deep``)."""
+        ...
+
+
+class FolderFiles:
+    """A library folder's files."""
+
+    def __init__(self, root: str | os.PathLike[str]) -> None:
+        self.root = Path(root)
+        self.name = str(root)
+
+    def read(self, member: str) -> bytes | None:
+        try:
+            return (self.root / member).read_bytes()
+        except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
+            return None
+
+    def members(self, folder: str, deep: bool = False) -> list[str]:
+        base = self.root / folder
+        if not base.is_dir():
+            return []
+        found = base.rglob("*") if deep else base.iterdir()
+        return sorted(str(p.relative_to(base)) for p in found if p.is_file())

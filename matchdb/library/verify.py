@@ -9,7 +9,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from matchdb.library.build import solve_flop
+from matchdb.library.build import database_location, solve_flop
+from matchdb.library.packed import library_files
 from matchdb.library.spec import LibraryError
 from matchdb.library.store import array_digest, library_spec, read_flop, stored_flops
 
@@ -42,13 +43,14 @@ def verify_library(path: str | os.PathLike[str], db: Any, sample: int = 0, seed:
     if isinstance(sample, bool) or not isinstance(sample, int) or sample < 0:
         raise LibraryError(f"The sample {sample!r} is not a whole number of flops of at least 0.")
     root = Path(path)
-    spec = library_spec(root)
+    files = library_files(path)
+    spec = library_spec(files)
     report = LibraryCheck(root)
-    flops = stored_flops(root)
+    flops = stored_flops(files)
     for index in flops:
         report.checked += 1
         try:
-            answers = read_flop(root, index)
+            answers = read_flop(files, index)
         except LibraryError as error:
             report.problems.append(str(error))
             continue
@@ -60,8 +62,8 @@ def verify_library(path: str | os.PathLike[str], db: Any, sample: int = 0, seed:
                                    f"spec's target {spec.target:g} %")
     chosen = sorted(random.Random(seed).sample(flops, min(sample, len(flops))))
     for index in chosen:
-        fresh = solve_flop(str(Path(db.path).resolve()), index, spec.to_dict())
-        stored = json.loads((root / "manifest" / f"{index:04d}.json").read_text())["digests"]
+        fresh = solve_flop(database_location(db), index, spec.to_dict())
+        stored = json.loads(files.read(f"manifest/{index:04d}.json") or b"{}").get("digests", {})
         differ = [name for name, data in fresh.arrays().items() if array_digest(data) != stored.get(name)]
         if differ:
             report.problems.append(f"flop {index} solved again differs from the stored one in {', '.join(differ)}")

@@ -18,14 +18,15 @@ multiway, distribution, report), :mod:`~matchdb.service.batch`,
 :mod:`~matchdb.service.page` (the equity explorer at ``/``, ``/v1/hands``,
 the grid it draws, and ``/v1/range``), :mod:`~matchdb.service.replayer` (the hand replayer), :mod:`~matchdb.service.play` (the
 table for a person at ``/play`` and ``/v1/play``), :mod:`~matchdb.service.solves` (solves as jobs at
-``/v1/solve``, in a pool of their own), :mod:`~matchdb.service.info` (health, info) and
+``/v1/solve``, in a pool of their own), :mod:`~matchdb.service.library` (solution libraries at ``/v1/library``),
+:mod:`~matchdb.service.info` (health, info) and
 :mod:`~matchdb.service.docs` (``/docs`` and ``/redoc``, working offline). What every
 request passes (a bounded body, known parameters, a deadline) is in
 :mod:`~matchdb.service.guards`.
 
 >>> sorted(route.path for route in create_app(db).routes if route.path.startswith("/v1/"))  # doctest: +NORMALIZE_WHITESPACE
-['/v1/batch', '/v1/distribution', '/v1/equity', '/v1/hands', '/v1/health', '/v1/info', '/v1/multiway', '/v1/play',
- '/v1/play/{session_id}', '/v1/play/{session_id}/act', '/v1/play/{session_id}/leave', '/v1/play/{session_id}/next',
+['/v1/batch', '/v1/distribution', '/v1/equity', '/v1/hands', '/v1/health', '/v1/info', '/v1/library',
+ '/v1/library/{name}/node', '/v1/multiway', '/v1/play', '/v1/play/{session_id}', '/v1/play/{session_id}/act', '/v1/play/{session_id}/leave', '/v1/play/{session_id}/next',
  '/v1/play/{session_id}/step', '/v1/range', '/v1/replayer', '/v1/report', '/v1/solve', '/v1/solve/{job_id}',
  '/v1/solve/{job_id}', '/v1/solve/{job_id}/node', '/v1/win-rate']
 """

@@ -38,7 +38,7 @@ def open_libraries(folders: Iterable[str | os.PathLike[str]], db: MatchDB) -> di
 def _own(library: Library, error: LibraryError) -> LibraryError:
     """The error with the library's folder replaced by its name, as a client may read it."""
     text = str(error)
-    for where in {str(library.path), str(library.path.resolve())}:
+    for where in {library.files.name, str(library.path), str(library.path.resolve())}:
         text = text.replace(f"'{where}'", f"{library.spec.name!r}")
     return type(error)(text)
 

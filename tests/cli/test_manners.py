@@ -35,7 +35,7 @@ def _refused(argv: list[str], capsys) -> str:
 def test_a_mistyped_command_gets_a_suggestion(capsys):
     err = _refused(["qurey", "AhKh", "2c7dJh"], capsys)
     assert err.splitlines()[-1].endswith("invalid choice: 'qurey' (choose from 'build', 'verify', 'init', 'pack', 'export', "
-                                         "'abstraction', 'info', 'query', 'grid', 'distribution', 'report', 'preflop', 'solve', 'plot', "
+                                         "'abstraction', 'info', 'query', 'grid', 'distribution', 'report', 'preflop', 'solve', 'library', 'plot', "
                                          "'arena', 'tune', 'play', 'hands', 'serve'); did you mean 'query'?")
     assert "did you mean 'grid'?" in _refused(["gird", "2c7dJh"], capsys)
     assert "did you mean" not in _refused(["xyzzy"], capsys)  # nothing close: no guess

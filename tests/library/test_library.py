@@ -96,8 +96,8 @@ def test_the_report_is_a_plain_loop_over_the_flops(library, lib_flops):
 
 
 def test_a_killed_build_resumes_to_the_same_bytes(library, small_store, lib_flops, toy_spec, tmp_path):
-    """A serial build killed after its first flops, then resumed, stores every flop's arrays to the same SHA-256 as
-    the Dask build (one thread there, every core here: the solver's sums do not depend on the threads)."""
+    """A serial build killed (SIGKILL) after its first flops, then resumed, stores every flop's arrays to the same
+    SHA-256 as the Dask build (one thread there, every core here: the solver's sums do not depend on the threads)."""
     spec = tmp_path / "toy.toml"
     spec.write_text(TOY)
     out = tmp_path / "resumed.zarr"
@@ -111,9 +111,8 @@ def test_a_killed_build_resumes_to_the_same_bytes(library, small_store, lib_flop
     child.wait()
     kept = len(list((out / "manifest").glob("*.json")))
     assert 0 < kept < len(lib_flops)  # killed half-way
-    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stderr
-    assert f"skipped {kept} already stored" in done.stdout
+    report = build_library(out, toy_spec, matchdb.open(small_store), flops=FLOPS, serial=True, quiet=True)  # resumed
+    assert report.skipped == kept and len(report.built) == len(lib_flops) - kept
     assert not [p.name for p in (out / "flops").iterdir() if p.name.startswith(".")]
     for index in lib_flops:
         first = json.loads((library / "manifest" / f"{index:04d}.json").read_text())
@@ -249,3 +248,34 @@ def test_a_server_answers_stored_decisions_and_names_no_folder(library, small_st
         assert unknown.status_code == 404 and unknown.json()["detail"] == "No library is named 'other'; this server has 'toy'."
         bad = httpx.get(f"{url}/v1/library/toy/node", params={"board": "AhTh9c", "line": "Raise"}, timeout=30)
         assert bad.status_code == 400 and "stores no decision after 'Raise' on AhTh9c" in bad.json()["detail"]
+
+
+def test_a_packed_library_answers_from_its_file_and_by_url(library, small_db, tmp_path, monkeypatch):
+    """``matchdb library pack``: one file (and its .sha256) that answers as the folder does, read in place or over
+    HTTP by range requests; a flipped byte in a member is refused."""
+    from matchdb.cli.main import main
+    from tests.helpers import file_server
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))  # the remote file's range cache
+    hosted = tmp_path / "hosted"
+    hosted.mkdir()
+    packed = hosted / "toy.zip"
+    assert main(["library", "pack", str(library), "--out", str(packed)]) == 0
+    assert (hosted / "toy.zip.sha256").read_text().split()[0] == __import__("hashlib").sha256(packed.read_bytes()).hexdigest()
+    folder = open_library(library, small_db)
+    want = folder.node("AhTh9c", "Check")
+    with file_server(hosted) as (url, server):
+        for where in (packed, f"{url}/toy.zip"):
+            lib = open_library(where, small_db)
+            assert lib.spec == folder.spec and lib.flops() == folder.flops()
+            node = lib.node("AhTh9c", "Check")
+            assert node.hand("QsQd") == want.hand("QsQd") and node.frequencies() == want.frequencies()
+            assert lib.report().equals(folder.report())
+        assert verify_library(f"{url}/toy.zip", small_db).ok
+    data = bytearray(packed.read_bytes())
+    member = data.index(b"manifest/")  # a byte inside the first manifest entry's local header's name
+    data[member + 3] ^= 0x01
+    broken = tmp_path / "broken.zip"
+    broken.write_bytes(bytes(data))
+    with pytest.raises(LibraryError, match="The packed library '.*' (is damaged|is truncated or damaged|names)"):
+        open_library(broken).report()
