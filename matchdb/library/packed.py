@@ -24,6 +24,7 @@ from matchdb.errors import MatchdbError
 from matchdb.library.spec import LibraryError
 from matchdb.library.store import FolderFiles, library_spec
 from matchdb.outputs import write_whole
+from matchdb.storage.digests import sha256_range
 
 __all__ = ["PackedFiles", "pack_library", "library_files", "SUMS_MEMBER"]
 
@@ -53,7 +54,7 @@ def pack_library(path: str | os.PathLike[str], out: str | os.PathLike[str]) -> P
 
     write_whole(target, partial, write)
     os.replace(partial, target)
-    digest = hashlib.sha256(target.read_bytes()).hexdigest()
+    digest = sha256_range(target, 0, target.stat().st_size)  # read in pieces: a library may be gigabytes
     Path(f"{target}.sha256").write_text(f"{digest}  {target.name}\n")
     return target
 
