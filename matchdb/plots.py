@@ -52,6 +52,7 @@ __all__ = [
     "plot_grid",
     "plot_turns",
     "plot_distribution",
+    "plot_action_mix",
 ]
 
 #: What a grid can show: exact heads-up equity (against a villain range) or the naive win rate (for N players).
@@ -303,6 +304,43 @@ def plot_distribution(
     ax.set_xlabel("exact equity on the river")
     ax.set_ylabel("probability")
     ax.grid(axis="y", alpha=0.3)
+    if title:
+        ax.set_title(title)
+    _save(ax, out)
+    return ax
+
+
+def plot_action_mix(
+    frequencies: Any,
+    title: str | None = None,
+    ax: Any = None,
+    out: str | os.PathLike[str] | None = None,
+) -> Any:
+    """Draw each row's mix of actions as one horizontal bar of stacked shares (a solution library's report by
+    texture: rows are textures, columns the actions); return the Axes.
+
+    ``frequencies`` is a pandas DataFrame of shares (each row summing to 1), rows labelled by its index.
+
+    >>> import pandas as pd
+    >>> mix = pd.DataFrame({"Check": [0.6, 0.2], "Bet 30": [0.4, 0.8]}, index=["paired", "unpaired"])
+    >>> ax = plot_action_mix(mix, out="mix.png")
+    >>> [round(float(p.get_width()), 2) for p in ax.patches]
+    [0.6, 0.2, 0.4, 0.8]
+    """
+    values = np.asarray(frequencies, dtype=float)
+    if values.ndim != 2 or not values.size or not np.isfinite(values).all():
+        raise MatchdbError(f"An action mix must be a table of finite shares, a row per group; got shape {values.shape}.")
+    labels = [str(label) for label in frequencies.index]
+    ax = _new_axes(ax, out, (9.0, 0.5 * len(labels) + 1.5))
+    left = np.zeros(len(labels))
+    colours = ("#4c72b0", "#dd8452", "#c44e52", "#8172b3", "#937860", "#da8bc3", "#8c8c8c")
+    for k, action in enumerate(frequencies.columns):
+        ax.barh(labels, values[:, k], left=left, color=colours[k % len(colours)], label=str(action))
+        left += values[:, k]
+    ax.set_xlim(0.0, 1.0)
+    ax.set_xlabel("share of the range, weighted by combos")
+    ax.invert_yaxis()
+    ax.legend(loc="lower right", fontsize="small")
     if title:
         ax.set_title(title)
     _save(ax, out)

@@ -57,6 +57,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--line", default="", help="actions from the flop's first decision (default: it)")
     p.add_argument("--by", choices=("suits", "pairing", "high_card", "connectedness"), help="one row per texture")
     p.add_argument("--out", help="write the table as CSV to this file instead of printing it")
+    p.add_argument("--plot", help="also draw the mix of actions by texture (--by, default suits) to this .png or .svg")
     p.set_defaults(func=_report)
 
 
@@ -125,7 +126,13 @@ def _report(args: argparse.Namespace) -> int:
 
     if args.out:
         check_suffix("--out", args.out, (".csv",))
-    frame = open_library(args.library).report(args.line, by=args.by)
+    if args.plot:
+        check_suffix("--plot", args.plot, (".png", ".svg", ".pdf"), ignore_case=True)
+    library = open_library(args.library)
+    frame = library.report(args.line, by=args.by)
+    if args.plot:
+        library.plot(args.line, by=args.by or "suits", out=args.plot, table=frame if args.by else None)
+        print(f"drew {args.plot}")
     if args.out:
         save_text(args.out, frame.to_csv(index=args.by is not None))
         print(f"wrote {len(frame)} rows to {args.out}")

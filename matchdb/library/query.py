@@ -133,6 +133,18 @@ class Library:
         return summary
 
 
+    def plot(self, line: str | tuple[str, ...] | list[str] | None = None, by: str = "suits",
+             out: str | os.PathLike[str] | None = None, ax: Any = None, table: DataFrame | None = None) -> Any:
+        """Draw :meth:`report` by a texture as the mix of actions of each group (stacked bars); return the Axes.
+        ``table`` is that report when it is already made (a pass over every flop saved)."""
+        from matchdb.plots import plot_action_mix
+
+        table = self.report(line, by=by) if table is None else table
+        actions = [column for column in table.columns if column not in ("flops", "ev", "equity")]
+        shown = ", ".join(_line(line)) or "the first decision"
+        return plot_action_mix(table[actions], title=f"{self.spec.name}: {shown}, by {by}", ax=ax, out=out)
+
+
 class LibraryFlop:
     """One flop's stored decisions, in the real cards of the flop asked about."""
 

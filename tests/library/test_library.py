@@ -208,8 +208,14 @@ def test_the_command_line_builds_shows_and_reports(library, small_store, tmp_pat
     assert main(["library", "show", str(library), "--board", "AhTh9c", "--line", "Check", "--hand", "QsQd"]) == 0
     text = capsys.readouterr().out
     assert text.startswith("QsQd: IP on AhTh9c after Check (pot 100)\n") and "Bet 50" in text
-    assert main(["library", "report", str(library), "--by", "pairing", "--out", str(tmp_path / "r.csv")]) == 0
+    assert main(["library", "report", str(library), "--by", "pairing", "--out", str(tmp_path / "r.csv"),
+                 "--plot", str(tmp_path / "r.png")]) == 0
     assert (tmp_path / "r.csv").read_text().startswith("pairing,flops,Check,")
+    assert (tmp_path / "r.png").stat().st_size > 1000
+    by_suits = open_library(library).report(by="suits")
+    ax = open_library(library).plot(by="suits", out=tmp_path / "s.svg")  # the bars are the report's shares
+    widths = [p.get_width() for p in ax.patches]
+    assert widths == pytest.approx(by_suits[["Check", "Bet 50", "All-in 100"]].to_numpy().T.ravel().tolist(), abs=1e-12)
     assert main(["library", "verify", str(library), "--db", str(small_store), "--sample", "0"]) == 0
     assert capsys.readouterr().out.endswith(": 5 flops checked: OK\n")
     assert main(["library", "show", str(library), "--board", "AhTh9c", "--line", "Raise"]) == 2
