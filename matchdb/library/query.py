@@ -9,6 +9,7 @@ of the decision's largest EV, equities to 1/65,534.
 from __future__ import annotations
 
 import functools
+import math
 import os
 from collections import OrderedDict
 from pathlib import Path
@@ -81,7 +82,7 @@ class Library:
             own = (self.db.store.manifest(index) or {}).get("table_sha256")
             if own != answers.meta["table_sha256"]:
                 raise LibraryError(
-                    f"Flop {index} of the library '{self.path}' was solved on a table with SHA-256 "
+                    f"Flop {index} of the library '{self.files.name}' was solved on a table with SHA-256 "
                     f"{answers.meta['table_sha256'][:12]}..., but this database's is {str(own)[:12]}...; expected the "
                     "tables it was built on.")
         self._kept[index] = answers
@@ -113,11 +114,10 @@ class Library:
             node = LibraryFlop(self, format_cards([int(c) for c in CANONICAL_FLOPS[index]]), 0, self._read(index)).node(line)
             weight = node.combos
             total = weight.sum()
-            freq = node.strategy @ weight / total if total > 0 else np.full(len(node.actions), np.nan)
             hand_ev = np.nansum(node.strategy * np.nan_to_num(node.ev), axis=0)
             rows.append({"index": index, "flop": node.board, "weight": int(ORBIT_SIZES[index]),
                          **flop_texture(node.board),
-                         **{action: float(f) for action, f in zip(node.actions, freq, strict=True)},
+                         **dict(zip(node.actions, node.frequencies(), strict=True)),
                          "ev": float(hand_ev @ weight / total) if total > 0 else np.nan,
                          "equity": float(np.nansum(node.equity * weight) / total) if total > 0 else np.nan})
         frame = pd.DataFrame(rows)
@@ -131,7 +131,6 @@ class Library:
         summary: DataFrame = grouped.apply(lambda g: pd.Series({"flops": int(g["weight"].sum()), **{
             c: float(np.average(g[c], weights=g["weight"])) for c in figures}}), include_groups=False)
         return summary
-
 
     def plot(self, line: str | tuple[str, ...] | list[str] | None = None, by: str = "suits",
              out: str | os.PathLike[str] | None = None, ax: Any = None, table: DataFrame | None = None) -> Any:
@@ -216,6 +215,8 @@ class LibraryNode:
         return {a: (float(self.strategy[j, i]), float(self.ev[j, i])) for j, a in enumerate(self.actions)}
 
     def frequencies(self) -> list[float]:
-        """Each action's share over the range, weighted by combos."""
+        """Each action's share over the range, weighted by combos (NaN where the range is empty)."""
         total = self.combos.sum()
+        if total <= 0:
+            return [math.nan] * len(self.actions)
         return [float(x) for x in self.strategy @ self.combos / total]

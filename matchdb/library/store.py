@@ -210,6 +210,7 @@ def write_flop(root: Path, answers: FlopAnswers) -> None:
 
 def read_flop(files: LibraryFiles, index: int) -> FlopAnswers:
     """One stored flop, each array checked against its manifest digest."""
+    import zarr
     from zarr.buffer import default_buffer_prototype
     from zarr.storage import MemoryStore
 
@@ -227,8 +228,6 @@ def read_flop(files: LibraryFiles, index: int) -> FlopAnswers:
             members = {member: files.read(f"{folder}/{member}") for member in files.members(folder, deep=True)}
             store = MemoryStore({member: default_buffer_prototype().buffer.from_bytes(data)
                                  for member, data in members.items() if data is not None}, read_only=True)
-            import zarr
-
             arrays[key] = np.asarray(zarr.open_array(store, mode="r")[...])
         except Exception as error:  # zarr raises many kinds for a damaged array
             raise LibraryError(f"Flop {index} of the library '{where}' cannot be read ({error.__class__.__name__}); "
