@@ -55,9 +55,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = commands.add_parser("report", help="every stored flop's frequencies, EV and equity at a decision, or by texture")
     p.add_argument("library", help="the library: a folder, a packed file or its URL")
     p.add_argument("--line", default="", help="actions from the flop's first decision (default: it)")
-    p.add_argument("--by", choices=("suits", "pairing", "high_card", "connectedness"), help="one row per texture")
+    p.add_argument("--by", choices=("suits", "pairing", "high_card", "connectedness", "made", "draws"),
+                   help="one row per flop texture, or per hand category (made hand, draws) over every flop")
     p.add_argument("--out", help="write the table as CSV to this file instead of printing it")
-    p.add_argument("--plot", help="also draw the mix of actions by texture (--by, default suits) to this .png or .svg")
+    p.add_argument("--plot", help="also draw the mix of actions by texture or category (--by, default suits) to this .png or .svg")
     p.set_defaults(func=_report)
 
 

@@ -23,7 +23,17 @@ from matchdb.core.hole_cards import HAND_HIGH, HAND_LOW, hand_index, hand_order,
 from matchdb.equity.reports import flop_texture
 from matchdb.library.packed import library_files
 from matchdb.library.spec import LibraryError, LibrarySpec
-from matchdb.library.store import FlopAnswers, decode_equity, decode_ev, decode_strategy, library_spec, read_flop, stored_flops
+from matchdb.library.store import (
+    FlopAnswers,
+    decode_categories,
+    decode_equity,
+    decode_ev,
+    decode_strategy,
+    library_spec,
+    read_flop,
+    stored_flops,
+)
+from matchdb.solver.categories import DRAWS, MADE_HANDS, group_hands
 
 if TYPE_CHECKING:
     from pandas import DataFrame
@@ -104,14 +114,22 @@ class Library:
         """Every stored flop's figures at the decision after ``line``: the range's frequency of each action, its EV
         (chips) and equity, the flop's textures and its weight (how many of the 22,100 flops it stands for).
 
-        With ``by`` (``suits``, ``pairing``, ``high_card`` or ``connectedness``), one row per texture: the
-        figures averaged over its flops, each counted as often as it is dealt.
+        With ``by`` a texture (``suits``, ``pairing``, ``high_card`` or ``connectedness``), one row per texture:
+        the figures averaged over its flops, each counted as often as it is dealt. With ``by`` a hand category
+        (``made`` or ``draws``, as :meth:`LibraryNode.categories` groups a flop's hands), one row per category over
+        every flop: its share of the range, equity, EV, EQR and each action's frequency, each hand counted by its
+        combos times its flop's weight.
         """
         import pandas as pd
 
+        textures = ("suits", "pairing", "high_card", "connectedness")
+        if by is not None and by not in (*textures, "made", "draws"):
+            raise LibraryError(f"The report's 'by' is {by!r}; expected one of {', '.join(textures)}, made or draws.")
+        if by in ("made", "draws"):
+            return self._report_by_category(line, by)
         rows = []
         for index in self.flops():
-            node = LibraryFlop(self, format_cards([int(c) for c in CANONICAL_FLOPS[index]]), 0, self._read(index)).node(line)
+            node = self._canonical_node(index, line)
             weight = node.combos
             total = weight.sum()
             hand_ev = np.nansum(node.strategy * np.nan_to_num(node.ev), axis=0)
@@ -123,14 +141,47 @@ class Library:
         frame = pd.DataFrame(rows)
         if by is None:
             return frame
-        textures = ("suits", "pairing", "high_card", "connectedness")
-        if by not in textures:
-            raise LibraryError(f"The report's 'by' is {by!r}; expected one of {', '.join(textures)}.")
         figures = [c for c in frame.columns if c not in ("index", "flop", "weight", *textures)]
         grouped = frame.groupby(by, sort=True)
         summary: DataFrame = grouped.apply(lambda g: pd.Series({"flops": int(g["weight"].sum()), **{
             c: float(np.average(g[c], weights=g["weight"])) for c in figures}}), include_groups=False)
         return summary
+
+    def _canonical_node(self, index: int, line: str | tuple[str, ...] | list[str] | None) -> LibraryNode:
+        """The decision after ``line`` on canonical flop ``index``, in its canonical cards."""
+        board = format_cards([int(c) for c in CANONICAL_FLOPS[index]])
+        return LibraryFlop(self, board, 0, self._read(index)).node(line)
+
+    def _report_by_category(self, line: str | tuple[str, ...] | list[str] | None, by: str) -> DataFrame:
+        """:meth:`report` by hand category: every flop's category rows added up, each weighted by the category's
+        combos times the flop's weight."""
+        import pandas as pd
+
+        sums: dict[str, dict[str, float]] = {}
+        actions: list[str] = []
+        total, pot = 0.0, 0
+        for index in self.flops():
+            node = self._canonical_node(index, line)
+            actions, pot = node.actions, node.pot
+            weight = float(ORBIT_SIZES[index])
+            total += weight * float(node.combos.sum())
+            for row in node.categories(by).to_dict(orient="records"):
+                part = sums.setdefault(row[by], {})
+                mass = weight * row["combos"]
+                part["combos"] = part.get("combos", 0.0) + mass
+                for figure in ("equity", "ev", *actions):
+                    part[figure] = part.get(figure, 0.0) + mass * row[figure]
+        rows = []
+        for name in (MADE_HANDS if by == "made" else (*DRAWS, "no draw")):
+            if name not in sums:
+                continue
+            part = sums[name]
+            mass = part["combos"]
+            equity, ev = part["equity"] / mass, part["ev"] / mass
+            rows.append({by: name, "share": mass / total, "equity": equity, "ev": ev,
+                         "eqr": ev / (equity * pot) if equity > 0 else np.nan,
+                         **{action: part[action] / mass for action in actions}})
+        return pd.DataFrame(rows).set_index(by)
 
     def plot(self, line: str | tuple[str, ...] | list[str] | None = None, by: str = "suits",
              out: str | os.PathLike[str] | None = None, ax: Any = None, table: DataFrame | None = None) -> Any:
@@ -139,7 +190,7 @@ class Library:
         from matchdb.plots import plot_action_mix
 
         table = self.report(line, by=by) if table is None else table
-        actions = [column for column in table.columns if column not in ("flops", "ev", "equity")]
+        actions = [column for column in table.columns if column not in ("flops", "share", "ev", "equity", "eqr")]
         shown = ", ".join(_line(line)) or "the first decision"
         return plot_action_mix(table[actions], title=f"{self.spec.name}: {shown}, by {by}", ax=ax, out=out)
 
@@ -154,6 +205,10 @@ class LibraryFlop:
         self._perm = perm
         self._answers = answers
         self._lines = [tuple(line) for line in answers.meta["lines"]]
+        made, drawn = decode_categories(answers.categories)
+        order = _to_canonical(perm)
+        self._made = np.array(made, dtype=object)[order]
+        self._draws = np.array(drawn, dtype=object)[order]
 
     def __repr__(self) -> str:
         return f"LibraryFlop({self.board!r}, index={self.index}, decisions={len(self._lines)})"
@@ -197,6 +252,8 @@ class LibraryNode:
         self.ev = decode_ev(answers.ev[k, :n][:, order], float(meta["ev_scale"][k]))
         self.combos = answers.combos[k][order].astype(np.float64)
         self.equity = decode_equity(answers.equity[k][order])
+        self.made: np.ndarray = flop._made  # each hand's made hand on the flop ('' for a hand in neither range)
+        self.draws: np.ndarray = flop._draws  # and its draws, names joined by ", "
 
     def __repr__(self) -> str:
         return f"LibraryNode(board={self.board!r}, line={list(self.line)!r}, player={self.player!r})"
@@ -213,6 +270,32 @@ class LibraryNode:
             raise LibraryError(f"{format_cards(parse_cards(hand))} is not in {self.player}'s range after "
                                f"{', '.join(self.line) or 'the root'} on {self.board}.")
         return {a: (float(self.strategy[j, i]), float(self.ev[j, i])) for j, a in enumerate(self.actions)}
+
+    def to_pandas(self) -> DataFrame:
+        """The hands of the player to act here as a pandas DataFrame: hand, combos, equity, EV (chips), EQR,
+        made hand, draws, and each action's frequency and EV (columns ``ev ACTION``), as the solver's nodes give
+        them."""
+        import pandas as pd
+
+        keep = self.combos > 0
+        hand_ev = np.nansum(self.strategy * np.nan_to_num(self.ev), axis=0)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            eqr = hand_ev / (self.equity * self.pot)
+        table: dict[str, Any] = {"hand": np.array(hand_order())[keep], "combos": self.combos[keep],
+                                 "equity": self.equity[keep], "ev": hand_ev[keep], "eqr": eqr[keep],
+                                 "made": self.made[keep].astype(str), "draws": self.draws[keep].astype(str)}
+        for a, action in enumerate(self.actions):
+            table[action] = self.strategy[a][keep]
+        for a, action in enumerate(self.actions):
+            table[f"ev {action}"] = self.ev[a][keep]
+        return pd.DataFrame(table)
+
+    def categories(self, by: str = "made") -> DataFrame:
+        """The range of the player to act grouped by made hand (``by="made"``) or by draw (``by="draws"``): combos,
+        share, equity, EV and each action's frequency (:func:`matchdb.solver.categories.group_hands`)."""
+        if by not in ("made", "draws"):
+            raise LibraryError(f"by is {by!r}; expected 'made' or 'draws'.")
+        return group_hands(self.to_pandas(), self.actions, by)
 
     def frequencies(self) -> list[float]:
         """Each action's share over the range, weighted by combos (NaN where the range is empty)."""

@@ -3,13 +3,15 @@
 Layout of a library folder (``NAME.zarr``)::
 
     zarr.json                the root group; attributes: format, version, the spec and its SHA-256
-    flops/NNNN/              one zarr group per solved canonical flop (NNNN its index, 0..1754), four arrays
-                             over (decision, action, hand), hands in matchdb's 1,326-hand order (real cards of
-                             the canonical flop):
+    flops/NNNN/              one zarr group per solved canonical flop (NNNN its index, 0..1754): four arrays
+                             over (decision, action, hand) and the hands' categories, hands in matchdb's
+                             1,326-hand order (real cards of the canonical flop):
         strategy   uint16    each action's frequency x 65,535 (0 for a hand not in the range there)
         ev         int16     each action's EV in chips x 32,767 / the decision's ev_scale (-32,768: no value)
         combos     float32   (decision, hand): how often the player to act holds the hand there
         equity     uint16    (decision, hand): the hand's equity x 65,534 (65,535: no value)
+        categories uint8     (2, hand): each hand's made hand on the flop (its place in MADE_HANDS; 255 for a hand
+                             in neither range) and its draws (bit k: DRAWS[k])
     manifest/NNNN.json       the flop's decisions (lines, players, actions, ev_scale), exploitability, iterations,
                              seconds, its table's SHA-256 and each array's SHA-256; written last: a flop is stored
                              once its entry exists
@@ -34,22 +36,24 @@ import numpy as np
 
 from matchdb.core.hole_cards import N_HANDS
 from matchdb.library.spec import FlopNotStoredError, LibraryError, LibrarySpec
+from matchdb.solver.categories import DRAWS, MADE_HANDS, category
 
 __all__ = ["FORMAT", "VERSION", "FlopAnswers", "extract", "create_library", "library_spec", "write_flop",
            "read_flop", "stored_flops", "remove_partials", "array_digest", "LibraryFiles", "FolderFiles"]
 
 FORMAT = "matchdb-library"
-VERSION = 1
+VERSION = 2  # 2: each flop's hand categories stored
 #: Arrays of a stored flop, in the order the manifest lists their digests.
-ARRAYS = ("strategy", "ev", "combos", "equity")
+ARRAYS = ("strategy", "ev", "combos", "equity", "categories")
 _NO_EV = -32768
 _NO_EQUITY = 65535
+_NO_CATEGORY = 255
 
 
 @dataclass
 class FlopAnswers:
     """One flop's stored decisions: ``meta`` (lines, players, actions, ev_scale, the solve's figures) and the
-    four arrays of the module's layout."""
+    five arrays of the module's layout."""
 
     index: int
     meta: dict[str, Any]
@@ -57,6 +61,7 @@ class FlopAnswers:
     ev: np.ndarray
     combos: np.ndarray
     equity: np.ndarray
+    categories: np.ndarray
 
     def arrays(self) -> dict[str, np.ndarray]:
         return {name: getattr(self, name) for name in ARRAYS}
@@ -106,6 +111,14 @@ def extract(solution: Any, index: int, table_sha256: str) -> FlopAnswers:
         eq = node.equity(p)
         good = np.isfinite(eq) & inside
         equity[k, where] = np.where(good, np.rint(np.where(good, eq, 0) * 65534), _NO_EQUITY).astype(np.uint16)
+    categories = np.zeros((2, N_HANDS), dtype=np.uint8)
+    categories[0] = _NO_CATEGORY
+    board = [int(c) for c in spot.board[:3]]
+    for hands in spot.hands:
+        for position, cards in zip(hands.index, hands.cards, strict=True):
+            made, drawn = category([int(c) for c in cards], board)
+            categories[0, position] = MADE_HANDS.index(made)
+            categories[1, position] = sum(1 << DRAWS.index(d) for d in drawn)
     meta = {
         "index": index, "board": solution.board, "table_sha256": table_sha256,
         "lines": [list(node.line) for node in nodes], "players": [node.player for node in nodes],
@@ -114,7 +127,7 @@ def extract(solution: Any, index: int, table_sha256: str) -> FlopAnswers:
         "iterations": solution.iterations, "seconds": solution.seconds,
         "oop_ev": solution.oop_ev, "ip_ev": solution.ip_ev, "oop_equity": solution.oop_equity,
     }
-    return FlopAnswers(index, meta, strategy, ev, combos, equity)
+    return FlopAnswers(index, meta, strategy, ev, combos, equity, categories)
 
 
 def decode_ev(coded: np.ndarray, scale: float) -> np.ndarray:
@@ -128,6 +141,13 @@ def decode_equity(coded: np.ndarray) -> np.ndarray:
 
 def decode_strategy(coded: np.ndarray) -> np.ndarray:
     return coded.astype(np.float64) / 65535
+
+
+def decode_categories(coded: np.ndarray) -> tuple[list[str], list[str]]:
+    """Each hand's made hand ('' where none is stored) and draws (names joined by ", ") from stored codes."""
+    made = [MADE_HANDS[c] if c != _NO_CATEGORY else "" for c in coded[0].tolist()]
+    names = [", ".join(d for k, d in enumerate(DRAWS) if bits >> k & 1) for bits in range(1 << len(DRAWS))]
+    return made, [names[bits] for bits in coded[1].tolist()]
 
 
 # -- files ------------------------------------------------------------------------------------------

@@ -33,12 +33,17 @@ Draws (on the flop and the turn; a hand may have several):
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from matchdb.core.cards import rank_of, suit_of
 from matchdb.core.evaluator import STRAIGHT_TOP, evaluate, hand_type
 
-__all__ = ["MADE_HANDS", "DRAWS", "made_hand", "draws", "category"]
+if TYPE_CHECKING:
+    from pandas import DataFrame
+
+__all__ = ["MADE_HANDS", "DRAWS", "made_hand", "draws", "category", "group_hands"]
 
 #: The made-hand categories, best first.
 MADE_HANDS = (
@@ -117,3 +122,41 @@ def draws(hole: Sequence[int], board: Sequence[int]) -> tuple[str, ...]:
 def category(hole: Sequence[int], board: Sequence[int]) -> tuple[str, tuple[str, ...]]:
     """(made hand, draws) of two hole cards on a board."""
     return made_hand(hole, board), draws(hole, board)
+
+
+def group_hands(frame: DataFrame, actions: Sequence[str], by: str = "made") -> DataFrame:
+    """A table of hands grouped by made hand (``by="made"``) or by draw (``by="draws"``, a hand counted under each
+    of its draws, ``no draw`` when none): combos, share of the range, equity, EV and each action of ``actions``
+    found among the columns, each a mean weighted by combos; rows in the order of the categories.
+
+    ``frame`` has a row per hand with ``combos``, ``equity``, ``ev``, ``made``, ``draws`` (names joined by ", ")
+    and a frequency column per action (a node's ``to_pandas()``, of the solver or of a library).
+
+    >>> import pandas as pd
+    >>> hands = pd.DataFrame({"combos": [1.0, 3.0], "equity": [0.9, 0.5], "ev": [80.0, 20.0],
+    ...                       "made": ["set", "set"], "draws": ["", "flush draw"], "Check": [0.0, 1.0]})
+    >>> group_hands(hands, ["Check"]).to_dict(orient="records")
+    [{'made': 'set', 'combos': 4.0, 'share': 1.0, 'equity': 0.6, 'ev': 35.0, 'Check': 0.75}]
+    """
+    import pandas as pd
+
+    if by not in ("made", "draws"):
+        raise ValueError(f"by is {by!r}; expected 'made' or 'draws'.")
+    if by == "draws":
+        frame = frame.assign(draws=frame["draws"].map(lambda d: d.split(", ") if d else ["no draw"])).explode("draws")
+    order = list(MADE_HANDS) if by == "made" else [*DRAWS, "no draw"]
+    present = [c for c in actions if c in frame.columns]
+    rows = []
+    total = frame["combos"].sum()
+    for name in order:
+        part = frame[frame[by] == name]
+        combos = part["combos"].sum()
+        if combos <= 0:
+            continue
+        row = {by: name, "combos": combos, "share": combos / total if total > 0 else math.nan,
+               "equity": float((part["equity"] * part["combos"]).sum() / combos),
+               "ev": float((part["ev"] * part["combos"]).sum() / combos)}
+        for action in present:
+            row[action] = float((part[action] * part["combos"]).sum() / combos)
+        rows.append(row)
+    return pd.DataFrame(rows)

@@ -41,7 +41,7 @@ import numpy as np
 from matchdb.core.cards import format_card, format_cards
 from matchdb.core.hole_cards import hand_order
 from matchdb.core.pairs import board_columns
-from matchdb.solver.categories import DRAWS, MADE_HANDS, category
+from matchdb.solver.categories import category, group_hands
 from matchdb.solver.game import canonical_frame, canonical_rows
 from matchdb.solver.layout import ACTION, CHANCE, FOLD, SHOWDOWN
 from matchdb.solver.navigate import Place, node_strategy, parse_line, root_place, step, walk
@@ -527,29 +527,9 @@ class SolutionNode:
         """The range grouped by made hand (``by="made"``) or by draw (``by="draws"``, a hand counted under each
         of its draws, ``no draw`` when none): combos, share of the range, equity, EV and, for the player to
         act, each action's frequency; as a pandas DataFrame in the order of the categories."""
-        import pandas as pd
-
-        frame = self.to_pandas(player)
         if by not in ("made", "draws"):
             raise SolverError(f"by is {by!r}; expected 'made' or 'draws'.")
-        if by == "draws":
-            frame = frame.assign(draws=frame["draws"].map(lambda d: d.split(", ") if d else ["no draw"])).explode("draws")
-        order = list(MADE_HANDS) if by == "made" else [*DRAWS, "no draw"]
-        actions = [c for c in self.actions if c in frame.columns]
-        rows = []
-        total = frame["combos"].sum()
-        for name in order:
-            part = frame[frame[by] == name]
-            combos = part["combos"].sum()
-            if combos <= 0:
-                continue
-            row = {by: name, "combos": combos, "share": combos / total if total > 0 else math.nan,
-                   "equity": float((part["equity"] * part["combos"]).sum() / combos),
-                   "ev": float((part["ev"] * part["combos"]).sum() / combos)}
-            for name_a in actions:
-                row[name_a] = float((part[name_a] * part["combos"]).sum() / combos)
-            rows.append(row)
-        return pd.DataFrame(rows)
+        return group_hands(self.to_pandas(player), self.actions, by)
 
     def to_dict(self, hands: bool = False) -> dict[str, Any]:
         """The node's summary: where it is, the actions and their frequencies, each range's combos, equity and EV;

@@ -72,6 +72,15 @@ def test_a_stored_decision_is_a_fresh_solve_of_that_flop_renamed(library, small_
                 assert figures[action][0] == pytest.approx(strategy[a, i], abs=1 / 65535)
                 assert figures[action][1] == pytest.approx(action_ev[a, i], abs=scale / 32767 + 1e-9)
         assert stored.frequencies() == pytest.approx(node.frequencies(), abs=1e-4)
+        # each hand's made hand and draws are the solver's (on the renamed flop), and so are the categories' figures
+        mine = stored.to_pandas().set_index("hand")
+        theirs = node.to_pandas(p).set_index("hand")
+        assert (mine["made"] == theirs.loc[mine.index, "made"]).all() and (mine["draws"] == theirs.loc[mine.index, "draws"]).all()
+        for by in ("made", "draws"):
+            got, want = stored.categories(by), node.categories(p, by=by)
+            assert list(got[by]) == list(want[by])
+            for column in ("combos", "share", "equity", "ev", *node.actions):
+                assert got[column].to_numpy() == pytest.approx(want[column].to_numpy(), abs=1e-3 * scale + 1e-4), (by, column)
 
 
 def test_the_report_is_a_plain_loop_over_the_flops(library, lib_flops):
@@ -93,6 +102,22 @@ def test_the_report_is_a_plain_loop_over_the_flops(library, lib_flops):
     for suits, (weighted, count) in sums.items():
         assert by_suits.loc[suits, "flops"] == count
         assert by_suits.loc[suits, "Check"] == pytest.approx(weighted / count, abs=1e-12)
+    # by hand category over every flop: each hand counted by its combos times its flop's weight
+    by_made = lib.report("Check", by="made")
+    mass: dict[str, float] = {}
+    bets: dict[str, float] = {}
+    everything = 0.0
+    for index, board in zip(frame["index"], frame["flop"], strict=True):
+        node = lib.node(board, "Check")
+        for made, combos, bet in zip(node.made, node.combos, node.strategy[node.actions.index("Bet 50")], strict=True):
+            if combos > 0:
+                mass[made] = mass.get(made, 0.0) + ORBIT_SIZES[index] * combos
+                bets[made] = bets.get(made, 0.0) + ORBIT_SIZES[index] * combos * bet
+                everything += ORBIT_SIZES[index] * combos
+    assert set(by_made.index) == set(mass)
+    for made, weighted in mass.items():
+        assert by_made.loc[made, "share"] == pytest.approx(weighted / everything, rel=1e-9)
+        assert by_made.loc[made, "Bet 50"] == pytest.approx(bets[made] / weighted, rel=1e-9, abs=1e-12)
 
 
 def test_a_killed_build_resumes_to_the_same_bytes(library, small_store, lib_flops, toy_spec, tmp_path):
@@ -212,6 +237,9 @@ def test_the_command_line_builds_shows_and_reports(library, small_store, tmp_pat
                  "--plot", str(tmp_path / "r.png")]) == 0
     assert (tmp_path / "r.csv").read_text().startswith("pairing,flops,Check,")
     assert (tmp_path / "r.png").stat().st_size > 1000
+    capsys.readouterr()
+    assert main(["library", "report", str(library), "--by", "draws"]) == 0
+    assert capsys.readouterr().out.split()[:4] == ["share", "equity", "ev", "eqr"]
     by_suits = open_library(library).report(by="suits")
     ax = open_library(library).plot(by="suits", out=tmp_path / "s.svg")  # the bars are the report's shares
     widths = [p.get_width() for p in ax.patches]
