@@ -16,8 +16,9 @@ __all__ = ["register"]
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add ``library build``, ``verify``, ``pack``, ``show`` and ``report`` to the subcommands ``sub``."""
-    top = sub.add_parser("library", help="a solution library: one spot solved on every flop (build, verify, pack, show, report)")
+    """Add ``library build``, ``verify``, ``pack``, ``show``, ``report`` and ``train`` to the subcommands ``sub``."""
+    top = sub.add_parser("library", help="a solution library: one spot solved on every flop (build, verify, pack, show, "
+                                         "report, train)")
     commands = top.add_subparsers(dest="library_command", required=True)
 
     p = commands.add_parser("build", help="solve a spec on every flop (or --flops) into a library folder; resumes")
@@ -60,6 +61,15 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--out", help="write the table as CSV to this file instead of printing it")
     p.add_argument("--plot", help="also draw the mix of actions by texture or category (--by, default suits) to this .png or .svg")
     p.set_defaults(func=_report)
+
+    p = commands.add_parser("train", help="decisions dealt from a library: pick an action, see the solution's "
+                                          "frequencies and the EV lost; a summary at the end")
+    p.add_argument("library", help="the library: a folder, a packed file or its URL")
+    p.add_argument("--hands", type=int, default=10, help="decisions to deal (default 10; the end of input stops early)")
+    p.add_argument("--player", choices=("OOP", "IP"), help="train one side (default: either)")
+    p.add_argument("--seed", type=int, help="seed of the deals (default: a fresh one each run)")
+    p.add_argument("--db", help=DB_HELP + "; its tables are checked against the library's")
+    p.set_defaults(func=_train)
 
 
 def _build(args: argparse.Namespace) -> int:
@@ -139,4 +149,35 @@ def _report(args: argparse.Namespace) -> int:
         print(f"wrote {len(frame)} rows to {args.out}")
         return 0
     sys.stdout.write(frame.to_string(float_format=lambda x: f"{x:.4f}") + "\n")
+    return 0
+
+
+def _train(args: argparse.Namespace) -> int:
+    """Deal, read a pick from the input (its number or its name; q stops), grade it; the session's summary last."""
+    from matchdb.library import Trainer, open_library
+
+    check_numbers(args, (("hands", 1, 10_000), ("seed", 0, 2**63 - 1)))
+    trainer = Trainer(open_library(args.library, open_db(args) if args.db else None), seed=args.seed,
+                      player=args.player)
+    for k in range(args.hands):
+        drill = trainer.deal()
+        print(f"\n{k + 1}. {drill.text()}")
+        action = None
+        while action is None:
+            try:
+                answer = input("your pick: ").strip()
+            except EOFError:
+                answer = "q"
+            if answer.lower() in ("q", "quit"):
+                print(f"\n{trainer.summary().text()}")
+                return 0
+            names = {a.lower(): a for a in drill.actions}
+            if answer.isdigit() and 1 <= int(answer) <= len(drill.actions):
+                action = drill.actions[int(answer) - 1]
+            elif answer.lower() in names:
+                action = names[answer.lower()]
+            else:
+                print(f"expected 1 to {len(drill.actions)}, an action's name or q; got {answer[:40]!r}")
+        print(trainer.answer(drill, action).text())
+    print(f"\n{trainer.summary().text()}")
     return 0

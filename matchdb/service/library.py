@@ -1,10 +1,13 @@
 """The solution libraries a server was started with (``matchdb serve --library DIR``): ``/v1/library`` lists them,
-``/v1/library/{name}/node`` answers a stored decision of any flop.
+``/v1/library/{name}/node`` answers a stored decision of any flop, ``/deal`` and ``/grade`` train on them.
 
 A library is named by its spec's name. A question names the flop by its real cards and the decision by its line
 from the flop's first decision; the answer gives the player to act, the pot, the actions and the range's
-frequency of each, and with ``hand=`` that hand's frequency and EV of each action (chips, as the solver gives
-them). A flop the library lacks is 404; the library's folder is never named to a client.
+frequency of each, with ``hand=`` that hand's frequency and EV of each action (chips, as the solver gives
+them), and with ``hands=true`` every hand of the range there and its categories (what the ``/solver`` page
+draws). ``/deal`` deals a decision as the trainer does (:mod:`matchdb.library.trainer`: board, line, player, hand,
+actions; never the solution) and ``/grade`` answers a pick. A flop the library lacks is 404; the library's folder
+is never named to a client.
 """
 
 from __future__ import annotations
@@ -13,13 +16,17 @@ import os
 from collections.abc import Iterable
 from typing import Any
 
+import numpy as np
 from fastapi import FastAPI, Query
+from pydantic import BaseModel, Field
 
 from matchdb.db.query import MatchDB
 from matchdb.human.store import SessionNotFoundError
-from matchdb.library import Library, LibraryError, open_library
+from matchdb.library import Drill, Library, LibraryError, LibraryNode, open_library
+from matchdb.library.trainer import deal, grade, summarize
+from matchdb.service.solves import json_ready
 
-__all__ = ["add_routes", "open_libraries"]
+__all__ = ["add_routes", "node_hands", "open_libraries"]
 
 
 def open_libraries(folders: Iterable[str | os.PathLike[str]], db: MatchDB) -> dict[str, Library]:
@@ -43,6 +50,36 @@ def _own(library: Library, error: LibraryError) -> LibraryError:
     return type(error)(text)
 
 
+class Pick(BaseModel):
+    """One pick of a training session: the drill (board, line, hand) and the action picked."""
+
+    board: str = Field(max_length=20)
+    line: list[str] = Field(default_factory=list, max_length=40)
+    hand: str = Field(max_length=10)
+    action: str = Field(max_length=40)
+
+
+class Picks(BaseModel):
+    """A training session's picks, for its summary (graded again here: a client sends no figures)."""
+
+    picks: list[Pick] = Field(max_length=500)
+
+
+def node_hands(node: LibraryNode) -> dict[str, Any]:
+    """The hands of the player to act at a stored decision and their categories, as ``/v1/solve/{id}/node`` gives
+    a solve's (the player's name in lower case as the key; no ``weight``: a library stores combos)."""
+    frame = node.to_pandas()
+    records = []
+    for row in frame.to_dict(orient="records"):
+        record = {k: row[k] for k in ("hand", "combos", "equity", "ev", "eqr", "made", "draws")}
+        record["strategy"] = [row[a] for a in node.actions]
+        record["action_ev"] = [row[f"ev {a}"] for a in node.actions]
+        records.append(record)
+    name = node.player.lower()
+    categories = {by: node.categories(by).to_dict(orient="records") for by in ("made", "draws")}
+    return {"hands": {name: records}, "categories": {name: categories}}
+
+
 def add_routes(app: FastAPI, db: MatchDB, libraries: dict[str, Library]) -> None:
     """Add the library routes answering from ``libraries`` (by name)."""
 
@@ -51,23 +88,73 @@ def add_routes(app: FastAPI, db: MatchDB, libraries: dict[str, Library]) -> None
         return {"libraries": [{"name": name, "spec": library.spec.to_dict(), "flops": len(library.flops())}
                               for name, library in libraries.items()]}
 
-    @app.get("/v1/library/{name}/node", summary="A stored decision of a library on any flop; one hand's figures")
-    def get_node(name: str, board: str = Query(..., description="a flop, like Kd7h2s"),
-                 line: str = Query("", description="actions from the flop's first decision, like 'Check, Bet 30'"),
-                 hand: str | None = Query(None, description="a hand, like AhKh: its frequency and EV of each action"),
-                 ) -> dict[str, Any]:
+    def find(name: str) -> Library:
         library = libraries.get(name)
         if library is None:
             known = ", ".join(map(repr, libraries)) or "none (start matchdb serve with --library DIR)"
             raise SessionNotFoundError(f"No library is named {name[:40]!r}; this server has {known}.")
+        return library
+
+    @app.get("/v1/library/{name}/node", summary="A stored decision of a library on any flop; one hand's figures")
+    def get_node(name: str, board: str = Query(..., description="a flop, like Kd7h2s"),
+                 line: str = Query("", description="actions from the flop's first decision, like 'Check, Bet 30'"),
+                 hand: str | None = Query(None, description="a hand, like AhKh: its frequency and EV of each action"),
+                 hands: bool = Query(False, description="also every hand of the range and its categories"),
+                 ) -> dict[str, Any]:
+        library = find(name)
         try:
             node = library.node(board, line)
-            answer: dict[str, Any] = {"library": name, "board": node.board, "line": list(node.line),
-                                      "player": node.player, "pot": node.pot, "actions": node.actions,
-                                      "frequencies": node.frequencies()}
+            answer: dict[str, Any] = {"library": name, "board": node.board, "line": list(node.line), "street": "flop",
+                                      "kind": "action", "player": node.player, "pot": node.pot,
+                                      "actions": node.actions, "frequencies": node.frequencies(),
+                                      "exploitability_pct": library.flop(board).exploitability_pct}
             if hand is not None:
                 answer["hand"] = {"hand": hand, "actions": {a: {"frequency": f, "ev": ev}
                                                             for a, (f, ev) in node.hand(hand).items()}}
+            stored = set(library.flop(board).lines)
+            answer["next"] = [a for a in node.actions if (*node.line, a) in stored]  # actions to a stored decision
+            if hands:
+                answer.update(node_hands(node))
         except LibraryError as error:
             raise _own(library, error) from None
-        return answer
+        out: dict[str, Any] = json_ready(answer)
+        return out
+
+    @app.get("/v1/library/{name}/deal", summary="A decision dealt from a library to train on (never its solution)")
+    def get_deal(name: str, player: str | None = Query(None, description="OOP or IP (default: either)"),
+                 seed: int | None = Query(None, ge=0, le=2**63 - 1, description="seed of the deal (default: fresh)"),
+                 ) -> dict[str, Any]:
+        library = find(name)
+        try:
+            return deal(library, np.random.default_rng(seed), player).to_dict()
+        except LibraryError as error:
+            raise _own(library, error) from None
+
+    @app.get("/v1/library/{name}/grade", summary="The solution's answer to a pick: frequencies, EVs, EV lost")
+    def get_grade(name: str, board: str = Query(..., description="the drill's flop"),
+                  line: str = Query("", description="the drill's line"),
+                  hand: str = Query(..., description="the drill's hand"),
+                  action: str = Query(..., description="the action picked, one of the drill's"),
+                  ) -> dict[str, Any]:
+        library = find(name)
+        try:
+            node = library.node(board, line)
+            drill = Drill(node.board, node.line, node.player, hand, node.pot, list(node.actions))
+            out: dict[str, Any] = json_ready(grade(library, drill, action).to_dict())
+        except LibraryError as error:
+            raise _own(library, error) from None
+        return out
+
+    @app.post("/v1/library/{name}/summary", summary="A training session's tally from its picks (graded again here)")
+    def post_summary(name: str, session: Picks) -> dict[str, Any]:
+        library = find(name)
+        try:
+            grades = []
+            for pick in session.picks:
+                node = library.node(pick.board, pick.line)
+                drill = Drill(node.board, node.line, node.player, pick.hand, node.pot, list(node.actions))
+                grades.append(grade(library, drill, pick.action))
+            out: dict[str, Any] = json_ready(summarize(grades).to_dict())
+        except LibraryError as error:
+            raise _own(library, error) from None
+        return out

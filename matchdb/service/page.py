@@ -1,12 +1,12 @@
 """The pages and their files: the equity explorer (issues 15 and 21) at ``/``, the table at ``/play``, the hand
-replayer at ``/replayer``, their files under ``/web/``; and the explorer's routes ``GET /v1/hands`` (the grid it draws)
+replayer at ``/replayer``, the solver at ``/solver``, the trainer at ``/trainer``, their files under ``/web/``; and the explorer's routes ``GET /v1/hands`` (the grid it draws)
 and ``GET /v1/range`` (a range's weight on each starting-hand class, what the page draws of a range).
 
 The pages' files live in the package (``matchdb/service/web/``) and are sent
 under a content security policy that lets a page load and ask nothing from
 elsewhere. The pages share one base (issue 31): each is ``base.html``'s shell
 (head, header with the pages' navigation, the error box) around its own body
-(``explorer.html``, ``play.html``, ``replayer.html``), styled by ``base.css``
+(``explorer.html``, ``play.html``, ``replayer.html``, ``solver.html``, ``trainer.html``), styled by ``base.css``
 and its own stylesheet; its script imports ``base.js`` (``$``, the requests to
 the API with their one error path, ``showError``, percentages). Every number
 a page shows is an answer of the API: the pages compute nothing.
@@ -50,7 +50,7 @@ __all__ = [
 #: Each page's address, its title and its name: its body is web/{name}.html, its script and stylesheet
 #: /web/{name}.js and /web/{name}.css; web/base.html is the shell of them all.
 PAGES = {"/": ("equity explorer", "explorer"), "/play": ("play the bots", "play"), "/replayer": ("hand replayer", "replayer"),
-         "/solver": ("solver", "solver")}
+         "/solver": ("solver", "solver"), "/trainer": ("trainer", "trainer")}
 #: The files served under ``/web/`` (from matchdb/service/web/) and their media types; nothing else is served from there.
 PAGE_FILES = {
     "base.js": "text/javascript", "base.css": "text/css",
@@ -195,7 +195,11 @@ def add_routes(app: FastAPI, db: MatchDB) -> None:
 
     @app.get("/solver", include_in_schema=False)
     def get_solver_page() -> Response:
-        return page("/solver")  # over /v1/solve (matchdb.service.solves)
+        return page("/solver")  # over /v1/solve (matchdb.service.solves) and /v1/library (matchdb.service.library)
+
+    @app.get("/trainer", include_in_schema=False)
+    def get_trainer_page() -> Response:
+        return page("/trainer")  # over /v1/library (matchdb.service.library)
 
     @app.get("/web/{name}", include_in_schema=False)
     def get_page_file(name: str) -> Response:

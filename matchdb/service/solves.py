@@ -65,6 +65,7 @@ __all__ = [
     "SolveSpot",
     "add_routes",
     "estimate",
+    "json_ready",
     "node_fields",
     "run_solve",
 ]
@@ -153,7 +154,7 @@ def run_solve(db: MatchDB, spot: SolveSpot, folder: str) -> dict[str, Any]:
     solution = db.solve(spot.oop, spot.ip, spot.board, spot.pot, spot.stack, spot.bet, spot.raise_,
                         target=spot.target, max_iterations=spot.max_iterations, on_check=on_check, **spot.options())
     solution.save(where / "solution.npz")
-    clean: dict[str, Any] = _clean(solution.to_dict())
+    clean: dict[str, Any] = json_ready(solution.to_dict())
     return clean
 
 
@@ -161,12 +162,12 @@ def _finite(x: float) -> float | None:
     return float(x) if math.isfinite(x) else None
 
 
-def _clean(value: Any) -> Any:
-    """``value`` with NaN and infinities as None and numpy numbers as Python's (JSON has neither)."""
+def json_ready(value: Any) -> Any:
+    """``value`` (dicts, lists, numbers) with NaN and infinities as None and numpy numbers as Python's (JSON has neither)."""
     if isinstance(value, dict):
-        return {str(k): _clean(v) for k, v in value.items()}
+        return {str(k): json_ready(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
-        return [_clean(v) for v in value]
+        return [json_ready(v) for v in value]
     if hasattr(value, "item") and not isinstance(value, (str, bytes)):
         value = value.item()
     if isinstance(value, float) and not math.isfinite(value):
@@ -209,7 +210,7 @@ def node_fields(solution: Any, path: str) -> dict[str, Any]:
         categories[name] = {by: node.categories(p, by=by).to_dict(orient="records") for by in ("made", "draws")}
     out["hands"] = hands
     out["categories"] = categories
-    clean: dict[str, Any] = _clean(out)
+    clean: dict[str, Any] = json_ready(out)
     return clean
 
 

@@ -122,12 +122,12 @@ def test_the_pages_and_their_files_come_from_the_package(server):
         assert answer.status_code == 200 and answer.headers["content-type"].startswith(media)
         assert answer.text == (web / name).read_text() and "default-src 'self'" in answer.headers["content-security-policy"]
     assert list(PAGE_FILES) == ["base.js", "base.css", "explorer.js", "explorer.css", "play.js", "play.css",
-                                "replayer.js", "replayer.css", "solver.js", "solver.css"]
+                                "replayer.js", "replayer.css", "solver.js", "solver.css", "trainer.js", "trainer.css"]
     missing = httpx.get(f"{server}/web/query.py")
     assert missing.status_code == 404
     assert missing.json()["detail"] == ("The page has no file 'query.py'; expected one of base.js, base.css, explorer.js, "
                                         "explorer.css, play.js, play.css, replayer.js, replayer.css, "
-                                        "solver.js, solver.css.")
+                                        "solver.js, solver.css, trainer.js, trainer.css.")
     assert httpx.get(f"{server}/web/base.html").status_code == 404  # the shell is served filled in, never bare
     assert httpx.get(f"{server}/web/..%2Fquery.py").status_code == 404  # only the page's files, by name
     paths = httpx.get(f"{server}/openapi.json").json()["paths"]

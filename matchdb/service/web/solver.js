@@ -1,10 +1,13 @@
 // matchdb's solver page: a spot posted to /v1/solve, its progress followed, the solution browsed node by node
-// (GET /v1/solve/{id}/node). The 13 x 13 grid shows the range of the player to act, each class coloured by its mix
-// of actions (weighted by combos); hovering a class lists its hands; clicking an action or a card walks the tree.
+// (GET /v1/solve/{id}/node); or a flop of a solution library the server holds, browsed without solving
+// (GET /v1/library/{name}/node, its flop's decisions). The 13 x 13 grid shows the range of the player to act, each
+// class coloured by its mix of actions (weighted by combos); hovering a class lists its hands; clicking an action or
+// a card walks the tree.
 import { $, request, showError as showBaseError } from "./base.js";
 
 const RANKS = "AKQJT98765432";
 let job = null;     // the id of the solve
+let shelf = null;   // or {library, board}: a library's flop being browsed
 let line = [];      // the steps from the root to the node shown
 let node = null;    // the node's answer
 let polling = null;
@@ -41,6 +44,7 @@ async function solve(event) {
   reportError("");
   if (job) ask("DELETE", `/v1/solve/${job}`).catch(() => {});
   job = null;
+  shelf = null;
   $("result").hidden = true;
   try {
     const posted = await ask("POST", "/v1/solve", spot());
@@ -91,10 +95,26 @@ async function stop() {
   document.body.dataset.state = "ready";
 }
 
+async function browse(event) {
+  event.preventDefault();
+  reportError("");
+  clearTimeout(polling);
+  if (job) ask("DELETE", `/v1/solve/${job}`).catch(() => {});
+  job = null;
+  $("stop").hidden = true;
+  $("progress").hidden = true;
+  shelf = { library: $("library").value, board: $("flop").value.replace(/\s+/g, "") };
+  await go([]);
+}
+
 async function go(steps) {
   document.body.dataset.state = "loading";
   try {
-    const answer = await ask("GET", `/v1/solve/${job}/node?path=${encodeURIComponent(steps.join(", "))}`);
+    const path = encodeURIComponent(steps.join(", "));
+    const answer = shelf
+      ? await ask("GET", `/v1/library/${encodeURIComponent(shelf.library)}/node?board=${encodeURIComponent(shelf.board)}` +
+                  `&line=${path}&hands=true`)
+      : await ask("GET", `/v1/solve/${job}/node?path=${path}`);
     line = steps;
     node = answer;
     draw();
@@ -123,6 +143,10 @@ function handClass(hand) {
 
 function draw() {
   $("result").hidden = false;
+  if (shelf) {
+    $("summary").textContent = `${node.board}: library ${shelf.library}, exploitability ${node.exploitability_pct.toFixed(3)} % ` +
+      "of the pot; the flop's decisions are stored";
+  }
   const nav = $("line");
   nav.replaceChildren(button("root", () => go([])));
   line.forEach((step, i) => nav.append(button(step, () => go(line.slice(0, i + 1)))));
@@ -133,16 +157,20 @@ function draw() {
   node.actions.forEach((action, i) => {
     const b = button(`${action} ${(100 * node.frequencies[i]).toFixed(1)} %`, () => go([...line, action]));
     b.dataset.action = action;
+    if (node.next && !node.next.includes(action)) {  // a library stores the flop's decisions only
+      b.disabled = true;
+      b.title = "the library stores no decision after this action";
+    }
     b.style.borderColor = actionColour(action, i, node.actions);
     actions.append(b);
   });
   const cards = $("cards");
-  cards.replaceChildren(...node.cards.map((card) => {
+  cards.replaceChildren(...(node.cards || []).map((card) => {
     const b = button(card, () => go([...line, card]));
     b.dataset.card = card;
     return b;
   }));
-  cards.hidden = node.cards.length === 0;
+  cards.hidden = !node.cards || node.cards.length === 0;
   drawGrid();
   drawCategories();
   $("details").replaceChildren(Object.assign(document.createElement("p"),
@@ -221,14 +249,17 @@ function details(name, hands) {
     return;
   }
   const table = document.createElement("table");
-  const head = ["hand", "weight", "equity", "EV", ...(hands[0].strategy ? node.actions.flatMap((a) => [a, `EV ${a}`]) : [])];
+  const weighed = hands[0].weight !== undefined;  // a solve's hands carry their range weight; a library's, combos
+  const head = ["hand", weighed ? "weight" : "combos", "equity", "EV",
+                ...(hands[0].strategy ? node.actions.flatMap((a) => [a, `EV ${a}`]) : [])];
   const tr = document.createElement("tr");
   head.forEach((h) => tr.append(Object.assign(document.createElement("th"), { textContent: h })));
   table.append(tr);
   for (const hand of hands) {
     const row = document.createElement("tr");
     row.dataset.hand = hand.hand;
-    const values = [hand.hand, hand.weight.toFixed(3), (100 * hand.equity).toFixed(1) + " %", hand.ev.toFixed(2)];
+    const values = [hand.hand, (weighed ? hand.weight : hand.combos).toFixed(3), (100 * hand.equity).toFixed(1) + " %",
+                    hand.ev.toFixed(2)];
     if (hand.strategy) hand.strategy.forEach((f, a) => values.push((100 * f).toFixed(1) + " %", hand.action_ev[a].toFixed(2)));
     values.forEach((v) => row.append(Object.assign(document.createElement("td"), { textContent: v })));
     table.append(row);
@@ -253,8 +284,22 @@ function drawCategories() {
   }
 }
 
-document.addEventListener("DOMContentLoaded", () => {
+/** The libraries the server holds, offered for browsing (the form stays hidden when there are none). */
+async function listLibraries() {
+  try {
+    const { libraries } = await ask("GET", "/v1/library");
+    $("library").replaceChildren(...libraries.map((l) => Object.assign(document.createElement("option"),
+      { value: l.name, textContent: `${l.name} (${l.flops} flops)` })));
+    $("browse").hidden = libraries.length === 0;
+  } catch (error) {
+    reportError(error.message);
+  }
+}
+
+document.addEventListener("DOMContentLoaded", async () => {
   $("spot").addEventListener("submit", solve);
   $("stop").addEventListener("click", stop);
-  document.body.dataset.state = "ready";
+  $("browse").addEventListener("submit", browse);
+  await listLibraries();
+  if (document.body.dataset.state !== "error") document.body.dataset.state = "ready";
 });
