@@ -37,8 +37,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help="seconds a new session of /play may take to make before the request fails with 503; the "
                    "session is then not kept (default 30)")
     p.add_argument("--play-solutions", default=None, metavar="DIR",
-                   help="folder of saved solutions (matchdb solve --save) that /play offers as opponents "
-                   "'solver:NAME' for DIR/NAME.npz: the solver bot")
+                   help="folder of saved solutions (matchdb solve --save) and solution libraries that /play offers as "
+                   "opponents 'solver:NAME' for DIR/NAME.npz, DIR/NAME.zarr or DIR/NAME.zip: the solver bot")
     p.add_argument("--solve-keep", type=float, default=None, metavar="SECONDS",
                    help="seconds a finished solve of /v1/solve is kept after it was last asked about; then it and its "
                    "file go (default 900)")

@@ -28,7 +28,9 @@ The built-in bots (all from the articles):
 - :class:`TomlinsonBot` - West's decisions on Tomlinson's Monte Carlo hand
   strength (50-100 samples from the match table, steered opponents);
 - ``"solver:spot.npz"`` - :class:`matchdb.play.solved.SolverBot`, heads-up
-  from a saved solution of :mod:`matchdb.solver` (a simple rule outside it).
+  from a saved solution of :mod:`matchdb.solver` (a simple rule outside it);
+  ``"solver:NAME.zarr"`` - :class:`matchdb.play.solved.LibraryBot`, from a
+  solution library on every flop.
 
 Each built-in bot keeps its parameters as one flat vector of named, bounded
 numbers (:meth:`BuiltinBot.vector`, :meth:`BuiltinBot.bounds`,
@@ -603,7 +605,8 @@ def make_bot(spec: str) -> Bot:
     pair of sixes or better by preflop equity), ``"income:montecarlo"``
     (Tomlinson's steered samples), ``"west:dropout"`` (samples with West's
     drop-out model). ``"solver:spot.npz"`` plays from a saved solution
-    (:class:`matchdb.play.solved.SolverBot`). A name ending in ``.json`` is a file :func:`save_bot`
+    (:class:`matchdb.play.solved.SolverBot`), ``"solver:NAME.zarr"`` (a library folder, ``.zip`` or URL) from a
+    solution library (:class:`matchdb.play.solved.LibraryBot`). A name ending in ``.json`` is a file :func:`save_bot`
     wrote (``matchdb tune bot --out``), read by :func:`load_bot`.
     ``"path/to/file.py:Class"`` and ``"module:Class"`` make an instance of
     your class (called without arguments): a bot with ``act(view)``, or a
@@ -621,9 +624,10 @@ def make_bot(spec: str) -> Bot:
     if spec.endswith(".json"):
         return load_bot(spec)
     if spec.startswith("solver:"):
-        from matchdb.play.solved import SolverBot  # it builds on this module's Bot
+        from matchdb.play.solved import LibraryBot, SolverBot, is_library  # they build on this module's Bot
 
-        return SolverBot(spec[len("solver:"):])
+        path = spec[len("solver:"):]
+        return LibraryBot(path) if is_library(path) else SolverBot(path)
     name, _, strength = spec.partition(":")
     if name in _FACTORIES and (not strength or strength in _STRENGTHS):
         bot = _FACTORIES[name]()

@@ -1,4 +1,4 @@
-"""The ``solver`` bot: heads-up play from a saved solution (:meth:`matchdb.solver.Solution.save`).
+"""The ``solver`` bot: heads-up play from a saved solution (:meth:`matchdb.solver.Solution.save`) or a solution library.
 
 ``make_bot("solver:spot.npz")`` (or ``SolverBot("spot.npz", seed=0)``) reads
 the solution on its first decision, through the database the table offers
@@ -24,6 +24,13 @@ third of the pot after calling (``to_call / (pot + to_call) <= 1/3``), else
 fold. :meth:`SolverBot.advice` gives the solution's figures for any player's
 hand at a decision in the spot (the coach shows them).
 
+``make_bot("solver:NAME.zarr")`` (a library folder, a packed ``.zip`` or its
+URL; :class:`LibraryBot`) plays from a :mod:`solution library <matchdb.library>`
+the same way on *every* flop: a hand is in the spot on the flop when it is
+heads-up at the spec's pot and stack-to-pot ratio, the button is IP and every
+flop action so far is a stored decision's (sizes matched as above). The library
+stores the flop's decisions; the turn and the river are played by the simple rule.
+
 >>> from matchdb.play.bots import make_bot
 >>> bot = make_bot("solver:spot.npz")
 >>> bot.name, bot.seed
@@ -42,7 +49,7 @@ from matchdb.core.cards import format_card
 from matchdb.play.engine import CALL, CHECK, FOLD, RAISE, View
 from matchdb.play.interface import Bot, BotError
 
-__all__ = ["SolverBot", "SPR_TOLERANCE", "SIZE_TOLERANCE", "FALLBACK_PRICE", "fallback"]
+__all__ = ["SolverBot", "LibraryBot", "SPR_TOLERANCE", "SIZE_TOLERANCE", "FALLBACK_PRICE", "fallback", "is_library"]
 
 #: The effective stack may differ from the solution's (scaled by the pot) by this share.
 SPR_TOLERANCE = 0.05
@@ -70,6 +77,48 @@ def fallback(view: View) -> tuple[int, int]:
 def _amount(action: str) -> int | None:
     match = _AMOUNT.search(action)
     return int(match[1]) if match and not action.startswith(("Fold", "Check", "Call")) else None
+
+
+def _scale(view: View, street0: int, pot: int, stack: int) -> tuple[float, int] | None:
+    """(chip scale, IP's seat) when ``view``'s hand is heads-up at the solved spot's pot and stack-to-pot ratio from
+    the engine's street ``street0`` on (see the module's text), else None."""
+    seats = [s for s, live in enumerate(view.in_hand) if live]
+    before = dict.fromkeys(range(len(view.stacks)), 0)
+    since = dict.fromkeys(range(len(view.stacks)), 0)
+    bets: dict[tuple[int, int], int] = {}
+    for street, seat, kind, amount in view.history:
+        key = (street, seat)
+        added = amount - bets.get(key, 0) if kind == RAISE else amount if kind != FOLD else 0
+        if kind == RAISE:
+            bets[key] = amount
+        elif kind != FOLD:
+            bets[key] = bets.get(key, 0) + amount
+        (before if street < street0 else since)[seat] += added
+    pot0 = sum(before.values())
+    if pot0 <= 0:
+        return None
+    ratio = pot0 / pot
+    effective = min(view.stacks[s] + since[s] for s in seats) / ratio
+    if abs(effective - stack) > SPR_TOLERANCE * stack or view.button not in seats:
+        return None
+    return ratio, view.button
+
+
+def _tree_action(actions: list[str], pot: float, kind: int, amount: int, ratio: float) -> str | None:
+    """The tree's action (of ``actions``, at a node of ``pot`` chips) for the engine's action, or None when the
+    tree has none near it."""
+    if kind == FOLD:
+        wanted = "Fold"
+    elif kind in (CHECK, CALL):
+        wanted = "Check" if "Check" in actions else "Call"
+    else:
+        sized = [(abs(size * ratio - amount), a) for a in actions if (size := _amount(a)) is not None]
+        if not sized:
+            return None
+        gap, wanted = min(sized)
+        if gap > max(1.0, SIZE_TOLERANCE * pot * ratio):
+            return None
+    return wanted if wanted in actions else None
 
 
 class SolverBot(Bot):
@@ -156,29 +205,11 @@ class SolverBot(Bot):
         if len(board) < len(first) or sorted(board[:3]) != sorted(first[:3]) or board[3:len(first)] != first[3:]:
             return None
         street0 = len(first) - 2  # the engine's street (1 flop, 2 turn, 3 river) where the solve starts
-        seats = [s for s, live in enumerate(view.in_hand) if live]
-        before = dict.fromkeys(range(len(view.stacks)), 0)
-        since = dict.fromkeys(range(len(view.stacks)), 0)
-        bets: dict[tuple[int, int], int] = {}
-        for street, seat, kind, amount in view.history:
-            key = (street, seat)
-            added = amount - bets.get(key, 0) if kind == RAISE else amount if kind != FOLD else 0
-            if kind == RAISE:
-                bets[key] = amount
-            elif kind != FOLD:
-                bets[key] = bets.get(key, 0) + amount
-            (before if street < street0 else since)[seat] += added
-        pot0 = sum(before.values())
         question = solution.question
-        if pot0 <= 0:
+        scaled = _scale(view, street0, question["pot"], question["stack"])
+        if scaled is None:
             return None
-        ratio = pot0 / question["pot"]
-        effective = min(view.stacks[s] + since[s] for s in seats) / ratio
-        if abs(effective - question["stack"]) > SPR_TOLERANCE * question["stack"]:
-            return None
-        ip_seat = view.button
-        if ip_seat not in seats:
-            return None
+        ratio, ip_seat = scaled
         node = root
         for street, seat, kind, amount in view.history:
             if street < street0:
@@ -214,16 +245,105 @@ class SolverBot(Bot):
     @staticmethod
     def _follow(node: Any, kind: int, amount: int, ratio: float) -> Any:
         """The child of ``node`` for the engine's action, or None when the tree has none near it."""
-        actions = node.actions
-        if kind == FOLD:
-            wanted = "Fold"
-        elif kind in (CHECK, CALL):
-            wanted = "Check" if "Check" in actions else "Call"
-        else:
-            sized = [(abs(size * ratio - amount), a) for a in actions if (size := _amount(a)) is not None]
-            if not sized:
+        wanted = _tree_action(node.actions, node.pot, kind, amount, ratio)
+        return None if wanted is None else node.play(wanted)
+
+
+def is_library(path: str) -> bool:
+    """Whether a ``solver:`` bot's path names a solution library (a folder, a ``.zip`` or a URL) rather than a saved
+    solution (``.npz``)."""
+    return not path.endswith(".npz")
+
+
+class LibraryBot(Bot):
+    """Plays heads-up from the solution library at ``path`` on every flop (see the module's docstring); ``seed``
+    seeds its sampling, ``db`` is the database the library's tables are checked against (default: the table's)."""
+
+    def __init__(self, path: str | os.PathLike[str], seed: int = 0, db: Any = None, name: str = "solver") -> None:
+        self.path = os.fspath(path)
+        self.seed = seed
+        self.db = db
+        self.name = name
+        self._rng = np.random.default_rng(seed)
+        self._library: Any = None
+        self.in_spot = 0  # decisions taken from the library
+        self.outside = 0  # decisions taken by the simple rule
+
+    def __getstate__(self) -> dict[str, Any]:  # sent to arena workers without the open library (each opens its own)
+        state = dict(self.__dict__)
+        state["_library"] = None
+        return state
+
+    def library(self, view: View | None = None) -> Any:
+        """The library, opened on first use (checked against the bot's database or the table's when there is one)."""
+        if self._library is None:
+            from matchdb.library import open_library
+
+            db = self.db
+            if db is None and view is not None and view.source is not None:
+                db = getattr(view.source, "db", view.source)
+            self._library = open_library(self.path, db if hasattr(db, "store") else None)
+        return self._library
+
+    def act(self, view: View) -> tuple[int, int]:
+        found = self.locate(view)
+        if found is None:
+            self.outside += 1
+            return fallback(view)
+        node, ratio, hand = found
+        strategy = np.asarray(node.strategy[:, hand], dtype=np.float64)
+        total = strategy.sum()
+        if not total > 0:
+            self.outside += 1
+            return fallback(view)
+        self.in_spot += 1
+        choice = int(self._rng.choice(len(strategy), p=strategy / total))
+        return SolverBot._to_engine(node.actions[choice], ratio, view)
+
+    def advice(self, view: View) -> dict[str, Any] | None:
+        """The library's figures for ``view``'s player and hand at a stored flop decision, else None (as
+        :meth:`SolverBot.advice` gives a solution's)."""
+        found = self.locate(view)
+        if found is None:
+            return None
+        node, ratio, hand = found
+        return {"line": list(node.line), "actions": node.actions,
+                "frequencies": [float(x) for x in node.strategy[:, hand]],
+                "ev": [float(x) * ratio for x in node.ev[:, hand]], "range_frequencies": node.frequencies()}
+
+    def locate(self, view: View) -> tuple[Any, float, int] | None:
+        """(library node, chip scale, hand's index in the 1,326-hand order) of the flop decision ``view`` shows, or
+        None outside the library (not the flop, not heads-up, another pot or stack-to-pot ratio, an action off the
+        tree, a hand outside the range)."""
+        from matchdb.core.hole_cards import hand_index
+        from matchdb.library import FlopNotStoredError
+
+        if view.street != 1 or len(view.board) != 3 or sum(view.in_hand) != 2:
+            return None
+        library = self.library(view)
+        spec = library.spec
+        scaled = _scale(view, 1, spec.pot, spec.stack)
+        if scaled is None:
+            return None
+        ratio, ip_seat = scaled
+        try:
+            flop = library.flop([format_card(c) for c in view.board])
+        except FlopNotStoredError:
+            return None
+        stored = set(flop.lines)
+        line: tuple[str, ...] = ()
+        for street, seat, kind, amount in view.history:
+            if street != 1:
+                continue
+            node = flop.node(line)
+            if (seat == ip_seat) != (node.player == "IP"):
                 return None
-            gap, wanted = min(sized)
-            if gap > max(1.0, SIZE_TOLERANCE * node.pot * ratio):
+            wanted = _tree_action(node.actions, node.pot, kind, amount, ratio)
+            if wanted is None or (*line, wanted) not in stored:
                 return None
-        return node.play(wanted) if wanted in actions else None
+            line = (*line, wanted)
+        node = flop.node(line)
+        if (view.seat == ip_seat) != (node.player == "IP"):
+            return None
+        hand = hand_index([format_card(c) for c in view.hole])
+        return (node, ratio, hand) if node.combos[hand] > 0 else None

@@ -63,8 +63,9 @@ def allowed_opponent(spec: Any, solutions: str | os.PathLike[str] | None = None)
     """``spec`` when it names a built-in bot (with an optional strength), else a one-sentence refusal.
 
     With a ``solutions`` folder (``matchdb serve --play-solutions DIR``), ``"solver:NAME"`` is the ``solver``
-    bot playing ``DIR/NAME.npz`` (:class:`matchdb.play.solved.SolverBot`); the spec kept is the file's path,
-    which the client never sees.
+    bot playing ``DIR/NAME.npz`` (:class:`matchdb.play.solved.SolverBot`) or the library ``DIR/NAME.zarr`` or
+    ``DIR/NAME.zip`` (:class:`matchdb.play.solved.LibraryBot`); the spec kept is the file's path, which the
+    client never sees.
 
     >>> allowed_opponent("west-tight"), allowed_opponent("west:exact")
     ('west-tight', 'west:exact')
@@ -83,13 +84,17 @@ def allowed_opponent(spec: Any, solutions: str | os.PathLike[str] | None = None)
 
 
 def _solution_opponent(name: str, folder: Path) -> str:
-    """``solver:PATH`` for a solution ``NAME`` of ``folder`` (or its own path, as a kept session names it)."""
+    """``solver:PATH`` for a solution ``NAME`` of ``folder``: ``NAME.npz`` (a saved solution), ``NAME.zarr`` or
+    ``NAME.zip`` (a solution library, played on every flop); or its own path, as a kept session names it."""
     path = Path(name)
-    if path.is_absolute() and path.parent == folder.resolve() and path.suffix == ".npz" and path.is_file():
+    kinds = (".npz", ".zarr", ".zip")
+    if path.is_absolute() and path.parent == folder.resolve() and path.suffix in kinds and path.exists():
         return f"solver:{path}"
-    if re.fullmatch(r"[A-Za-z0-9_-]{1,64}", name) and (folder / f"{name}.npz").is_file():
-        return f"solver:{(folder / f'{name}.npz').resolve()}"
-    offered = sorted(p.stem for p in folder.glob("*.npz"))[:20]
+    if re.fullmatch(r"[A-Za-z0-9_-]{1,64}", name):
+        for kind in kinds:
+            if (folder / f"{name}{kind}").exists():
+                return f"solver:{(folder / f'{name}{kind}').resolve()}"
+    offered = sorted({p.stem for kind in kinds for p in folder.glob(f"*{kind}")})[:20]
     raise SessionError(f"The solution {name[:40]!r} is not one this server offers; expected one of "
                        f"{', '.join(offered) or 'none'}.")
 

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from matchdb.core.cards import parse_cards
+from matchdb.core.hole_cards import hand_index
 from matchdb.play.arena import run_arena
 from matchdb.play.bots import BotError, make_bot
 from matchdb.play.engine import CALL, FOLD, RAISE, Table
@@ -123,3 +124,97 @@ def test_the_coach_shows_the_solution_s_figures_in_the_spot(solved, small_db):
     assert advice["ev"] == pytest.approx(solution.root.action_ev()[:, i].tolist())
     assert advice["range_frequencies"] == pytest.approx(solution.root.frequencies())
     assert coach.solution_advice(_river("QhQd", "KsKd", board="2c7dJh3s9c").view()) is None
+
+
+# -- the solver bot from a solution library: every flop -------------------------------------------------------------
+
+TOY = 'name = "toy"\noop = "AA,KK,AK"\nip = "QQ,JJ,AQs,T9s"\npot = 100\nstack = 100\nbet = "50%, a"\ntarget = 3.0\n'
+
+
+@pytest.fixture(scope="module")
+def library(small_db, tmp_path_factory):
+    """A toy library of two flops (AhKhQh, AsTs9h): pot 100, stacks 100."""
+    from matchdb.library import LibrarySpec, build_library
+
+    out = tmp_path_factory.mktemp("library") / "toy.zarr"
+    build_library(out, LibrarySpec.from_toml(TOY), small_db, flops="AhKhQh,AsTs9h", serial=True, quiet=True)
+    return out
+
+
+def _flop(oop_hole: str, ip_hole: str, flop: str, preflop_to: int = 50):
+    """A real hand heads-up, stacks 150, blinds 1/2: the button (IP) raises to ``preflop_to``, the big blind calls;
+    returned at the flop with the big blind (OOP) to act (pot 100, stacks 100 by default)."""
+    table = Table([150, 150], 1, 2)
+    deck = list(parse_cards(ip_hole)) + list(parse_cards(oop_hole)) + list(parse_cards(flop))
+    deck += [c for c in range(52) if c not in deck]
+    hand = table.start_hand(deck)
+    hand.act(RAISE, preflop_to)
+    hand.act(CALL)
+    return hand
+
+
+def test_from_a_library_it_plays_the_stored_frequencies_on_a_renamed_flop(library, small_db):
+    from matchdb.library import open_library
+    from matchdb.play.solved import LibraryBot
+
+    bot = make_bot(f"solver:{library}")
+    assert isinstance(bot, LibraryBot) and bot.name == "solver"
+    bot.db = small_db
+    hand = _flop("KsKd", "QhQd", "AhTh9c")  # AsTs9h with its suits renamed
+    view = hand.view()
+    assert view.street == 1 and view.seat == 1
+    node = open_library(library).node("AhTh9c")
+    figures = node.hand("KsKd")
+    p = figures["Bet 50"][0]
+    assert 0.05 < p < 0.95  # a mixed strategy: the test means something
+    n = 2000
+    bets = sum(bot.act(view) == (RAISE, 50) for _ in range(n))
+    assert abs(bets / n - p) <= 4 * math.sqrt(p * (1 - p) / n), (bets, n, p)
+    assert bot.in_spot == n and bot.outside == 0
+    advice = bot.advice(view)
+    assert advice["line"] == [] and advice["actions"] == node.actions
+    assert advice["frequencies"] == [f for f, _ in figures.values()] and advice["ev"] == [ev for _, ev in figures.values()]
+    assert advice["range_frequencies"] == node.frequencies()
+
+
+def test_from_a_library_it_follows_the_flop_and_leaves_it_to_the_simple_rule(library, small_db):
+    from matchdb.library import open_library
+    from matchdb.play.solved import LibraryBot
+
+    bot = LibraryBot(library, seed=2, db=small_db)
+    hand = _flop("KsKd", "QhQd", "AsTs9h")
+    hand.act(RAISE, 50)  # OOP bets 50 (half the pot): IP faces the stored decision after "Bet 50"
+    node, ratio, index = bot.locate(hand.view())
+    assert node.line == ("Bet 50",) and node.player == "IP" and ratio == 1.0 and index == hand_index("QhQd")
+    assert bot.advice(hand.view())["frequencies"] == [f for f, _ in open_library(library).node("AsTs9h", "Bet 50").hand("QhQd").values()]
+    scaled = _flop("KsKd", "QhQd", "AsTs9h")
+    scaled.act(RAISE, 48)  # within 10 % of the pot of 50: the tree's Bet 50
+    assert bot.locate(scaled.view())[0].line == ("Bet 50",)
+    off = _flop("KsKd", "QhQd", "AsTs9h")
+    off.act(RAISE, 80)  # no stored size near 80
+    assert bot.locate(off.view()) is None
+    assert bot.locate(_flop("KsKd", "QhQd", "AsTs9h", preflop_to=100).view()) is None  # pot 200, stacks 50
+    assert bot.locate(_flop("KsKd", "QhQd", "2c7dJh").view()) is None  # a flop the library lacks
+    turn = _flop("KsKd", "QhQd", "AsTs9h")
+    turn.act(CALL)
+    turn.act(CALL)  # both check: the turn
+    assert turn.view().street == 2 and bot.locate(turn.view()) is None
+    assert bot.act(turn.view()) == (CALL, 0) and bot.outside == 1  # the simple rule: a free check
+
+
+def test_the_arena_and_the_play_service_seat_it(library, small_db, tmp_path):
+    import shutil
+
+    from matchdb.human.session import SessionError
+    from matchdb.service.play import allowed_opponent
+
+    bot = make_bot(f"solver:{library}")
+    bot.db = small_db
+    result = run_arena([bot, "station"], games=2, mode="cash", hands=20, seed=5, progress=False)
+    assert result.bot("solver").hands == 40
+    offered = tmp_path / "spots"
+    offered.mkdir()
+    shutil.copytree(library, offered / "toy.zarr")
+    assert allowed_opponent("solver:toy", offered) == f"solver:{(offered / 'toy.zarr').resolve()}"
+    with pytest.raises(SessionError, match=r"The solution 'nope' is not one this server offers; expected one of toy\."):
+        allowed_opponent("solver:nope", offered)
