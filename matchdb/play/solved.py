@@ -25,7 +25,7 @@ fold. :meth:`SolverBot.advice` gives the solution's figures for any player's
 hand at a decision in the spot (the coach shows them).
 
 ``make_bot("solver:NAME.zarr")`` (a library folder, a packed ``.zip`` or its
-URL; :class:`LibraryBot`) plays from a :mod:`solution library <matchdb.library>`
+URL; :class:`LibraryBot`) plays from a solution library (:mod:`matchdb.library`)
 the same way on *every* flop: a hand is in the spot on the flop when it is
 heads-up at the spec's pot and stack-to-pot ratio, the button is IP and every
 flop action so far is a stored decision's (sizes matched as above). The library
