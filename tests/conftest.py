@@ -37,3 +37,22 @@ def full_matchups(full_store):
     import matchdb
 
     return matchdb.open(full_store).preflop_matchups()
+
+
+#: A toy spot for solution libraries (pot 100, stacks 100, one size and all-in): cheap to solve on a flop.
+TOY_SPEC = 'name = "toy"\noop = "AA,KK,AK"\nip = "QQ,JJ,AQs,T9s"\npot = 100\nstack = 100\nbet = "50%, a"\ntarget = 3.0\n'
+
+
+@pytest.fixture(scope="session")
+def toy_library(small_store, solver_compiled):
+    """A library of the toy spot on two flops of the small store (AhKhQh, AsTs9h), built once per test run in this
+    process (the Dask build is tested in tests/library); read only."""
+    import matchdb
+    from conftest import built_once
+    from matchdb.library import LibrarySpec, build_library
+
+    def make(folder):
+        build_library(folder / "toy.zarr", LibrarySpec.from_toml(TOY_SPEC), matchdb.open(small_store),
+                      flops="AhKhQh,AsTs9h", serial=True, quiet=True)
+
+    return built_once("toy-library", make) / "toy.zarr"

@@ -16,9 +16,10 @@ __all__ = ["register"]
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add ``library build``, ``verify``, ``pack``, ``show``, ``report`` and ``train`` to the subcommands ``sub``."""
-    top = sub.add_parser("library", help="a solution library: one spot solved on every flop (build, verify, pack, show, "
-                                         "report, train)")
+    """Add ``library build``, ``init``, ``verify``, ``pack``, ``show``, ``report`` and ``train`` to the subcommands
+    ``sub``."""
+    top = sub.add_parser("library", help="a solution library: one spot solved on every flop (build, init, verify, pack, "
+                                         "show, report, train)")
     commands = top.add_subparsers(dest="library_command", required=True)
 
     p = commands.add_parser("build", help="solve a spec on every flop (or --flops) into a library folder; resumes")
@@ -31,6 +32,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--db", help=DB_HELP)
     p.add_argument("--quiet", action="store_true", help="no progress")
     p.set_defaults(func=_build)
+
+    p = commands.add_parser("init", help="make an empty library folder for a spec (before a SLURM array fills it)")
+    p.add_argument("--spec", required=True, help="the spot, a TOML file like data/library/srp-100bb.toml")
+    p.add_argument("--out", required=True, help="the library folder (made, or checked to hold the same spec)")
+    p.set_defaults(func=_init)
 
     p = commands.add_parser("verify", help="check every stored flop and solve a sample again; exit 1 on a problem")
     p.add_argument("library", help="the library: a folder, a packed file or its URL")
@@ -81,6 +87,18 @@ def _build(args: argparse.Namespace) -> int:
     report = build_library(args.out, spec, db, flops=args.flops, workers=args.workers, scheduler=args.scheduler,
                            serial=args.serial, quiet=args.quiet)
     print(report.summary())
+    return 0
+
+
+def _init(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from matchdb.library import read_spec
+    from matchdb.library.store import create_library
+
+    spec = read_spec(args.spec)
+    create_library(Path(args.out), spec)
+    print(f"library {args.out} ready for the spec {spec.name!r}")
     return 0
 
 

@@ -94,7 +94,7 @@ def build_library(out: str | os.PathLike[str], spec: LibrarySpec, db: MatchDB, f
                                       f"library needs (table {lacking[0]} first); build them with 'matchdb build'.")
     started = time.perf_counter()
     create_library(root, spec)
-    remove_partials(root)
+    remove_partials(root, indices)
     done = set(stored_flops(FolderFiles(root)))
     todo = [i for i in indices if i not in done]
     report = LibraryReport(root=root, requested=len(indices), skipped=len(indices) - len(todo))

@@ -27,7 +27,7 @@ import hashlib
 import json
 import os
 import shutil
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -193,11 +193,15 @@ def library_spec(files: LibraryFiles) -> LibrarySpec:
     return LibrarySpec.from_dict(attrs["spec"], f"The library '{where}'")
 
 
-def remove_partials(root: Path) -> None:
-    """Hidden leftovers of a build killed while writing a flop."""
-    for folder in (root / "flops", root / "manifest"):
-        for leftover in folder.glob(".*"):
-            shutil.rmtree(leftover) if leftover.is_dir() else leftover.unlink()
+def remove_partials(root: Path, indices: Iterable[int]) -> None:
+    """Hidden leftovers of a build killed while writing one of the flops ``indices`` (only those: builds of other
+    flops, such as the other tasks of a SLURM array, may be writing theirs beside it)."""
+    for index in indices:
+        for leftover in (root / "flops" / f".{index:04d}.partial", root / "manifest" / f".{index:04d}.json.partial"):
+            if leftover.is_dir():
+                shutil.rmtree(leftover, ignore_errors=True)
+            elif leftover.exists():
+                leftover.unlink(missing_ok=True)
 
 
 def stored_flops(files: LibraryFiles) -> list[int]:

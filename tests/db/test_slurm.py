@@ -154,3 +154,41 @@ def test_dask_jobqueue_builds_on_slurm_workers(slurm):
     assert result.returncode == 0, result.stdout + result.stderr
     assert "built 6 tables" in result.stdout and "OK" in result.stdout
     _check_store(store, "200-205")
+
+
+@pytest.mark.usefixtures("solver_compiled")
+def test_a_library_job_array_solves_and_verifies(slurm, small_store):
+    """slurm/library_submit.sh: the library made for the spec, two array tasks solving a slice of the flops each into
+    it side by side, the finishing job resuming and verifying; every flop stored equals a solve here.
+
+    The jobs share one numba cache (the run's, where the solver's kernels are compiled already; else one in the run's
+    shared folder, compiled once under matchdb's lock) instead of compiling the solver once each."""
+    from matchdb.library import LibrarySpec, open_library, solve_flop
+    from matchdb.library.store import FolderFiles, read_flop
+
+    env, base = slurm
+    spec = base / "toy.toml"
+    spec.write_text('name = "toy"\noop = "AA,KK,AK"\nip = "QQ,JJ,AQs,T9s"\npot = 100\nstack = 100\nbet = "50%, a"\n'
+                    "target = 3.0\n")
+    library = base / "toy.zarr"
+    run_env = dict(env, MATCHDB_PATH=str(small_store), SPEC=str(spec), LIBRARY=str(library), FLOPS="0-2", TASKS="2",
+                   PYTHON=sys.executable, TIME="00:10:00", MEM="1G",
+                   NUMBA_CACHE_DIR=os.environ.get("NUMBA_CACHE_DIR") or str(Path(os.environ["MATCHDB_TEST_SHARED"]) / "numba"))
+    result = subprocess.run(["bash", str(REPO / "slurm" / "library_submit.sh")], env=run_env, cwd=base,
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert "submitted library array" in result.stdout
+    _wait(lambda: _queue_empty(env), 600, "the library array and finishing jobs")
+    logs = sorted(base.glob("matchdb-library-finish-*.out"))
+    assert logs, "the finishing job wrote no log"
+    last = logs[-1].read_text().rstrip().splitlines()[-1]
+    assert ": 3 flops checked, 2 solved again" in last and last.endswith(": OK"), logs[-1].read_text()
+    task_logs = sorted(base.glob("matchdb-library-*_*.out"))
+    assert len(task_logs) == 2 and all("flops" in log.read_text() for log in task_logs)
+    stored = open_library(library)
+    assert stored.flops() == [0, 1, 2]
+    keys = LibrarySpec.from_toml(spec.read_text()).to_dict()
+    for index in (0, 2):
+        fresh = solve_flop(str(small_store), index, keys)
+        entry = read_flop(FolderFiles(library), index)
+        assert all((entry.arrays()[k] == fresh.arrays()[k]).all() for k in ("strategy", "combos", "categories")), index

@@ -128,17 +128,10 @@ def test_the_coach_shows_the_solution_s_figures_in_the_spot(solved, small_db):
 
 # -- the solver bot from a solution library: every flop -------------------------------------------------------------
 
-TOY = 'name = "toy"\noop = "AA,KK,AK"\nip = "QQ,JJ,AQs,T9s"\npot = 100\nstack = 100\nbet = "50%, a"\ntarget = 3.0\n'
-
-
 @pytest.fixture(scope="module")
-def library(small_db, tmp_path_factory):
-    """A toy library of two flops (AhKhQh, AsTs9h): pot 100, stacks 100."""
-    from matchdb.library import LibrarySpec, build_library
-
-    out = tmp_path_factory.mktemp("library") / "toy.zarr"
-    build_library(out, LibrarySpec.from_toml(TOY), small_db, flops="AhKhQh,AsTs9h", serial=True, quiet=True)
-    return out
+def library(toy_library):
+    """The run's toy library: two flops (AhKhQh, AsTs9h), pot 100, stacks 100."""
+    return toy_library
 
 
 def _flop(oop_hole: str, ip_hole: str, flop: str, preflop_to: int = 50):

@@ -1,7 +1,7 @@
 """A solution library on a real server (issue 33): the trainer's API and page, and the /solver page browsing a
 library without solving, in a real browser (headless Chromium), every figure checked against the Python API.
 
-The library is two flops of a toy spot (a monotone flop and a two-tone one), built in this process.
+The library is two flops of a toy spot (a monotone flop and a two-tone one): the run's ``toy_library``.
 """
 
 from __future__ import annotations
@@ -14,20 +14,15 @@ import numpy as np
 import pytest
 
 from matchdb.core.hole_cards import CLASS_OF_HAND, CLASSES
-from matchdb.library import Drill, LibrarySpec, Trainer, build_library, open_library
+from matchdb.library import Drill, Trainer, open_library
 from matchdb.library.trainer import grade, summarize
 from tests.helpers import running_server
 
 pytestmark = pytest.mark.usefixtures("solver_compiled")  # compiled once per run (conftest.py)
 
-TOY = 'name = "toy"\noop = "AA,KK,AK"\nip = "QQ,JJ,AQs,T9s"\npot = 100\nstack = 100\nbet = "50%, a"\ntarget = 3.0\n'
-
-
 @pytest.fixture(scope="module")
-def library(small_db, tmp_path_factory):
-    out = tmp_path_factory.mktemp("library") / "toy.zarr"
-    build_library(out, LibrarySpec.from_toml(TOY), small_db, flops="AhKhQh,AsTs9h", serial=True, quiet=True)
-    return out
+def library(toy_library):
+    return toy_library
 
 
 @pytest.fixture(scope="module")
