@@ -181,7 +181,7 @@ class Library:
             rows.append({by: name, "share": mass / total, "equity": equity, "ev": ev,
                          "eqr": ev / (equity * pot) if equity > 0 else np.nan,
                          **{action: part[action] / mass for action in actions}})
-        return pd.DataFrame(rows).set_index(by)
+        return pd.DataFrame(rows, columns=[by, "share", "equity", "ev", "eqr", *actions]).set_index(by)
 
     def plot(self, line: str | tuple[str, ...] | list[str] | None = None, by: str = "suits",
              out: str | os.PathLike[str] | None = None, ax: Any = None, table: DataFrame | None = None) -> Any:
@@ -205,13 +205,17 @@ class LibraryFlop:
         self._perm = perm
         self._answers = answers
         self._lines = [tuple(line) for line in answers.meta["lines"]]
-        made, drawn = decode_categories(answers.categories)
-        order = _to_canonical(perm)
-        self._made = np.array(made, dtype=object)[order]
-        self._draws = np.array(drawn, dtype=object)[order]
 
     def __repr__(self) -> str:
         return f"LibraryFlop({self.board!r}, index={self.index}, decisions={len(self._lines)})"
+
+    @functools.cached_property
+    def hand_categories(self) -> tuple[np.ndarray, np.ndarray]:
+        """Each hand's made hand on the flop ('' for a hand in neither range) and its draws (names joined by ", "),
+        in the 1,326-hand order of the flop's real cards; decoded when first asked."""
+        made, drawn = decode_categories(self._answers.categories)
+        order = _to_canonical(self._perm)
+        return np.array(made, dtype=object)[order], np.array(drawn, dtype=object)[order]
 
     @property
     def lines(self) -> list[tuple[str, ...]]:
@@ -252,8 +256,7 @@ class LibraryNode:
         self.ev = decode_ev(answers.ev[k, :n][:, order], float(meta["ev_scale"][k]))
         self.combos = answers.combos[k][order].astype(np.float64)
         self.equity = decode_equity(answers.equity[k][order])
-        self.made: np.ndarray = flop._made  # each hand's made hand on the flop ('' for a hand in neither range)
-        self.draws: np.ndarray = flop._draws  # and its draws, names joined by ", "
+        self._flop = flop
 
     def __repr__(self) -> str:
         return f"LibraryNode(board={self.board!r}, line={list(self.line)!r}, player={self.player!r})"
@@ -270,6 +273,16 @@ class LibraryNode:
             raise LibraryError(f"{format_cards(parse_cards(hand))} is not in {self.player}'s range after "
                                f"{', '.join(self.line) or 'the root'} on {self.board}.")
         return {a: (float(self.strategy[j, i]), float(self.ev[j, i])) for j, a in enumerate(self.actions)}
+
+    @property
+    def made(self) -> np.ndarray:
+        """Each hand's made hand on the flop ('' for a hand in neither range)."""
+        return self._flop.hand_categories[0]
+
+    @property
+    def draws(self) -> np.ndarray:
+        """Each hand's draws on the flop, names joined by ", "."""
+        return self._flop.hand_categories[1]
 
     def to_pandas(self) -> DataFrame:
         """The hands of the player to act here as a pandas DataFrame: hand, combos, equity, EV (chips), EQR,
