@@ -121,9 +121,10 @@ def _tree_action(actions: list[str], pot: float, kind: int, amount: int, ratio: 
     return wanted if wanted in actions else None
 
 
-class SolverBot(Bot):
-    """Plays heads-up from the saved solution at ``path`` (see the module's docstring); ``seed`` seeds its sampling,
-    ``db`` is the database to check the solution against (default: the one the table offers)."""
+class _PlaysSolved(Bot):
+    """What both solver bots share: their settings, a source of solved decisions opened on first use (never sent
+    to arena workers, each opens its own), and sampling an action from the strategy where :meth:`locate` finds the
+    decision, the simple rule elsewhere."""
 
     def __init__(self, path: str | os.PathLike[str], seed: int = 0, db: Any = None, name: str = "solver") -> None:
         self.path = os.fspath(path)
@@ -131,28 +132,24 @@ class SolverBot(Bot):
         self.db = db
         self.name = name
         self._rng = np.random.default_rng(seed)
-        self._solution: Any = None
+        self._opened: Any = None  # the solution or library, once read
         self.in_spot = 0  # decisions taken from the solution
         self.outside = 0  # decisions taken by the simple rule
 
-    def __getstate__(self) -> dict[str, Any]:  # sent to arena workers without the loaded solution (each loads its own)
+    def __getstate__(self) -> dict[str, Any]:  # sent to arena workers without what was read (each reads its own)
         state = dict(self.__dict__)
-        state["_solution"] = None
+        state["_opened"] = None
         return state
 
-    def solution(self, view: View | None = None) -> Any:
-        """The solution, read on first use from the bot's database or the table's (``view.source``)."""
-        if self._solution is None:
-            db = self.db
-            if db is None and view is not None and view.source is not None:
-                db = getattr(view.source, "db", view.source)
-            if db is None or not hasattr(db, "table"):
-                raise BotError(f"The solver bot of {self.path!r} needs the database to read its solution; expected "
-                               "a table that offers one (the arena with a database, /play) or SolverBot(path, db=db).")
-            from matchdb.solver import load
+    def _table_db(self, view: View | None) -> Any:
+        """The bot's database, else the one the table offers (``view.source``), else None."""
+        if self.db is None and view is not None and view.source is not None:
+            return getattr(view.source, "db", view.source)
+        return self.db
 
-            self._solution = load(self.path, db)
-        return self._solution
+    def locate(self, view: View) -> tuple[Any, float, int] | None:
+        """(node, chip scale, hand's index in the node's strategy) of the decision ``view`` shows, or None."""
+        raise NotImplementedError
 
     def act(self, view: View) -> tuple[int, int]:
         found = self.locate(view)
@@ -179,6 +176,23 @@ class SolverBot(Bot):
             return RAISE, view.max_raise_to
         amount = _amount(action)
         return RAISE, int(round((amount or 0) * ratio))
+
+
+class SolverBot(_PlaysSolved):
+    """Plays heads-up from the saved solution at ``path`` (see the module's docstring); ``seed`` seeds its sampling,
+    ``db`` is the database to check the solution against (default: the one the table offers)."""
+
+    def solution(self, view: View | None = None) -> Any:
+        """The solution, read on first use from the bot's database or the table's (``view.source``)."""
+        if self._opened is None:
+            db = self._table_db(view)
+            if db is None or not hasattr(db, "table"):
+                raise BotError(f"The solver bot of {self.path!r} needs the database to read its solution; expected "
+                               "a table that offers one (the arena with a database, /play) or SolverBot(path, db=db).")
+            from matchdb.solver import load
+
+            self._opened = load(self.path, db)
+        return self._opened
 
     def advice(self, view: View) -> dict[str, Any] | None:
         """The solution's figures for ``view``'s player and hand when the decision is in the solved spot, else None:
@@ -255,50 +269,18 @@ def is_library(path: str) -> bool:
     return not path.endswith(".npz")
 
 
-class LibraryBot(Bot):
+class LibraryBot(_PlaysSolved):
     """Plays heads-up from the solution library at ``path`` on every flop (see the module's docstring); ``seed``
     seeds its sampling, ``db`` is the database the library's tables are checked against (default: the table's)."""
 
-    def __init__(self, path: str | os.PathLike[str], seed: int = 0, db: Any = None, name: str = "solver") -> None:
-        self.path = os.fspath(path)
-        self.seed = seed
-        self.db = db
-        self.name = name
-        self._rng = np.random.default_rng(seed)
-        self._library: Any = None
-        self.in_spot = 0  # decisions taken from the library
-        self.outside = 0  # decisions taken by the simple rule
-
-    def __getstate__(self) -> dict[str, Any]:  # sent to arena workers without the open library (each opens its own)
-        state = dict(self.__dict__)
-        state["_library"] = None
-        return state
-
     def library(self, view: View | None = None) -> Any:
         """The library, opened on first use (checked against the bot's database or the table's when there is one)."""
-        if self._library is None:
+        if self._opened is None:
             from matchdb.library import open_library
 
-            db = self.db
-            if db is None and view is not None and view.source is not None:
-                db = getattr(view.source, "db", view.source)
-            self._library = open_library(self.path, db if hasattr(db, "store") else None)
-        return self._library
-
-    def act(self, view: View) -> tuple[int, int]:
-        found = self.locate(view)
-        if found is None:
-            self.outside += 1
-            return fallback(view)
-        node, ratio, hand = found
-        strategy = np.asarray(node.strategy[:, hand], dtype=np.float64)
-        total = strategy.sum()
-        if not total > 0:
-            self.outside += 1
-            return fallback(view)
-        self.in_spot += 1
-        choice = int(self._rng.choice(len(strategy), p=strategy / total))
-        return SolverBot._to_engine(node.actions[choice], ratio, view)
+            db = self._table_db(view)
+            self._opened = open_library(self.path, db if hasattr(db, "store") else None)
+        return self._opened
 
     def advice(self, view: View) -> dict[str, Any] | None:
         """The library's figures for ``view``'s player and hand at a stored flop decision, else None (as

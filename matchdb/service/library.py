@@ -96,9 +96,9 @@ def add_routes(app: FastAPI, db: MatchDB, libraries: dict[str, Library]) -> None
         return library
 
     @app.get("/v1/library/{name}/node", summary="A stored decision of a library on any flop; one hand's figures")
-    def get_node(name: str, board: str = Query(..., description="a flop, like Kd7h2s"),
-                 line: str = Query("", description="actions from the flop's first decision, like 'Check, Bet 30'"),
-                 hand: str | None = Query(None, description="a hand, like AhKh: its frequency and EV of each action"),
+    def get_node(name: str, board: str = Query(..., max_length=20, description="a flop, like Kd7h2s"),
+                 line: str = Query("", max_length=400, description="actions from the flop's first decision, like 'Check, Bet 30'"),
+                 hand: str | None = Query(None, max_length=10, description="a hand, like AhKh: its frequency and EV of each action"),
                  hands: bool = Query(False, description="also every hand of the range and its categories"),
                  ) -> dict[str, Any]:
         library = find(name)
@@ -121,7 +121,7 @@ def add_routes(app: FastAPI, db: MatchDB, libraries: dict[str, Library]) -> None
         return out
 
     @app.get("/v1/library/{name}/deal", summary="A decision dealt from a library to train on (never its solution)")
-    def get_deal(name: str, player: str | None = Query(None, description="OOP or IP (default: either)"),
+    def get_deal(name: str, player: str | None = Query(None, max_length=10, description="OOP or IP (default: either)"),
                  seed: int | None = Query(None, ge=0, le=2**63 - 1, description="seed of the deal (default: fresh)"),
                  ) -> dict[str, Any]:
         library = find(name)
@@ -131,10 +131,10 @@ def add_routes(app: FastAPI, db: MatchDB, libraries: dict[str, Library]) -> None
             raise _own(library, error) from None
 
     @app.get("/v1/library/{name}/grade", summary="The solution's answer to a pick: frequencies, EVs, EV lost")
-    def get_grade(name: str, board: str = Query(..., description="the drill's flop"),
-                  line: str = Query("", description="the drill's line"),
-                  hand: str = Query(..., description="the drill's hand"),
-                  action: str = Query(..., description="the action picked, one of the drill's"),
+    def get_grade(name: str, board: str = Query(..., max_length=20, description="the drill's flop"),
+                  line: str = Query("", max_length=400, description="the drill's line"),
+                  hand: str = Query(..., max_length=10, description="the drill's hand"),
+                  action: str = Query(..., max_length=40, description="the action picked, one of the drill's"),
                   ) -> dict[str, Any]:
         library = find(name)
         try:
