@@ -110,6 +110,14 @@ class Library:
         """The decision after ``line`` (actions like ``"Check, Bet 30"``) on a flop."""
         return self.flop(board).node(line)
 
+    def subgame(self, board: CardsLike, line: str | tuple[str, ...] | list[str], **options: Any) -> Any:
+        """The turn after a flop ``line`` solved again from the library's stored ranges (``board``: the flop and
+        the turn card); see :meth:`LibraryFlop.subgame`."""
+        cards = parse_cards(board)
+        if len(cards) != 4:
+            raise LibraryError(f"The subgame's board is {format_cards(cards)!r}; expected a flop and a turn card.")
+        return self.flop(cards[:3]).subgame(line, format_cards(cards[3:]), **options)
+
     def report(self, line: str | tuple[str, ...] | list[str] | None = None, by: str | None = None) -> DataFrame:
         """Every stored flop's figures at the decision after ``line``: the range's frequency of each action, its EV
         (chips) and equity, the flop's textures and its weight (how many of the 22,100 flops it stands for).
@@ -225,6 +233,60 @@ class LibraryFlop:
     @property
     def exploitability_pct(self) -> float:
         return float(self._answers.meta["exploitability_pct"])
+
+    def ranges_after(self, line: str | tuple[str, ...] | list[str]) -> tuple[np.ndarray, np.ndarray]:
+        """OOP's and IP's ranges after the flop ``line`` (1,326 weights each, matchdb's hand order): the spec's
+        ranges times each player's stored frequency of its own actions along the line, hand by hand."""
+        from matchdb.core.ranges import range_weights
+
+        wanted = _line(line)
+        spec = self.library.spec
+        weights = [np.array(range_weights(spec.oop), dtype=np.float64), np.array(range_weights(spec.ip), dtype=np.float64)]
+        for k, action in enumerate(wanted):
+            node = self.node(wanted[:k])
+            if action not in node.actions:
+                raise LibraryError(f"The action {action!r} is not one of {', '.join(node.actions)} after "
+                                   f"{', '.join(wanted[:k]) or 'the root'} on {self.board}.")
+            p = 0 if node.player == "OOP" else 1
+            weights[p] *= node.strategy[node.actions.index(action)]
+        return weights[0], weights[1]
+
+    def subgame(self, line: str | tuple[str, ...] | list[str], turn: str, db: Any = None, **options: Any) -> Any:
+        """The turn after a flop ``line`` that ends the flop (a call, or two checks) solved again, deeper than the
+        library stores: both players' ranges from :meth:`ranges_after`, the pot and stacks the line leaves, the
+        spec's turn and river sizes and options (``options`` override them, like ``target``); a
+        :class:`matchdb.solver.Solution` of the flop and ``turn``, on ``db`` (default: the library's database).
+
+        A re-solve of the subgame with the stored ranges fixed: its strategies are an equilibrium of that subgame,
+        not the full game's strategy at those nodes (the two agree where the solve of the flop was exact).
+        """
+        wanted = _line(line)
+        if not wanted or wanted in self._lines or wanted[:-1] not in self._lines:
+            raise LibraryError(f"The line {', '.join(wanted)!r} does not end the flop on {self.board}; expected a "
+                               "stored decision's line and then a call or a check that closes the street.")
+        last = wanted[-1]
+        if last not in ("Call", "Check"):
+            raise LibraryError(f"The line {', '.join(wanted)!r} ends with {last!r}; expected a call or a check that "
+                               "closes the street (a fold ends the hand).")
+        db = db if db is not None else self.library.db
+        if db is None:
+            raise LibraryError("A subgame is solved on the match tables; expected open_library(path, db) or db=.")
+        spec = self.library.spec
+        sizes = [int(part) for action in wanted if (part := action.rsplit(" ", 1)[-1]).isdigit()]
+        committed = max(sizes, default=0)  # each player's chips in on the flop: the last bet's or raise's total
+        stack = spec.stack - committed
+        if stack <= 0:
+            raise LibraryError(f"The line {', '.join(wanted)!r} puts both players all-in; nothing is left to decide.")
+        oop, ip = self.ranges_after(wanted)
+        if not (oop.any() and ip.any()):
+            raise LibraryError(f"The line {', '.join(wanted)!r} is never played on {self.board} by the library's "
+                               "solution (a range is empty after it); expected a line the solution plays.")
+        keys = spec.solve_options()
+        for name in ("oop", "ip", "pot", "stack"):
+            keys.pop(name)
+        keys.update(options)
+        bet, raise_ = keys.pop("bet"), keys.pop("raise_")
+        return db.solve(oop, ip, self.board + turn, spec.pot + 2 * committed, stack, bet, raise_, **keys)
 
     def node(self, line: str | tuple[str, ...] | list[str] | None = None) -> LibraryNode:
         wanted = _line(line)

@@ -49,12 +49,17 @@ def lib_flops() -> list[int]:
     return parse_flop_spec(FLOPS)
 
 
-def test_a_stored_decision_is_a_fresh_solve_of_that_flop_renamed(library, small_db, toy_spec):
+@pytest.fixture(scope="module")
+def fresh(small_db, toy_spec):
+    """The toy spot solved on AhTh9c (AsTs9h with its suits renamed) in this process."""
+    return small_db.solve(toy_spec.oop, toy_spec.ip, "AhTh9c", toy_spec.pot, toy_spec.stack, toy_spec.bet,
+                          target=toy_spec.target)
+
+
+def test_a_stored_decision_is_a_fresh_solve_of_that_flop_renamed(library, small_db, fresh):
     """AhTh9c is AsTs9h with its suits renamed: the library answers it from AsTs9h's solution, as a solve of AhTh9c
     answers, to the stored precision (frequencies 1/65,535, EVs 1/32,767 of the decision's largest)."""
     lib = open_library(library, small_db)
-    fresh = small_db.solve(toy_spec.oop, toy_spec.ip, "AhTh9c", toy_spec.pot, toy_spec.stack, toy_spec.bet,
-                           target=toy_spec.target)
     for line in ((), ("Check",), ("Bet 50",)):
         stored = lib.node("AhTh9c", line)
         node = fresh.node(list(line))
@@ -81,6 +86,31 @@ def test_a_stored_decision_is_a_fresh_solve_of_that_flop_renamed(library, small_
             assert list(got[by]) == list(want[by])
             for column in ("combos", "share", "equity", "ev", *node.actions):
                 assert got[column].to_numpy() == pytest.approx(want[column].to_numpy(), abs=1e-3 * scale + 1e-4), (by, column)
+
+
+def test_the_turn_is_solved_again_from_the_stored_ranges(library, small_db, fresh, toy_spec):
+    """Deeper on demand: after a flop line that closes the street, the turn is solved again with both ranges taken
+    from the stored strategies; they are the full solve's ranges at that turn (to the stored precision), with its
+    pot and stacks, and the subgame is solved to the spec's target."""
+    lib = open_library(library, small_db)
+    line = ("Bet 50", "Call")
+    sub = lib.subgame("AhTh9c2s", line)
+    there = fresh.node([*line, "2s"])
+    assert sub.board == "AhTh9c2s" and sub.root.pot == there.pot == 200 and sub.question["stack"] == 50
+    assert sub.exploitability_pct <= toy_spec.target
+    for p in (0, 1):
+        full = dict(zip(there.hands(p), there.weights(p), strict=True))
+        mine = dict(zip(sub.root.hands(p), sub.root.weights(p), strict=True))
+        assert set(mine) == {h for h, w in full.items() if w > 1e-9}
+        for hand, weight in mine.items():
+            assert weight == pytest.approx(full[hand], abs=2 / 65535), (p, hand)
+    checked = lib.subgame("AhTh9c2s", "Check, Check")
+    assert checked.root.pot == 100 and checked.question["stack"] == 100
+    for bad, message in ((("Check",), "does not end the flop"), (("Bet 50", "Fold"), "ends with 'Fold'"),
+                         (("All-in 100", "Call"), "puts both players all-in"),
+                         (("Check", "Bet 50", "Call"), "is never played on AhTh9c")):  # IP never bets 50 there
+        with pytest.raises(LibraryError, match=message):
+            lib.subgame("AhTh9c2s", bad)
 
 
 def test_the_report_is_a_plain_loop_over_the_flops(library, lib_flops):
