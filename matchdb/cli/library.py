@@ -52,7 +52,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
     p = commands.add_parser("show", help="a stored decision on a flop: the range's frequencies, or one hand's")
     p.add_argument("library", help="the library: a folder, a packed file or its URL")
-    p.add_argument("--board", required=True, help="a flop, like Kd7h2s (any suits: isomorphic flops share a solution)")
+    p.add_argument("--board", required=True, help="a flop, like Kd7h2s (any suits: isomorphic flops share a solution); "
+                   "a flop and a turn card to solve the turn after --line again from the stored ranges")
     p.add_argument("--line", default="", help="actions from the flop's first decision, like 'Check, Bet 30' (default: it)")
     p.add_argument("--hand", help="one hand's frequency and EV of each action")
     p.add_argument("--db", help=DB_HELP + "; its tables are checked against the library's")
@@ -123,8 +124,11 @@ def _pack(args: argparse.Namespace) -> int:
 
 
 def _show(args: argparse.Namespace) -> int:
+    from matchdb.core.cards import parse_cards
     from matchdb.library import open_library
 
+    if len(parse_cards(args.board)) == 4:
+        return _show_turn(args)
     db = open_db(args) if args.db else None
     node = open_library(args.library, db).node(args.board, args.line)
     where = f"{node.player} on {node.board} after {', '.join(node.line) or 'nothing'} (pot {node.pot})"
@@ -144,6 +148,45 @@ def _show(args: argparse.Namespace) -> int:
                           "actions": node.actions, "frequencies": frequencies}))
         return 0
     print(where)
+    for action, freq in zip(node.actions, frequencies, strict=True):
+        print(f"  {action:<14} {freq:7.1%}")
+    return 0
+
+
+def _show_turn(args: argparse.Namespace) -> int:
+    """The turn after a line that closes the flop, solved again from the library's stored ranges."""
+    from matchdb.core.cards import format_cards, parse_cards
+    from matchdb.library import LibraryError, open_library
+
+    solution = open_library(args.library, open_db(args)).subgame(args.board, args.line)
+    node = solution.root
+    if node.player is None:
+        raise LibraryError(f"The turn after {args.line!r} on {args.board} holds no decision; expected chips left to bet.")
+    frequencies = node.frequencies()
+    figures: dict[str, tuple[float, float]] | None = None
+    if args.hand:
+        frame = node.to_pandas().set_index("hand")
+        cards = parse_cards(args.hand)
+        names = [format_cards(cards), format_cards(cards[::-1])]
+        found = next((name for name in names if name in frame.index), None)
+        if found is None:
+            raise LibraryError(f"{names[0]} is not in {node.player}'s range on the turn {args.board} after {args.line}.")
+        row = frame.loc[found]
+        figures = {a: (float(row[a]), float(row[f"ev {a}"])) for a in node.actions}
+    if args.json:
+        out = {"board": solution.board, "line": [part.strip() for part in args.line.split(",") if part.strip()],
+               "player": node.player, "pot": node.pot, "actions": node.actions, "frequencies": frequencies,
+               "exploitability_pct": solution.exploitability_pct, "iterations": solution.iterations}
+        if figures is not None:
+            out["hand"] = {"hand": args.hand, "actions": {a: {"frequency": f, "ev": ev} for a, (f, ev) in figures.items()}}
+        print(json.dumps(out))
+        return 0
+    print(f"{node.player} on {solution.board} after {args.line} (pot {node.pot}): the turn solved again from the stored "
+          f"ranges, {solution.iterations} iterations, exploitability {solution.exploitability_pct:.3f} % of the pot")
+    if figures is not None:
+        for action, (freq, ev) in figures.items():
+            print(f"  {action:<14} {freq:7.1%}  EV {ev:9.2f}")
+        return 0
     for action, freq in zip(node.actions, frequencies, strict=True):
         print(f"  {action:<14} {freq:7.1%}")
     return 0

@@ -88,7 +88,7 @@ def test_a_stored_decision_is_a_fresh_solve_of_that_flop_renamed(library, small_
                 assert got[column].to_numpy() == pytest.approx(want[column].to_numpy(), abs=1e-3 * scale + 1e-4), (by, column)
 
 
-def test_the_turn_is_solved_again_from_the_stored_ranges(library, small_db, fresh, toy_spec):
+def test_the_turn_is_solved_again_from_the_stored_ranges(library, small_db, fresh, toy_spec, capsys):
     """Deeper on demand: after a flop line that closes the street, the turn is solved again with both ranges taken
     from the stored strategies; they are the full solve's ranges at that turn (to the stored precision), with its
     pot and stacks, and the subgame is solved to the spec's target."""
@@ -104,6 +104,14 @@ def test_the_turn_is_solved_again_from_the_stored_ranges(library, small_db, fres
         assert set(mine) == {h for h, w in full.items() if w > 1e-9}
         for hand, weight in mine.items():
             assert weight == pytest.approx(full[hand], abs=2 / 65535), (p, hand)
+    from matchdb.cli.main import main
+
+    assert main(["library", "show", str(library), "--board", "AhTh9c2s", "--line", "Bet 50, Call", "--db",
+                 str(small_db.path), "--hand", "AsAd", "--json"]) == 0
+    shown = json.loads(capsys.readouterr().out)
+    row = sub.root.to_pandas().set_index("hand").loc["AsAd"]
+    assert shown["actions"] == sub.root.actions and shown["frequencies"] == sub.root.frequencies()
+    assert shown["hand"]["actions"] == {a: {"frequency": float(row[a]), "ev": float(row[f"ev {a}"])} for a in sub.root.actions}
     checked = lib.subgame("AhTh9c2s", "Check, Check")
     assert checked.root.pot == 100 and checked.question["stack"] == 100
     for bad, message in ((("Check",), "does not end the flop"), (("Bet 50", "Fold"), "ends with 'Fold'"),
