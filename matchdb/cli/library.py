@@ -139,8 +139,7 @@ def _show(args: argparse.Namespace) -> int:
                               "actions": {a: {"frequency": f, "ev": ev} for a, (f, ev) in figures.items()}}))
             return 0
         print(f"{args.hand}: {where}")
-        for action, (freq, ev) in figures.items():
-            print(f"  {action:<14} {freq:7.1%}  EV {ev:9.2f}")
+        _print_mix(node.actions, [f for f, _ in figures.values()], figures)
         return 0
     frequencies = node.frequencies()
     if args.json:
@@ -148,9 +147,14 @@ def _show(args: argparse.Namespace) -> int:
                           "actions": node.actions, "frequencies": frequencies}))
         return 0
     print(where)
-    for action, freq in zip(node.actions, frequencies, strict=True):
-        print(f"  {action:<14} {freq:7.1%}")
+    _print_mix(node.actions, frequencies)
     return 0
+
+
+def _print_mix(actions: list[str], frequencies: list[float], figures: dict[str, tuple[float, float]] | None = None) -> None:
+    """Each action's frequency, and with ``figures`` (one hand's frequency and EV per action) its EV too."""
+    for action, freq in zip(actions, frequencies, strict=True):
+        print(f"  {action:<14} {freq:7.1%}" + (f"  EV {figures[action][1]:9.2f}" if figures is not None else ""))
 
 
 def _show_turn(args: argparse.Namespace) -> int:
@@ -184,11 +188,9 @@ def _show_turn(args: argparse.Namespace) -> int:
     print(f"{node.player} on {solution.board} after {args.line} (pot {node.pot}): the turn solved again from the stored "
           f"ranges, {solution.iterations} iterations, exploitability {solution.exploitability_pct:.3f} % of the pot")
     if figures is not None:
-        for action, (freq, ev) in figures.items():
-            print(f"  {action:<14} {freq:7.1%}  EV {ev:9.2f}")
-        return 0
-    for action, freq in zip(node.actions, frequencies, strict=True):
-        print(f"  {action:<14} {freq:7.1%}")
+        _print_mix(node.actions, [f for f, _ in figures.values()], figures)
+    else:
+        _print_mix(node.actions, frequencies)
     return 0
 
 

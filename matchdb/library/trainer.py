@@ -47,7 +47,7 @@ from matchdb.library.spec import LibraryError
 if TYPE_CHECKING:
     from matchdb.library.query import Library
 
-__all__ = ["IN_MIX", "Drill", "Grade", "TrainerSummary", "Trainer", "deal", "grade", "summarize"]
+__all__ = ["IN_MIX", "Drill", "Grade", "TrainerSummary", "Trainer", "deal", "grade", "grade_pick", "summarize"]
 
 #: A pick the solution plays at least this often for the hand counts as in its mix.
 IN_MIX = 0.05
@@ -165,7 +165,19 @@ def deal(library: Library, rng: np.random.Generator, player: str | None = None) 
 def grade(library: Library, drill: Drill, action: str) -> Grade:
     """The solution's answer to ``action`` picked at ``drill`` (any drill: board, line and hand as the library
     stores them)."""
-    node = library.node(drill.board, drill.line)
+    return _graded(library.node(drill.board, drill.line), drill, action)
+
+
+def grade_pick(library: Library, board: str, line: str | tuple[str, ...] | list[str] | None, hand: str,
+               action: str) -> Grade:
+    """:func:`grade` for a pick named by its flop, line and hand (as a client sends it): the drill is the stored
+    decision's, the decision read once."""
+    node = library.node(board, line)
+    return _graded(node, Drill(node.board, node.line, node.player, hand, node.pot, list(node.actions)), action)
+
+
+def _graded(node: Any, drill: Drill, action: str) -> Grade:
+    """The grade of ``action`` at the stored decision ``node`` for ``drill``'s hand."""
     if action not in node.actions:
         raise LibraryError(f"The action {action!r} is not one of {', '.join(node.actions)} after "
                            f"{', '.join(drill.line) or 'the root'} on {drill.board}.")

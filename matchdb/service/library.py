@@ -22,8 +22,8 @@ from pydantic import BaseModel, Field
 
 from matchdb.db.query import MatchDB
 from matchdb.human.store import SessionNotFoundError
-from matchdb.library import Drill, Library, LibraryError, LibraryNode, open_library
-from matchdb.library.trainer import deal, grade, summarize
+from matchdb.library import Library, LibraryError, LibraryNode, open_library
+from matchdb.library.trainer import deal, grade_pick, summarize
 from matchdb.service.solves import json_ready
 
 __all__ = ["add_routes", "node_hands", "open_libraries"]
@@ -138,9 +138,7 @@ def add_routes(app: FastAPI, db: MatchDB, libraries: dict[str, Library]) -> None
                   ) -> dict[str, Any]:
         library = find(name)
         try:
-            node = library.node(board, line)
-            drill = Drill(node.board, node.line, node.player, hand, node.pot, list(node.actions))
-            out: dict[str, Any] = json_ready(grade(library, drill, action).to_dict())
+            out: dict[str, Any] = json_ready(grade_pick(library, board, line, hand, action).to_dict())
         except LibraryError as error:
             raise _own(library, error) from None
         return out
@@ -149,11 +147,7 @@ def add_routes(app: FastAPI, db: MatchDB, libraries: dict[str, Library]) -> None
     def post_summary(name: str, session: Picks) -> dict[str, Any]:
         library = find(name)
         try:
-            grades = []
-            for pick in session.picks:
-                node = library.node(pick.board, pick.line)
-                drill = Drill(node.board, node.line, node.player, pick.hand, node.pot, list(node.actions))
-                grades.append(grade(library, drill, pick.action))
+            grades = [grade_pick(library, pick.board, pick.line, pick.hand, pick.action) for pick in session.picks]
             out: dict[str, Any] = json_ready(summarize(grades).to_dict())
         except LibraryError as error:
             raise _own(library, error) from None
