@@ -185,16 +185,35 @@ def build_full_store() -> Path:
 _early_build_key = pytest.StashKey[subprocess.Popen]()
 
 
+def _needs_full_store(item: pytest.Item) -> bool:
+    return "full_store" in getattr(item, "fixturenames", ()) or item.get_closest_marker("full_store") is not None
+
+
+def _has_module_fixture(item: pytest.Item) -> bool:
+    """Whether the test uses a module-scoped fixture (a server, a browser, a solve) that each worker running some of the
+    module's tests would set up again. pytest has no public accessor for an item's fixture definitions."""
+    definitions = getattr(getattr(item, "_fixtureinfo", None), "name2fixturedefs", {})
+    return any(d.scope == "module" for defs in definitions.values() for d in defs)
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist's worker renames grouped tests
 def pytest_collection_modifyitems(session, config, items):
-    """Tests on the full database run last, and its build starts at once in a process of its own.
+    """Tests on the full database run last, and its build starts at once in a process of its own; a module's tests that
+    share a module-scoped fixture run on one worker.
 
     The build takes a few minutes; a worker that reached a test needing it waited for it, and with two workers waiting
     a core stood idle. Now the build runs beside the other tests from the start (one process for the whole run,
     under the same lock as the fixture), and the tests that need it come after them. Every worker reorders the same
     way, so xdist's workers agree on the order.
+
+    A module-scoped fixture is set up once per worker that runs the module's tests: a page module spread over three
+    workers started three servers and three browsers. Such a module's tests form one ``xdist_group`` (``--dist
+    loadgroup`` in ``pyproject.toml``), its full-database tests a second one that runs last with the others.
     """
-    needs = [item for item in items
-             if "full_store" in getattr(item, "fixturenames", ()) or item.get_closest_marker("full_store") is not None]
+    needs = [item for item in items if _needs_full_store(item)]
+    for item in items:
+        if _has_module_fixture(item):
+            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::")[0] + ("+full" if _needs_full_store(item) else "")))
     if not needs or _SHARED not in os.environ:
         return
     chosen = set(map(id, needs))
