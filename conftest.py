@@ -45,10 +45,10 @@ def pytest_xdist_auto_num_workers(config):
 
 def pytest_unconfigure(config):
     """The run is over: its shared stores (the full one is 238 MB) are never left behind under /tmp."""
-    early = config.stash.get(_early_build_key, None)
-    if early is not None and early.poll() is None:  # a run that ended before its full-store tests
-        early.kill()
-        early.wait()
+    for early in config.stash.get(_early_build_key, []):
+        if early.poll() is None:  # a run that ended before the tests that need what it prepares
+            early.kill()
+            early.wait()
     folder = config.stash.get(_shared_key, None)
     if folder is not None:
         os.environ.pop(_SHARED, None)
@@ -87,16 +87,23 @@ def table_cache():
 SMALL_FLOPS = "AhTcTh,AsTs9h,2c7dJh,AhKhQh,7c7d2s,0-2"
 
 
+def _make_small_store(folder: Path) -> None:
+    from matchdb.db.build import build
+
+    report = build(folder / "matchdb.zarr", flops=SMALL_FLOPS, workers=2, quiet=True)
+    assert len(report.built) == 8
+
+
+def build_small_store() -> Path:
+    """The small store, built once per run through the default Dask cluster by whichever process asks first (the
+    fixture, or the early process that :func:`pytest_collection_modifyitems` starts)."""
+    return built_once("small", _make_small_store) / "matchdb.zarr"
+
+
 @pytest.fixture(scope="session")
 def small_store():
     """A real store of a few tables, built once per test run through the default Dask cluster."""
-    from matchdb.db.build import build
-
-    def make(folder: Path) -> None:
-        report = build(folder / "matchdb.zarr", flops=SMALL_FLOPS, workers=2, quiet=True)
-        assert len(report.built) == 8
-
-    return built_once("small", make) / "matchdb.zarr"
+    return build_small_store()
 
 
 @pytest.fixture(scope="session")
@@ -137,19 +144,25 @@ def small_flops(small_store):
     return sorted(parse_flop_spec(SMALL_FLOPS))
 
 
-@pytest.fixture(scope="session")
-def solver_compiled(small_store):
-    """The solver's compiled kernels, compiled once per test run into numba's disk cache by whichever worker needs
-    them first (about a minute and a half on a fresh machine); the other workers wait and then load them, instead of
-    compiling the same kernels side by side."""
+def _compile_solver(folder: Path) -> None:
     import matchdb
 
-    def make(folder: Path) -> None:
-        db = matchdb.open(small_store)
-        db.solve("AA,QQ", "KK", "2c7dJh3s8c", pot=100, stack=100, bet="a", target=0.1)
-        db.solve("AA,QQ", "KK", "2c7dJh3s", pot=100, stack=100, bet="a", target=1, compressed=True)
+    db = matchdb.open(build_small_store())
+    db.solve("AA,QQ", "KK", "2c7dJh3s8c", pot=100, stack=100, bet="a", target=0.1)
+    db.solve("AA,QQ", "KK", "2c7dJh3s", pot=100, stack=100, bet="a", target=1, compressed=True)
 
-    built_once("solver-kernels", make)
+
+def compile_solver() -> None:
+    """The solver's kernels compiled into numba's disk cache once per run, by whichever process asks first."""
+    built_once("solver-kernels", _compile_solver)
+
+
+@pytest.fixture(scope="session")
+def solver_compiled(small_store):
+    """The solver's compiled kernels, compiled once per test run into numba's disk cache (about a minute and a half on
+    a fresh machine) by the early process that :func:`pytest_collection_modifyitems` starts, or by whichever worker
+    needs them first; the other workers wait and then load them, instead of compiling the same kernels side by side."""
+    compile_solver()
 
 
 @pytest.fixture
@@ -182,7 +195,7 @@ def build_full_store() -> Path:
     return built_once("full", _make_full_store) / "matchdb.zarr"
 
 
-_early_build_key = pytest.StashKey[subprocess.Popen]()
+_early_build_key = pytest.StashKey[list[subprocess.Popen]]()
 
 
 def _needs_full_store(item: pytest.Item) -> bool:
@@ -198,35 +211,48 @@ def _has_module_fixture(item: pytest.Item) -> bool:
 
 @pytest.hookimpl(tryfirst=True)  # before xdist's worker renames grouped tests
 def pytest_collection_modifyitems(session, config, items):
-    """Tests on the full database run last, and its build starts at once in a process of its own; a module's tests that
-    share a module-scoped fixture run on one worker.
+    """Tests on the full database run last and the solver's tests before them, the full build and the solver's
+    compiling start at once in processes of their own; a module's tests that share a module-scoped fixture run on
+    one worker.
 
-    The build takes a few minutes; a worker that reached a test needing it waited for it, and with two workers waiting
-    a core stood idle. Now the build runs beside the other tests from the start (one process for the whole run,
-    under the same lock as the fixture), and the tests that need it come after them. Every worker reorders the same
-    way, so xdist's workers agree on the order.
+    The build takes a few minutes and the compiling one and a half; a worker that reached a test needing either
+    waited for it, and with two workers waiting a core stood idle. Now both run beside the other tests from the
+    start (one process each for the whole run, under the same locks as the fixtures), and the tests that need them
+    come after those that do not. Every worker reorders the same way, so xdist's workers agree on the order.
 
     A module-scoped fixture is set up once per worker that runs the module's tests: a page module spread over three
     workers started three servers and three browsers. Such a module's tests form one ``xdist_group`` (``--dist
     loadgroup`` in ``pyproject.toml``), its full-database tests a second one that runs last with the others.
     """
-    needs = [item for item in items if _needs_full_store(item)]
+    full = [item for item in items if _needs_full_store(item)]
     for item in items:
         if _has_module_fixture(item):
             item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::")[0] + ("+full" if _needs_full_store(item) else "")))
-    if not needs or _SHARED not in os.environ:
+    if _SHARED not in os.environ:
         return
-    chosen = set(map(id, needs))
-    items[:] = [item for item in items if id(item) not in chosen] + needs
+    chosen = set(map(id, full))
+    solver = [item for item in items if id(item) not in chosen and "solver_compiled" in getattr(item, "fixturenames", ())]
+    chosen |= set(map(id, solver))
+    items[:] = [item for item in items if id(item) not in chosen] + solver + full
+    early = []
+    if solver:
+        early.append(_start_early("solver", "conftest.compile_solver()"))
+    if full:
+        early.append(_start_early("full", "conftest.build_full_store()"))
+    config.stash[_early_build_key] = [process for process in early if process is not None]
+
+
+def _start_early(name: str, call: str) -> subprocess.Popen | None:
+    """Run ``call`` (a function of this module) in a process of its own, once per run (the first worker to collect
+    starts it); None where another worker did."""
     try:
-        marker = os.open(Path(os.environ[_SHARED]) / "full.started", os.O_CREAT | os.O_EXCL | os.O_WRONLY)
+        marker = os.open(Path(os.environ[_SHARED]) / f"{name}.started", os.O_CREAT | os.O_EXCL | os.O_WRONLY)
     except FileExistsError:
-        return  # another worker started it
+        return None
     os.close(marker)
     root = str(Path(__file__).resolve().parent)
-    code = f"import sys; sys.path.insert(0, {root!r}); import conftest; conftest.build_full_store()"
-    config.stash[_early_build_key] = subprocess.Popen([sys.executable, "-c", code], cwd=root,
-                                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    code = f"import sys; sys.path.insert(0, {root!r}); import conftest; {call}"
+    return subprocess.Popen([sys.executable, "-c", code], cwd=root, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
 @pytest.fixture(scope="session")
