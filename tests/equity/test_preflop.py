@@ -98,47 +98,39 @@ def test_preflop_is_cached_in_the_store_and_shipped(full_store, preflop, full_ma
         shipped_path.unlink(missing_ok=True)
 
 
-def test_an_edited_preflop_file_is_refused_and_verify_names_it(own_full_store):
-    """AA's equity edited to 0.9520 was served, and verify said OK (issue 16)."""
-    path = own_full_store / "derived" / "preflop.json"
-    original = path.read_bytes()
-    payload = json.loads(original)
-    payload["content"]["equity"][CLASSES.index("AA")] = 0.9520
-    try:
-        path.write_text(json.dumps(payload))
-        with pytest.raises(CorruptDatabaseError, match="derived/preflop.json.*altered or damaged"):
-            matchdb.open(own_full_store).preflop()
-        from matchdb.db.verify import verify
-
-        report = verify(own_full_store, sample=0)
-        assert not report.ok and any("derived/preflop.json" in p and "altered" in p for p in report.problems)
-    finally:
-        path.write_bytes(original)
-    assert matchdb.open(own_full_store).preflop().row("AA")["equity"] == pytest.approx(0.8520, abs=5e-5)
-
-
-def test_edited_preflop_matchups_are_refused_and_verify_names_them(own_full_store, tmp_path):
-    """The matchups are derived data bound to the tables: an edited count is refused, and verify says so; a derived
-    file a complete store lacks is named, not a failure (a store built before `matchdb build` computed it)."""
+def test_edited_preflop_files_are_refused_and_verify_names_them(own_full_store, tmp_path):
+    """The preflop files are derived data bound to the tables: AA's equity edited to 0.9520 was served, and verify said
+    OK (issue 16); an edited matchup count is refused, and verify says so; a derived file a complete store lacks is
+    named, not a failure (a store built before `matchdb build` computed it). One verify of the damaged copy names both
+    edits (a verify reads all 1,755 tables: two here, not one per edit)."""
     from matchdb.db.verify import verify
 
-    path = own_full_store / "derived" / "preflop_matchups.json"
-    multiway = own_full_store / "derived" / "preflop_multiway.json"
-    original = path.read_bytes()
-    payload = json.loads(original)
-    payload["content"]["win"][0] += 1
+    derived = own_full_store / "derived"
+    preflop, matchups, multiway = derived / "preflop.json", derived / "preflop_matchups.json", derived / "preflop_multiway.json"
+    originals = {path: path.read_bytes() for path in (preflop, matchups)}
+    edited = json.loads(originals[preflop])
+    edited["content"]["equity"][CLASSES.index("AA")] = 0.9520
+    counts = json.loads(originals[matchups])
+    counts["content"]["win"][0] += 1
     try:
-        path.write_text(json.dumps(payload))
+        preflop.write_text(json.dumps(edited))
+        matchups.write_text(json.dumps(counts))
         multiway.rename(tmp_path / multiway.name)
+        with pytest.raises(CorruptDatabaseError, match="derived/preflop.json.*altered or damaged"):
+            matchdb.open(own_full_store).preflop()
         with pytest.raises(CorruptDatabaseError, match="derived/preflop_matchups.json.*altered or damaged"):
             matchdb.open(own_full_store).range_equity("AA", "KK", "")
         report = verify(own_full_store, sample=0)
-        assert not report.ok and any("preflop_matchups.json" in p and "altered" in p for p in report.problems)
-        assert report.derived_missing == ["preflop_multiway"] and len(report.problems) == 1
+        assert not report.ok and len(report.problems) == 2
+        assert any("derived/preflop.json" in p and "altered" in p for p in report.problems)
+        assert any("preflop_matchups.json" in p and "altered" in p for p in report.problems)
+        assert report.derived_missing == ["preflop_multiway"]
         assert "derived data not yet computed: preflop_multiway (matchdb build computes it" in report.lines()[-2]
     finally:
-        path.write_bytes(original)
+        for path, content in originals.items():
+            path.write_bytes(content)
         (tmp_path / multiway.name).rename(multiway)
+    assert matchdb.open(own_full_store).preflop().row("AA")["equity"] == pytest.approx(0.8520, abs=5e-5)
     report = verify(own_full_store, sample=0)
     assert report.ok and report.derived_missing == []
     assert report.derived_checked == ["derived/preflop.json", "derived/preflop_matchups.json", "derived/preflop_multiway.json"]
