@@ -236,8 +236,9 @@ class LibraryFlop:
 
     def ranges_after(self, line: str | tuple[str, ...] | list[str]) -> tuple[np.ndarray, np.ndarray]:
         """OOP's and IP's ranges after the flop ``line`` (1,326 weights each, matchdb's hand order): the spec's
-        ranges times each player's stored frequency of its own actions along the line, hand by hand."""
-        from matchdb.core.ranges import range_weights
+        ranges times each player's stored frequency of its own actions along the line, hand by hand (a weight
+        below :data:`matchdb.core.ranges.MIN_WEIGHT`, far below the stored precision, is 0)."""
+        from matchdb.core.ranges import MIN_WEIGHT, range_weights
 
         wanted = _line(line)
         spec = self.library.spec
@@ -249,17 +250,16 @@ class LibraryFlop:
                                    f"{', '.join(wanted[:k]) or 'the root'} on {self.board}.")
             p = 0 if node.player == "OOP" else 1
             weights[p] *= node.strategy[node.actions.index(action)]
+        for w in weights:  # a product of stored frequencies (1/65,535 apart) below what a range may weigh: none
+            w[w < MIN_WEIGHT] = 0.0
         return weights[0], weights[1]
 
-    def subgame(self, line: str | tuple[str, ...] | list[str], turn: str, db: Any = None, **options: Any) -> Any:
-        """The turn after a flop ``line`` that ends the flop (a call, or two checks) solved again, deeper than the
-        library stores: both players' ranges from :meth:`ranges_after`, the pot and stacks the line leaves, the
-        spec's turn and river sizes and options (``options`` override them, like ``target``); a
-        :class:`matchdb.solver.Solution` of the flop and ``turn``, on ``db`` (default: the library's database).
-
-        A re-solve of the subgame with the stored ranges fixed: its strategies are an equilibrium of that subgame,
-        not the full game's strategy at those nodes (the two agree where the solve of the flop was exact).
-        """
+    def subgame_spot(self, line: str | tuple[str, ...] | list[str], turn: str) -> dict[str, Any]:
+        """The spot of the turn after a flop ``line`` that ends the flop (a call, or two checks), as
+        :meth:`matchdb.MatchDB.solve` takes its keywords: both players' ranges from :meth:`ranges_after` (1,326
+        weights each, as lists), the flop and ``turn`` as the board, the pot and stack the line leaves, and the
+        spec's turn and river sizes and options. What :meth:`subgame` solves; over HTTP,
+        ``/v1/library/{name}/subgame`` answers it as the body of ``POST /v1/solve``."""
         wanted = _line(line)
         if not wanted or wanted in self._lines or wanted[:-1] not in self._lines:
             raise LibraryError(f"The line {', '.join(wanted)!r} does not end the flop on {self.board}; expected a "
@@ -268,9 +268,9 @@ class LibraryFlop:
         if last not in ("Call", "Check"):
             raise LibraryError(f"The line {', '.join(wanted)!r} ends with {last!r}; expected a call or a check that "
                                "closes the street (a fold ends the hand).")
-        db = db if db is not None else self.library.db
-        if db is None:
-            raise LibraryError("A subgame is solved on the match tables; expected open_library(path, db) or db=.")
+        cards = parse_cards(turn, count=1)
+        if set(cards) & set(parse_cards(self.board)):
+            raise LibraryError(f"The turn {format_cards(cards)} is a card of the flop {self.board}; expected another card.")
         spec = self.library.spec
         sizes = [int(part) for action in wanted if (part := action.rsplit(" ", 1)[-1]).isdigit()]
         committed = max(sizes, default=0)  # each player's chips in on the flop: the last bet's or raise's total
@@ -281,12 +281,25 @@ class LibraryFlop:
         if not (oop.any() and ip.any()):
             raise LibraryError(f"The line {', '.join(wanted)!r} is never played on {self.board} by the library's "
                                "solution (a range is empty after it); expected a line the solution plays.")
-        keys = spec.solve_options()
-        for name in ("oop", "ip", "pot", "stack"):
-            keys.pop(name)
-        keys.update(options)
-        bet, raise_ = keys.pop("bet"), keys.pop("raise_")
-        return db.solve(oop, ip, self.board + turn, spec.pot + 2 * committed, stack, bet, raise_, **keys)
+        spot = spec.solve_options()
+        spot.update(oop=oop.tolist(), ip=ip.tolist(), board=self.board + format_cards(cards),
+                    pot=spec.pot + 2 * committed, stack=stack)
+        return spot
+
+    def subgame(self, line: str | tuple[str, ...] | list[str], turn: str, db: Any = None, **options: Any) -> Any:
+        """The turn after a flop ``line`` that ends the flop (a call, or two checks) solved again, deeper than the
+        library stores: the spot of :meth:`subgame_spot` (``options`` override its keywords, like ``target``); a
+        :class:`matchdb.solver.Solution` of the flop and ``turn``, on ``db`` (default: the library's database).
+
+        A re-solve of the subgame with the stored ranges fixed: its strategies are an equilibrium of that subgame,
+        not the full game's strategy at those nodes (the two agree where the solve of the flop was exact).
+        """
+        spot = self.subgame_spot(line, turn)
+        db = db if db is not None else self.library.db
+        if db is None:
+            raise LibraryError("A subgame is solved on the match tables; expected open_library(path, db) or db=.")
+        spot.update(options)
+        return db.solve(**spot)
 
     def node(self, line: str | tuple[str, ...] | list[str] | None = None) -> LibraryNode:
         wanted = _line(line)

@@ -6,8 +6,11 @@ from the flop's first decision; the answer gives the player to act, the pot, the
 frequency of each, with ``hand=`` that hand's frequency and EV of each action (chips, as the solver gives
 them), and with ``hands=true`` every hand of the range there and its categories (what the ``/solver`` page
 draws). ``/deal`` deals a decision as the trainer does (:mod:`matchdb.library.trainer`: board, line, player, hand,
-actions; never the solution) and ``/grade`` answers a pick. A flop the library lacks is 404; the library's folder
-is never named to a client.
+actions; never the solution) and ``/grade`` answers a pick. ``/subgame`` gives the turn after a flop line
+that closes the street as a spot to solve, deeper than the library stores (:meth:`matchdb.library.LibraryFlop.subgame_spot`:
+the ranges the stored strategies leave, as 1,326 weights each): the body of ``POST /v1/solve``, which solves it
+as a job under the server's budget. A flop the library lacks is 404; the library's folder is never named to a
+client.
 """
 
 from __future__ import annotations
@@ -20,11 +23,12 @@ import numpy as np
 from fastapi import FastAPI, Query
 from pydantic import BaseModel, Field
 
+from matchdb.core.cards import format_cards, parse_cards
 from matchdb.db.query import MatchDB
 from matchdb.human.store import SessionNotFoundError
 from matchdb.library import Library, LibraryError, LibraryNode, open_library
 from matchdb.library.trainer import deal, grade_pick, summarize
-from matchdb.service.solves import json_ready
+from matchdb.service.solves import SolveSpot, json_ready
 
 __all__ = ["add_routes", "node_hands", "open_libraries"]
 
@@ -119,6 +123,19 @@ def add_routes(app: FastAPI, db: MatchDB, libraries: dict[str, Library]) -> None
             raise _own(library, error) from None
         out: dict[str, Any] = json_ready(answer)
         return out
+
+    @app.get("/v1/library/{name}/subgame", summary="The turn after a flop line as a spot to solve (POST it to /v1/solve)")
+    def get_subgame(name: str, board: str = Query(..., max_length=20, description="the flop and a turn card, like Kd7h2s5c"),
+                    line: str = Query(..., max_length=400, description="a flop line that closes the street, like 'Bet 30, Call'"),
+                    ) -> dict[str, Any]:
+        library = find(name)
+        try:
+            cards = parse_cards(board, count=4)
+            spot = library.flop(cards[:3]).subgame_spot(line, format_cards(cards[3:]))
+        except LibraryError as error:
+            raise _own(library, error) from None
+        body = SolveSpot.model_validate({("raise" if k == "raise_" else k): v for k, v in spot.items()})
+        return {"library": name, "spot": body.model_dump(by_alias=True)}
 
     @app.get("/v1/library/{name}/deal", summary="A decision dealt from a library to train on (never its solution)")
     def get_deal(name: str, player: str | None = Query(None, max_length=10, description="OOP or IP (default: either)"),

@@ -41,7 +41,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import anyio
 from fastapi import FastAPI, Query, Request
@@ -86,13 +86,18 @@ CLIENT_JOBS = 2
 KEEP_SECONDS = 900.0
 
 
+#: A range as 1,326 weights, one per hand in :func:`matchdb.hand_order` (what ``/v1/library/{name}/subgame`` gives).
+Weights = Annotated[list[float], Field(min_length=1326, max_length=1326)]
+
+
 class SolveSpot(BaseModel):
     """The body of ``POST /v1/solve``: the spot, as :meth:`matchdb.MatchDB.solve` takes it (``raise`` for ``raise_``)."""
 
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
 
-    oop: str = Field(description="OOP's range, like 'AA-88,AJs+' (weights as 'AA:0.5' or '0.5(AA)')")
-    ip: str = Field(description="IP's range")
+    oop: str | Weights = Field(description="OOP's range, like 'AA-88,AJs+' (weights as 'AA:0.5' or '0.5(AA)'), or "
+                                           "1,326 weights in matchdb's hand order")
+    ip: str | Weights = Field(description="IP's range, as OOP's")
     board: str = Field(description="a flop, turn or river, like 2c7dJh5s")
     pot: int = Field(description="the starting pot in chips")
     stack: int = Field(description="the effective stack in chips")

@@ -300,12 +300,15 @@ def test_the_shipped_specs_read(small_db):
 
 def test_a_server_answers_stored_decisions_and_names_no_folder(library, small_store, small_db, tmp_path):
     """``matchdb serve --library DIR``: a real server lists the library, answers a stored decision of a renamed
-    flop as the Python API does, a flop it lacks is 404 and an unknown library 404, never naming the folder."""
+    flop as the Python API does, a flop it lacks is 404 and an unknown library 404, never naming the folder; a
+    subgame's spot, solved by POST /v1/solve, is the Python API's subgame."""
     import httpx
 
     from tests.helpers import running_server
 
-    node = open_library(library, small_db).node("AhTh9c", "Check")
+    lib = open_library(library, small_db)
+    node = lib.node("AhTh9c", "Check")
+    sub = lib.subgame("AhTh9c2s", "Bet 50, Call")
     with running_server(small_store, tmp_path / "serve.log", "--library", str(library)) as url:
         listed = httpx.get(f"{url}/v1/library", timeout=30).json()
         assert listed == {"libraries": [{"name": "toy", "spec": LibrarySpec.from_toml(TOY).to_dict(), "flops": 5}]}
@@ -320,6 +323,24 @@ def test_a_server_answers_stored_decisions_and_names_no_folder(library, small_st
         assert unknown.status_code == 404 and unknown.json()["detail"] == "No library is named 'other'; this server has 'toy'."
         bad = httpx.get(f"{url}/v1/library/toy/node", params={"board": "AhTh9c", "line": "Raise"}, timeout=30)
         assert bad.status_code == 400 and "stores no decision after 'Raise' on AhTh9c" in bad.json()["detail"]
+        spot = httpx.get(f"{url}/v1/library/toy/subgame", params={"board": "AhTh9c2s", "line": "Bet 50, Call"},
+                         timeout=30).json()["spot"]
+        assert [spot["oop"], spot["ip"]] == [np.asarray(w).tolist() for w in sub.question_weights]
+        assert (spot["board"], spot["pot"], spot["stack"]) == ("AhTh9c2s", 200, 50)
+        job = httpx.post(f"{url}/v1/solve", json=spot, timeout=60).json()
+        deadline = time.monotonic() + 300
+        while job["state"] not in ("done", "failed") and time.monotonic() < deadline:
+            time.sleep(0.2)
+            job = httpx.get(f"{url}/v1/solve/{job['id']}", timeout=30).json()
+        assert job["state"] == "done", job
+        root = httpx.get(f"{url}/v1/solve/{job['id']}/node", timeout=60).json()
+        assert (root["actions"], root["frequencies"]) == (sub.root.actions, sub.root.frequencies())
+        for params, status, words in ((("AhTh9c", "Bet 50, Call"), 400, "expected 4"),
+                                      (("AhTh9c2s", "Check"), 400, "does not end the flop"),
+                                      (("AhTh9cAh", "Check, Check"), 400, "repeat")):
+            refused = httpx.get(f"{url}/v1/library/toy/subgame", params=dict(zip(("board", "line"), params, strict=True)),
+                                timeout=30)
+            assert refused.status_code == status and words in refused.json()["detail"], refused.text
 
 
 def test_a_packed_library_answers_from_its_file_and_by_url(library, small_db, tmp_path, monkeypatch):
