@@ -606,7 +606,8 @@ def make_bot(spec: str) -> Bot:
     (Tomlinson's steered samples), ``"west:dropout"`` (samples with West's
     drop-out model). ``"solver:spot.npz"`` plays from a saved solution
     (:class:`matchdb.play.solved.SolverBot`), ``"solver:NAME.zarr"`` (a library folder, ``.zip`` or URL) from a
-    solution library (:class:`matchdb.play.solved.LibraryBot`). A name ending in ``.json`` is a file :func:`save_bot`
+    solution library (:class:`matchdb.play.solved.LibraryBot`; ``"solver:NAME.zarr:deeper"`` also on the turn and
+    river, solving the turn again). A name ending in ``.json`` is a file :func:`save_bot`
     wrote (``matchdb tune bot --out``), read by :func:`load_bot`.
     ``"path/to/file.py:Class"`` and ``"module:Class"`` make an instance of
     your class (called without arguments): a bot with ``act(view)``, or a
@@ -627,6 +628,8 @@ def make_bot(spec: str) -> Bot:
         from matchdb.play.solved import LibraryBot, SolverBot, is_library  # they build on this module's Bot
 
         path = spec[len("solver:"):]
+        if path.endswith(":deeper") and is_library(path[:-len(":deeper")]):
+            return LibraryBot(path[:-len(":deeper")], deeper=True)
         return LibraryBot(path) if is_library(path) else SolverBot(path)
     name, _, strength = spec.partition(":")
     if name in _FACTORIES and (not strength or strength in _STRENGTHS):

@@ -29,7 +29,11 @@ URL; :class:`LibraryBot`) plays from a solution library (:mod:`matchdb.library`)
 the same way on *every* flop: a hand is in the spot on the flop when it is
 heads-up at the spec's pot and stack-to-pot ratio, the button is IP and every
 flop action so far is a stored decision's (sizes matched as above). The library
-stores the flop's decisions; the turn and the river are played by the simple rule.
+stores the flop's decisions; the turn and the river are played by the simple rule,
+or with ``"solver:NAME.zarr:deeper"`` (``LibraryBot(path, deeper=True)``) from the
+turn solved again after the flop's line from the stored ranges
+(:meth:`matchdb.library.LibraryFlop.subgame`: seconds to minutes for each flop
+line and turn card the bot meets, the last few kept).
 
 >>> from matchdb.play.bots import make_bot
 >>> bot = make_bot("solver:spot.npz")
@@ -41,6 +45,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections import OrderedDict
 from typing import Any
 
 import numpy as np
@@ -49,12 +54,14 @@ from matchdb.core.cards import format_card
 from matchdb.play.engine import CALL, CHECK, FOLD, RAISE, View
 from matchdb.play.interface import Bot, BotError
 
-__all__ = ["SolverBot", "LibraryBot", "SPR_TOLERANCE", "SIZE_TOLERANCE", "FALLBACK_PRICE", "fallback", "is_library"]
+__all__ = ["SolverBot", "LibraryBot", "SPR_TOLERANCE", "SUBGAMES_KEPT", "SIZE_TOLERANCE", "FALLBACK_PRICE", "fallback", "is_library"]
 
 #: The effective stack may differ from the solution's (scaled by the pot) by this share.
 SPR_TOLERANCE = 0.05
 #: A bet or raise maps to the tree's nearest size when it is within this share of the pot there.
 SIZE_TOLERANCE = 0.10
+#: Turns solved again that a deeper library bot keeps (each a solution in memory).
+SUBGAMES_KEPT = 8
 #: Outside the solved spot: call when ``to_call / (pot + to_call)`` is at most this, else fold (check when free).
 FALLBACK_PRICE = 1.0 / 3.0
 
@@ -224,43 +231,46 @@ class SolverBot(_PlaysSolved):
         if scaled is None:
             return None
         ratio, ip_seat = scaled
-        node = root
-        for street, seat, kind, amount in view.history:
-            if street < street0:
-                continue
-            node = self._deal_to(node, board, street)
-            if node is None or node.kind != "action" or (seat == ip_seat) != (node.player == "IP"):
-                return None
-            node = self._follow(node, kind, amount, ratio)
-            if node is None:
-                return None
-        node = self._deal_to(node, board, view.street)
-        if node is None or node.kind != "action" or (view.seat == ip_seat) != (node.player == "IP"):
+        found = _walk(root, view, board, street0, ratio, ip_seat)
+        return None if found is None else (found[0], ratio, found[1])
+
+
+def _deal_to(node: Any, board: list[str], street: int) -> Any:
+    """The node after dealing the board's cards up to the engine's ``street``; None when the tree ends first."""
+    while node.kind == "chance" and len(node.board) // 2 < street + 2:
+        card = board[len(node.board) // 2]
+        if card not in node.cards():
             return None
-        player = 1 if view.seat == ip_seat else 0
-        names = node.hands(player)
-        a, b = (format_card(c) for c in view.hole)
-        for name in (a + b, b + a):
-            if name in names:
-                hand = names.index(name)
-                return (node, ratio, hand) if node.weights(player)[hand] > 0 else None
-        return None
+        node = node.play(card)
+    return node if len(node.board) // 2 == street + 2 else None
 
-    @staticmethod
-    def _deal_to(node: Any, board: list[str], street: int) -> Any:
-        """The node after dealing the board's cards up to the engine's ``street``; None when the tree ends first."""
-        while node.kind == "chance" and len(node.board) // 2 < street + 2:
-            card = board[len(node.board) // 2]
-            if card not in node.cards():
-                return None
-            node = node.play(card)
-        return node if len(node.board) // 2 == street + 2 else None
 
-    @staticmethod
-    def _follow(node: Any, kind: int, amount: int, ratio: float) -> Any:
-        """The child of ``node`` for the engine's action, or None when the tree has none near it."""
+def _walk(root: Any, view: View, board: list[str], street0: int, ratio: float, ip_seat: int) -> tuple[Any, int] | None:
+    """(node, hand's index there) of ``view``'s decision in a solution whose ``root`` is the engine's street
+    ``street0``: the actions since then followed in the tree (sizes matched within :data:`SIZE_TOLERANCE`), the cards
+    dealt; None where the hand leaves the tree or the player's hand is not in its range there."""
+    node = root
+    for street, seat, kind, amount in view.history:
+        if street < street0:
+            continue
+        node = _deal_to(node, board, street)
+        if node is None or node.kind != "action" or (seat == ip_seat) != (node.player == "IP"):
+            return None
         wanted = _tree_action(node.actions, node.pot, kind, amount, ratio)
-        return None if wanted is None else node.play(wanted)
+        if wanted is None:
+            return None
+        node = node.play(wanted)
+    node = _deal_to(node, board, view.street)
+    if node is None or node.kind != "action" or (view.seat == ip_seat) != (node.player == "IP"):
+        return None
+    player = 1 if view.seat == ip_seat else 0
+    names = node.hands(player)
+    a, b = (format_card(c) for c in view.hole)
+    for name in (a + b, b + a):
+        if name in names:
+            hand = names.index(name)
+            return (node, hand) if node.weights(player)[hand] > 0 else None
+    return None
 
 
 def is_library(path: str) -> bool:
@@ -271,7 +281,21 @@ def is_library(path: str) -> bool:
 
 class LibraryBot(_PlaysSolved):
     """Plays heads-up from the solution library at ``path`` on every flop (see the module's docstring); ``seed``
-    seeds its sampling, ``db`` is the database the library's tables are checked against (default: the table's)."""
+    seeds its sampling, ``db`` is the database the library's tables are checked against (default: the table's).
+    With ``deeper`` it plays the turn and the river too, from the turn solved again after the flop's line
+    (:meth:`matchdb.library.LibraryFlop.subgame`, seconds to minutes per flop line and turn card, the last
+    :data:`SUBGAMES_KEPT` kept)."""
+
+    def __init__(self, path: str | os.PathLike[str], seed: int = 0, db: Any = None, name: str = "solver",
+                 deeper: bool = False) -> None:
+        super().__init__(path, seed, db, name)
+        self.deeper = deeper
+        self._subgames: OrderedDict[tuple[str, tuple[str, ...], str], Any] = OrderedDict()
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = super().__getstate__()
+        state["_subgames"] = OrderedDict()
+        return state
 
     def library(self, view: View | None = None) -> Any:
         """The library, opened on first use (checked against the bot's database or the table's when there is one)."""
@@ -283,24 +307,26 @@ class LibraryBot(_PlaysSolved):
         return self._opened
 
     def advice(self, view: View) -> dict[str, Any] | None:
-        """The library's figures for ``view``'s player and hand at a stored flop decision, else None (as
-        :meth:`SolverBot.advice` gives a solution's)."""
+        """The library's figures for ``view``'s player and hand at a stored flop decision (or, with ``deeper``, a
+        decision of the turn solved again), else None (as :meth:`SolverBot.advice` gives a solution's)."""
         found = self.locate(view)
         if found is None:
             return None
         node, ratio, hand = found
+        values = node.action_ev()[:, hand] if hasattr(node, "action_ev") else node.ev[:, hand]
         return {"line": list(node.line), "actions": node.actions,
                 "frequencies": [float(x) for x in node.strategy[:, hand]],
-                "ev": [float(x) * ratio for x in node.ev[:, hand]], "range_frequencies": node.frequencies()}
+                "ev": [float(x) * ratio for x in values], "range_frequencies": [float(x) for x in node.frequencies()]}
 
     def locate(self, view: View) -> tuple[Any, float, int] | None:
-        """(library node, chip scale, hand's index in the 1,326-hand order) of the flop decision ``view`` shows, or
-        None outside the library (not the flop, not heads-up, another pot or stack-to-pot ratio, an action off the
-        tree, a hand outside the range)."""
+        """(node, chip scale, hand's index) of the decision ``view`` shows: a stored flop decision (the hand's index
+        in the 1,326-hand order), with ``deeper`` a decision of the turn solved again (a solver node, the index in
+        its hands), or None outside the library (not heads-up, another pot or stack-to-pot ratio, an action off
+        the tree, a hand outside the range; without ``deeper`` the turn and the river)."""
         from matchdb.core.hole_cards import hand_index
         from matchdb.library import FlopNotStoredError
 
-        if view.street != 1 or len(view.board) != 3 or sum(view.in_hand) != 2:
+        if len(view.board) < 3 or sum(view.in_hand) != 2 or (view.street != 1 and not self.deeper):
             return None
         library = self.library(view)
         spec = library.spec
@@ -308,8 +334,9 @@ class LibraryBot(_PlaysSolved):
         if scaled is None:
             return None
         ratio, ip_seat = scaled
+        board = [format_card(c) for c in view.board]
         try:
-            flop = library.flop([format_card(c) for c in view.board])
+            flop = library.flop(board[:3])
         except FlopNotStoredError:
             return None
         stored = set(flop.lines)
@@ -317,15 +344,43 @@ class LibraryBot(_PlaysSolved):
         for street, seat, kind, amount in view.history:
             if street != 1:
                 continue
+            if line not in stored:  # the flop was closed already
+                return None
             node = flop.node(line)
             if (seat == ip_seat) != (node.player == "IP"):
                 return None
             wanted = _tree_action(node.actions, node.pot, kind, amount, ratio)
-            if wanted is None or (*line, wanted) not in stored:
+            if wanted is None:
                 return None
             line = (*line, wanted)
-        node = flop.node(line)
-        if (view.seat == ip_seat) != (node.player == "IP"):
+        if view.street == 1:
+            if line not in stored:
+                return None
+            node = flop.node(line)
+            if (view.seat == ip_seat) != (node.player == "IP"):
+                return None
+            hand = hand_index([format_card(c) for c in view.hole])
+            return (node, ratio, hand) if node.combos[hand] > 0 else None
+        solution = self._subgame(flop, line, board[3], view)
+        if solution is None:
             return None
-        hand = hand_index([format_card(c) for c in view.hole])
-        return (node, ratio, hand) if node.combos[hand] > 0 else None
+        found = _walk(solution.root, view, board, 2, ratio, ip_seat)
+        return None if found is None else (found[0], ratio, found[1])
+
+    def _subgame(self, flop: Any, line: tuple[str, ...], turn: str, view: View) -> Any:
+        """The turn after ``line`` solved again (kept for the next hands that reach it), or None where the line
+        does not close the flop or leaves nothing to play (a line the solution never plays, both players all-in)."""
+        from matchdb.library import LibraryError
+
+        key = (flop.board, line, turn)
+        if key not in self._subgames:
+            db = self._table_db(view)
+            try:
+                solution = flop.subgame(line, turn, db if hasattr(db, "store") else None)
+            except LibraryError:
+                solution = None
+            self._subgames[key] = solution
+            while len(self._subgames) > SUBGAMES_KEPT:
+                self._subgames.popitem(last=False)
+        self._subgames.move_to_end(key)
+        return self._subgames[key]

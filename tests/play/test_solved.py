@@ -195,6 +195,47 @@ def test_from_a_library_it_follows_the_flop_and_leaves_it_to_the_simple_rule(lib
     assert bot.act(turn.view()) == (CALL, 0) and bot.outside == 1  # the simple rule: a free check
 
 
+def test_deeper_it_plays_the_turn_solved_again_after_the_flops_line(library, small_db):
+    """``solver:NAME.zarr:deeper``: after a flop line that closes the street, the turn decision is the library's
+    subgame's (the same solve, sampled within 4 standard errors); the same turn again is not solved again; a flop
+    line off the tree leaves the turn to the simple rule, as does a bot without ``deeper``."""
+    from matchdb.library import open_library
+    from matchdb.play.solved import LibraryBot
+
+    bot = make_bot(f"solver:{library}:deeper")
+    assert isinstance(bot, LibraryBot) and bot.deeper and bot.path == str(library)
+    bot.db = small_db
+    hand = _flop("KsKd", "QhQd", "AhTh9c")  # AsTs9h renamed; the turn is the deck's next card
+    hand.act(RAISE, 50)  # OOP bets 50 (half the pot), IP calls: the turn, OOP to act
+    hand.act(CALL)
+    view = hand.view()
+    assert view.street == 2 and view.seat == 1
+    sub = open_library(library, small_db).subgame(hand_board(view), "Bet 50, Call")
+    node = sub.root
+    k = node.hands(0).index("KsKd") if "KsKd" in node.hands(0) else node.hands(0).index("KdKs")
+    p = float(node.strategy[0, k])
+    found = bot.locate(view)
+    assert found is not None and found[0].line == node.line and found[0].actions == node.actions and found[2] == k
+    n = 1000
+    first = sum(bot.act(view) == bot._to_engine(node.actions[0], 1.0, view) for _ in range(n))
+    assert abs(first / n - p) <= 4 * math.sqrt(p * (1 - p) / n) + 1e-9, (first, n, p)
+    assert len(bot._subgames) == 1  # solved once for every decision at this turn
+    advice = bot.advice(view)
+    assert advice["actions"] == node.actions and advice["frequencies"] == [float(x) for x in node.strategy[:, k]]
+    off = _flop("KsKd", "QhQd", "AhTh9c")
+    off.act(RAISE, 80)  # off the tree on the flop: the turn is the simple rule's too
+    off.act(CALL)
+    assert bot.locate(off.view()) is None and len(bot._subgames) == 1
+    flat = LibraryBot(library, db=small_db)  # without deeper: the turn is the simple rule's
+    assert flat.locate(view) is None
+
+
+def hand_board(view) -> str:
+    from matchdb.core.cards import format_cards
+
+    return format_cards(view.board)
+
+
 def test_the_arena_and_the_play_service_seat_it(library, small_db, tmp_path):
     import shutil
 
