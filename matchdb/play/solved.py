@@ -158,6 +158,19 @@ class _PlaysSolved(Bot):
         """(node, chip scale, hand's index in the node's strategy) of the decision ``view`` shows, or None."""
         raise NotImplementedError
 
+    def advice(self, view: View) -> dict[str, Any] | None:
+        """The solution's figures for ``view``'s player and hand when :meth:`locate` finds the decision, else None:
+        the node's line, the actions, the hand's frequencies and each action's EV (in the table's chips), and the
+        range's frequencies (the coach shows them)."""
+        found = self.locate(view)
+        if found is None:
+            return None
+        node, ratio, hand = found
+        values = node.action_ev()[:, hand] if hasattr(node, "action_ev") else node.ev[:, hand]  # a solve's, a library's
+        return {"line": list(node.line), "actions": node.actions,
+                "frequencies": [float(x) for x in node.strategy[:, hand]],
+                "ev": [float(x) * ratio for x in values], "range_frequencies": [float(x) for x in node.frequencies()]}
+
     def act(self, view: View) -> tuple[int, int]:
         found = self.locate(view)
         if found is None:
@@ -200,19 +213,6 @@ class SolverBot(_PlaysSolved):
 
             self._opened = load(self.path, db)
         return self._opened
-
-    def advice(self, view: View) -> dict[str, Any] | None:
-        """The solution's figures for ``view``'s player and hand when the decision is in the solved spot, else None:
-        the node's line, the actions, the hand's frequencies and each action's EV (in the table's chips), and the
-        range's frequencies."""
-        found = self.locate(view)
-        if found is None:
-            return None
-        node, ratio, hand = found
-        values = node.action_ev()[:, hand] * ratio
-        return {"line": list(node.line), "actions": node.actions,
-                "frequencies": [float(x) for x in node.strategy[:, hand]],
-                "ev": [float(x) for x in values], "range_frequencies": [float(x) for x in node.frequencies()]}
 
     def locate(self, view: View) -> tuple[Any, float, int] | None:
         """(node, chip scale, hand's index) of the decision ``view`` shows in the solved spot, or None outside it."""
@@ -305,18 +305,6 @@ class LibraryBot(_PlaysSolved):
             db = self._table_db(view)
             self._opened = open_library(self.path, db if hasattr(db, "store") else None)
         return self._opened
-
-    def advice(self, view: View) -> dict[str, Any] | None:
-        """The library's figures for ``view``'s player and hand at a stored flop decision (or, with ``deeper``, a
-        decision of the turn solved again), else None (as :meth:`SolverBot.advice` gives a solution's)."""
-        found = self.locate(view)
-        if found is None:
-            return None
-        node, ratio, hand = found
-        values = node.action_ev()[:, hand] if hasattr(node, "action_ev") else node.ev[:, hand]
-        return {"line": list(node.line), "actions": node.actions,
-                "frequencies": [float(x) for x in node.strategy[:, hand]],
-                "ev": [float(x) * ratio for x in values], "range_frequencies": [float(x) for x in node.frequencies()]}
 
     def locate(self, view: View) -> tuple[Any, float, int] | None:
         """(node, chip scale, hand's index) of the decision ``view`` shows: a stored flop decision (the hand's index
