@@ -123,18 +123,24 @@ def _check_store(root, spec):
     assert report.ok, report.lines()
 
 
+def _run_array(script: str, run_env: dict[str, str], base: Path, what: str, finish_logs: str) -> str:
+    """Submit ``slurm/<script>`` (it says ``submitted <what> array``), wait for the queue to empty and return the
+    newest finishing job's log."""
+    result = subprocess.run(["bash", str(REPO / "slurm" / script)], env=run_env, cwd=base,
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert f"submitted {what} array" in result.stdout
+    _wait(lambda: _queue_empty(run_env), 600, f"the {what} array and finishing jobs")
+    logs = sorted(base.glob(finish_logs))
+    assert logs, "the finishing job wrote no log"
+    return logs[-1].read_text()
+
+
 def test_job_array_builds_and_verifies(slurm):
     env, base = slurm
     store = base / "array.zarr"
     run_env = dict(env, MATCHDB_PATH=str(store), FLOPS="100-111", TASKS="3", PYTHON=sys.executable, TIME="00:10:00", MEM="1G")
-    result = subprocess.run(["bash", str(REPO / "slurm" / "submit.sh")], env=run_env, cwd=base,
-                            capture_output=True, text=True, timeout=120)
-    assert result.returncode == 0, result.stderr
-    assert "submitted build array" in result.stdout
-    _wait(lambda: _queue_empty(env), 600, "the array and finishing jobs")
-    logs = sorted(base.glob("matchdb-finish-*.out"))
-    assert logs, "the finishing job wrote no log"
-    finish_log = logs[-1].read_text()
+    finish_log = _run_array("submit.sh", run_env, base, "build", "matchdb-finish-*.out")
     assert "OK" in finish_log.splitlines()[-1], finish_log
     task_logs = sorted(base.glob("matchdb-build-*_*.out"))
     assert len(task_logs) == 3 and all("tables" in log.read_text() for log in task_logs)
@@ -174,15 +180,9 @@ def test_a_library_job_array_solves_and_verifies(slurm, small_store):
     run_env = dict(env, MATCHDB_PATH=str(small_store), SPEC=str(spec), LIBRARY=str(library), FLOPS="0-2", TASKS="2",
                    PYTHON=sys.executable, TIME="00:10:00", MEM="1G",
                    NUMBA_CACHE_DIR=os.environ.get("NUMBA_CACHE_DIR") or str(Path(os.environ["MATCHDB_TEST_SHARED"]) / "numba"))
-    result = subprocess.run(["bash", str(REPO / "slurm" / "library_submit.sh")], env=run_env, cwd=base,
-                            capture_output=True, text=True, timeout=120)
-    assert result.returncode == 0, result.stderr
-    assert "submitted library array" in result.stdout
-    _wait(lambda: _queue_empty(env), 600, "the library array and finishing jobs")
-    logs = sorted(base.glob("matchdb-library-finish-*.out"))
-    assert logs, "the finishing job wrote no log"
-    last = logs[-1].read_text().rstrip().splitlines()[-1]
-    assert ": 3 flops checked, 2 solved again" in last and last.endswith(": OK"), logs[-1].read_text()
+    finish_log = _run_array("library_submit.sh", run_env, base, "library", "matchdb-library-finish-*.out")
+    last = finish_log.rstrip().splitlines()[-1]
+    assert ": 3 flops checked, 2 solved again" in last and last.endswith(": OK"), finish_log
     task_logs = sorted(base.glob("matchdb-library-*_*.out"))
     assert len(task_logs) == 2 and all("flops" in log.read_text() for log in task_logs)
     stored = open_library(library)
