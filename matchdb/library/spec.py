@@ -4,7 +4,10 @@ A spec names the two ranges, the starting pot and effective stack (whole
 chips), the bet and raise sizes (the solver's syntax: one text for every
 street, or a table by street and player as :meth:`matchdb.MatchDB.solve`
 takes them), the target exploitability in % of the pot and the most
-iterations. Every other key is one of the solver's options with its default::
+iterations. Every other key is one of the solver's options with its default.
+A range must weigh a hand as it weighs the same hand in other suits (``AKs``,
+``AhKh:0.5,AsKs:0.5,...`` with all four at one weight): the library solves one
+flop of each suit orbit and answers the others by renaming suits::
 
     name = "toy"
     oop = "AA,KK"
@@ -21,10 +24,15 @@ iterations. Every other key is one of the solver's options with its default::
 Traceback (most recent call last):
 ...
 matchdb.library.spec.LibraryError: The spec has an unknown key 'bets'; expected some of: name, description, oop, ip, pot, stack, bet, raise, donk, rake, rake_cap, add_allin, force_allin, merge, target, max_iterations, compressed.
+>>> LibrarySpec.from_toml('name = "toy"\\noop = "AA,AhKh"\\nip = "KK"\\npot = 100\\nstack = 100')
+Traceback (most recent call last):
+...
+matchdb.library.spec.LibraryError: The spec's oop range weighs AhKh at 1 but AsKs, in other suits, at 0; expected every suit renaming of a hand at one weight (the library answers a flop's suit renamings by renaming its solution).
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import math
@@ -33,6 +41,8 @@ import tomllib
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 from matchdb.errors import MatchdbError
 
@@ -100,6 +110,8 @@ class LibrarySpec:
                 raise LibraryError(f"{where}'s {key} is {value!r}; expected {low:g}..{high:g}.")
         if not data["name"].strip() or any(c in data["name"] for c in "/\\\n"):
             raise LibraryError(f"{where}'s name {data['name']!r} is not one line of text without slashes.")
+        for key in ("oop", "ip"):
+            _check_suit_blind(data[key], f"{where}'s {key} range")
         values = {("raise_" if key == "raise" else key): value for key, value in data.items()}
         for key in ("rake", "rake_cap", "add_allin", "force_allin", "merge", "target"):
             if key in values:
@@ -132,6 +144,42 @@ class LibrarySpec:
                 "raise_": self.raise_, "donk": self.donk, "rake": self.rake, "rake_cap": self.rake_cap,
                 "add_allin": self.add_allin, "force_allin": self.force_allin, "merge": self.merge,
                 "target": self.target, "max_iterations": self.max_iterations, "compressed": self.compressed}
+
+
+@functools.cache
+def _renamings() -> np.ndarray:
+    """(24, 1,326): for each renaming of suits, the position in matchdb's hand order of each hand renamed."""
+    from matchdb.core.canonical import PERMUTATIONS
+    from matchdb.core.hole_cards import HAND_HIGH, HAND_LOW, hand_positions
+
+    rows = []
+    for perm in np.asarray(PERMUTATIONS):
+        suits = perm[np.arange(52) // 13] * 13 + np.arange(52) % 13  # card ids are suit x 13 + rank
+        rows.append(hand_positions(suits[HAND_HIGH], suits[HAND_LOW]))
+    return np.array(rows)
+
+
+def _check_suit_blind(text: str, what: str) -> None:
+    """``text`` parses as a range that weighs every suit renaming of a hand alike; else one sentence."""
+    from matchdb.core.cards import format_cards
+    from matchdb.core.hole_cards import HAND_HIGH, HAND_LOW
+    from matchdb.core.ranges import range_weights
+    from matchdb.errors import MatchdbError
+
+    try:
+        weights = np.asarray(range_weights(text))
+    except MatchdbError as error:
+        raise LibraryError(f"{what} is not a range: {error}") from None
+    for renamed in _renamings():
+        differ = np.flatnonzero(weights[renamed] != weights)
+        if differ.size:
+            h = int(differ[0])
+            other = int(renamed[h])
+            name = format_cards([int(HAND_HIGH[h]), int(HAND_LOW[h])])
+            other_name = format_cards([int(HAND_HIGH[other]), int(HAND_LOW[other])])
+            raise LibraryError(f"{what} weighs {name} at {weights[h]:g} but {other_name}, in other suits, at "
+                               f"{weights[other]:g}; expected every suit renaming of a hand at one weight (the library "
+                               "answers a flop's suit renamings by renaming its solution).")
 
 
 def read_spec(path: str | os.PathLike[str]) -> LibrarySpec:

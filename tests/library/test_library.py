@@ -215,6 +215,10 @@ def test_verify_checks_every_flop_and_solves_a_sample_again(library, lib_flops, 
     (TOY.replace("target = 3.0", "target = 0"), "The spec's target is 0; expected 0.001..100."),
     (TOY + "[oops\n", "The spec is not TOML ("),
     (TOY.replace('name = "toy"', 'name = "a/b"'), "The spec's name 'a/b' is not one line of text without slashes."),
+    (TOY.replace('oop = "AA,KK,AK"', 'oop = "AA,ZZ"'), "The spec's oop range is not a range: "),
+    (TOY.replace('ip = "QQ,JJ,AQs,T9s"', 'ip = "QQ,JJ,AhQh:0.5,AsQs,AdQd,AcQc"'),
+     "The spec's ip range weighs AhQh at 0.5 but AsQs, in other suits, at 1; expected every suit renaming of a hand "
+     "at one weight"),
 ])
 def test_a_bad_spec_is_one_sentence(text, message):
     with pytest.raises(LibraryError) as error:
