@@ -5,7 +5,7 @@ into a fresh folder, then prints: the wall time, each flop's solve seconds (one 
 projected time of all 1,755 flops on this machine's workers and on 16 and 256 cores (the median solve per flop
 per core; a flop is never split, so 256 cores still wait for the slowest flop of each round), the bytes stored per
 flop and projected for every flop, and the time to answer a stored decision from a warm process (median of 200,
-the flop read once) and a first one (the flop read and checked).
+the flop read once) and a first one (the flop read and checked), and a stored turn decision's from a warm process.
 
     python3 scripts/bench_library.py [--spec data/library/3bet-100bb.toml] [--flops Kd7h2s,Td9d6h,AsAd5c,8h7h2c]
         [--workers 2] [--db PATH]
@@ -59,6 +59,16 @@ def main() -> None:
             node = library.node(board, entries[0]["lines"][1])
             node.hand(node.hands()[0])
             warm.append(time.perf_counter() - t)
+        # a turn decision: the deepest of the first line that closes the flop, on a card off the flop
+        end = entries[0]["turn"]["ends"][0]
+        card = next(c for c in ("2c", "7d", "Qh", "As", "5s") if c not in board)
+        turn_line = [*end["line"], card, *end["lines"][-1]]
+        turn_warm = []
+        for _ in range(200):
+            t = time.perf_counter()
+            node = library.node(board, turn_line)
+            node.hand(node.hands()[0])
+            turn_warm.append(time.perf_counter() - t)
     per = statistics.median(seconds)
     print(f"spec {spec.name}: {len(entries)} flops on {args.workers} Dask workers in {wall:.1f} s wall "
           f"(cluster start and kernel loading included)")
@@ -72,6 +82,8 @@ def main() -> None:
           f"projected for every flop")
     print(f"a stored decision and one hand's figures: first {first * 1e3:.1f} ms (flop read and checked), warm median "
           f"{statistics.median(warm) * 1e3:.3f} ms of 200 (target <= 10 ms)")
+    print(f"a stored turn decision ({', '.join(turn_line)}) and one hand's figures: warm median "
+          f"{statistics.median(turn_warm) * 1e3:.3f} ms of 200 (its combos from the stored frequencies along the line)")
 
 
 if __name__ == "__main__":

@@ -5,7 +5,8 @@ decisions, encodes both sets as the library stores the flop's (16-bit strategy a
 equity; 1,326 hands; zstd level 10), and prints the decisions and bytes of each and their projection to every
 flop. Then the turn's decisions in smaller candidate formats (zstd level 10 each; see :func:`turn_formats`),
 each projected to every flop with the turn cards that suit symmetry leaves (36.0 of 49 on average over the
-1,755 canonical flops; a rainbow flop keeps all 49). A measurement for the storage's design, not a benchmark
+1,755 canonical flops; a rainbow flop keeps all 49), and last the flop as ``matchdb library build`` stores it
+(its files' bytes; the turn's projected the same way). A measurement for the storage's design, not a benchmark
 against a peer.
 
     python3 scripts/library_turn_size.py [--spec data/library/3bet-100bb.toml] [--board Kh9d4c] [--db PATH]
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -26,8 +28,8 @@ import numpy as np  # noqa: E402
 from numcodecs import Zstd  # noqa: E402 (zarr's own zstd)
 
 import matchdb  # noqa: E402
-from matchdb.core.canonical import CANONICAL_FLOPS, N_FLOPS, rename  # noqa: E402
-from matchdb.core.cards import parse_cards  # noqa: E402
+from matchdb.core.canonical import CANONICAL_FLOPS, N_FLOPS, canonicalize, rename  # noqa: E402
+from matchdb.core.cards import format_cards, parse_cards  # noqa: E402
 from matchdb.library import read_spec  # noqa: E402
 
 
@@ -129,6 +131,23 @@ def turn_formats(solution: Any, nodes: list[Any], pot: float) -> dict[str, int]:
     }
 
 
+def as_stored(solution: Any, board: str) -> dict[str, int]:
+    """The bytes of each array of the flop as ``matchdb library build`` writes it (:func:`extract`, :func:`write_flop`),
+    the solution being of ``board``'s canonical flop."""
+    from matchdb.core.canonical import canonicalize
+    from matchdb.library.store import create_library, extract, write_flop
+
+    index = canonicalize(parse_cards(board)[:3]).index
+    with tempfile.TemporaryDirectory() as folder:
+        root = Path(folder) / "size.zarr"
+        spec = read_spec(ROOT / "data" / "library" / "3bet-100bb.toml")
+        create_library(root, spec)
+        answers = extract(solution, index, "-")
+        write_flop(root, answers)
+        group = root / "flops" / f"{index:04d}"
+        return {name: sum(f.stat().st_size for f in (group / name).rglob("*") if f.is_file()) for name in answers.arrays()}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--spec", default=str(ROOT / "data" / "library" / "3bet-100bb.toml"))
@@ -139,6 +158,10 @@ def main() -> None:
     options = read_spec(args.spec).solve_options()
     oop, ip, pot, stack, bet, raise_ = (options.pop(k) for k in ("oop", "ip", "pot", "stack", "bet", "raise_"))
     started = time.perf_counter()
+    canonical = format_cards([int(c) for c in CANONICAL_FLOPS[canonicalize(parse_cards(args.board)[:3]).index]])
+    if canonical != args.board:
+        print(f"{args.board} is solved as its canonical flop {canonical} (the same solution, suits renamed)")
+        args.board = canonical
     solution = db.solve(oop, ip, args.board, pot, stack, bet, raise_, **options)
     print(f"{args.board}: solved in {time.perf_counter() - started:.1f} s, {solution.iterations} iterations, "
           f"{solution.exploitability_pct:.3f} % of the pot")
@@ -161,6 +184,12 @@ def main() -> None:
         for name, size in turn_formats(solution, turn, spec_pot).items():
             print(f"turn, {name}: {size / 1e6:.3f} MB on {args.board}; every flop: "
                   f"{size / here * classes / 1e9:.2f} GB")
+    stored = as_stored(solution, args.board)
+    flop_part = sum(v for k, v in stored.items() if not k.startswith("turn_"))
+    turn_part = sum(v for k, v in stored.items() if k.startswith("turn_"))
+    parts = ", ".join(f"{k} {v / 1e3:.0f} kB" for k, v in stored.items())
+    print(f"as the library stores it ({parts}): {(flop_part + turn_part) / 1e6:.3f} MB on {args.board}; every flop: "
+          f"{(flop_part * N_FLOPS + turn_part / max(here, 1) * classes) / 1e9:.2f} GB")
 
 
 if __name__ == "__main__":

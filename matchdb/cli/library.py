@@ -50,11 +50,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--out", required=True, help="the file to write, NAME.zip (and NAME.zip.sha256 beside it)")
     p.set_defaults(func=_pack)
 
-    p = commands.add_parser("show", help="a stored decision on a flop: the range's frequencies, or one hand's")
+    p = commands.add_parser("show", help="a stored decision on a flop or turn: the range's frequencies, or one hand's")
     p.add_argument("library", help="the library: a folder, a packed file or its URL")
-    p.add_argument("--board", required=True, help="a flop, like Kd7h2s (any suits: isomorphic flops share a solution); "
-                   "a flop and a turn card to solve the turn after --line again from the stored ranges")
-    p.add_argument("--line", default="", help="actions from the flop's first decision, like 'Check, Bet 30' (default: it)")
+    p.add_argument("--board", required=True, help="a flop, like Kd7h2s (any suits: isomorphic flops share a solution), "
+                   "or a flop and a turn card: the stored turn decision after --line")
+    p.add_argument("--line", default="", help="actions from the flop's first decision, like 'Check, Bet 30' (default: "
+                   "it); on the turn, a flop line that closes the street and then the turn's actions")
+    p.add_argument("--solve", action="store_true", help="with a flop and a turn card: solve the turn after --line "
+                   "(a flop line that closes the street) again from the stored ranges, deeper than the library stores")
     p.add_argument("--hand", help="one hand's frequency and EV of each action")
     p.add_argument("--db", help=DB_HELP + "; its tables are checked against the library's")
     p.add_argument("--json", action="store_true", help="print one JSON object")
@@ -125,9 +128,11 @@ def _pack(args: argparse.Namespace) -> int:
 
 def _show(args: argparse.Namespace) -> int:
     from matchdb.core.cards import parse_cards
-    from matchdb.library import open_library
+    from matchdb.library import LibraryError, open_library
 
-    if len(parse_cards(args.board)) == 4:
+    if args.solve:
+        if len(parse_cards(args.board)) != 4:
+            raise LibraryError(f"--solve solves a turn; expected a flop and a turn card as --board, not {args.board!r}.")
         return _show_turn(args)
     db = open_db(args) if args.db else None
     node = open_library(args.library, db).node(args.board, args.line)

@@ -12,6 +12,7 @@ import functools
 import math
 import os
 from collections import OrderedDict
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -19,21 +20,25 @@ import numpy as np
 
 from matchdb.core.canonical import CANONICAL_FLOPS, ORBIT_SIZES, canonicalize, rename
 from matchdb.core.cards import CardsLike, format_cards, parse_cards
-from matchdb.core.hole_cards import HAND_HIGH, HAND_LOW, hand_index, hand_order, hand_positions
+from matchdb.core.hole_cards import HAND_HIGH, HAND_LOW, N_HANDS, hand_index, hand_order, hand_positions
 from matchdb.equity.reports import flop_texture
+from matchdb.errors import CardError
 from matchdb.library.packed import library_files
 from matchdb.library.spec import LibraryError, LibrarySpec
 from matchdb.library.store import (
+    NO_EV,
     FlopAnswers,
     decode_categories,
     decode_equity,
     decode_ev,
     decode_strategy,
+    decode_turn_frequencies,
     library_spec,
     read_flop,
     stored_flops,
+    turn_cards,
 )
-from matchdb.solver.categories import DRAWS, MADE_HANDS, group_hands
+from matchdb.solver.categories import DRAWS, MADE_HANDS, category, group_hands
 
 if TYPE_CHECKING:
     from pandas import DataFrame
@@ -54,6 +59,31 @@ def _to_canonical(perm: int) -> np.ndarray:
     return out
 
 
+@functools.lru_cache(maxsize=64)
+def _turn_classes(index: int) -> dict[int, tuple[int, int]]:
+    """:func:`matchdb.library.store.turn_cards` of canonical flop ``index``."""
+    return turn_cards([int(c) for c in CANONICAL_FLOPS[index]])
+
+
+def _is_card(part: str) -> bool:
+    """Whether a step of a line is a card (a turn dealt), not an action."""
+    try:
+        parse_cards(part, count=1)
+    except CardError:
+        return False
+    return True
+
+
+def _meetable(weights: np.ndarray, board: list[int]) -> np.ndarray:
+    """For each hand, the weight of the hands in ``weights`` it can meet: none sharing a card with it (card removal
+    by inclusion and exclusion: the total, less the hands holding either card, plus the very same hand)."""
+    per_card = np.zeros(52)
+    np.add.at(per_card, HAND_HIGH, weights)
+    np.add.at(per_card, HAND_LOW, weights)
+    out: np.ndarray = weights.sum() - per_card[HAND_HIGH] - per_card[HAND_LOW] + weights
+    return out
+
+
 def _line(line: str | tuple[str, ...] | list[str] | None) -> tuple[str, ...]:
     if line is None:
         return ()
@@ -65,8 +95,9 @@ def _line(line: str | tuple[str, ...] | list[str] | None) -> tuple[str, ...]:
 class Library:
     """A library folder (``matchdb library build``): its spec, its stored flops, their decisions and reports."""
 
-    #: Flops kept decoded and checked (about 0.3 MB each for a spec with ten flop decisions).
-    CACHED_FLOPS = 64
+    #: Flops kept decoded and checked (about 18 MB each for the 3-bet spec's rainbow flop, its turn's decisions
+    #: nearly all of it).
+    CACHED_FLOPS = 16
 
     def __init__(self, path: str | os.PathLike[str], db: Any = None) -> None:
         self.path = Path(path)
@@ -107,8 +138,26 @@ class Library:
         return LibraryFlop(self, format_cards(cards[:3]), canon.perm, self._read(canon.index))
 
     def node(self, board: CardsLike, line: str | tuple[str, ...] | list[str] | None = None) -> LibraryNode:
-        """The decision after ``line`` (actions like ``"Check, Bet 30"``) on a flop."""
-        return self.flop(board).node(line)
+        """The decision after ``line`` (actions like ``"Check, Bet 30"``) on a flop; on the turn, either the flop
+        and a line with the turn card in it (``"Check, Check, 2s, Bet 50"``) or the flop and the turn card as the
+        board and the line without it (``"Check, Check, Bet 50"``)."""
+        cards = parse_cards(board)
+        if len(cards) not in (3, 4):
+            raise LibraryError(f"The board is {format_cards(cards)!r}; expected a flop, or a flop and a turn card.")
+        flop = self.flop(cards[:3])
+        if len(cards) == 4:
+            wanted = _line(line)
+            if any(_is_card(part) for part in wanted):
+                raise LibraryError(f"The line {', '.join(wanted)!r} names a card and the board {format_cards(cards)} a "
+                                   "turn; expected the turn card in one of them.")
+            ends = [end for end in flop.turn_lines() if wanted[: len(end)] == end]
+            if not ends:
+                known = "; ".join(", ".join(end) for end in flop.turn_lines()) or "none"
+                raise LibraryError(f"The line {', '.join(wanted) or '(none)'!r} does not begin with a flop line that "
+                                   f"closes the street with chips left; expected one of: {known}.")
+            end = max(ends, key=len)
+            line = (*end, format_cards(cards[3:]), *wanted[len(end):])
+        return flop.node(line)
 
     def subgame(self, board: CardsLike, line: str | tuple[str, ...] | list[str], **options: Any) -> Any:
         """The turn after a flop ``line`` solved again from the library's stored ranges (``board``: the flop and
@@ -302,36 +351,144 @@ class LibraryFlop:
         return db.solve(**spot)
 
     def node(self, line: str | tuple[str, ...] | list[str] | None = None) -> LibraryNode:
+        """The decision after ``line``: flop actions, or a flop line that closes the street, the turn card and the
+        turn's actions (``"Check, Check, 2s, Bet 50"``)."""
         wanted = _line(line)
+        for k, part in enumerate(wanted):
+            if _is_card(part):
+                return self._turn_node(wanted[:k], part, wanted[k + 1:])
         try:
             k = self._lines.index(wanted)
         except ValueError:
             shown = ", ".join(wanted) or "the root"
             known = "; ".join(", ".join(line) or "(root)" for line in self._lines[:6])
             raise LibraryError(f"The library stores no decision after {shown!r} on {self.board}; expected a flop line "
-                               f"like: {known}.") from None
-        return LibraryNode(self, k)
+                               f"like: {known}, or one that closes the flop, a turn card and turn actions.") from None
+        return LibraryNode.of_flop(self, k)
+
+    def turn_lines(self) -> list[tuple[str, ...]]:
+        """The flop lines after which the turn's decisions are stored (those that close the flop with chips left)."""
+        return [tuple(end["line"]) for end in self._answers.meta["turn"]["ends"]]
+
+    def _turn_node(self, flop_line: tuple[str, ...], card: str, turn_line: tuple[str, ...]) -> LibraryNode:
+        """The stored turn decision after ``flop_line``, the turn ``card`` and ``turn_line``."""
+        turn = self._answers.meta["turn"]
+        ends = {tuple(end["line"]): end for end in turn["ends"]}
+        end = ends.get(flop_line)
+        if end is None:
+            known = "; ".join(", ".join(line) for line in ends) or "none (every line ends all-in)"
+            raise LibraryError(f"The library stores no turn after {', '.join(flop_line) or 'nothing'!r} on {self.board}; "
+                               f"expected a flop line that closes the street with chips left: {known}.")
+        real = parse_cards(card, count=1)[0]
+        flop = parse_cards(self.board)
+        if real in flop:
+            raise LibraryError(f"The turn {card} is a card of the flop {self.board}; expected another card.")
+        rep, perm = _turn_classes(self.index)[rename([real], self._perm)[0]]
+        lines = [tuple(line) for line in end["lines"]]
+        try:
+            d = lines.index(turn_line)
+        except ValueError:
+            known = "; ".join(", ".join(line) or "(first)" for line in lines[:6])
+            raise LibraryError(f"The library stores no turn decision after {', '.join(turn_line)!r} (after "
+                               f"{', '.join(flop_line)}, {card} on {self.board}); expected a turn line like: {known}.") from None
+        k = end["first"] + turn["cards"].index(format_cards([rep])) * len(lines) + d
+        order = _to_canonical(perm)[_to_canonical(self._perm)]
+        n = len(end["actions"][d])
+        answers = self._answers
+        strategy = decode_turn_frequencies(answers.turn_strategy[k, :n][:, order])
+        coded = answers.turn_ev[k, :n][:, order]
+        ev = np.where(coded == NO_EV, np.nan, coded.astype(np.float64) * float(turn["ev_step"]))
+        player = 0 if end["players"][d] == "OOP" else 1
+        board = [*flop, real]
+        weights = self._turn_weights(flop_line, card, turn_line, board)
+        combos = weights[player] * _meetable(weights[1 - player], board)
+        strategy[:, combos <= 0] = 0.0
+        db = self.library.db
+
+        def equity() -> np.ndarray:  # computed when first asked: walking a line needs only the frequencies
+            if db is None or not weights[1 - player].any():
+                return np.full(N_HANDS, np.nan)
+            values = np.asarray(db.equities(format_cards(board), villain=weights[1 - player]).values, dtype=np.float64)
+            out: np.ndarray = np.where(combos > 0, values, np.nan)
+            return out
+
+        return LibraryNode(self, format_cards(board), (*flop_line, format_cards([real]), *turn_line),
+                           end["players"][d], list(end["actions"][d]), int(end["pots"][d]), strategy, ev, combos, equity,
+                           street="turn")
+
+    def _turn_weights(self, flop_line: tuple[str, ...], card: str, turn_line: tuple[str, ...],
+                      board: list[int]) -> list[np.ndarray]:
+        """Both players' weights at the turn decision after ``turn_line``: :meth:`ranges_after` the flop line, times
+        each player's stored turn frequencies of its own actions, hands holding a board card at 0."""
+        weights = [w.copy() for w in self.ranges_after(flop_line)]
+        for k, action in enumerate(turn_line):
+            node = self._turn_node(flop_line, card, turn_line[:k])
+            if action not in node.actions:
+                raise LibraryError(f"The action {action!r} is not one of {', '.join(node.actions)} after "
+                                   f"{', '.join(node.line)} on {node.board}.")
+            weights[0 if node.player == "OOP" else 1] *= node.strategy[node.actions.index(action)]
+        touching = np.isin(HAND_HIGH, board) | np.isin(HAND_LOW, board)
+        for w in weights:
+            w[touching] = 0.0
+        return weights
 
 
 class LibraryNode:
     """A stored decision: who acts, the actions, and per hand (matchdb's 1,326-hand order, real cards) the
-    strategy, each action's EV, the hand's combos and equity."""
+    strategy, each action's EV, the hand's combos and equity.
 
-    def __init__(self, flop: LibraryFlop, k: int) -> None:
-        meta = flop._answers.meta
-        self.board = flop.board
-        self.line = tuple(meta["lines"][k])
-        self.player: str = meta["players"][k]
-        self.actions: list[str] = list(meta["actions"][k])
-        self.pot = int(meta["pots"][k])
-        order = _to_canonical(flop._perm)
-        n = len(self.actions)
-        answers = flop._answers
-        self.strategy = decode_strategy(answers.strategy[k, :n][:, order])
-        self.ev = decode_ev(answers.ev[k, :n][:, order], float(meta["ev_scale"][k]))
-        self.combos = answers.combos[k][order].astype(np.float64)
-        self.equity = decode_equity(answers.equity[k][order])
+    A flop decision's numbers are stored in 16 bits. A turn decision's frequencies are stored as 8-bit square
+    roots (a frequency f to about sqrt(f)/255: a small one keeps its first digits) and its EVs in steps of half a
+    percent of the spec's pot; its combos are the spec's ranges times the stored frequencies along the line (as :meth:`LibraryFlop.ranges_after`), and its equities are computed from those ranges on the
+    turn board when the library was opened with a database (NaN without one).
+    """
+
+    def __init__(self, flop: LibraryFlop, board: str, line: tuple[str, ...], player: str, actions: list[str], pot: int,
+                 strategy: np.ndarray, ev: np.ndarray, combos: np.ndarray,
+                 equity: np.ndarray | Callable[[], np.ndarray], street: str = "flop") -> None:
+        self.board = board
+        self.line = line
+        self.player = player
+        self.actions = actions
+        self.pot = pot
+        self.strategy = strategy
+        self.ev = ev
+        self.combos = combos
+        self.street = street
+        self._equity = equity
         self._flop = flop
+
+    @functools.cached_property
+    def equity(self) -> np.ndarray:
+        """Each hand's equity against the opponent's range here (NaN for a hand not held here)."""
+        return self._equity() if callable(self._equity) else self._equity
+
+    @classmethod
+    def of_flop(cls, flop: LibraryFlop, k: int) -> LibraryNode:
+        """Flop ``flop``'s stored decision ``k``."""
+        meta = flop._answers.meta
+        order = _to_canonical(flop._perm)
+        actions = list(meta["actions"][k])
+        n = len(actions)
+        answers = flop._answers
+        return cls(flop, flop.board, tuple(meta["lines"][k]), meta["players"][k], actions, int(meta["pots"][k]),
+                   decode_strategy(answers.strategy[k, :n][:, order]),
+                   decode_ev(answers.ev[k, :n][:, order], float(meta["ev_scale"][k])),
+                   answers.combos[k][order].astype(np.float64), decode_equity(answers.equity[k][order]))
+
+    def next_stored(self) -> list[str]:
+        """The actions that lead to another stored decision (of the flop, or of the same turn)."""
+        if self.street == "flop":
+            stored = set(self._flop.lines)
+            return [a for a in self.actions if (*self.line, a) in stored]
+        out = []
+        for action in self.actions:
+            try:
+                self._flop.node((*self.line, action))
+            except LibraryError:
+                continue
+            out.append(action)
+        return out
 
     def __repr__(self) -> str:
         return f"LibraryNode(board={self.board!r}, line={list(self.line)!r}, player={self.player!r})"
@@ -351,13 +508,26 @@ class LibraryNode:
 
     @property
     def made(self) -> np.ndarray:
-        """Each hand's made hand on the flop ('' for a hand in neither range)."""
-        return self._flop.hand_categories[0]
+        """Each hand's made hand on the node's board ('' for a hand not held here)."""
+        return self._categories[0]
 
     @property
     def draws(self) -> np.ndarray:
-        """Each hand's draws on the flop, names joined by ", "."""
-        return self._flop.hand_categories[1]
+        """Each hand's draws on the node's board, names joined by ", "."""
+        return self._categories[1]
+
+    @functools.cached_property
+    def _categories(self) -> tuple[np.ndarray, np.ndarray]:
+        """The flop's stored categories, or on the turn each held hand's computed on the turn board."""
+        if self.street == "flop":
+            return self._flop.hand_categories
+        board = parse_cards(self.board)
+        made = np.full(N_HANDS, "", dtype=object)
+        drawn = np.full(N_HANDS, "", dtype=object)
+        for i in np.flatnonzero(self.combos > 0):
+            kind, draws = category([int(HAND_HIGH[i]), int(HAND_LOW[i])], board)
+            made[i], drawn[i] = kind, ", ".join(draws)
+        return made, drawn
 
     def to_pandas(self) -> DataFrame:
         """The hands of the player to act here as a pandas DataFrame: hand, combos, equity, EV (chips), EQR,

@@ -29,8 +29,10 @@ URL; :class:`LibraryBot`) plays from a solution library (:mod:`matchdb.library`)
 the same way on *every* flop: a hand is in the spot on the flop when it is
 heads-up at the spec's pot and stack-to-pot ratio, the button is IP and every
 flop action so far is a stored decision's (sizes matched as above). The library
-stores the flop's decisions; the turn and the river are played by the simple rule,
-or with ``"solver:NAME.zarr:deeper"`` (``LibraryBot(path, deeper=True)``) from the
+stores the flop's decisions and the turn's: the bot plays the turn from them when
+the flop's line closed the street and every turn action so far is a stored
+decision's, and the river by the simple rule; with ``"solver:NAME.zarr:deeper"``
+(``LibraryBot(path, deeper=True)``) it plays the turn and the river from the
 turn solved again after the flop's line from the stored ranges
 (:meth:`matchdb.library.LibraryFlop.subgame`: seconds to minutes for each flop
 line and turn card the bot meets, the last few kept).
@@ -280,9 +282,10 @@ def is_library(path: str) -> bool:
 
 
 class LibraryBot(_PlaysSolved):
-    """Plays heads-up from the solution library at ``path`` on every flop (see the module's docstring); ``seed``
-    seeds its sampling, ``db`` is the database the library's tables are checked against (default: the table's).
-    With ``deeper`` it plays the turn and the river too, from the turn solved again after the flop's line
+    """Plays heads-up from the solution library at ``path`` on every flop and turn it stores (see the module's
+    docstring); ``seed`` seeds its sampling, ``db`` is the database the library's tables are checked against
+    (default: the table's). With ``deeper`` it plays the turn and the river from the turn solved again after the
+    flop's line
     (:meth:`matchdb.library.LibraryFlop.subgame`, seconds to minutes per flop line and turn card, the last
     :data:`SUBGAMES_KEPT` kept)."""
 
@@ -307,14 +310,14 @@ class LibraryBot(_PlaysSolved):
         return self._opened
 
     def locate(self, view: View) -> tuple[Any, float, int] | None:
-        """(node, chip scale, hand's index) of the decision ``view`` shows: a stored flop decision (the hand's index
-        in the 1,326-hand order), with ``deeper`` a decision of the turn solved again (a solver node, the index in
-        its hands), or None outside the library (not heads-up, another pot or stack-to-pot ratio, an action off
-        the tree, a hand outside the range; without ``deeper`` the turn and the river)."""
+        """(node, chip scale, hand's index) of the decision ``view`` shows: a stored flop or turn decision (the
+        hand's index in the 1,326-hand order), with ``deeper`` a decision of the turn solved again (a solver node,
+        the index in its hands), or None outside the library (not heads-up, another pot or stack-to-pot ratio, an
+        action off the tree, a hand outside the range; without ``deeper`` the river)."""
         from matchdb.core.hole_cards import hand_index
         from matchdb.library import FlopNotStoredError
 
-        if len(view.board) < 3 or sum(view.in_hand) != 2 or (view.street != 1 and not self.deeper):
+        if len(view.board) < 3 or sum(view.in_hand) != 2 or (view.street not in (1, 2) and not self.deeper):
             return None
         library = self.library(view)
         spec = library.spec
@@ -349,11 +352,42 @@ class LibraryBot(_PlaysSolved):
                 return None
             hand = hand_index([format_card(c) for c in view.hole])
             return (node, ratio, hand) if node.combos[hand] > 0 else None
+        if not self.deeper:
+            return self._stored_turn(flop, line, board, view, ratio, ip_seat)
         solution = self._subgame(flop, line, board[3], view)
         if solution is None:
             return None
         found = _walk(solution.root, view, board, 2, ratio, ip_seat)
         return None if found is None else (found[0], ratio, found[1])
+
+    def _stored_turn(self, flop: Any, line: tuple[str, ...], board: list[str], view: View, ratio: float,
+                     ip_seat: int) -> tuple[Any, float, int] | None:
+        """(node, chip scale, hand's index) of the stored turn decision ``view`` shows after the flop's ``line``,
+        or None off the stored tree."""
+        from matchdb.core.hole_cards import hand_index
+        from matchdb.library import LibraryError
+
+        if line not in flop.turn_lines():
+            return None
+        turn: tuple[str, ...] = ()
+        try:
+            for street, seat, kind, amount in view.history:
+                if street != 2:
+                    continue
+                node = flop.node((*line, board[3], *turn))
+                if (seat == ip_seat) != (node.player == "IP"):
+                    return None
+                wanted = _tree_action(node.actions, node.pot, kind, amount, ratio)
+                if wanted is None:
+                    return None
+                turn = (*turn, wanted)
+            node = flop.node((*line, board[3], *turn))
+        except LibraryError:
+            return None
+        if (view.seat == ip_seat) != (node.player == "IP"):
+            return None
+        hand = hand_index([format_card(c) for c in view.hole])
+        return (node, ratio, hand) if node.combos[hand] > 0 else None
 
     def _subgame(self, flop: Any, line: tuple[str, ...], turn: str, view: View) -> Any:
         """The turn after ``line`` solved again (kept for the next hands that reach it), or None where the line

@@ -100,7 +100,7 @@ def add_routes(app: FastAPI, db: MatchDB, libraries: dict[str, Library]) -> None
         return library
 
     @app.get("/v1/library/{name}/node", summary="A stored decision of a library on any flop; one hand's figures")
-    def get_node(name: str, board: str = Query(..., max_length=20, description="a flop, like Kd7h2s"),
+    def get_node(name: str, board: str = Query(..., max_length=20, description="a flop, like Kd7h2s, or a flop and a turn card"),
                  line: str = Query("", max_length=400, description="actions from the flop's first decision, like 'Check, Bet 30'"),
                  hand: str | None = Query(None, max_length=10, description="a hand, like AhKh: its frequency and EV of each action"),
                  hands: bool = Query(False, description="also every hand of the range and its categories"),
@@ -108,15 +108,14 @@ def add_routes(app: FastAPI, db: MatchDB, libraries: dict[str, Library]) -> None
         library = find(name)
         try:
             node = library.node(board, line)
-            answer: dict[str, Any] = {"library": name, "board": node.board, "line": list(node.line), "street": "flop",
+            answer: dict[str, Any] = {"library": name, "board": node.board, "line": list(node.line), "street": node.street,
                                       "kind": "action", "player": node.player, "pot": node.pot,
                                       "actions": node.actions, "frequencies": node.frequencies(),
                                       "exploitability_pct": library.flop(board).exploitability_pct}
             if hand is not None:
                 answer["hand"] = {"hand": hand, "actions": {a: {"frequency": f, "ev": ev}
                                                             for a, (f, ev) in node.hand(hand).items()}}
-            stored = set(library.flop(board).lines)
-            answer["next"] = [a for a in node.actions if (*node.line, a) in stored]  # actions to a stored decision
+            answer["next"] = node.next_stored()  # actions to a stored decision
             if hands:
                 answer.update(node_hands(node))
         except LibraryError as error:

@@ -17,6 +17,7 @@ import pytest
 
 import matchdb
 from matchdb.core.canonical import ORBIT_SIZES, flop_index
+from matchdb.core.hole_cards import hand_index
 from matchdb.db.build import parse_flop_spec
 from matchdb.errors import IncompleteDatabaseError
 from matchdb.library import LibraryError, LibrarySpec, build_library, open_library, read_spec, verify_library
@@ -107,7 +108,7 @@ def test_the_turn_is_solved_again_from_the_stored_ranges(library, small_db, fres
     from matchdb.cli.main import main
 
     assert main(["library", "show", str(library), "--board", "AhTh9c2s", "--line", "Bet 50, Call", "--db",
-                 str(small_db.path), "--hand", "AsAd", "--json"]) == 0
+                 str(small_db.path), "--hand", "AsAd", "--json", "--solve"]) == 0
     shown = json.loads(capsys.readouterr().out)
     row = sub.root.to_pandas().set_index("hand").loc["AsAd"]
     assert shown["actions"] == sub.root.actions and shown["frequencies"] == sub.root.frequencies()
@@ -119,6 +120,61 @@ def test_the_turn_is_solved_again_from_the_stored_ranges(library, small_db, fres
                          (("Check", "Bet 50", "Call"), "is never played on AhTh9c")):  # IP never bets 50 there
         with pytest.raises(LibraryError, match=message):
             lib.subgame("AhTh9c2s", bad)
+
+
+@pytest.mark.parametrize("turn", ["2s", "2d"])  # of AhTh9c's free suits, one turn card stored, the other renamed
+def test_the_turn_decisions_stored_are_a_fresh_solve_of_that_turn(library, small_db, fresh, toy_spec, turn, capsys):
+    """Every turn decision after a flop line that closes the street is stored on every turn card: on AhTh9c (the
+    stored AsTs9h renamed) each equals the fresh solve's to the stored precision (frequencies as 8-bit square roots, to a few 1/255, EVs in
+    steps of 0.5 % of the pot); the combos come from the stored frequencies, the equities from those ranges."""
+    lib = open_library(library, small_db)
+    flop = lib.flop("AhTh9c")
+    assert flop.turn_lines() == [("Check", "Check"), ("Bet 50", "Call")]  # the all-in calls leave nothing to decide
+    step = 0.005 * toy_spec.pot
+    checked = 0
+    for end in flop.turn_lines():
+        deal = fresh.node([*end, turn])
+        stack = [deal]
+        while stack:
+            node = stack.pop()
+            if node.kind != "action" or node.street != "turn":
+                continue
+            stack.extend(node.play(a) for a in node.actions)
+            if not any(node.weights(0)) or not any(node.weights(1)):
+                continue
+            stored = lib.node("AhTh9c", list(node.line))
+            assert stored.street == "turn" and stored.board == "AhTh9c" + turn and stored.line == node.line
+            assert (stored.player, stored.actions, stored.pot) == (node.player, node.actions, node.pot)
+            p = 0 if node.player == "OOP" else 1
+            combos = dict(zip(node.hands(p), node.combos(p), strict=True))
+            equity = dict(zip(node.hands(p), node.equity(p), strict=True))
+            assert set(stored.hands()) <= set(combos)
+            for hand, figures in ((h, stored.hand(h)) for h in stored.hands()):
+                i = node.hands(p).index(hand)
+                for a, action in enumerate(node.actions):
+                    assert figures[action][0] == pytest.approx(node.strategy[a, i], abs=3 / 255)
+                    assert figures[action][1] == pytest.approx(node.action_ev()[a, i], abs=step / 2 + 1e-6)
+                k = hand_index(hand)
+                assert stored.combos[k] == pytest.approx(combos[hand], rel=3e-2, abs=1e-3), hand
+                assert stored.equity[k] == pytest.approx(equity[hand], abs=1e-2), hand
+            assert stored.frequencies() == pytest.approx(node.frequencies(), abs=1e-2)
+            checked += 1
+    assert checked >= 6
+    # the flop and the turn card as the board, or the card in the line, and on the command line
+    first = lib.node("AhTh9c" + turn, "Bet 50, Call")
+    assert first.line == ("Bet 50", "Call", turn) and first.actions == lib.node("AhTh9c", f"Bet 50, Call, {turn}").actions
+    assert first.next_stored() == ["Check", "All-in 50"] and first.made[first.combos > 0].tolist()
+    from matchdb.cli.main import main
+
+    assert main(["library", "show", str(library), "--board", "AhTh9c" + turn, "--line", "Bet 50, Call", "--json"]) == 0
+    shown = json.loads(capsys.readouterr().out)
+    assert shown["actions"] == first.actions and shown["frequencies"] == pytest.approx(first.frequencies())
+    for line, message in (("Check", "does not begin with a flop line that closes the street"),
+                          ("Bet 50, Call, Bet 40", "stores no turn decision after 'Bet 40'")):
+        with pytest.raises(LibraryError, match=message):
+            lib.node("AhTh9c" + turn, line)
+    with pytest.raises(LibraryError, match="is a card of the flop"):
+        lib.node("AhTh9c", "Bet 50, Call, Ah")
 
 
 def test_the_report_is_a_plain_loop_over_the_flops(library, lib_flops):
@@ -320,6 +376,12 @@ def test_a_server_answers_stored_decisions_and_names_no_folder(library, small_st
                          timeout=30).json()
         assert (body["player"], body["actions"], body["frequencies"]) == (node.player, node.actions, node.frequencies())
         assert body["hand"]["actions"] == {a: {"frequency": f, "ev": ev} for a, (f, ev) in node.hand("QsQd").items()}
+        turn = lib.node("AhTh9c2s", "Bet 50, Call")
+        body = httpx.get(f"{url}/v1/library/toy/node", params={"board": "AhTh9c2s", "line": "Bet 50, Call", "hands": "true"},
+                         timeout=30).json()
+        assert (body["street"], body["line"], body["actions"], body["next"]) == ("turn", ["Bet 50", "Call", "2s"],
+                                                                                 turn.actions, turn.next_stored())
+        assert body["frequencies"] == pytest.approx(turn.frequencies()) and body["hands"]["oop"]
         lacking = httpx.get(f"{url}/v1/library/toy/node", params={"board": "AhAdAc"}, timeout=30)
         assert lacking.status_code == 404 and str(library) not in lacking.text
         assert lacking.json()["detail"].startswith(f"The library 'toy' holds no solution of flop {flop_index('AhAdAc')};")

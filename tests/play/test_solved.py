@@ -170,7 +170,7 @@ def test_from_a_library_it_plays_the_stored_frequencies_on_a_renamed_flop(librar
     assert advice["range_frequencies"] == node.frequencies()
 
 
-def test_from_a_library_it_follows_the_flop_and_leaves_it_to_the_simple_rule(library, small_db):
+def test_from_a_library_it_follows_the_flop_and_the_turn_and_leaves_the_river_to_the_simple_rule(library, small_db):
     from matchdb.library import open_library
     from matchdb.play.solved import LibraryBot
 
@@ -190,8 +190,16 @@ def test_from_a_library_it_follows_the_flop_and_leaves_it_to_the_simple_rule(lib
     assert bot.locate(_flop("KsKd", "QhQd", "2c7dJh").view()) is None  # a flop the library lacks
     turn = _flop("KsKd", "QhQd", "AsTs9h")
     turn.act(CALL)
-    turn.act(CALL)  # both check: the turn
-    assert turn.view().street == 2 and bot.locate(turn.view()) is None
+    turn.act(CALL)  # both check: the turn, played from its stored decisions
+    view = turn.view()
+    stored = open_library(library).node(hand_board(view), "Check, Check")
+    node, ratio, index = bot.locate(view)
+    assert view.street == 2 and node.street == "turn" and node.line == stored.line and index == hand_index("KsKd")
+    assert bot.advice(view)["frequencies"] == [f for f, _ in stored.hand("KsKd").values()]
+    turn.act(CALL)
+    assert bot.locate(turn.view())[0].line[-1] == "Check" and bot.locate(turn.view())[0].player == "IP"
+    turn.act(CALL)  # both check the turn: the river is the simple rule's
+    assert turn.view().street == 3 and bot.locate(turn.view()) is None
     assert bot.act(turn.view()) == (CALL, 0) and bot.outside == 1  # the simple rule: a free check
 
 
@@ -226,8 +234,10 @@ def test_deeper_it_plays_the_turn_solved_again_after_the_flops_line(library, sma
     off.act(RAISE, 80)  # off the tree on the flop: the turn is the simple rule's too
     off.act(CALL)
     assert bot.locate(off.view()) is None and len(bot._subgames) == 1
-    flat = LibraryBot(library, db=small_db)  # without deeper: the turn is the simple rule's
-    assert flat.locate(view) is None
+    flat = LibraryBot(library, db=small_db)  # without deeper: the turn's stored decision
+    stored = flat.locate(view)[0]
+    assert stored.street == "turn" and stored.line == ("Bet 50", "Call", hand_board(view)[-2:])
+    assert stored.actions == node.actions
 
 
 def hand_board(view) -> str:

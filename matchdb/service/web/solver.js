@@ -157,7 +157,7 @@ function draw() {
   node.actions.forEach((action, i) => {
     const b = button(`${action} ${(100 * node.frequencies[i]).toFixed(1)} %`, () => go([...line, action]));
     b.dataset.action = action;
-    if (node.next && !node.next.includes(action)) {  // a library stores the flop's decisions only
+    if (node.next && !node.next.includes(action)) {  // the page browses a library's flop decisions only
       b.disabled = true;
       b.title = "the library stores no decision after this action";
     }
