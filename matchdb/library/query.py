@@ -370,6 +370,19 @@ class LibraryFlop:
         """The flop lines after which the turn's decisions are stored (those that close the flop with chips left)."""
         return [tuple(end["line"]) for end in self._answers.meta["turn"]["ends"]]
 
+    def turn_cards(self) -> list[str]:
+        """The turn cards of this flop (real cards, in card order): every card off the flop."""
+        flop = parse_cards(self.board)
+        return [format_cards([card]) for card in range(52) if card not in flop]
+
+    def turn_pot(self, line: str | tuple[str, ...] | list[str]) -> int:
+        """The pot on the turn after a flop ``line`` of :meth:`turn_lines`."""
+        wanted = _line(line)
+        for end in self._answers.meta["turn"]["ends"]:
+            if tuple(end["line"]) == wanted:
+                return int(end["pots"][0])
+        raise LibraryError(f"The library stores no turn after {', '.join(wanted) or 'nothing'!r} on {self.board}.")
+
     def _turn_node(self, flop_line: tuple[str, ...], card: str, turn_line: tuple[str, ...]) -> LibraryNode:
         """The stored turn decision after ``flop_line``, the turn ``card`` and ``turn_line``."""
         turn = self._answers.meta["turn"]
@@ -477,9 +490,10 @@ class LibraryNode:
                    answers.combos[k][order].astype(np.float64), decode_equity(answers.equity[k][order]))
 
     def next_stored(self) -> list[str]:
-        """The actions that lead to another stored decision (of the flop, or of the same turn)."""
-        if self.street == "flop":
-            stored = set(self._flop.lines)
+        """The actions that lead to another stored decision (of the flop, the turn after a line that closes the
+        flop, or of the same turn)."""
+        if self.street == "flop":  # a flop decision, or a line that closes the flop: the turn's decisions below
+            stored = set(self._flop.lines) | set(self._flop.turn_lines())
             return [a for a in self.actions if (*self.line, a) in stored]
         out = []
         for action in self.actions:

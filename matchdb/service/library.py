@@ -101,12 +101,24 @@ def add_routes(app: FastAPI, db: MatchDB, libraries: dict[str, Library]) -> None
 
     @app.get("/v1/library/{name}/node", summary="A stored decision of a library on any flop; one hand's figures")
     def get_node(name: str, board: str = Query(..., max_length=20, description="a flop, like Kd7h2s, or a flop and a turn card"),
-                 line: str = Query("", max_length=400, description="actions from the flop's first decision, like 'Check, Bet 30'"),
+                 line: str = Query("", max_length=400, description="actions from the flop's first decision, like 'Check, Bet 30' "
+                                   "(on the turn, then the turn card and the turn's actions; a line that closes the flop "
+                                   "answers the deal: the turn cards)"),
                  hand: str | None = Query(None, max_length=10, description="a hand, like AhKh: its frequency and EV of each action"),
                  hands: bool = Query(False, description="also every hand of the range and its categories"),
                  ) -> dict[str, Any]:
         library = find(name)
         try:
+            flop = library.flop(board)
+            steps = tuple(part.strip() for part in line.split(",") if part.strip())
+            if len(parse_cards(board)) == 3 and steps in flop.turn_lines():  # the flop closed: the turn to deal
+                deal_answer: dict[str, Any] = {
+                    "library": name, "board": flop.board, "line": list(steps), "street": "flop", "kind": "chance",
+                    "player": None, "pot": flop.turn_pot(steps), "actions": [], "frequencies": [], "next": [],
+                    "cards": flop.turn_cards(), "exploitability_pct": flop.exploitability_pct}
+                if hands:
+                    deal_answer.update({"hands": {"oop": []}, "categories": {"oop": {"made": [], "draws": []}}})
+                return deal_answer
             node = library.node(board, line)
             answer: dict[str, Any] = {"library": name, "board": node.board, "line": list(node.line), "street": node.street,
                                       "kind": "action", "player": node.player, "pot": node.pot,

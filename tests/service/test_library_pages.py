@@ -172,7 +172,7 @@ def test_the_solver_page_browses_a_library_without_solving(browser, server, libr
         assert json.loads(cell) == pytest.approx(_mix(root, name), abs=1e-12)
     made = [r.find_elements(By.TAG_NAME, "td")[0].text for r in browser.find_elements(By.CSS_SELECTOR, "#categories tr")[1:]]
     assert made == list(root.categories("made")["made"])
-    # a step down: OOP checks, IP to act; IP's calls end the flop, which the library does not store
+    # a step down: OOP checks, IP to act
     next(b for b in buttons if b.get_attribute("data-action") == "Check").click()
     deadline = time.monotonic() + 60
     while "IP to act" not in browser.find_element(By.ID, "where").text and time.monotonic() < deadline:
@@ -180,7 +180,25 @@ def test_the_solver_page_browses_a_library_without_solving(browser, server, libr
     there = lib.node("AhTh9c", "Check")
     buttons = browser.find_elements(By.CSS_SELECTOR, "#actions button")
     assert [b.get_attribute("data-action") for b in buttons] == there.actions
-    assert [b.get_attribute("data-action") for b in buttons if not b.is_enabled()] == ["Check"]  # checks back: the turn
+    assert all(b.is_enabled() for b in buttons)  # checking back closes the flop: the turn's decisions are stored
     for name in ("QQ", "AQs", "T9s"):
         cell = browser.execute_script(f"return document.querySelector('#grid td[data-class=\"{name}\"]').dataset.mix;")
         assert json.loads(cell) == pytest.approx(_mix(there, name), abs=1e-12)
+    # IP checks back: a turn card to deal, then the stored turn decision on it
+    next(b for b in buttons if b.get_attribute("data-action") == "Check").click()
+    deadline = time.monotonic() + 60
+    while "a card to deal" not in browser.find_element(By.ID, "where").text and time.monotonic() < deadline:
+        time.sleep(0.1)
+    cards = [b.get_attribute("data-card") for b in browser.find_elements(By.CSS_SELECTOR, "#cards button")]
+    assert cards == lib.flop("AhTh9c").turn_cards() and len(cards) == 49
+    next(b for b in browser.find_elements(By.CSS_SELECTOR, "#cards button") if b.get_attribute("data-card") == "2s").click()
+    deadline = time.monotonic() + 60
+    while "(turn)" not in browser.find_element(By.ID, "where").text and time.monotonic() < deadline:
+        time.sleep(0.1)
+    turn = lib.node("AhTh9c", "Check, Check, 2s")
+    assert browser.find_element(By.ID, "where").text.startswith(f"AhTh9c2s (turn), pot {turn.pot}: {turn.player} to act")
+    buttons = browser.find_elements(By.CSS_SELECTOR, "#actions button")
+    assert [b.get_attribute("data-action") for b in buttons] == turn.actions
+    for name in ("AA", "KK", "AKs"):
+        cell = browser.execute_script(f"return document.querySelector('#grid td[data-class=\"{name}\"]').dataset.mix;")
+        assert json.loads(cell) == pytest.approx(_mix(turn, name), abs=1e-12)

@@ -1,6 +1,6 @@
 // matchdb's solver page: a spot posted to /v1/solve, its progress followed, the solution browsed node by node
 // (GET /v1/solve/{id}/node); or a flop of a solution library the server holds, browsed without solving
-// (GET /v1/library/{name}/node, its flop's decisions). The 13 x 13 grid shows the range of the player to act, each
+// (GET /v1/library/{name}/node, its flop's and turn's decisions). The 13 x 13 grid shows the range of the player to act, each
 // class coloured by its mix of actions (weighted by combos); hovering a class lists its hands; clicking an action or
 // a card walks the tree.
 import { $, request, showError as showBaseError } from "./base.js";
@@ -145,7 +145,7 @@ function draw() {
   $("result").hidden = false;
   if (shelf) {
     $("summary").textContent = `${node.board}: library ${shelf.library}, exploitability ${node.exploitability_pct.toFixed(3)} % ` +
-      "of the pot; the flop's decisions are stored";
+      "of the pot; the flop's and the turn's decisions are stored";
   }
   const nav = $("line");
   nav.replaceChildren(button("root", () => go([])));
@@ -157,7 +157,7 @@ function draw() {
   node.actions.forEach((action, i) => {
     const b = button(`${action} ${(100 * node.frequencies[i]).toFixed(1)} %`, () => go([...line, action]));
     b.dataset.action = action;
-    if (node.next && !node.next.includes(action)) {  // the page browses a library's flop decisions only
+    if (node.next && !node.next.includes(action)) {  // a library stores the flop's and the turn's decisions
       b.disabled = true;
       b.title = "the library stores no decision after this action";
     }
