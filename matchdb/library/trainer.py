@@ -3,10 +3,12 @@ r"""Training on a library: a spot dealt from the stored decisions, an action pic
 A *drill* is dealt as the game reaches it: a flop drawn as often as it is
 dealt (each canonical flop by its orbit, its suits renamed at random), the
 flop's first decision onwards played by the solution's mix over the range of
-whoever acts (each action drawn by its frequency), one of the trainee's
-decisions met on the way drawn at random, and the trainee's hand drawn by how
-often the range holds it there (its combos). The drill shows what a player at
-the table sees: board, line, pot, hand and the actions; not the solution.
+whoever acts (each action drawn by its frequency) and, when the flop closes
+with chips left, a turn card drawn and the turn's decisions played the same
+way; one of the trainee's decisions met on the way drawn at random, and the
+trainee's hand drawn by how often the range holds it there (its combos). The
+drill shows what a player at the table sees: board (the turn card with it),
+line (the actions), pot, hand and the actions; not the solution.
 
 :func:`grade` answers a pick: the solution's frequency of each action for that
 hand, each action's EV (chips, as the solver gives them), the best action
@@ -144,8 +146,13 @@ def deal(library: Library, rng: np.random.Generator, player: str | None = None) 
         stored = set(flop.lines)
         met = []
         line: tuple[str, ...] = ()
-        while line in stored:
-            node = flop.node(line)
+        while line in stored or line in flop.turn_lines() or (line and _is_turn(line)):
+            if line in flop.turn_lines():  # the flop closed: a turn card, then the turn's decisions
+                line = (*line, flop.turn_cards()[int(rng.integers(49))])
+            try:
+                node = flop.node(line)
+            except LibraryError:
+                break  # the turn's end (a call, a fold, two checks): the river is not stored
             if node.combos.sum() <= 0:
                 break
             if player in (None, node.player):
@@ -157,7 +164,7 @@ def deal(library: Library, rng: np.random.Generator, player: str | None = None) 
         node = met[int(rng.integers(len(met)))]
         combos = node.combos / node.combos.sum()
         hand = hand_order()[int(rng.choice(len(combos), p=combos))]
-        return Drill(node.board, node.line, node.player, hand, node.pot, list(node.actions))
+        return Drill(node.board, _without_cards(node.line), node.player, hand, node.pot, list(node.actions))
     raise LibraryError(f"No decision of {player} was met in 100 deals of the library '{library.files.name}'; "
                        "expected a spec where that player acts on the flop.")
 
@@ -173,7 +180,18 @@ def grade_pick(library: Library, board: str, line: str | tuple[str, ...] | list[
     """:func:`grade` for a pick named by its flop, line and hand (as a client sends it): the drill is the stored
     decision's, the decision read once."""
     node = library.node(board, line)
-    return _graded(node, Drill(node.board, node.line, node.player, hand, node.pot, list(node.actions)), action)
+    return _graded(node, Drill(node.board, _without_cards(node.line), node.player, hand, node.pot, list(node.actions)),
+                   action)
+
+
+def _is_turn(line: tuple[str, ...]) -> bool:
+    """Whether a line has reached the turn (a card dealt in it)."""
+    return any(len(step) == 2 and step[0] in "23456789TJQKA" and step[1] in "cdhs" for step in line)
+
+
+def _without_cards(line: tuple[str, ...]) -> tuple[str, ...]:
+    """A line's actions, without the turn card (a drill's board shows it)."""
+    return tuple(step for step in line if not _is_turn((step,)))
 
 
 def _graded(node: Any, drill: Drill, action: str) -> Grade:

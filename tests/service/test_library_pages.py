@@ -87,6 +87,15 @@ def test_a_trainer_in_python_trains_one_side(library):
     summary = trainer.summary()
     assert summary.hands == 12 and 0 <= summary.in_mix <= 1 and summary.ev_lost >= 0
     assert summary.worst == sorted(trainer.grades, key=lambda g: -g.ev_lost)[:3]
+    # the turn's decisions are dealt too: the board with its turn card, the line without it, graded as stored
+    turns = [d for d in (trainer.deal() for _ in range(60)) if len(d.board) == 8]
+    assert turns, "no turn decision dealt in 60 deals"
+    for d in turns[:5]:
+        node = lib.node(d.board, d.line)
+        assert node.street == "turn" and (d.player, d.actions, d.pot) == (node.player, node.actions, node.pot)
+        graded = trainer.answer(d, d.actions[-1])
+        assert graded.frequencies == {a: f for a, (f, _) in node.hand(d.hand).items()}
+        assert d.text().startswith(f"{d.board}, pot {d.pot}; before you: {', '.join(d.line)}")
 
 
 def test_the_command_line_trains_from_the_input(library, tmp_path):
