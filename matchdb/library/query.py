@@ -26,12 +26,12 @@ from matchdb.errors import CardError
 from matchdb.library.packed import library_files
 from matchdb.library.spec import LibraryError, LibrarySpec
 from matchdb.library.store import (
-    NO_EV,
     FlopAnswers,
     decode_categories,
     decode_equity,
     decode_ev,
     decode_strategy,
+    decode_turn_ev,
     decode_turn_frequencies,
     library_spec,
     read_flop,
@@ -409,8 +409,7 @@ class LibraryFlop:
         n = len(end["actions"][d])
         answers = self._answers
         strategy = decode_turn_frequencies(answers.turn_strategy[k, :n][:, order])
-        coded = answers.turn_ev[k, :n][:, order]
-        ev = np.where(coded == NO_EV, np.nan, coded.astype(np.float64) * float(turn["ev_step"]))
+        ev = decode_turn_ev(answers.turn_ev[k, :n][:, order], float(turn["ev_step"]))
         player = 0 if end["players"][d] == "OOP" else 1
         board = [*flop, real]
         weights = self._turn_weights(flop_line, card, turn_line, board)

@@ -50,8 +50,8 @@ from matchdb.library.spec import FlopNotStoredError, LibraryError, LibrarySpec
 from matchdb.solver.categories import DRAWS, MADE_HANDS, category
 
 __all__ = ["FORMAT", "VERSION", "FlopAnswers", "extract", "create_library", "library_spec", "write_flop",
-           "read_flop", "turn_cards", "turn_ev_step", "decode_turn_frequencies", "stored_flops", "remove_partials",
-           "array_digest", "LibraryFiles", "FolderFiles", "NO_EV"]
+           "read_flop", "turn_cards", "turn_ev_step", "decode_turn_frequencies", "decode_turn_ev", "stored_flops",
+           "remove_partials", "array_digest", "LibraryFiles", "FolderFiles"]
 
 FORMAT = "matchdb-library"
 VERSION = 3  # 2: each flop's hand categories stored; 3: the turn's decisions
@@ -156,9 +156,14 @@ def decode_turn_frequencies(coded: np.ndarray) -> np.ndarray:
 
 
 def turn_ev_step(pot: int, stack: int) -> float:
-    """The step the turn's EVs are stored in: :data:`TURN_EV_STEP` of the pot, or more where an EV could be
-    larger than 32,767 steps (a hand can at most win the pot and the opponent's stack, or lose its own)."""
+    """The step the turn's EVs are stored in: :data:`TURN_EV_STEP` of the pot, or more where an EV could come near
+    32,767 steps (a hand can at most win the pot and the opponent's stack, or lose its own: 32,000 steps cover it)."""
     return max(TURN_EV_STEP * pot, (pot + 2 * stack) / 32000)
+
+
+def decode_turn_ev(coded: np.ndarray, step: float) -> np.ndarray:
+    """Chips from the turn's stored EVs (in steps of ``step``; NaN where none is stored)."""
+    return np.where(coded == NO_EV, np.nan, coded.astype(np.float64) * step)
 
 
 def _turn_decisions(deal: Any, card: str) -> list[Any]:

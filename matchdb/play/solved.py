@@ -48,6 +48,7 @@ from __future__ import annotations
 import os
 import re
 from collections import OrderedDict
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -275,6 +276,45 @@ def _walk(root: Any, view: View, board: list[str], street0: int, ratio: float, i
     return None
 
 
+def _stored_line(view: View, street: int, at: Callable[[tuple[str, ...]], Any], ratio: float,
+                 ip_seat: int) -> tuple[str, ...] | None:
+    """The stored actions ``view``'s history took on ``street`` (1 the flop, 2 the turn), each matched to the stored
+    decision ``at(steps so far)`` gives (None off the stored tree); None where one is not stored or not matched."""
+    steps: tuple[str, ...] = ()
+    for on, seat, kind, amount in view.history:
+        if on != street:
+            continue
+        node = at(steps)
+        if node is None or (seat == ip_seat) != (node.player == "IP"):
+            return None
+        wanted = _tree_action(node.actions, node.pot, kind, amount, ratio)
+        if wanted is None:
+            return None
+        steps = (*steps, wanted)
+    return steps
+
+
+def _stored_node(flop: Any, line: tuple[str, ...]) -> Any:
+    """The library flop's stored decision after ``line``, or None where none is stored."""
+    from matchdb.library import LibraryError
+
+    try:
+        return flop.node(line)
+    except LibraryError:
+        return None
+
+
+def _stored_decision(node: Any, view: View, ip_seat: int, ratio: float) -> tuple[Any, float, int] | None:
+    """(node, chip scale, hand's index) where the stored ``node`` is the decision of ``view``'s player and holds
+    its hand, else None."""
+    from matchdb.core.hole_cards import hand_index
+
+    if node is None or (view.seat == ip_seat) != (node.player == "IP"):
+        return None
+    hand = hand_index([format_card(c) for c in view.hole])
+    return (node, ratio, hand) if node.combos[hand] > 0 else None
+
+
 def is_library(path: str) -> bool:
     """Whether a ``solver:`` bot's path names a solution library (a folder, a ``.zip`` or a URL) rather than a saved
     solution (``.npz``)."""
@@ -314,7 +354,6 @@ class LibraryBot(_PlaysSolved):
         hand's index in the 1,326-hand order), with ``deeper`` a decision of the turn solved again (a solver node,
         the index in its hands), or None outside the library (not heads-up, another pot or stack-to-pot ratio, an
         action off the tree, a hand outside the range; without ``deeper`` the river)."""
-        from matchdb.core.hole_cards import hand_index
         from matchdb.library import FlopNotStoredError
 
         if len(view.board) < 3 or sum(view.in_hand) != 2 or (view.street not in (1, 2) and not self.deeper):
@@ -331,63 +370,22 @@ class LibraryBot(_PlaysSolved):
         except FlopNotStoredError:
             return None
         stored = set(flop.lines)
-        line: tuple[str, ...] = ()
-        for street, seat, kind, amount in view.history:
-            if street != 1:
-                continue
-            if line not in stored:  # the flop was closed already
-                return None
-            node = flop.node(line)
-            if (seat == ip_seat) != (node.player == "IP"):
-                return None
-            wanted = _tree_action(node.actions, node.pot, kind, amount, ratio)
-            if wanted is None:
-                return None
-            line = (*line, wanted)
+        line = _stored_line(view, 1, lambda steps: flop.node(steps) if steps in stored else None, ratio, ip_seat)
+        if line is None:
+            return None
         if view.street == 1:
-            if line not in stored:
-                return None
-            node = flop.node(line)
-            if (view.seat == ip_seat) != (node.player == "IP"):
-                return None
-            hand = hand_index([format_card(c) for c in view.hole])
-            return (node, ratio, hand) if node.combos[hand] > 0 else None
+            return _stored_decision(flop.node(line) if line in stored else None, view, ip_seat, ratio)
         if not self.deeper:
-            return self._stored_turn(flop, line, board, view, ratio, ip_seat)
+            if line not in flop.turn_lines():
+                return None
+            at = (*line, board[3])
+            turn = _stored_line(view, 2, lambda steps: _stored_node(flop, (*at, *steps)), ratio, ip_seat)
+            return None if turn is None else _stored_decision(_stored_node(flop, (*at, *turn)), view, ip_seat, ratio)
         solution = self._subgame(flop, line, board[3], view)
         if solution is None:
             return None
         found = _walk(solution.root, view, board, 2, ratio, ip_seat)
         return None if found is None else (found[0], ratio, found[1])
-
-    def _stored_turn(self, flop: Any, line: tuple[str, ...], board: list[str], view: View, ratio: float,
-                     ip_seat: int) -> tuple[Any, float, int] | None:
-        """(node, chip scale, hand's index) of the stored turn decision ``view`` shows after the flop's ``line``,
-        or None off the stored tree."""
-        from matchdb.core.hole_cards import hand_index
-        from matchdb.library import LibraryError
-
-        if line not in flop.turn_lines():
-            return None
-        turn: tuple[str, ...] = ()
-        try:
-            for street, seat, kind, amount in view.history:
-                if street != 2:
-                    continue
-                node = flop.node((*line, board[3], *turn))
-                if (seat == ip_seat) != (node.player == "IP"):
-                    return None
-                wanted = _tree_action(node.actions, node.pot, kind, amount, ratio)
-                if wanted is None:
-                    return None
-                turn = (*turn, wanted)
-            node = flop.node((*line, board[3], *turn))
-        except LibraryError:
-            return None
-        if (view.seat == ip_seat) != (node.player == "IP"):
-            return None
-        hand = hand_index([format_card(c) for c in view.hole])
-        return (node, ratio, hand) if node.combos[hand] > 0 else None
 
     def _subgame(self, flop: Any, line: tuple[str, ...], turn: str, view: View) -> Any:
         """The turn after ``line`` solved again (kept for the next hands that reach it), or None where the line
