@@ -429,6 +429,8 @@ def test_a_packed_library_answers_from_its_file_and_by_url(library, small_db, tm
             assert lib.spec == folder.spec and lib.flops() == folder.flops()
             node = lib.node("AhTh9c", "Check")
             assert node.hand("QsQd") == want.hand("QsQd") and node.frequencies() == want.frequencies()
+            turn = lib.node("AhTh9c2d", "Bet 50, Call")  # the turn's decisions come with the flop
+            assert turn.hand("AsAd") == folder.node("AhTh9c2d", "Bet 50, Call").hand("AsAd")
             assert lib.report().equals(folder.report())
         assert verify_library(f"{url}/toy.zip", small_db).ok
     data = bytearray(packed.read_bytes())
