@@ -1,11 +1,13 @@
-"""A library's files: a zarr group per flop of 16-bit strategies and EVs, a manifest entry per flop, the spec.
+"""A library's files: a zarr group per flop of its flop's and turn's strategies and EVs, a manifest entry per flop,
+the spec.
 
 Layout of a library folder (``NAME.zarr``)::
 
     zarr.json                the root group; attributes: format, version, the spec and its SHA-256
-    flops/NNNN/              one zarr group per solved canonical flop (NNNN its index, 0..1754): four arrays
-                             over (decision, action, hand) and the hands' categories, hands in matchdb's
-                             1,326-hand order (real cards of the canonical flop):
+    flops/NNNN/              one zarr group per solved canonical flop (NNNN its index, 0..1754): the flop's
+                             decisions (four arrays over decision, action and hand), the hands' categories and the
+                             turn's decisions (two arrays), hands in matchdb's 1,326-hand order (real cards of the
+                             canonical flop):
         strategy   uint16    each action's frequency x 65,535 (0 for a hand not in the range there)
         ev         int16     each action's EV in chips x 32,767 / the decision's ev_scale (-32,768: no value)
         combos     float32   (decision, hand): how often the player to act holds the hand there
