@@ -18,9 +18,10 @@ Layout of a library folder (``NAME.zarr``)::
                              (a small frequency keeps a digit or two; decoded, a hand's frequencies add up to 1)
         turn_ev    int16     (turn decision, action, hand): each action's EV in steps of the manifest's ev_step
                              (half a percent of the spec's pot, or more where the stack needs it; -32,768: no value)
-    manifest/NNNN.json       the flop's decisions (lines, players, actions, ev_scale), exploitability, iterations,
-                             seconds, its table's SHA-256 and each array's SHA-256; written last: a flop is stored
-                             once its entry exists
+    manifest/NNNN.json       the flop's decisions (lines, players, actions, ev_scale), the turn's (``turn``: the
+                             cards stored, ev_step, and for each line that closes the flop its turn decisions),
+                             exploitability, iterations, seconds, its table's SHA-256 and each array's SHA-256;
+                             written last: a flop is stored once its entry exists
 
 Each flop group is written under a hidden name and renamed into place, then its manifest entry is written the
 same way: a build killed at any moment leaves whole flops and, at most, hidden leftovers the next build removes.
