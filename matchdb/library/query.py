@@ -375,6 +375,27 @@ class LibraryFlop:
         flop = parse_cards(self.board)
         return [format_cards([card]) for card in range(52) if card not in flop]
 
+    def turn_report(self, line: str | tuple[str, ...] | list[str],
+                    turn_line: str | tuple[str, ...] | list[str] | None = None) -> DataFrame:
+        """The turn decision after the flop ``line`` (one that closes the street) and ``turn_line`` (default: the
+        turn's first decision) on every turn card, one row per card: the card, the player to act, the range's
+        combos there, each action's frequency over the range, the range's EV (chips) and its equity (NaN where the
+        library was opened without a database, or no hand of the range can reach the card)."""
+        import pandas as pd
+
+        wanted, after = _line(line), _line(turn_line)
+        rows = []
+        for card in self.turn_cards():
+            node = self.node((*wanted, card, *after))
+            weight = node.combos
+            total = weight.sum()
+            hand_ev = np.nansum(node.strategy * np.nan_to_num(node.ev), axis=0)
+            rows.append({"turn": card, "player": node.player, "combos": float(total),
+                         **dict(zip(node.actions, node.frequencies(), strict=True)),
+                         "ev": float(hand_ev @ weight / total) if total > 0 else np.nan,
+                         "equity": float(np.nansum(node.equity * weight) / total) if total > 0 else np.nan})
+        return pd.DataFrame(rows)
+
     def turn_pot(self, line: str | tuple[str, ...] | list[str]) -> int:
         """The pot on the turn after a flop ``line`` of :meth:`turn_lines`."""
         wanted = _line(line)

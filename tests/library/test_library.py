@@ -175,6 +175,14 @@ def test_the_turn_decisions_stored_are_a_fresh_solve_of_that_turn(library, small
             lib.node("AhTh9c" + turn, line)
     with pytest.raises(LibraryError, match="is a card of the flop"):
         lib.node("AhTh9c", "Bet 50, Call, Ah")
+    # the turn report: the same decision on every turn card, one row each
+    report = flop.turn_report("Bet 50, Call").set_index("turn")
+    assert list(report.index) == flop.turn_cards() and len(report) == 49
+    row = report.loc[turn]
+    assert row["player"] == first.player and row["combos"] == pytest.approx(first.combos.sum())
+    assert [row[a] for a in first.actions] == pytest.approx(first.frequencies())
+    weight = first.combos
+    assert row["equity"] == pytest.approx(np.nansum(first.equity * weight) / weight.sum())
 
 
 def test_the_report_is_a_plain_loop_over_the_flops(library, lib_flops):
