@@ -66,8 +66,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = commands.add_parser("report", help="every stored flop's frequencies, EV and equity at a decision, or by texture")
     p.add_argument("library", help="the library: a folder, a packed file or its URL")
     p.add_argument("--line", default="", help="actions from the flop's first decision (default: it)")
-    p.add_argument("--by", choices=("suits", "pairing", "high_card", "connectedness", "made", "draws"),
-                   help="one row per flop texture, or per hand category (made hand, draws) over every flop")
+    p.add_argument("--by", choices=("suits", "pairing", "high_card", "connectedness", "made", "draws", "turn"),
+                   help="one row per flop texture, or per hand category (made hand, draws) over every flop; or, with "
+                        "--board, one row per turn card (--line a flop line that closes the street)")
+    p.add_argument("--board", help="with --by turn: the flop (its turn decision after --line and --turn-line on every card)")
+    p.add_argument("--turn-line", default="", help="with --by turn: the turn's actions before the decision (default: none)")
+    p.add_argument("--db", help=DB_HELP + "; with --by turn, the equities come from it")
     p.add_argument("--out", help="write the table as CSV to this file instead of printing it")
     p.add_argument("--plot", help="also draw the mix of actions by texture or category (--by, default suits) to this .png or .svg")
     p.set_defaults(func=_report)
@@ -200,13 +204,27 @@ def _show_turn(args: argparse.Namespace) -> int:
 
 
 def _report(args: argparse.Namespace) -> int:
-    from matchdb.library import open_library
+    from matchdb.library import LibraryError, open_library
     from matchdb.outputs import save_text
 
     if args.out:
         check_suffix("--out", args.out, (".csv",))
     if args.plot:
         check_suffix("--plot", args.plot, (".png", ".svg", ".pdf"), ignore_case=True)
+    if (args.by == "turn") != (args.board is not None):
+        raise LibraryError("--by turn and --board go together: the turn report is of one flop; expected both or "
+                           "neither.")
+    if args.by == "turn":
+        if args.plot:
+            raise LibraryError("--plot draws a report by texture or category; the turn report (--by turn) is a table.")
+        frame = open_library(args.library, open_db(args) if args.db else None).flop(args.board).turn_report(
+            args.line, args.turn_line)
+        if args.out:
+            save_text(args.out, frame.to_csv(index=False))
+            print(f"wrote {len(frame)} rows to {args.out}")
+            return 0
+        sys.stdout.write(frame.to_string(index=False, float_format=lambda x: f"{x:.4f}") + "\n")
+        return 0
     library = open_library(args.library)
     frame = library.report(args.line, by=args.by)
     if args.plot:

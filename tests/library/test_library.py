@@ -183,6 +183,15 @@ def test_the_turn_decisions_stored_are_a_fresh_solve_of_that_turn(library, small
     assert [row[a] for a in first.actions] == pytest.approx(first.frequencies())
     weight = first.combos
     assert row["equity"] == pytest.approx(np.nansum(first.equity * weight) / weight.sum())
+    out = library.parent / f"turn-{turn}.csv"
+    assert main(["library", "report", str(library), "--by", "turn", "--board", "AhTh9c", "--line", "Bet 50, Call",
+                 "--db", str(small_db.path), "--out", str(out)]) == 0
+    capsys.readouterr()
+    import pandas as pd
+
+    assert pd.read_csv(out).set_index("turn").loc[turn, first.actions].tolist() == pytest.approx(first.frequencies())
+    assert main(["library", "report", str(library), "--by", "turn", "--line", "Bet 50, Call"]) == 2
+    assert "--by turn and --board go together" in capsys.readouterr().err
 
 
 def test_the_report_is_a_plain_loop_over_the_flops(library, lib_flops):
