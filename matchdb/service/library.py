@@ -1,5 +1,6 @@
 """The solution libraries a server was started with (``matchdb serve --library DIR``): ``/v1/library`` lists them,
-``/v1/library/{name}/node`` answers a stored decision of any flop, ``/deal`` and ``/grade`` train on them.
+``/v1/library/{name}/node`` answers a stored decision of any flop or turn, ``/turns`` one turn decision on every
+turn card (a turn report), ``/deal`` and ``/grade`` train on them.
 
 A library is named by its spec's name. A question names the flop by its real cards and the decision by its line
 from the flop's first decision; the answer gives the player to act, the pot, the actions and the range's
@@ -44,6 +45,11 @@ def open_libraries(folders: Iterable[str | os.PathLike[str]], db: MatchDB) -> di
                                f"and '{library.path}'); expected one library per spec name.")
         libraries[library.spec.name] = library
     return libraries
+
+
+def _steps(line: str) -> list[str]:
+    """A line's steps, as a client wrote them separated by commas."""
+    return [part.strip() for part in line.split(",") if part.strip()]
 
 
 def _own(library: Library, error: LibraryError) -> LibraryError:
@@ -110,7 +116,7 @@ def add_routes(app: FastAPI, db: MatchDB, libraries: dict[str, Library]) -> None
         library = find(name)
         try:
             flop = library.flop(board)
-            steps = tuple(part.strip() for part in line.split(",") if part.strip())
+            steps = tuple(_steps(line))
             if len(parse_cards(board)) == 3 and steps in flop.turn_lines():  # the flop closed: the turn to deal
                 deal_answer: dict[str, Any] = {
                     "library": name, "board": flop.board, "line": list(steps), "street": "flop", "kind": "chance",
@@ -133,6 +139,27 @@ def add_routes(app: FastAPI, db: MatchDB, libraries: dict[str, Library]) -> None
         except LibraryError as error:
             raise _own(library, error) from None
         out: dict[str, Any] = json_ready(answer)
+        return out
+
+    @app.get("/v1/library/{name}/turns", summary="A turn decision on every turn card after a flop line (a turn report)")
+    def get_turns(name: str, board: str = Query(..., max_length=20, description="a flop, like Kd7h2s"),
+                  line: str = Query(..., max_length=400, description="a flop line that closes the street, like 'Check, Check'"),
+                  turn_line: str = Query("", max_length=400, description="the turn's actions before the decision (default: none)"),
+                  ) -> dict[str, Any]:
+        library = find(name)
+        try:
+            if len(parse_cards(board)) != 3:
+                raise LibraryError(f"The board is {board!r}; expected a flop (the report gives every turn card).")
+            flop = library.flop(board)
+            frame = flop.turn_report(line, turn_line)
+        except LibraryError as error:
+            raise _own(library, error) from None
+        actions = [c for c in frame.columns if c not in ("turn", "player", "combos", "ev", "equity")]
+        rows = [{"turn": row["turn"], "player": row["player"], "combos": row["combos"],
+                 "frequencies": [row[a] for a in actions], "ev": row["ev"], "equity": row["equity"]}
+                for row in frame.to_dict(orient="records")]
+        out: dict[str, Any] = json_ready({"library": name, "board": flop.board, "line": _steps(line),
+                                          "turn_line": _steps(turn_line), "actions": actions, "rows": rows})
         return out
 
     @app.get("/v1/library/{name}/subgame", summary="The turn after a flop line as a spot to solve (POST it to /v1/solve)")

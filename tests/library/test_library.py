@@ -399,6 +399,14 @@ def test_a_server_answers_stored_decisions_and_names_no_folder(library, small_st
         assert (body["street"], body["line"], body["actions"], body["next"]) == ("turn", ["Bet 50", "Call", "2s"],
                                                                                  turn.actions, turn.next_stored())
         assert body["frequencies"] == pytest.approx(turn.frequencies()) and body["hands"]["oop"]
+        report = httpx.get(f"{url}/v1/library/toy/turns", params={"board": "AhTh9c", "line": "Bet 50, Call"},
+                           timeout=30).json()
+        want = lib.flop("AhTh9c").turn_report("Bet 50, Call")
+        assert report["actions"] == turn.actions and [r["turn"] for r in report["rows"]] == list(want["turn"])
+        row = next(r for r in report["rows"] if r["turn"] == "2s")
+        assert row["frequencies"] == pytest.approx(turn.frequencies()) and row["player"] == turn.player
+        refused = httpx.get(f"{url}/v1/library/toy/turns", params={"board": "AhTh9c2s", "line": "Bet 50, Call"}, timeout=30)
+        assert refused.status_code == 400 and refused.json()["detail"].startswith("The board is 'AhTh9c2s'; expected a flop")
         lacking = httpx.get(f"{url}/v1/library/toy/node", params={"board": "AhAdAc"}, timeout=30)
         assert lacking.status_code == 404 and str(library) not in lacking.text
         assert lacking.json()["detail"].startswith(f"The library 'toy' holds no solution of flop {flop_index('AhAdAc')};")

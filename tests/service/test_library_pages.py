@@ -200,6 +200,15 @@ def test_the_solver_page_browses_a_library_without_solving(browser, server, libr
         time.sleep(0.1)
     cards = [b.get_attribute("data-card") for b in browser.find_elements(By.CSS_SELECTOR, "#cards button")]
     assert cards == lib.flop("AhTh9c").turn_cards() and len(cards) == 49
+    deadline = time.monotonic() + 60  # each card's button shows the turn's first decision's mix there (a turn report)
+    while browser.execute_script("return document.getElementById('cards').dataset.report;") != "done":
+        assert time.monotonic() < deadline, browser.find_element(By.ID, "error").text
+        time.sleep(0.1)
+    report = lib.flop("AhTh9c").turn_report("Check, Check").set_index("turn")
+    for card in ("2s", "Tc", "Qd"):
+        mix = browser.execute_script(f"return document.querySelector('#cards button[data-card=\"{card}\"]').dataset.mix;")
+        node = lib.node("AhTh9c", f"Check, Check, {card}")
+        assert json.loads(mix) == pytest.approx([report.loc[card, a] for a in node.actions], abs=1e-12)
     next(b for b in browser.find_elements(By.CSS_SELECTOR, "#cards button") if b.get_attribute("data-card") == "2s").click()
     deadline = time.monotonic() + 60
     while "(turn)" not in browser.find_element(By.ID, "where").text and time.monotonic() < deadline:

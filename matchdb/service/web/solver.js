@@ -171,10 +171,39 @@ function draw() {
     return b;
   }));
   cards.hidden = !node.cards || node.cards.length === 0;
+  delete cards.dataset.report;
+  if (shelf && node.kind === "chance") markRunouts(node);
   drawGrid();
   drawCategories();
   $("details").replaceChildren(Object.assign(document.createElement("p"),
     { className: "hint", textContent: "Hover a hand class for its hands." }));
+}
+
+/** At a library's deal, each turn card's button shows the mix of the turn's first decision there (a turn report). */
+async function markRunouts(deal) {
+  const query = `board=${encodeURIComponent(shelf.board)}&line=${encodeURIComponent(line.join(", "))}`;
+  try {
+    const report = await ask("GET", `/v1/library/${encodeURIComponent(shelf.library)}/turns?${query}`);
+    if (node !== deal) return;  // moved on meanwhile
+    const rows = new Map(report.rows.map((r) => [r.turn, r]));
+    for (const b of document.querySelectorAll("#cards button")) {
+      const row = rows.get(b.dataset.card);
+      if (!row || row.frequencies.some((f) => f === null)) continue;
+      b.dataset.mix = JSON.stringify(row.frequencies);
+      b.title = `${row.player}: ` + report.actions.map((a, i) => `${a} ${(100 * row.frequencies[i]).toFixed(1)} %`).join(", ");
+      let at = 0;
+      const stops = report.actions.map((a, i) => {
+        const from = at;
+        at += 100 * row.frequencies[i];
+        return `${actionColour(a, i, report.actions)} ${from.toFixed(1)}% ${at.toFixed(1)}%`;
+      });
+      b.style.borderBottom = "4px solid";
+      b.style.borderImage = `linear-gradient(to right, ${stops.join(", ")}) 1`;
+    }
+    $("cards").dataset.report = "done";
+  } catch (error) {
+    reportError(error.message);
+  }
 }
 
 function shownPlayer() {
