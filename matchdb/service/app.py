@@ -27,7 +27,7 @@ request passes (a bounded body, known parameters, a deadline) is in
 >>> sorted(route.path for route in create_app(db).routes if route.path.startswith("/v1/"))  # doctest: +NORMALIZE_WHITESPACE
 ['/v1/batch', '/v1/distribution', '/v1/equity', '/v1/hands', '/v1/health', '/v1/info', '/v1/library',
  '/v1/library/{name}/deal', '/v1/library/{name}/grade', '/v1/library/{name}/node', '/v1/library/{name}/subgame',
-     '/v1/library/{name}/summary', '/v1/multiway', '/v1/play', '/v1/play/{session_id}', '/v1/play/{session_id}/act', '/v1/play/{session_id}/leave', '/v1/play/{session_id}/next',
+     '/v1/library/{name}/summary', '/v1/library/{name}/turns', '/v1/multiway', '/v1/play', '/v1/play/{session_id}', '/v1/play/{session_id}/act', '/v1/play/{session_id}/leave', '/v1/play/{session_id}/next',
  '/v1/play/{session_id}/step', '/v1/range', '/v1/replayer', '/v1/report', '/v1/solve', '/v1/solve/{job_id}',
  '/v1/solve/{job_id}', '/v1/solve/{job_id}/node', '/v1/win-rate']
 """
