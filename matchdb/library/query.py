@@ -398,44 +398,56 @@ class LibraryFlop:
 
     def turn_pot(self, line: str | tuple[str, ...] | list[str]) -> int:
         """The pot on the turn after a flop ``line`` of :meth:`turn_lines`."""
-        wanted = _line(line)
-        for end in self._answers.meta["turn"]["ends"]:
-            if tuple(end["line"]) == wanted:
-                return int(end["pots"][0])
-        raise LibraryError(f"The library stores no turn after {', '.join(wanted) or 'nothing'!r} on {self.board}.")
+        return int(self._turn_end(_line(line))["pots"][0])
 
-    def _turn_node(self, flop_line: tuple[str, ...], card: str, turn_line: tuple[str, ...]) -> LibraryNode:
-        """The stored turn decision after ``flop_line``, the turn ``card`` and ``turn_line``."""
-        turn = self._answers.meta["turn"]
-        ends = {tuple(end["line"]): end for end in turn["ends"]}
+    def _turn_end(self, flop_line: tuple[str, ...]) -> dict[str, Any]:
+        """The manifest's entry of the turn after ``flop_line`` (a line that closes the flop with chips left)."""
+        ends: dict[tuple[str, ...], dict[str, Any]] = {tuple(end["line"]): end for end in self._answers.meta["turn"]["ends"]}
         end = ends.get(flop_line)
         if end is None:
             known = "; ".join(", ".join(line) for line in ends) or "none (every line ends all-in)"
             raise LibraryError(f"The library stores no turn after {', '.join(flop_line) or 'nothing'!r} on {self.board}; "
                                f"expected a flop line that closes the street with chips left: {known}.")
+        return end
+
+    def _turn_node(self, flop_line: tuple[str, ...], card: str, turn_line: tuple[str, ...]) -> LibraryNode:
+        """The stored turn decision after ``flop_line``, the turn ``card`` and ``turn_line``: its numbers decoded, its
+        combos from :meth:`ranges_after` the flop line times each player's stored turn frequencies of its own
+        actions along ``turn_line`` (hands holding a board card at 0), decoded once per decision on the way."""
+        end = self._turn_end(flop_line)
         real = parse_cards(card, count=1)[0]
         flop = parse_cards(self.board)
         if real in flop:
             raise LibraryError(f"The turn {card} is a card of the flop {self.board}; expected another card.")
-        rep, perm = _turn_classes(self.index)[rename([real], self._perm)[0]]
         lines = [tuple(line) for line in end["lines"]]
-        try:
-            d = lines.index(turn_line)
-        except ValueError:
+        if turn_line not in lines:
             known = "; ".join(", ".join(line) or "(first)" for line in lines[:6])
             raise LibraryError(f"The library stores no turn decision after {', '.join(turn_line)!r} (after "
-                               f"{', '.join(flop_line)}, {card} on {self.board}); expected a turn line like: {known}.") from None
-        k = end["first"] + turn["cards"].index(format_cards([rep])) * len(lines) + d
+                               f"{', '.join(flop_line)}, {card} on {self.board}); expected a turn line like: {known}.")
+        turn = self._answers.meta["turn"]
+        rep, perm = _turn_classes(self.index)[rename([real], self._perm)[0]]
+        first = end["first"] + turn["cards"].index(format_cards([rep])) * len(lines)
         order = _to_canonical(perm)[_to_canonical(self._perm)]
-        n = len(end["actions"][d])
-        answers = self._answers
-        strategy = decode_turn_frequencies(answers.turn_strategy[k, :n][:, order])
-        ev = decode_turn_ev(answers.turn_ev[k, :n][:, order], float(turn["ev_step"]))
-        player = 0 if end["players"][d] == "OOP" else 1
         board = [*flop, real]
-        weights = self._turn_weights(flop_line, card, turn_line, board)
-        combos = weights[player] * _meetable(weights[1 - player], board)
-        strategy[:, combos <= 0] = 0.0
+        weights = [w.copy() for w in self.ranges_after(flop_line)]
+        touching = np.isin(HAND_HIGH, board) | np.isin(HAND_LOW, board)
+        for w in weights:
+            w[touching] = 0.0
+        for step in range(len(turn_line) + 1):  # each decision along the line, then the one asked about
+            d = lines.index(turn_line[:step])
+            actions = list(end["actions"][d])
+            player = 0 if end["players"][d] == "OOP" else 1
+            strategy = decode_turn_frequencies(self._answers.turn_strategy[first + d, : len(actions)][:, order])
+            combos = weights[player] * _meetable(weights[1 - player], board)
+            strategy[:, combos <= 0] = 0.0
+            if step == len(turn_line):
+                break
+            action = turn_line[step]
+            if action not in actions:
+                raise LibraryError(f"The action {action!r} is not one of {', '.join(actions)} after "
+                                   f"{', '.join((*flop_line, format_cards([real]), *turn_line[:step]))} on {format_cards(board)}.")
+            weights[player] *= strategy[actions.index(action)]
+        ev = decode_turn_ev(self._answers.turn_ev[first + d, : len(actions)][:, order], float(turn["ev_step"]))
         db = self.library.db
 
         def equity() -> np.ndarray:  # computed when first asked: walking a line needs only the frequencies
@@ -446,24 +458,13 @@ class LibraryFlop:
             return out
 
         return LibraryNode(self, format_cards(board), (*flop_line, format_cards([real]), *turn_line),
-                           end["players"][d], list(end["actions"][d]), int(end["pots"][d]), strategy, ev, combos, equity,
+                           end["players"][d], actions, int(end["pots"][d]), strategy, ev, combos, equity,
                            street="turn")
 
-    def _turn_weights(self, flop_line: tuple[str, ...], card: str, turn_line: tuple[str, ...],
-                      board: list[int]) -> list[np.ndarray]:
-        """Both players' weights at the turn decision after ``turn_line``: :meth:`ranges_after` the flop line, times
-        each player's stored turn frequencies of its own actions, hands holding a board card at 0."""
-        weights = [w.copy() for w in self.ranges_after(flop_line)]
-        for k, action in enumerate(turn_line):
-            node = self._turn_node(flop_line, card, turn_line[:k])
-            if action not in node.actions:
-                raise LibraryError(f"The action {action!r} is not one of {', '.join(node.actions)} after "
-                                   f"{', '.join(node.line)} on {node.board}.")
-            weights[0 if node.player == "OOP" else 1] *= node.strategy[node.actions.index(action)]
-        touching = np.isin(HAND_HIGH, board) | np.isin(HAND_LOW, board)
-        for w in weights:
-            w[touching] = 0.0
-        return weights
+    def turn_decision_lines(self, flop_line: str | tuple[str, ...] | list[str]) -> list[tuple[str, ...]]:
+        """The lines of the turn decisions stored after the flop line ``flop_line`` (the first is ``()``); the same
+        on every turn card."""
+        return [tuple(line) for line in self._turn_end(_line(flop_line))["lines"]]
 
 
 class LibraryNode:
@@ -515,14 +516,9 @@ class LibraryNode:
         if self.street == "flop":  # a flop decision, or a line that closes the flop: the turn's decisions below
             stored = set(self._flop.lines) | set(self._flop.turn_lines())
             return [a for a in self.actions if (*self.line, a) in stored]
-        out = []
-        for action in self.actions:
-            try:
-                self._flop.node((*self.line, action))
-            except LibraryError:
-                continue
-            out.append(action)
-        return out
+        at = next(k for k, step in enumerate(self.line) if _is_card(step))  # the turn card's place in the line
+        stored = set(self._flop.turn_decision_lines(self.line[:at]))
+        return [a for a in self.actions if (*self.line[at + 1:], a) in stored]
 
     def __repr__(self) -> str:
         return f"LibraryNode(board={self.board!r}, line={list(self.line)!r}, player={self.player!r})"
