@@ -36,6 +36,7 @@ __all__ = [
     "SHOWDOWN",
     "CHANCE",
     "MAX_RIVERS",
+    "LANES",
     "KTree",
     "KCards",
     "KLayout",
@@ -58,6 +59,8 @@ ACTION, FOLD, SHOWDOWN, CHANCE = 0, 1, 2, 3
 _KINDS = {"action": ACTION, "fold": FOLD, "showdown": SHOWDOWN, "chance": CHANCE}
 #: Width of the river index in instance tables: at most 48 river cards follow a turn.
 MAX_RIVERS = 48
+#: Folds or showdowns of one subtree valued together in one sweep (the lanes of a vector of float64).
+LANES = 8
 
 #: The action tree: per node (``kind``, ``player``, ``street``, ``pot`` in chips, ``nact`` actions, ``child``
 #: (node, action) -> child node, ``loc`` its numbers' offset in its instance block, ``lnode`` its number among
@@ -91,9 +94,10 @@ Params = namedtuple("Params", "mode player alpha beta gamma")
 #: each node reads its reach from (``src*``) for flop, turn and river subtrees; ``strat`` a strategy;
 #: ``exit_reach`` and ``job_out`` for the deals spread over threads, ``deal_out`` for a thread's own rivers (below
 #: a flop only),
-#: ``gather`` (hands, terminals; no longer read: the folds and showdowns are valued one at a time), ``work``
-#: (its first 52 numbers the opponent's reach per card of the fold or showdown being valued) and ``index``
-#: (its row 3 a node's children).
+#: ``gather`` (the opponent's reach of each hand at up to ``LANES`` folds or showdowns valued together, a number
+#: per lane), ``work`` (a number per row and lane: rows 0-51 the opponent's reach per card, 52 the total, 53-54 the
+#: payoffs) and ``index`` (rows 0-2 each lane's reach row and value row and the hands kept, row 3 a node's
+#: children).
 KScratch = namedtuple("KScratch", "R_flop V_flop src_flop R_turn V_turn src_turn R_river V_river src_river strat acc "
                                   "exit_reach job_out deal_out gather work index")
 
@@ -341,12 +345,6 @@ def terminal_lists(flat: Flat) -> tuple[list[list[int]], list[list[int]]]:
     return folds, showdowns
 
 
-def max_terminals(flat: Flat) -> int:
-    """The most folds or showdowns of one subtree (the width of the rows they are valued in together)."""
-    folds, showdowns = terminal_lists(flat)
-    return max([len(x) for x in folds + showdowns] + [1])
-
-
 def _scratch_shapes(flat: Flat, width: int, threads: int) -> list[tuple[tuple[int, ...], type]]:
     """The shape and type of each of :class:`KScratch`'s arrays, in order (:func:`make_scratch` allocates them,
     :func:`memory_estimate` counts them). Rows a street's subtrees are traversed on: a set per thread for the
@@ -369,8 +367,8 @@ def _scratch_shapes(flat: Flat, width: int, threads: int) -> list[tuple[tuple[in
         ((slots, actions, width), f32), ((slots, width), np.float64),
         ((max(n_exits, 1), width), f32), ((max((n_exits + 1) // 2 * deals, 1), width), f32),
         ((threads, MAX_RIVERS, width) if flop else (1, 1, 1), f32),
-        ((slots, width, max_terminals(flat)), f32),
-        ((slots, 55, max_terminals(flat)), np.float64), ((slots, 4, max(width, max_terminals(flat), actions)), i64),
+        ((slots, width * LANES), f32), ((slots, 55 * LANES), np.float64),
+        ((slots, 4, max(width, actions, LANES)), i64),
     ]
 
 

@@ -43,6 +43,7 @@ from matchdb.solver.layout import Params
 
 ACTION, FOLD, SHOWDOWN, CHANCE = 0, 1, 2, 3
 MAX_RIVERS = 48
+LANES = 8
 UPDATE, BEST, AVERAGE = 0, 1, 2
 
 
@@ -212,23 +213,73 @@ def fold_values(cards, p, board, payoff, R, row, V, at, minus):
 
 
 @jit
+def fold_lanes(cards, p, board, R, V, m, rows, ats, work):
+    """The values of ``m`` (at most ``LANES``) folds at once, lane ``s`` from reach row ``rows[s]`` of R into row
+    ``ats[s]`` of V with payoff ``work[53 * LANES + s]``: :func:`fold_values`'s sums, each lane's in the same order,
+    one pass over the opponent's hands for all of them. ``work`` holds a number per (row, lane): rows 0-51 the
+    reach per card, 52 the total."""
+    opp = 1 - p
+    width = np.uint64(LANES)
+    total = np.uint64(52) * width
+    for c in range(53 * LANES):
+        work[c] = 0.0
+    for j in range(cards.n[opp]):
+        if cards.mask[opp, j] & board:
+            continue
+        a, b = np.uint64(cards.cards[opp, j, 0]) * width, np.uint64(cards.cards[opp, j, 1]) * width
+        for s in range(m):
+            u = np.uint64(s)
+            x = np.float64(R[rows[s], j])
+            work[total + u] += x
+            work[a + u] += x
+            work[b + u] += x
+    for i in range(cards.n[p]):
+        if cards.mask[p, i] & board:
+            for s in range(m):
+                V[ats[s], i] = 0.0
+            continue
+        sh = cards.same[p, i]
+        a, b = np.uint64(cards.cards[p, i, 0]) * width, np.uint64(cards.cards[p, i, 1]) * width
+        for s in range(m):
+            u = np.uint64(s)
+            held = np.float64(R[rows[s], np.uint32(sh)]) if sh >= 0 else 0.0
+            V[ats[s], i] = work[total + width + u] * (work[total + u] + held - work[a + u] - work[b + u])
+
+
+@jit
 def batch_folds(tree, cards, prm, inst, rows, board):
-    """The values of every fold of a subtree instance, one after another (:func:`fold_values`)."""
+    """The values of every fold of a subtree instance: one at a time (:func:`fold_values`) where it has one,
+    else ``LANES`` at a time (:func:`fold_lanes`)."""
     sub = inst[0]
     f0 = tree.fold_first[sub]
     count = tree.fold_first[sub + 1] - f0
     if count == 0:
         return
-    R, V, src, _, _, work, _ = rows
+    R, V, src, _, _, work, index = rows
     p = prm.player
-    minus = work.reshape(work.size)[:52]
-    for k in range(count):
-        node = tree.folds[f0 + k]
+    if count == 1:
+        node = tree.folds[f0]
         at = tree.pos[node]
-        pot = tree.pot[node]
-        rake = min(pot * tree.rake_rate, tree.rake_cap)
-        payoff = (0.5 * pot - rake) / tree.numcomb if tree.player[node] != p else -0.5 * pot / tree.numcomb
-        fold_values(cards, p, board, payoff, R, src[at], V, at, minus)
+        fold_values(cards, p, board, _fold_payoff(tree, node, p), R, src[at], V, at, work[:52])
+        return
+    lane_rows, lane_ats = index[0], index[1]
+    for first in range(0, count, LANES):
+        m = min(LANES, count - first)
+        for s in range(LANES):
+            node = tree.folds[f0 + first + min(s, m - 1)]
+            at = tree.pos[node]
+            lane_rows[s] = src[at]
+            lane_ats[s] = at
+            work[53 * LANES + s] = _fold_payoff(tree, node, p)
+        fold_lanes(cards, p, board, R, V, m, lane_rows, lane_ats, work)
+
+
+@jit
+def _fold_payoff(tree, node, p):
+    """A fold's chips to player ``p`` per unit of reach and deal weight."""
+    pot = tree.pot[node]
+    rake = min(pot * tree.rake_rate, tree.rake_cap)
+    return (0.5 * pot - rake) / tree.numcomb if tree.player[node] != p else -0.5 * pot / tree.numcomb
 
 
 @jit
@@ -279,25 +330,106 @@ def showdown_values(cards, p, runout, win, lose, R, row, V, at, minus):
 
 
 @jit
+def showdown_lanes(cards, p, runout, R, V, m, rows, ats, G, work, keep):
+    """The values of ``m`` (at most ``LANES``) showdowns of one runout at once, lane ``s`` from reach row
+    ``rows[s]`` of R into row ``ats[s]`` of V with payoffs ``work[53 * LANES + s]`` (win) and
+    ``work[54 * LANES + s]`` (lose): :func:`showdown_values`'s two sweeps, each lane's sums in the same order, the
+    sorted hands read once for all of them. ``work`` holds a number per (row, lane): rows 0-51 the reach per card,
+    52 the total, 53-54 the payoffs. The opponent's hands in reach of some lane are first listed in sorted order
+    (``keep``, their reach in ``G``, a number per lane): the others would add zeros."""
+    opp = 1 - p
+    p0, p1 = cards.sd_start[p, runout], cards.sd_start[p, runout + 1]
+    o0, o1 = cards.sd_start[opp, runout], cards.sd_start[opp, runout + 1]
+    order, strength, first, second = cards.sd_order, cards.sd_strength, cards.sd_card0, cards.sd_card1
+    width = np.uint64(LANES)
+    total, win, lose = np.uint64(52) * width, np.uint64(53) * width, np.uint64(54) * width
+    for s in range(m):
+        for i in range(cards.n[p]):
+            V[ats[s], i] = 0.0
+    kept = 0
+    for j in range(o0, o1):
+        h = np.uint32(order[opp, j])
+        g = np.uint64(kept) * width
+        reached = False
+        for s in range(m):
+            x = R[rows[s], h]
+            G[g + np.uint64(s)] = x
+            reached |= x != 0.0
+        keep[kept] = j
+        kept += reached
+    for c in range(53 * LANES):
+        work[c] = 0.0
+    k = 0
+    for q in range(p0, p1):
+        level = strength[p, q]
+        while k < kept and strength[opp, keep[k]] < level:
+            j = keep[k]
+            a, b, g = np.uint64(first[opp, j]) * width, np.uint64(second[opp, j]) * width, np.uint64(k) * width
+            for s in range(m):
+                u = np.uint64(s)
+                x = np.float64(G[g + u])
+                work[total + u] += x
+                work[a + u] += x
+                work[b + u] += x
+            k += 1
+        a, b = np.uint64(first[p, q]) * width, np.uint64(second[p, q]) * width
+        h = np.uint32(order[p, q])
+        for s in range(m):
+            u = np.uint64(s)
+            V[ats[s], h] = work[win + u] * (work[total + u] - work[a + u] - work[b + u])
+    for c in range(53 * LANES):
+        work[c] = 0.0
+    k = kept
+    for q in range(p1 - 1, p0 - 1, -1):
+        level = strength[p, q]
+        while k > 0 and strength[opp, keep[k - 1]] > level:
+            k -= 1
+            j = keep[k]
+            a, b, g = np.uint64(first[opp, j]) * width, np.uint64(second[opp, j]) * width, np.uint64(k) * width
+            for s in range(m):
+                u = np.uint64(s)
+                x = np.float64(G[g + u])
+                work[total + u] += x
+                work[a + u] += x
+                work[b + u] += x
+        a, b = np.uint64(first[p, q]) * width, np.uint64(second[p, q]) * width
+        h = np.uint32(order[p, q])
+        for s in range(m):
+            u = np.uint64(s)
+            V[ats[s], h] += np.float32(work[lose + u] * (work[total + u] - work[a + u] - work[b + u]))
+
+
+@jit
 def batch_showdowns(tree, cards, prm, inst, rows):
-    """The values of every showdown of a river subtree instance (no rake), one after another
-    (:func:`showdown_values`)."""
+    """The values of every showdown of a river subtree instance (no rake): one at a time
+    (:func:`showdown_values`) where it has one, else ``LANES`` at a time (:func:`showdown_lanes`)."""
     sub, _, _, t, r = inst
     s0 = tree.sd_first[sub]
     count = tree.sd_first[sub + 1] - s0
     if count == 0:
         return
-    R, V, src, _, _, work, _ = rows
+    R, V, src, _, gather, work, index = rows
     p = prm.player
     runout = cards.runout[t, r]
-    minus = work.reshape(work.size)[:52]
-    for k in range(count):
-        node = tree.sds[s0 + k]
+    if count == 1:
+        node = tree.sds[s0]
         at = tree.pos[node]
         pot = tree.pot[node]
         showdown_values(cards, p, runout, 0.5 * pot / tree.numcomb, -0.5 * pot / tree.numcomb, R, src[at], V, at,
-                        minus)
-
+                        work[:52])
+        return
+    lane_rows, lane_ats = index[0], index[1]
+    for first in range(0, count, LANES):
+        m = min(LANES, count - first)
+        for s in range(LANES):
+            node = tree.sds[s0 + first + min(s, m - 1)]
+            at = tree.pos[node]
+            pot = tree.pot[node]
+            lane_rows[s] = src[at]
+            lane_ats[s] = at
+            work[53 * LANES + s] = 0.5 * pot / tree.numcomb
+            work[54 * LANES + s] = -0.5 * pot / tree.numcomb
+        showdown_lanes(cards, p, runout, R, V, m, lane_rows, lane_ats, gather, work, index[2])
 
 
 # -- the traversal ---------------------------------------------------------------------------------
