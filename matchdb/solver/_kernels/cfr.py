@@ -186,60 +186,62 @@ def showdown_values_tied(cards, player, runout, win, tie, lose, reach, out):
 
 
 @jit
-def fold_values(cards, p, board, payoff, R, row, V, at, minus):
+def fold_values(hands, p, board, payoff, R, row, V, at, minus):
     """The values of one fold (``payoff`` per unit of reach ``R[row]``, into ``V[at]``): the peer's sweep, one pass
     over the opponent's hands for their total reach and its 52 sums per card (float64, in registers and a short
     row; hands out of reach skipped), one over the player's. Card indices are unsigned (no check for wrapping
     around) and no row is taken as a view of its own (each view counts a reference, an atomic operation)."""
+    n, mask, hand_cards, same = hands
     opp = 1 - p
     for c in range(52):
         minus[c] = 0.0
     total = 0.0
-    for j in range(cards.n[opp]):
+    for j in range(n[opp]):
         x = np.float64(R[row, j])
-        if x == 0.0 or cards.mask[opp, j] & board:
+        if x == 0.0 or mask[opp, j] & board:
             continue
         total += x
-        minus[np.uint64(cards.cards[opp, j, 0])] += x
-        minus[np.uint64(cards.cards[opp, j, 1])] += x
-    for i in range(cards.n[p]):
-        if cards.mask[p, i] & board:
+        minus[np.uint64(hand_cards[opp, j, 0])] += x
+        minus[np.uint64(hand_cards[opp, j, 1])] += x
+    for i in range(n[p]):
+        if mask[p, i] & board:
             V[at, i] = 0.0
             continue
-        sh = cards.same[p, i]
+        sh = same[p, i]
         held = np.float64(R[row, np.uint32(sh)]) if sh >= 0 else 0.0
-        V[at, i] = payoff * (total + held - minus[np.uint64(cards.cards[p, i, 0])]
-                             - minus[np.uint64(cards.cards[p, i, 1])])
+        V[at, i] = payoff * (total + held - minus[np.uint64(hand_cards[p, i, 0])]
+                             - minus[np.uint64(hand_cards[p, i, 1])])
 
 
 @jit
-def fold_lanes(cards, p, board, R, V, m, rows, ats, work):
+def fold_lanes(hands, p, board, R, V, m, rows, ats, work):
     """The values of ``m`` (at most ``LANES``) folds at once, lane ``s`` from reach row ``rows[s]`` of R into row
     ``ats[s]`` of V with payoff ``work[53 * LANES + s]``: :func:`fold_values`'s sums, each lane's in the same order,
     one pass over the opponent's hands for all of them. ``work`` holds a number per (row, lane): rows 0-51 the
     reach per card, 52 the total."""
+    n, mask, hand_cards, same = hands
     opp = 1 - p
     width = np.uint64(LANES)
     total = np.uint64(52) * width
     for c in range(53 * LANES):
         work[c] = 0.0
-    for j in range(cards.n[opp]):
-        if cards.mask[opp, j] & board:
+    for j in range(n[opp]):
+        if mask[opp, j] & board:
             continue
-        a, b = np.uint64(cards.cards[opp, j, 0]) * width, np.uint64(cards.cards[opp, j, 1]) * width
+        a, b = np.uint64(hand_cards[opp, j, 0]) * width, np.uint64(hand_cards[opp, j, 1]) * width
         for s in range(m):
             u = np.uint64(s)
             x = np.float64(R[rows[s], j])
             work[total + u] += x
             work[a + u] += x
             work[b + u] += x
-    for i in range(cards.n[p]):
-        if cards.mask[p, i] & board:
+    for i in range(n[p]):
+        if mask[p, i] & board:
             for s in range(m):
                 V[ats[s], i] = 0.0
             continue
-        sh = cards.same[p, i]
-        a, b = np.uint64(cards.cards[p, i, 0]) * width, np.uint64(cards.cards[p, i, 1]) * width
+        sh = same[p, i]
+        a, b = np.uint64(hand_cards[p, i, 0]) * width, np.uint64(hand_cards[p, i, 1]) * width
         for s in range(m):
             u = np.uint64(s)
             held = np.float64(R[rows[s], np.uint32(sh)]) if sh >= 0 else 0.0
@@ -257,10 +259,11 @@ def batch_folds(tree, cards, prm, inst, rows, board):
         return
     R, V, src, _, _, work, index = rows
     p = prm.player
+    hands = (cards.n, cards.mask, cards.cards, cards.same)  # the arrays it reads: a call copies every array given
     if count == 1:
         node = tree.folds[f0]
         at = tree.pos[node]
-        fold_values(cards, p, board, _fold_payoff(tree, node, p), R, src[at], V, at, work[:52])
+        fold_values(hands, p, board, _fold_payoff(tree, node, p), R, src[at], V, at, work[:52])
         return
     lane_rows, lane_ats = index[0], index[1]
     for first in range(0, count, LANES):
@@ -271,7 +274,7 @@ def batch_folds(tree, cards, prm, inst, rows, board):
             lane_rows[s] = src[at]
             lane_ats[s] = at
             work[53 * LANES + s] = _fold_payoff(tree, node, p)
-        fold_lanes(cards, p, board, R, V, m, lane_rows, lane_ats, work)
+        fold_lanes(hands, p, board, R, V, m, lane_rows, lane_ats, work)
 
 
 @jit
@@ -283,17 +286,17 @@ def _fold_payoff(tree, node, p):
 
 
 @jit
-def showdown_values(cards, p, runout, win, lose, R, row, V, at, minus):
+def showdown_values(ranked, p, runout, win, lose, R, row, V, at, minus):
     """The values of one showdown without rake (reach ``R[row]``, values into ``V[at]``): the peer's two sweeps
     over the runout's hands sorted by strength, up (the opponent's reach below each hand) and down (above), each a
     running total and 52 sums per card in float64; opponent's hands out of reach are skipped (adding zeros changes
     no sum). Positions are unsigned, so that no index is checked for wrapping around, and the 2-D arrays are
     indexed in place: a view would count a reference (an atomic operation) each time."""
+    n, sd_start, order, strength, first, second = ranked
     opp = 1 - p
-    p0, p1 = cards.sd_start[p, runout], cards.sd_start[p, runout + 1]
-    o0, o1 = cards.sd_start[opp, runout], cards.sd_start[opp, runout + 1]
-    order, strength, first, second = cards.sd_order, cards.sd_strength, cards.sd_card0, cards.sd_card1
-    for i in range(cards.n[p]):
+    p0, p1 = sd_start[p, runout], sd_start[p, runout + 1]
+    o0, o1 = sd_start[opp, runout], sd_start[opp, runout + 1]
+    for i in range(n[p]):
         V[at, i] = 0.0
     for c in range(52):
         minus[c] = 0.0
@@ -330,21 +333,21 @@ def showdown_values(cards, p, runout, win, lose, R, row, V, at, minus):
 
 
 @jit
-def showdown_lanes(cards, p, runout, R, V, m, rows, ats, G, work, keep):
+def showdown_lanes(ranked, p, runout, R, V, m, rows, ats, G, work, keep):
     """The values of ``m`` (at most ``LANES``) showdowns of one runout at once, lane ``s`` from reach row
     ``rows[s]`` of R into row ``ats[s]`` of V with payoffs ``work[53 * LANES + s]`` (win) and
     ``work[54 * LANES + s]`` (lose): :func:`showdown_values`'s two sweeps, each lane's sums in the same order, the
     sorted hands read once for all of them. ``work`` holds a number per (row, lane): rows 0-51 the reach per card,
     52 the total, 53-54 the payoffs. The opponent's hands in reach of some lane are first listed in sorted order
     (``keep``, their reach in ``G``, a number per lane): the others would add zeros."""
+    n, sd_start, order, strength, first, second = ranked
     opp = 1 - p
-    p0, p1 = cards.sd_start[p, runout], cards.sd_start[p, runout + 1]
-    o0, o1 = cards.sd_start[opp, runout], cards.sd_start[opp, runout + 1]
-    order, strength, first, second = cards.sd_order, cards.sd_strength, cards.sd_card0, cards.sd_card1
+    p0, p1 = sd_start[p, runout], sd_start[p, runout + 1]
+    o0, o1 = sd_start[opp, runout], sd_start[opp, runout + 1]
     width = np.uint64(LANES)
     total, win, lose = np.uint64(52) * width, np.uint64(53) * width, np.uint64(54) * width
     for s in range(m):
-        for i in range(cards.n[p]):
+        for i in range(n[p]):
             V[ats[s], i] = 0.0
     kept = 0
     for j in range(o0, o1):
@@ -411,11 +414,12 @@ def batch_showdowns(tree, cards, prm, inst, rows):
     R, V, src, _, gather, work, index = rows
     p = prm.player
     runout = cards.runout[t, r]
+    ranked = (cards.n, cards.sd_start, cards.sd_order, cards.sd_strength, cards.sd_card0, cards.sd_card1)
     if count == 1:
         node = tree.sds[s0]
         at = tree.pos[node]
         pot = tree.pot[node]
-        showdown_values(cards, p, runout, 0.5 * pot / tree.numcomb, -0.5 * pot / tree.numcomb, R, src[at], V, at,
+        showdown_values(ranked, p, runout, 0.5 * pot / tree.numcomb, -0.5 * pot / tree.numcomb, R, src[at], V, at,
                         work[:52])
         return
     lane_rows, lane_ats = index[0], index[1]
@@ -429,7 +433,7 @@ def batch_showdowns(tree, cards, prm, inst, rows):
             lane_ats[s] = at
             work[53 * LANES + s] = 0.5 * pot / tree.numcomb
             work[54 * LANES + s] = -0.5 * pot / tree.numcomb
-        showdown_lanes(cards, p, runout, R, V, m, lane_rows, lane_ats, gather, work, index[2])
+        showdown_lanes(ranked, p, runout, R, V, m, lane_rows, lane_ats, gather, work, index[2])
 
 
 # -- the traversal ---------------------------------------------------------------------------------
@@ -446,6 +450,21 @@ def instance_entry(tree, layout, sub, t, r):
     if street == 1:
         return layout.inst_first[sub] + t
     return layout.inst_first[sub] + t * MAX_RIVERS + r
+
+
+@jit
+def regret_matching(regrets, count, offset, n, out):
+    """:func:`node_strategy` of an unlocked node from float32 regrets (``count`` rows of ``n`` from ``offset``):
+    only the arrays it reads are passed, since a call copies every array it is given (the spot's named tuples
+    hold dozens)."""
+    total = out[out.shape[0] - 1]
+    fill_row(total, np.float32(0.0), n)
+    for a in range(count):
+        first = offset + a * n
+        positive_part(out[a], regrets[first: first + n], total, n)
+    even = np.float32(1.0) / np.float32(count)
+    for a in range(count):
+        share(out[a], total, n, even)
 
 
 @jit
@@ -501,12 +520,29 @@ def top_down(spot, bufs, prm, inst, reach, rows):
             for a in range(tree.nact[k]):
                 src[tree.pos[tree.child[k, a]]] = src[q]
             continue
-        node_strategy(tree, bufs, prm, k, base, nodes, n_opp, strat)
+        if prm.mode == UPDATE and not bufs.compressed and bufs.lock_of[nodes + tree.lnode[k]] < 0:
+            regret_matching(bufs.regrets, tree.nact[k], base + tree.loc[k], n_opp, strat)
+        else:
+            node_strategy(tree, bufs, prm, k, base, nodes, n_opp, strat)
         parent = R[src[q]]
         for a in range(tree.nact[k]):
             c = tree.pos[tree.child[k, a]]
             src[c] = c
             product_row(R[c], parent, strat[a], n_opp)
+
+
+@jit
+def update_plain(regrets, strategy, count, offset, n, children, V, strat, out, alpha, beta, gamma):
+    """:func:`_update` of an unlocked node with float32 numbers, given only the arrays it reads."""
+    product_row(out, strat[0], V[children[0]], n)
+    for a in range(1, count):
+        add_product_row(out, strat[a], V[children[a]], n)
+    for a in range(count):
+        first = offset + a * n
+        discount_sum(strategy[first: first + n], strat[a], gamma, n)
+    for a in range(count):
+        first = offset + a * n
+        discount_regret(regrets[first: first + n], V[children[a]], out, alpha, beta, n)
 
 
 @jit
@@ -618,6 +654,12 @@ def bottom_up(spot, bufs, prm, inst, rows):
                         for a in range(nact):
                             x += bufs.locks[lock + a * n + i] * V[children[a], i]
                         V[q, i] = x
+            continue
+        if prm.mode == UPDATE and not bufs.compressed and bufs.lock_of[nodes + tree.lnode[k]] < 0:
+            offset = base + tree.loc[k]
+            regret_matching(bufs.regrets, nact, offset, n, strat)
+            update_plain(bufs.regrets, bufs.strategy, nact, offset, n, children, V, strat, V[q], prm.alpha, prm.beta,
+                         prm.gamma)
             continue
         node_strategy(tree, bufs, prm, k, base, nodes, n, strat)
         if prm.mode == UPDATE:
