@@ -49,6 +49,7 @@ __all__ = [
     "make_layout",
     "make_buffers",
     "make_scratch",
+    "PER_THREAD",
     "terminal_lists",
     "memory_estimate",
     "check_memory",
@@ -87,13 +88,12 @@ KLayout = namedtuple("KLayout", "inst_first inst_base inst_node")
 #: locked strategy in ``locks``, -1 when not locked).
 KBuffers = namedtuple("KBuffers", "regrets strategy regrets16 strategy16 rscale sscale lock_of locks compressed")
 #: One traversal's parameters: ``mode`` (0 DCFR update, 1 best response, 2 the average strategy's values),
-#: ``player`` traversing, the discounts ``alpha``, ``beta``, ``gamma``.
-Params = namedtuple("Params", "mode player alpha beta gamma")
-#: Per-thread working rows (the last slot serves the calling thread; turn and river rows have a slot per thread
-#: where the deals are spread over them, else one, the caller's): reach ``R*``, values ``V*`` and the row
-#: each node reads its reach from (``src*``) for flop, turn and river subtrees; ``strat`` a strategy;
-#: ``exit_reach`` and ``job_out`` for the deals spread over threads, ``deal_out`` for a thread's own rivers (below
-#: a flop only),
+#: ``player`` traversing, the discounts ``alpha``, ``beta``, ``gamma``, and the ``threads`` the deals are spread over.
+Params = namedtuple("Params", "mode player alpha beta gamma threads")
+#: Working rows (a leading slot of one where each worker thread allocates a slot of its own: the arrays
+#: numbered in ``PER_THREAD``): reach ``R*``, values ``V*`` and the row each node reads its reach from
+#: (``src*``) for flop, turn and river subtrees; ``strat`` a strategy; ``exit_reach`` and ``job_out`` for the
+#: deals spread over threads, ``deal_out`` for a thread's own rivers (below a flop only),
 #: ``gather`` (the opponent's reach of each hand at up to ``LANES`` folds or showdowns valued together, a number
 #: per lane), ``work`` (a number per row and lane: rows 0-51 the opponent's reach per card, 52 the total, 53-54 the
 #: payoffs) and ``index`` (rows 0-2 each lane's reach row and value row and the hands kept, row 3 a node's
@@ -345,16 +345,14 @@ def terminal_lists(flat: Flat) -> tuple[list[list[int]], list[list[int]]]:
     return folds, showdowns
 
 
-def _scratch_shapes(flat: Flat, width: int, threads: int) -> list[tuple[tuple[int, ...], type]]:
+def _scratch_shapes(flat: Flat, width: int) -> list[tuple[tuple[int, ...], type]]:
     """The shape and type of each of :class:`KScratch`'s arrays, in order (:func:`make_scratch` allocates them,
-    :func:`memory_estimate` counts them). Rows a street's subtrees are traversed on: a set per thread for the
-    streets whose deals are spread over the threads, one set where only the calling thread goes (the starting
-    street's, a river spot's); the deals' values for half the exits of the starting subtree at a time."""
-    slots = threads + 1
+    :func:`memory_estimate` counts them): the calling thread's rows (a slot of one where a thread has its own),
+    and the deals' values for half the exits of the starting subtree at a time. Each worker thread allocates a
+    slot of its own when it starts (:data:`PER_THREAD` of these arrays): views of rows shared between threads
+    would count references on one array from both, an atomic operation they would contend for."""
     start = flat.sub_street[0]
     f, t, r = _max_nodes(flat, 0), _max_nodes(flat, 1), _max_nodes(flat, 2)
-    turn_slots = threads if start == 0 else 1
-    river_slots = threads if start < 2 else 1
     actions = max(1, int(flat.nact.max())) + 1  # a row more for the strategy's sums
     n_exits = max([len(e) for e in flat.exits] or [0])  # a subtree's most chance nodes
     deals = MAX_RIVERS + 1 if start == 0 else MAX_RIVERS  # most cards a deal below the start has: 49 turns, 48 rivers
@@ -362,19 +360,24 @@ def _scratch_shapes(flat: Flat, width: int, threads: int) -> list[tuple[tuple[in
     f32, i64 = np.float32, np.int64
     return [
         ((f, width), f32), ((f, width), f32), ((f,), i64),
-        ((turn_slots, t, width), f32), ((turn_slots, t, width), f32), ((turn_slots, t), i64),
-        ((river_slots, r, width), f32), ((river_slots, r, width), f32), ((river_slots, r), i64),
-        ((slots, actions, width), f32), ((slots, width), np.float64),
+        ((1, t, width), f32), ((1, t, width), f32), ((1, t), i64),
+        ((1, r, width), f32), ((1, r, width), f32), ((1, r), i64),
+        ((1, actions, width), f32), ((1, width), np.float64),
         ((max(n_exits, 1), width), f32), ((max((n_exits + 1) // 2 * deals, 1), width), f32),
-        ((threads, MAX_RIVERS, width) if flop else (1, 1, 1), f32),
-        ((slots, width * LANES), f32), ((slots, 55 * LANES), np.float64),
-        ((slots, 4, max(width, actions, LANES)), i64),
+        ((1, MAX_RIVERS, width) if flop else (1, 1, 1), f32),
+        ((1, width * LANES), f32), ((1, 55 * LANES), np.float64),
+        ((1, 4, max(width, actions, LANES)), i64),
     ]
 
 
-def make_scratch(flat: Flat, width: int, threads: int) -> tuple[np.ndarray, ...]:
-    """Working rows for ``threads`` threads and the calling one (see :class:`KScratch`)."""
-    return tuple(np.zeros(shape, dtype=kind) for shape, kind in _scratch_shapes(flat, width, threads))
+#: The :class:`KScratch` arrays a worker thread allocates a slot of for itself (turn and river rows, strategy,
+#: sums, its rivers' values and the folds' and showdowns' rows).
+PER_THREAD = (3, 4, 5, 6, 7, 8, 9, 10, 13, 14, 15, 16)
+
+
+def make_scratch(flat: Flat, width: int) -> tuple[np.ndarray, ...]:
+    """The calling thread's working rows (see :class:`KScratch`)."""
+    return tuple(np.zeros(shape, dtype=kind) for shape, kind in _scratch_shapes(flat, width))
 
 
 def memory_estimate(flat: Flat, counts: tuple[int, int], elements: int, action_nodes: int, compressed: bool,
@@ -383,7 +386,10 @@ def memory_estimate(flat: Flat, counts: tuple[int, int], elements: int, action_n
     and showdown orders."""
     per = 2 if compressed else 4
     numbers = 2 * per * elements + (8 if compressed else 0) * action_nodes + 8 * action_nodes
-    rows = sum(int(np.prod(shape)) * np.dtype(kind).itemsize for shape, kind in _scratch_shapes(flat, max(counts), threads))
+    shapes = _scratch_shapes(flat, max(counts))
+    sizes = [int(np.prod(shape)) * np.dtype(kind).itemsize for shape, kind in shapes]
+    workers = threads if flat.sub_street[0] < 2 else 0  # a river spot deals no card: nothing for other threads
+    rows = sum(sizes) + workers * sum(sizes[k] for k in PER_THREAD)
     # per player and hand of a runout: order (4 bytes), strength (2) and both cards (1 each), the players' rows as
     # long as the longer one
     showdown = runouts * 2 * max(counts) * 8

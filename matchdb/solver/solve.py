@@ -234,7 +234,7 @@ def allocate(spot: Spot, source: TableReader | Callable[[int], np.ndarray], show
     klayout = KLayout(*spot.layout.klayout)
     spot.kspot = (ktree, kcards, klayout)
     spot.bufs = KBuffers(*make_buffers(spot.layout.elements, spot.layout.action_nodes, spot.compressed))
-    spot.scratch = KScratch(*make_scratch(flat, int(kcards.n.max()), spot.threads))
+    spot.scratch = KScratch(*make_scratch(flat, int(kcards.n.max())))
     began = time.perf_counter()
     if show_progress and not compiled_before(_kernels().iterate):
         logger.info("compiling the solver's kernels: once per machine, about a minute")
@@ -255,7 +255,8 @@ def values(spot: Spot, mode: int, player: int, at: tuple[int, int, int] = (0, 0,
     traverse = _kernels().traverse
     if reach is None:
         reach = spot.weights(1 - player)
-    prm = Params(int(mode), int(player), np.float32(params[0]), np.float32(params[1]), np.float32(params[2]))
+    prm = Params(int(mode), int(player), np.float32(params[0]), np.float32(params[1]), np.float32(params[2]),
+                 int(spot.threads))
     _set_threads(spot.threads)
     traverse(*spot.kspot, spot.bufs, prm, spot.scratch, (int(at[0]), int(at[1]), int(at[2])), reach)
     street = spot.flat.sub_street[at[0]]
@@ -281,7 +282,8 @@ def _set_threads(threads: int) -> None:
 def _plan(spot: Spot, start: int, stop: int, expl: float, target: float, last: int, *, raked: bool,
           check_first: bool) -> np.ndarray:
     """The ``plan`` array :func:`matchdb.solver._kernels.cfr.iterate` reads (its docstring names the entries)."""
-    return np.array([start, stop, expl, target, last, spot.alpha, spot.gamma, float(raked), float(check_first)])
+    return np.array([start, stop, expl, target, last, spot.alpha, spot.gamma, float(raked), float(check_first),
+                     spot.threads])
 
 
 def exploitability(spot: Spot) -> float:

@@ -39,7 +39,7 @@ import numba
 import numpy as np
 
 from matchdb.jit import jit, jit_inline, jit_parallel
-from matchdb.solver.layout import Params
+from matchdb.solver.layout import KScratch, Params
 
 ACTION, FOLD, SHOWDOWN, CHANCE = 0, 1, 2, 3
 MAX_RIVERS = 48
@@ -99,6 +99,18 @@ def positive_part(dst, src, total, n):
 
 
 @jit
+def positive_part_at(dst, src, first, total, n):
+    """:func:`positive_part` of ``src[first:first + n]``, read in place: a slice of an array the threads share
+    would count a reference on it, an atomic operation every thread contends for."""
+    zero = np.float32(0.0)
+    for i in range(n):
+        x = src[np.uint64(first + i)]  # unsigned: no check for an index counted from the end
+        x = x if x > zero else zero
+        dst[i] = x
+        total[i] += x
+
+
+@jit
 def with_total(dst, src, total, n):
     """``dst = src`` and ``total += src``."""
     for i in range(n):
@@ -120,6 +132,23 @@ def discount_sum(summed, current, gamma, n):
     """The summed strategy: ``summed * gamma + current``."""
     for i in range(n):
         summed[i] = summed[i] * gamma + current[i]
+
+
+@jit
+def discount_sum_at(summed, first, current, gamma, n):
+    """:func:`discount_sum` of ``summed[first:first + n]``, in place (see :func:`positive_part_at`)."""
+    for i in range(n):
+        k = np.uint64(first + i)
+        summed[k] = summed[k] * gamma + current[i]
+
+
+@jit
+def discount_regret_at(regret, first, action, node, alpha, beta, n):
+    """:func:`discount_regret` of ``regret[first:first + n]``, in place (see :func:`positive_part_at`)."""
+    for i in range(n):
+        k = np.uint64(first + i)
+        x = regret[k]
+        regret[k] = x * (alpha if x >= 0.0 else beta) + action[i] - node[i]
 
 
 @jit
@@ -461,7 +490,7 @@ def regret_matching(regrets, count, offset, n, out):
     fill_row(total, np.float32(0.0), n)
     for a in range(count):
         first = offset + a * n
-        positive_part(out[a], regrets[first: first + n], total, n)
+        positive_part_at(out[a], regrets, first, total, n)
     even = np.float32(1.0) / np.float32(count)
     for a in range(count):
         share(out[a], total, n, even)
@@ -538,11 +567,9 @@ def update_plain(regrets, strategy, count, offset, n, children, V, strat, out, a
     for a in range(1, count):
         add_product_row(out, strat[a], V[children[a]], n)
     for a in range(count):
-        first = offset + a * n
-        discount_sum(strategy[first: first + n], strat[a], gamma, n)
+        discount_sum_at(strategy, offset + a * n, strat[a], gamma, n)
     for a in range(count):
-        first = offset + a * n
-        discount_regret(regrets[first: first + n], V[children[a]], out, alpha, beta, n)
+        discount_regret_at(regrets, offset + a * n, V[children[a]], out, alpha, beta, n)
 
 
 @jit
@@ -747,21 +774,33 @@ def turn_pass(spot, bufs, prm, scr, at, reach):
 @jit
 def _jobs(tree, cards, layout, bufs, prm, scr, w, where):
     """Thread ``w``'s share of the deals below exits ``x0`` on of a subtree (their reach from row ``e0`` of
-    ``exit_reach``): every ``threads``-th (exit, card), from ``w``."""
+    ``exit_reach``): every ``threads``-th (exit, card), from ``w``, on rows of its own shaped like ``scr``'s."""
     spot = (tree, cards, layout)
     street, t, x0, n_exits, n_cards, threads, e0 = where
     n = cards.n[prm.player]
     n_jobs = n_exits * n_cards
+    # the thread's own rows, allocated here: views of rows the threads shared would count references on one array
+    # from every thread, an atomic operation they contend for (the solve took a fifth longer on 2 threads)
+    own = KScratch(scr.R_flop, scr.V_flop, scr.src_flop,
+                   np.empty((1,) + scr.R_turn.shape[1:], np.float32), np.empty((1,) + scr.V_turn.shape[1:], np.float32),
+                   np.empty((1,) + scr.src_turn.shape[1:], np.int64),
+                   np.empty((1,) + scr.R_river.shape[1:], np.float32), np.empty((1,) + scr.V_river.shape[1:], np.float32),
+                   np.empty((1,) + scr.src_river.shape[1:], np.int64),
+                   np.empty((1,) + scr.strat.shape[1:], np.float32), np.empty((1,) + scr.acc.shape[1:], np.float64),
+                   scr.exit_reach, scr.job_out, np.empty((1,) + scr.deal_out.shape[1:], np.float32),
+                   np.empty((1,) + scr.gather.shape[1:], np.float32), np.empty((1,) + scr.work.shape[1:], np.float64),
+                   np.zeros((1,) + scr.index.shape[1:], np.int64))
+    zero = np.int64(0)
     for j in range(w, n_jobs, threads):
         x = j // n_cards
         card = j - x * n_cards
         nsub = tree.next_sub[tree.exits[x0 + x]]
         if street == 1:
-            river_pass(spot, bufs, prm, scr, (nsub, t, card, w), scr.exit_reach[e0 + x])
-            values = scr.V_river[w][0]
+            river_pass(spot, bufs, prm, own, (nsub, t, card, zero), scr.exit_reach[e0 + x])
+            values = own.V_river[0][0]
         else:
-            turn_pass(spot, bufs, prm, scr, (nsub, card, np.int64(0), w), scr.exit_reach[e0 + x])
-            values = scr.V_turn[w][0]
+            turn_pass(spot, bufs, prm, own, (nsub, card, zero, zero), scr.exit_reach[e0 + x])
+            values = own.V_turn[0][0]
         for i in range(n):
             scr.job_out[j, i] = values[i]
 
@@ -769,15 +808,14 @@ def _jobs(tree, cards, layout, bufs, prm, scr, w, where):
 @jit_parallel
 def traverse(tree, cards, layout, bufs, prm, scr, at, reach):
     """Traverse subtree instance ``at`` = (sub, t, r) from ``reach`` at its root, the deals below it spread over
-    the threads; the values of its nodes end in the calling slot's rows (``V_river``/``V_turn`` at the last
+    numba's threads; the values of its nodes end in the calling thread's rows (``V_river``/``V_turn`` at the last
     slot, or ``V_flop``), its root's first. The deals' values wait in ``job_out`` until summed: as many exits
     at a time as it holds (half of them, to halve its memory)."""
     spot = (tree, cards, layout)
     sub, t, r = at
     street = tree.sub_street[sub]
-    slots = scr.strat.shape[0]
-    top = slots - 1
-    threads = slots - 1
+    top = scr.strat.shape[0] - 1
+    threads = prm.threads
     if street == 2:
         river_pass(spot, bufs, prm, scr, (sub, t, r, top), reach)
         return
@@ -864,8 +902,9 @@ def iterate(tree, cards, layout, bufs, scr, plan, history):
     """Run iterations ``plan[0]`` up to ``plan[1]`` (exclusive) unless the exploitability ``plan[2]`` (the last
     checked; checked first when ``plan[8]`` is nonzero) is at most the target ``plan[3]``; check it after every
     tenth iteration and at ``plan[4]`` (the last iteration of the whole solve). ``plan[5]``/``plan[6]`` are alpha
-    and gamma, ``plan[7]`` nonzero when raked. Each check is written to ``history`` as (iteration,
-    exploitability). Returns (iterations done, exploitability, checks written).
+    and gamma, ``plan[7]`` nonzero when raked, ``plan[9]`` the threads to spread the deals over. Each check is
+    written to ``history`` as (iteration, exploitability). Returns (iterations done, exploitability, checks
+    written).
 
     The exploitability is the mean over both players of the best response's gain over the average strategy, in
     chips (without rake, half the sum of the best responses' values). It is computed here, not in a kernel of its
@@ -874,6 +913,7 @@ def iterate(tree, cards, layout, bufs, scr, plan, history):
     """
     start, stop, expl, target, last = int(plan[0]), int(plan[1]), plan[2], plan[3], int(plan[4])
     alpha, gamma, raked = plan[5], plan[6], plan[7] != 0.0
+    threads = np.int64(plan[9])
     zero = np.float32(0.0)
     root = (np.int64(0), np.int64(0), np.int64(0))
     done = start
@@ -884,11 +924,11 @@ def iterate(tree, cards, layout, bufs, scr, plan, history):
             best = 0.0
             own = 0.0
             for player in range(2):
-                prm = Params(np.int64(BEST), np.int64(player), zero, zero, zero)
+                prm = Params(np.int64(BEST), np.int64(player), zero, zero, zero, threads)
                 traverse(tree, cards, layout, bufs, prm, scr, root, cards.weights[1 - player])
                 best += _root_total(tree, cards, scr, player)
                 if raked:
-                    prm = Params(np.int64(AVERAGE), np.int64(player), zero, zero, zero)
+                    prm = Params(np.int64(AVERAGE), np.int64(player), zero, zero, zero, threads)
                     traverse(tree, cards, layout, bufs, prm, scr, root, cards.weights[1 - player])
                     own += _root_total(tree, cards, scr, player)
             expl = 0.5 * (best - own) if raked else 0.5 * best
@@ -899,7 +939,7 @@ def iterate(tree, cards, layout, bufs, scr, plan, history):
             break
         a, b, g = discounts(done, alpha, gamma)
         for player in range(2):
-            prm = Params(np.int64(UPDATE), np.int64(player), a, b, g)
+            prm = Params(np.int64(UPDATE), np.int64(player), a, b, g, threads)
             traverse(tree, cards, layout, bufs, prm, scr, root, cards.weights[1 - player])
         done += 1
         check = done % 10 == 0 or done == last
