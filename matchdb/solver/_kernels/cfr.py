@@ -104,8 +104,17 @@ def positive_part_at(dst, src, first, total, n):
     would count a reference on it, an atomic operation every thread contends for."""
     zero = np.float32(0.0)
     for i in range(n):
-        x = src[np.uint64(first + i)]  # unsigned: no check for an index counted from the end
+        x = np.float32(src[np.uint64(first + i)])  # unsigned: no check for an index counted from the end
         x = x if x > zero else zero
+        dst[i] = x
+        total[i] += x
+
+
+@jit
+def with_total_at(dst, src, first, total, n):
+    """:func:`with_total` of ``src[first:first + n]``, read in place (see :func:`positive_part_at`)."""
+    for i in range(n):
+        x = np.float32(src[np.uint64(first + i)])
         dst[i] = x
         total[i] += x
 
@@ -509,13 +518,13 @@ def node_strategy(tree, bufs, prm, k, base, nodes, n, out):
         first = offset + a * n
         if prm.mode == UPDATE:
             if bufs.compressed:
-                positive_part(out[a], bufs.regrets16[first: first + n].astype(np.float32), total, n)
+                positive_part_at(out[a], bufs.regrets16, first, total, n)
             else:
-                positive_part(out[a], bufs.regrets[first: first + n], total, n)
+                positive_part_at(out[a], bufs.regrets, first, total, n)
         elif bufs.compressed:
-            with_total(out[a], bufs.strategy16[first: first + n], total, n)
+            with_total_at(out[a], bufs.strategy16, first, total, n)
         else:
-            with_total(out[a], bufs.strategy[first: first + n], total, n)
+            with_total_at(out[a], bufs.strategy, first, total, n)
     even = np.float32(1.0) / np.float32(count)
     for a in range(count):
         share(out[a], total, n, even)
@@ -585,11 +594,9 @@ def _update(tree, bufs, prm, k, base, nodes, n, children, V, strat, out):
     lock = bufs.lock_of[nodes + tree.lnode[k]]
     if not bufs.compressed:
         for a in range(count):
-            first = offset + a * n
-            discount_sum(bufs.strategy[first: first + n], strat[a], prm.gamma, n)
+            discount_sum_at(bufs.strategy, offset + a * n, strat[a], prm.gamma, n)
         for a in range(count):
-            first = offset + a * n
-            discount_regret(bufs.regrets[first: first + n], V[children[a]], out, prm.alpha, prm.beta, n)
+            discount_regret_at(bufs.regrets, offset + a * n, V[children[a]], out, prm.alpha, prm.beta, n)
         return
     index = nodes + tree.lnode[k]
     decoder = prm.gamma * bufs.sscale[index] / np.float32(65535.0)
@@ -718,9 +725,10 @@ def river_pass(spot, bufs, prm, scr, at, reach):
 
 
 @jit
-def _sum_deal(cards, p, out, n_cards, rep, swap, n_mapped, acc):
+def _sum_deal(cards, p, out, n_cards, rep, swap, row, n_mapped, acc):
     """``acc`` = the sum over a deal's cards of their values (rows of ``out``), in float64: the cards dealt for
-    themselves in order, then each card taken from another (``rep``) with the suits of ``swap`` exchanged."""
+    themselves in order, then each card taken from another (``rep[row]``) with the suits of ``swap[row]``
+    exchanged. The spot's arrays are indexed in place (no views: see :func:`positive_part_at`)."""
     n = cards.n[p]
     for i in range(n):  # the last card first: the order postflop-solver's sums come out in, bit for bit
         acc[i] = out[n_cards - 1, i]
@@ -728,10 +736,9 @@ def _sum_deal(cards, p, out, n_cards, rep, swap, n_mapped, acc):
         for i in range(n):
             acc[i] += out[card, i]
     for m in range(n_mapped):
-        perm = cards.swaps[swap[m], p]
-        values = out[rep[m]]
+        pair, source = swap[row, m], rep[row, m]
         for i in range(n):
-            acc[i] += values[perm[i]]
+            acc[i] += out[source, cards.swaps[pair, p, i]]
 
 
 @jit_inline
@@ -765,7 +772,7 @@ def turn_pass(spot, bufs, prm, scr, at, reach):
             values = scr.V_river[slot][0]
             for i in range(n):
                 out[rr, i] = values[i]
-        _sum_deal(cards, p, out, cards.n_river[t], cards.rmap_rep[t], cards.rmap_swap[t], cards.rmap_n[t], acc)
+        _sum_deal(cards, p, out, cards.n_river[t], cards.rmap_rep, cards.rmap_swap, t, cards.rmap_n[t], acc)
         for i in range(n):
             V[qc, i] = acc[i]
     bottom_up(spot, bufs, prm, inst, rows)
@@ -791,15 +798,19 @@ def _jobs(tree, cards, layout, bufs, prm, scr, w, where):
                    np.empty((1,) + scr.gather.shape[1:], np.float32), np.empty((1,) + scr.work.shape[1:], np.float64),
                    np.zeros((1,) + scr.index.shape[1:], np.int64))
     zero = np.int64(0)
+    n_opp = cards.n[1 - prm.player]
+    reach = np.empty(n_opp, np.float32)  # the exit's reach copied, not a view (see :func:`positive_part_at`)
     for j in range(w, n_jobs, threads):
         x = j // n_cards
         card = j - x * n_cards
         nsub = tree.next_sub[tree.exits[x0 + x]]
+        for i in range(n_opp):
+            reach[i] = scr.exit_reach[e0 + x, i]
         if street == 1:
-            river_pass(spot, bufs, prm, own, (nsub, t, card, zero), scr.exit_reach[e0 + x])
+            river_pass(spot, bufs, prm, own, (nsub, t, card, zero), reach)
             values = own.V_river[0][0]
         else:
-            turn_pass(spot, bufs, prm, own, (nsub, card, zero, zero), scr.exit_reach[e0 + x])
+            turn_pass(spot, bufs, prm, own, (nsub, card, zero, zero), reach)
             values = own.V_turn[0][0]
         for i in range(n):
             scr.job_out[j, i] = values[i]
@@ -851,9 +862,10 @@ def traverse(tree, cards, layout, bufs, prm, scr, at, reach):
         for x in range(g):
             out = scr.job_out[x * n_cards : (x + 1) * n_cards]
             if street == 1:
-                _sum_deal(cards, p, out, n_cards, cards.rmap_rep[t], cards.rmap_swap[t], cards.rmap_n[t], acc)
+                _sum_deal(cards, p, out, n_cards, cards.rmap_rep, cards.rmap_swap, t, cards.rmap_n[t], acc)
             else:
-                _sum_deal(cards, p, out, n_cards, cards.tmap_rep, cards.tmap_swap, cards.tmap_rep.shape[0], acc)
+                _sum_deal(cards, p, out, n_cards, cards.tmap_rep.reshape(1, cards.tmap_rep.size),
+                          cards.tmap_swap.reshape(1, cards.tmap_swap.size), np.int64(0), cards.tmap_rep.shape[0], acc)
             q = tree.pos[tree.exits[x0 + g0 + x]]
             for i in range(n):
                 V[q, i] = acc[i]
