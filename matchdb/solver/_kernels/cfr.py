@@ -286,7 +286,7 @@ def fold_lanes(hands, p, board, R, V, m, rows, ats, work):
             V[ats[s], i] = work[total + width + u] * (work[total + u] + held - work[a + u] - work[b + u])
 
 
-@jit
+@jit_inline
 def batch_folds(tree, cards, prm, inst, rows, board):
     """The values of every fold of a subtree instance: one at a time (:func:`fold_values`) where it has one,
     else ``LANES`` at a time (:func:`fold_lanes`)."""
@@ -440,7 +440,7 @@ def showdown_lanes(ranked, p, runout, R, V, m, rows, ats, G, work, keep):
             V[ats[s], h] += np.float32(work[lose + u] * (work[total + u] - work[a + u] - work[b + u]))
 
 
-@jit
+@jit_inline
 def batch_showdowns(tree, cards, prm, inst, rows):
     """The values of every showdown of a river subtree instance (no rake): one at a time
     (:func:`showdown_values`) where it has one, else ``LANES`` at a time (:func:`showdown_lanes`)."""
