@@ -88,20 +88,10 @@ def add_product_row(dst, a, b, n):
 
 
 @jit
-def positive_part(dst, src, total, n):
-    """``dst = max(src, 0)`` and ``total += dst``: regret matching's numerators and their sum."""
-    zero = np.float32(0.0)
-    for i in range(n):
-        x = src[i]
-        x = x if x > zero else zero
-        dst[i] = x
-        total[i] += x
-
-
-@jit
-def positive_part_at(dst, src, first, total, n):
-    """:func:`positive_part` of ``src[first:first + n]``, read in place: a slice of an array the threads share
-    would count a reference on it, an atomic operation every thread contends for."""
+def positive_part(dst, src, first, total, n):
+    """``dst = max(src[first:first + n], 0)`` and ``total += dst``: regret matching's numerators and their sum.
+    ``src`` is read in place: a slice of an array the threads share would count a reference on it, an atomic
+    operation every thread contends for."""
     zero = np.float32(0.0)
     for i in range(n):
         x = np.float32(src[np.uint64(first + i)])  # unsigned: no check for an index counted from the end
@@ -111,19 +101,10 @@ def positive_part_at(dst, src, first, total, n):
 
 
 @jit
-def with_total_at(dst, src, first, total, n):
-    """:func:`with_total` of ``src[first:first + n]``, read in place (see :func:`positive_part_at`)."""
+def with_total(dst, src, first, total, n):
+    """``dst = src[first:first + n]`` and ``total += dst``, read in place (see :func:`positive_part`)."""
     for i in range(n):
         x = np.float32(src[np.uint64(first + i)])
-        dst[i] = x
-        total[i] += x
-
-
-@jit
-def with_total(dst, src, total, n):
-    """``dst = src`` and ``total += src``."""
-    for i in range(n):
-        x = np.float32(src[i])
         dst[i] = x
         total[i] += x
 
@@ -137,35 +118,22 @@ def share(dst, total, n, even):
 
 
 @jit
-def discount_sum(summed, current, gamma, n):
-    """The summed strategy: ``summed * gamma + current``."""
-    for i in range(n):
-        summed[i] = summed[i] * gamma + current[i]
-
-
-@jit
-def discount_sum_at(summed, first, current, gamma, n):
-    """:func:`discount_sum` of ``summed[first:first + n]``, in place (see :func:`positive_part_at`)."""
+def discount_sum(summed, first, current, gamma, n):
+    """The summed strategy ``summed[first:first + n]``: ``summed * gamma + current``, in place (see
+    :func:`positive_part`)."""
     for i in range(n):
         k = np.uint64(first + i)
         summed[k] = summed[k] * gamma + current[i]
 
 
 @jit
-def discount_regret_at(regret, first, action, node, alpha, beta, n):
-    """:func:`discount_regret` of ``regret[first:first + n]``, in place (see :func:`positive_part_at`)."""
+def discount_regret(regret, first, action, node, alpha, beta, n):
+    """Regrets ``regret[first:first + n]``: ``regret * (alpha if regret >= 0 else beta) + action's value - node's
+    value``, in place (see :func:`positive_part`)."""
     for i in range(n):
         k = np.uint64(first + i)
         x = regret[k]
         regret[k] = x * (alpha if x >= 0.0 else beta) + action[i] - node[i]
-
-
-@jit
-def discount_regret(regret, action, node, alpha, beta, n):
-    """Regrets: ``regret * (alpha if regret >= 0 else beta) + action's value - node's value``."""
-    for i in range(n):
-        x = regret[i]
-        regret[i] = x * (alpha if x >= 0.0 else beta) + action[i] - node[i]
 
 
 # -- ends of the game ------------------------------------------------------------------------------
@@ -370,6 +338,18 @@ def showdown_values(ranked, p, runout, win, lose, R, row, V, at, minus):
         V[at, h] += np.float32(lose * (total - minus[first[p, u]] - minus[second[p, u]]))
 
 
+@jit_inline
+def _add_lanes(work, G, g, a, b, total, m):
+    """Add a kept hand's reach in each of ``m`` lanes (``G`` from ``g``) to the lanes' totals (``work`` from
+    ``total``) and to its two cards' sums (from ``a`` and ``b``)."""
+    for s in range(m):
+        u = np.uint64(s)
+        x = np.float64(G[g + u])
+        work[total + u] += x
+        work[a + u] += x
+        work[b + u] += x
+
+
 @jit
 def showdown_lanes(ranked, p, runout, R, V, m, rows, ats, G, work, keep):
     """The values of ``m`` (at most ``LANES``) showdowns of one runout at once, lane ``s`` from reach row
@@ -406,12 +386,7 @@ def showdown_lanes(ranked, p, runout, R, V, m, rows, ats, G, work, keep):
         while k < kept and strength[opp, keep[k]] < level:
             j = keep[k]
             a, b, g = np.uint64(first[opp, j]) * width, np.uint64(second[opp, j]) * width, np.uint64(k) * width
-            for s in range(m):
-                u = np.uint64(s)
-                x = np.float64(G[g + u])
-                work[total + u] += x
-                work[a + u] += x
-                work[b + u] += x
+            _add_lanes(work, G, g, a, b, total, m)
             k += 1
         a, b = np.uint64(first[p, q]) * width, np.uint64(second[p, q]) * width
         h = np.uint32(order[p, q])
@@ -427,12 +402,7 @@ def showdown_lanes(ranked, p, runout, R, V, m, rows, ats, G, work, keep):
             k -= 1
             j = keep[k]
             a, b, g = np.uint64(first[opp, j]) * width, np.uint64(second[opp, j]) * width, np.uint64(k) * width
-            for s in range(m):
-                u = np.uint64(s)
-                x = np.float64(G[g + u])
-                work[total + u] += x
-                work[a + u] += x
-                work[b + u] += x
+            _add_lanes(work, G, g, a, b, total, m)
         a, b = np.uint64(first[p, q]) * width, np.uint64(second[p, q]) * width
         h = np.uint32(order[p, q])
         for s in range(m):
@@ -499,7 +469,7 @@ def regret_matching(regrets, count, offset, n, out):
     fill_row(total, np.float32(0.0), n)
     for a in range(count):
         first = offset + a * n
-        positive_part_at(out[a], regrets, first, total, n)
+        positive_part(out[a], regrets, first, total, n)
     even = np.float32(1.0) / np.float32(count)
     for a in range(count):
         share(out[a], total, n, even)
@@ -518,13 +488,13 @@ def node_strategy(tree, bufs, prm, k, base, nodes, n, out):
         first = offset + a * n
         if prm.mode == UPDATE:
             if bufs.compressed:
-                positive_part_at(out[a], bufs.regrets16, first, total, n)
+                positive_part(out[a], bufs.regrets16, first, total, n)
             else:
-                positive_part_at(out[a], bufs.regrets, first, total, n)
+                positive_part(out[a], bufs.regrets, first, total, n)
         elif bufs.compressed:
-            with_total_at(out[a], bufs.strategy16, first, total, n)
+            with_total(out[a], bufs.strategy16, first, total, n)
         else:
-            with_total_at(out[a], bufs.strategy, first, total, n)
+            with_total(out[a], bufs.strategy, first, total, n)
     even = np.float32(1.0) / np.float32(count)
     for a in range(count):
         share(out[a], total, n, even)
@@ -576,9 +546,9 @@ def update_plain(regrets, strategy, count, offset, n, children, V, strat, out, a
     for a in range(1, count):
         add_product_row(out, strat[a], V[children[a]], n)
     for a in range(count):
-        discount_sum_at(strategy, offset + a * n, strat[a], gamma, n)
+        discount_sum(strategy, offset + a * n, strat[a], gamma, n)
     for a in range(count):
-        discount_regret_at(regrets, offset + a * n, V[children[a]], out, alpha, beta, n)
+        discount_regret(regrets, offset + a * n, V[children[a]], out, alpha, beta, n)
 
 
 @jit
@@ -594,9 +564,9 @@ def _update(tree, bufs, prm, k, base, nodes, n, children, V, strat, out):
     lock = bufs.lock_of[nodes + tree.lnode[k]]
     if not bufs.compressed:
         for a in range(count):
-            discount_sum_at(bufs.strategy, offset + a * n, strat[a], prm.gamma, n)
+            discount_sum(bufs.strategy, offset + a * n, strat[a], prm.gamma, n)
         for a in range(count):
-            discount_regret_at(bufs.regrets, offset + a * n, V[children[a]], out, prm.alpha, prm.beta, n)
+            discount_regret(bufs.regrets, offset + a * n, V[children[a]], out, prm.alpha, prm.beta, n)
         return
     index = nodes + tree.lnode[k]
     decoder = prm.gamma * bufs.sscale[index] / np.float32(65535.0)
@@ -728,7 +698,7 @@ def river_pass(spot, bufs, prm, scr, at, reach):
 def _sum_deal(cards, p, out, n_cards, rep, swap, row, n_mapped, acc):
     """``acc`` = the sum over a deal's cards of their values (rows of ``out``), in float64: the cards dealt for
     themselves in order, then each card taken from another (``rep[row]``) with the suits of ``swap[row]``
-    exchanged. The spot's arrays are indexed in place (no views: see :func:`positive_part_at`)."""
+    exchanged. The spot's arrays are indexed in place (no views: see :func:`positive_part`)."""
     n = cards.n[p]
     for i in range(n):  # the last card first: the order postflop-solver's sums come out in, bit for bit
         acc[i] = out[n_cards - 1, i]
@@ -799,7 +769,7 @@ def _jobs(tree, cards, layout, bufs, prm, scr, w, where):
                    np.zeros((1,) + scr.index.shape[1:], np.int64))
     zero = np.int64(0)
     n_opp = cards.n[1 - prm.player]
-    reach = np.empty(n_opp, np.float32)  # the exit's reach copied, not a view (see :func:`positive_part_at`)
+    reach = np.empty(n_opp, np.float32)  # the exit's reach copied, not a view (see :func:`positive_part`)
     for j in range(w, n_jobs, threads):
         x = j // n_cards
         card = j - x * n_cards
