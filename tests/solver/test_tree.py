@@ -94,3 +94,11 @@ def test_the_thresholds_add_force_and_merge_sizes():
     assert [str(a) for a in tree.root.actions] == ["Check", "Bet 36", "Bet 75", "All-in 120"]
     forced = build_tree(TreeOptions(street=2, pot=100, stack=80, sizes=street_sizes("70%", ""), force_allin=0.15))
     assert [str(a) for a in forced.root.actions] == ["Check", "All-in 80"]  # 70 leaves 10 behind a pot of 240: 0.04 <= 0.15
+
+
+def test_the_kernels_copies_of_the_layouts_constants_agree():
+    from matchdb.solver import layout
+    from matchdb.solver._kernels import cfr
+
+    for name in ("ACTION", "FOLD", "SHOWDOWN", "CHANCE", "MAX_RIVERS", "LANES"):
+        assert getattr(cfr, name) == getattr(layout, name), name

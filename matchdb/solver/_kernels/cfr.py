@@ -41,6 +41,8 @@ import numpy as np
 from matchdb.jit import jit, jit_inline, jit_parallel
 from matchdb.solver.layout import KScratch, Params
 
+# copies of matchdb.solver.layout's constants, not imports: numba's disk cache of a kernel is invalidated by
+# this file's changes only (tests/solver/test_tree.py checks that the copies agree)
 ACTION, FOLD, SHOWDOWN, CHANCE = 0, 1, 2, 3
 MAX_RIVERS = 48
 LANES = 8
