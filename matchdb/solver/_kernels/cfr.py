@@ -22,6 +22,13 @@ suits swapped. The top of a traversal spreads the deals below its subtree over t
 below that each thread works on its own rows. Functions take the spot (the layout's ``KTree``, ``KCards``,
 ``KLayout`` as one tuple), the numbers (``KBuffers``), the traversal's ``Params``, and working rows.
 
+**Calls.** numba passes a tuple by copying each of its arrays' fields onto the stack (the spot and rows are some
+ninety arrays), and counts a reference on each array a variable takes. So a river subtree instance, valued
+thousands of times an iteration, has its traversal copied in (:data:`top_down_here`), the kernels below it are
+given only the arrays they read, and :func:`iterate` borrows every array (:func:`_borrowed`): reference counts on
+Python's arrays are atomic operations, which the threads contend for. Together with the folds' and showdowns'
+lanes as vectors (:func:`_add_lanes`), this took the public turn spot from 1.30 to 0.88 s on one thread.
+
 **The loop.** A call from Python costs a fraction of a millisecond (numba checks every array it is given), more
 than a whole iteration of a small river spot: :func:`iterate` runs iterations, discounts and exploitability
 checks without returning to Python.
@@ -29,14 +36,21 @@ checks without returning to Python.
 **Compile time.** numba compiles a kernel with every kernel it calls linked in and optimised once more, so each
 level of calls above the traversal costs as much as the traversal itself. The thin levels (a subtree instance, a
 river or turn pass) are copied into their callers (:func:`matchdb.jit.jit_inline`), and the exploitability is
-computed inside :func:`iterate`: a fresh machine compiles the solver in about 50 s of processor time instead of 65.
+computed inside :func:`iterate`. Copying the river instance's traversal in (twice: :func:`_jobs`' rivers and
+:func:`turn_pass`') costs compile time: 41 s of processor time on the 2-core machine instead of 27.
 :func:`_jobs` stays a kernel of its own: copied into the parallel loop of :func:`traverse`, its answers were wrong.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any, cast
+
 import numba
 import numpy as np
+from llvmlite import ir
+from numba.core import cgutils, types
+from numba.extending import intrinsic
 
 from matchdb.jit import jit, jit_inline, jit_parallel
 from matchdb.solver.layout import KScratch, Params
@@ -138,6 +152,131 @@ def discount_regret(regret, first, action, node, alpha, beta, n):
         regret[k] = x * (alpha if x >= 0.0 else beta) + action[i] - node[i]
 
 
+# -- borrowed arrays -------------------------------------------------------------------------------
+
+#: numba's ``intrinsic``, typed for mypy as giving what kernels call with their own arguments (mypy would check the
+#: calls against the typing function's, which take numba's typing context first).
+_intrinsic = cast(Callable[[Callable[..., Any]], Any], intrinsic)
+
+
+def _borrow(context: Any, builder: Any, typ: Any, value: Any) -> Any:
+    """``value`` with every array in it (through tuples) made a borrowed one: no memory manager, so that numba's
+    reference counts on it (and on views of it) are a test for null, not an atomic operation."""
+    if isinstance(typ, types.Array):
+        array = context.make_array(typ)(context, builder, value)
+        array.meminfo = cgutils.get_null_value(array.meminfo.type)
+        array.parent = cgutils.get_null_value(array.parent.type)
+        return array._getvalue()
+    tuple_type: Any = typ  # numba's annotations do not name a tuple type's members
+    if isinstance(typ, types.BaseTuple):
+        for i, member in enumerate(tuple_type.types):
+            value = builder.insert_value(value, _borrow(context, builder, member, builder.extract_value(value, i)), i)
+    return value
+
+
+@_intrinsic
+def _borrowed(typingctx: Any, value: Any) -> Any:
+    """``value`` (an array or a tuple holding arrays) with its arrays borrowed: their memory stays the caller's,
+    which must keep them alive while the result is used. numba counts a reference on an array each time a
+    variable takes it (an argument, a member of a tuple unpacked, a view): on arrays from Python each count is an
+    atomic operation (about 190 of them per river subtree valued, a sixth of the solve's time), and on arrays
+    the threads share the threads contend for it."""
+
+    def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
+        return _borrow(context, builder, sig.args[0], args[0])
+
+    return value(value), codegen
+
+
+@_intrinsic
+def _keep_alive(typingctx: Any, value: Any) -> Any:
+    """Nothing, but a use of ``value``: numba frees an array after its variable's last use, so a kernel that
+    borrows its own arrays (:func:`_borrowed`) names them here once it is done with them."""
+
+    def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
+        return context.get_dummy_value()
+
+    return types.void(value), codegen
+
+
+# -- lanes -----------------------------------------------------------------------------------------
+# Folds and showdowns valued together keep a number per lane in rows of ``LANES`` numbers (see :func:`fold_lanes`).
+# numba leaves a loop over the lanes scalar (its SLP vectoriser is off: numba PR 8852), so the lanes are added
+# and multiplied as one LLVM vector each; each lane's arithmetic is the scalar code's, in the same order.
+
+
+def _lanes_at(context: Any, builder: Any, array_type: Any, array: Any, first: Any) -> tuple[Any, Any]:
+    """A pointer to the ``LANES`` numbers of 1-D ``array`` from ``first``, typed as one vector, and the vector's
+    type."""
+    data = context.make_array(array_type)(context, builder, array).data
+    element = context.get_data_type(array_type.dtype)
+    vector = ir.VectorType(element, LANES)
+    at = builder.gep(data, [first], source_etype=element)
+    return builder.bitcast(at, vector.as_pointer()), vector
+
+
+def _load_lanes(context: Any, builder: Any, array_type: Any, array: Any, first: Any) -> Any:
+    at, vector = _lanes_at(context, builder, array_type, array, first)
+    return builder.load(at, typ=vector, align=array_type.dtype.bitwidth // 8)
+
+
+@_intrinsic
+def _add_lanes(typingctx: Any, work: Any, gather: Any, g: Any, total: Any, a: Any, b: Any) -> Any:
+    """``work[x:x + LANES] += gather[g:g + LANES]`` (float32 made float64) for x in ``total``, ``a`` and ``b``:
+    a hand's reach at each lane added to the lanes' totals and to its two cards' sums."""
+    u64 = types.uint64
+    signature = types.void(work, gather, u64, u64, u64, u64)
+
+    def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
+        rows, reach, g_at, *at = args
+        wide = ir.VectorType(ir.DoubleType(), LANES)
+        x = builder.fpext(_load_lanes(context, builder, sig.args[1], reach, g_at), wide)
+        for first in at:
+            row, _ = _lanes_at(context, builder, sig.args[0], rows, first)
+            builder.store(builder.fadd(builder.load(row, typ=wide, align=8), x), row, align=8)
+        return context.get_dummy_value()
+
+    return signature, codegen
+
+
+@_intrinsic
+def _lane_values(typingctx: Any, work: Any, out: Any, scale: Any, total: Any, gather: Any, g: Any, a: Any,
+                 b: Any) -> Any:
+    """``work[out:out + LANES] = scale * (total + gather[g:g + LANES] - a - b)``, each but ``gather`` (float32 made
+    float64) a row of ``work`` from the offset given: a hand's value at each lane from the lanes' payoffs, the
+    opponent's total reach, the reach of the very same hand (taken away twice below; zeros where none is) and
+    the sums of the hand's two cards."""
+    u64 = types.uint64
+    signature = types.void(work, u64, u64, u64, gather, u64, u64, u64)
+
+    def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
+        rows, out_at, scale_at, total_at, reach, g_at, a_at, b_at = args
+        array = sig.args[0]
+        scale_, total_, a_, b_ = (_load_lanes(context, builder, array, rows, first)
+                                  for first in (scale_at, total_at, a_at, b_at))
+        held = builder.fpext(_load_lanes(context, builder, sig.args[4], reach, g_at), ir.VectorType(ir.DoubleType(), LANES))
+        value = builder.fmul(scale_, builder.fsub(builder.fsub(builder.fadd(total_, held), a_), b_))
+        at, _ = _lanes_at(context, builder, array, rows, out_at)
+        builder.store(value, at, align=8)
+        return context.get_dummy_value()
+
+    return signature, codegen
+
+
+@_intrinsic
+def _any_lane(typingctx: Any, gather: Any, g: Any) -> Any:
+    """Whether any of ``gather[g:g + LANES]`` is not 0."""
+    signature = types.boolean(gather, types.uint64)
+
+    def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
+        lanes = _load_lanes(context, builder, sig.args[0], args[0], args[1])
+        nonzero = builder.fcmp_unordered("!=", lanes, ir.Constant(lanes.type, None))
+        bits = builder.bitcast(nonzero, ir.IntType(LANES))
+        return builder.icmp_unsigned("!=", bits, ir.Constant(ir.IntType(LANES), 0))
+
+    return signature, codegen
+
+
 # -- ends of the game ------------------------------------------------------------------------------
 
 @jit
@@ -222,38 +361,55 @@ def fold_values(hands, p, board, payoff, R, row, V, at, minus):
 
 
 @jit
-def fold_lanes(hands, p, board, R, V, m, rows, ats, work):
+def fold_lanes(hands, p, board, R, V, m, rows, ats, G, work, keep):
     """The values of ``m`` (at most ``LANES``) folds at once, lane ``s`` from reach row ``rows[s]`` of R into row
     ``ats[s]`` of V with payoff ``work[53 * LANES + s]``: :func:`fold_values`'s sums, each lane's in the same order,
-    one pass over the opponent's hands for all of them. ``work`` holds a number per (row, lane): rows 0-51 the
-    reach per card, 52 the total."""
+    one pass over the opponent's hands for all of them. The opponent's reach is first copied into ``G``, a number
+    per hand and lane (0 in lanes from ``m``), then a vector of lanes at a time is added, for the hands in reach of
+    some lane (``keep``: the others would add zeros). ``work`` holds a number per (row, lane): rows 0-51 the
+    reach per card, 52 the total, 53 the payoffs, from 56 each of the player's hands' values."""
     n, mask, hand_cards, same = hands
     opp = 1 - p
     width = np.uint64(LANES)
-    total = np.uint64(52) * width
+    total, payoff, out = np.uint64(52) * width, np.uint64(53) * width, np.uint64(56) * width
+    n_opp = n[opp]
+    for s in range(LANES):
+        lane = np.uint64(s)
+        if s < m:
+            row = rows[s]
+            for j in range(n_opp):
+                G[np.uint64(j) * width + lane] = R[row, j]
+        else:
+            for j in range(n_opp):
+                G[np.uint64(j) * width + lane] = 0.0
+    none = np.uint64(n_opp) * width  # zeros: the reach of the very same hand where the opponent has none
+    for s in range(LANES):
+        G[none + np.uint64(s)] = 0.0
+    kept = 0
+    for j in range(n_opp):
+        keep[kept] = j
+        kept += (mask[opp, j] & board) == 0 and _any_lane(G, np.uint64(j) * width)
     for c in range(53 * LANES):
         work[c] = 0.0
-    for j in range(n[opp]):
-        if mask[opp, j] & board:
-            continue
+    for k in range(kept):
+        j = keep[k]
         a, b = np.uint64(hand_cards[opp, j, 0]) * width, np.uint64(hand_cards[opp, j, 1]) * width
-        for s in range(m):
-            u = np.uint64(s)
-            x = np.float64(R[rows[s], j])
-            work[total + u] += x
-            work[a + u] += x
-            work[b + u] += x
+        _add_lanes(work, G, np.uint64(j) * width, total, a, b)
     for i in range(n[p]):
+        at = out + np.uint64(i) * width
         if mask[p, i] & board:
-            for s in range(m):
-                V[ats[s], i] = 0.0
+            for s in range(LANES):
+                work[at + np.uint64(s)] = 0.0
             continue
         sh = same[p, i]
+        held = np.uint64(sh) * width if sh >= 0 else none
         a, b = np.uint64(hand_cards[p, i, 0]) * width, np.uint64(hand_cards[p, i, 1]) * width
-        for s in range(m):
-            u = np.uint64(s)
-            held = np.float64(R[rows[s], np.uint32(sh)]) if sh >= 0 else 0.0
-            V[ats[s], i] = work[total + width + u] * (work[total + u] + held - work[a + u] - work[b + u])
+        _lane_values(work, at, payoff, total, G, held, a, b)
+    for s in range(m):
+        row = ats[s]
+        lane = out + np.uint64(s)
+        for i in range(n[p]):
+            V[row, i] = work[lane + np.uint64(i) * width]
 
 
 @jit_inline
@@ -282,7 +438,7 @@ def batch_folds(tree, cards, prm, inst, rows, board):
             lane_rows[s] = src[at]
             lane_ats[s] = at
             work[53 * LANES + s] = _fold_payoff(tree, node, p)
-        fold_lanes(hands, p, board, R, V, m, lane_rows, lane_ats, work)
+        fold_lanes(hands, p, board, R, V, m, lane_rows, lane_ats, rows[4], work, index[2])
 
 
 @jit
@@ -340,76 +496,70 @@ def showdown_values(ranked, p, runout, win, lose, R, row, V, at, minus):
         V[at, h] += np.float32(lose * (total - minus[first[p, u]] - minus[second[p, u]]))
 
 
-@jit_inline
-def _add_lanes(work, G, g, a, b, total, m):
-    """Add a kept hand's reach in each of ``m`` lanes (``G`` from ``g``) to the lanes' totals (``work`` from
-    ``total``) and to its two cards' sums (from ``a`` and ``b``)."""
-    for s in range(m):
-        u = np.uint64(s)
-        x = np.float64(G[g + u])
-        work[total + u] += x
-        work[a + u] += x
-        work[b + u] += x
-
-
 @jit
 def showdown_lanes(ranked, p, runout, R, V, m, rows, ats, G, work, keep):
     """The values of ``m`` (at most ``LANES``) showdowns of one runout at once, lane ``s`` from reach row
     ``rows[s]`` of R into row ``ats[s]`` of V with payoffs ``work[53 * LANES + s]`` (win) and
     ``work[54 * LANES + s]`` (lose): :func:`showdown_values`'s two sweeps, each lane's sums in the same order, the
-    sorted hands read once for all of them. ``work`` holds a number per (row, lane): rows 0-51 the reach per card,
-    52 the total, 53-54 the payoffs. The opponent's hands in reach of some lane are first listed in sorted order
-    (``keep``, their reach in ``G``, a number per lane): the others would add zeros."""
+    sorted hands read once for all of them. The opponent's reach is first copied into ``G`` in sorted order, a
+    number per hand and lane (0 in lanes from ``m``), and the hands in reach of some lane listed (``keep``: the
+    others would add zeros). ``work`` holds a number per (row, lane): rows 0-51 the reach per card, 52 the total,
+    53-54 the payoffs, from 56 the player's sorted hands' values won, then lost."""
     n, sd_start, order, strength, first, second = ranked
     opp = 1 - p
     p0, p1 = sd_start[p, runout], sd_start[p, runout + 1]
     o0, o1 = sd_start[opp, runout], sd_start[opp, runout + 1]
     width = np.uint64(LANES)
     total, win, lose = np.uint64(52) * width, np.uint64(53) * width, np.uint64(54) * width
-    for s in range(m):
-        for i in range(n[p]):
-            V[ats[s], i] = 0.0
+    n_opp, n_own = o1 - o0, p1 - p0
+    won, lost = np.uint64(56) * width, (np.uint64(56) + np.uint64(n_own)) * width
+    for s in range(LANES):
+        lane = np.uint64(s)
+        if s < m:
+            row = rows[s]
+            for j in range(n_opp):
+                G[np.uint64(j) * width + lane] = R[row, np.uint32(order[opp, o0 + j])]
+        else:
+            for j in range(n_opp):
+                G[np.uint64(j) * width + lane] = 0.0
+    none = np.uint64(n_opp) * width  # zeros: no hand's reach is added back (the same hand ties)
+    for s in range(LANES):
+        G[none + np.uint64(s)] = 0.0
     kept = 0
-    for j in range(o0, o1):
-        h = np.uint32(order[opp, j])
-        g = np.uint64(kept) * width
-        reached = False
-        for s in range(m):
-            x = R[rows[s], h]
-            G[g + np.uint64(s)] = x
-            reached |= x != 0.0
+    for j in range(n_opp):
         keep[kept] = j
-        kept += reached
+        kept += _any_lane(G, np.uint64(j) * width)
     for c in range(53 * LANES):
         work[c] = 0.0
     k = 0
-    for q in range(p0, p1):
-        level = strength[p, q]
-        while k < kept and strength[opp, keep[k]] < level:
-            j = keep[k]
-            a, b, g = np.uint64(first[opp, j]) * width, np.uint64(second[opp, j]) * width, np.uint64(k) * width
-            _add_lanes(work, G, g, a, b, total, m)
+    for q in range(n_own):
+        level = strength[p, p0 + q]
+        while k < kept and strength[opp, o0 + keep[k]] < level:
+            j = o0 + keep[k]
+            a, b = np.uint64(first[opp, j]) * width, np.uint64(second[opp, j]) * width
+            _add_lanes(work, G, np.uint64(keep[k]) * width, total, a, b)
             k += 1
-        a, b = np.uint64(first[p, q]) * width, np.uint64(second[p, q]) * width
-        h = np.uint32(order[p, q])
-        for s in range(m):
-            u = np.uint64(s)
-            V[ats[s], h] = work[win + u] * (work[total + u] - work[a + u] - work[b + u])
+        a, b = np.uint64(first[p, p0 + q]) * width, np.uint64(second[p, p0 + q]) * width
+        _lane_values(work, won + np.uint64(q) * width, win, total, G, none, a, b)
     for c in range(53 * LANES):
         work[c] = 0.0
     k = kept
-    for q in range(p1 - 1, p0 - 1, -1):
-        level = strength[p, q]
-        while k > 0 and strength[opp, keep[k - 1]] > level:
+    for q in range(n_own - 1, -1, -1):
+        level = strength[p, p0 + q]
+        while k > 0 and strength[opp, o0 + keep[k - 1]] > level:
             k -= 1
-            j = keep[k]
-            a, b, g = np.uint64(first[opp, j]) * width, np.uint64(second[opp, j]) * width, np.uint64(k) * width
-            _add_lanes(work, G, g, a, b, total, m)
-        a, b = np.uint64(first[p, q]) * width, np.uint64(second[p, q]) * width
-        h = np.uint32(order[p, q])
-        for s in range(m):
-            u = np.uint64(s)
-            V[ats[s], h] += np.float32(work[lose + u] * (work[total + u] - work[a + u] - work[b + u]))
+            j = o0 + keep[k]
+            a, b = np.uint64(first[opp, j]) * width, np.uint64(second[opp, j]) * width
+            _add_lanes(work, G, np.uint64(keep[k]) * width, total, a, b)
+        a, b = np.uint64(first[p, p0 + q]) * width, np.uint64(second[p, p0 + q]) * width
+        _lane_values(work, lost + np.uint64(q) * width, lose, total, G, none, a, b)
+    for s in range(m):
+        row = ats[s]
+        for i in range(n[p]):
+            V[row, i] = 0.0
+        for q in range(n_own):
+            u = np.uint64(q) * width + np.uint64(s)
+            V[row, np.uint32(order[p, p0 + q])] = np.float32(work[won + u]) + np.float32(work[lost + u])
 
 
 @jit_inline
@@ -509,8 +659,7 @@ def node_strategy(tree, bufs, prm, k, base, nodes, n, out):
                     out[a, i] = x
 
 
-@jit
-def top_down(spot, bufs, prm, inst, reach, rows):
+def _top_down(spot, bufs, prm, inst, reach, rows):
     """The opponent's reach of every node of one subtree instance ``inst`` = (sub, base, nodes, t, r), from
     ``reach`` at its root, into ``rows`` = (R, V, src, strat): node at position q reads row ``src[q]`` of R."""
     tree, cards, _ = spot
@@ -610,8 +759,7 @@ def _update(tree, bufs, prm, k, base, nodes, n, children, V, strat, out):
     bufs.rscale[index] = largest
 
 
-@jit
-def bottom_up(spot, bufs, prm, inst, rows):
+def _bottom_up(spot, bufs, prm, inst, rows):
     """The player's value of every node of one subtree instance, leaves first (see :func:`top_down`); the
     values of its deals must already be in their rows of V."""
     tree, cards, _ = spot
@@ -676,6 +824,13 @@ def bottom_up(spot, bufs, prm, inst, rows):
                 add_product_row(V[q], strat[a], V[children[a]], n)
 
 
+#: :func:`_top_down` and :func:`_bottom_up` as kernels of their own (a subtree instance on the turn or flop, once
+#: per thousands of rivers) and copied into the caller (each river instance: a call copies every array of the spot
+#: onto the stack, some ninety of them, which took longer than a small river's folds)
+top_down, bottom_up = jit(_top_down), jit(_bottom_up)
+top_down_here, bottom_up_here = jit_inline(_top_down), jit_inline(_bottom_up)
+
+
 @jit_inline
 def _instance(spot, sub, t, r):
     tree, _, layout = spot
@@ -684,16 +839,23 @@ def _instance(spot, sub, t, r):
 
 
 @jit_inline
+def _river_rows(scr, slot):
+    """The rows a river subtree instance is traversed on by the thread of ``slot`` (the last slot is the calling
+    thread's, which shares the last river rows: never at once)."""
+    own = min(slot, scr.R_river.shape[0] - 1)
+    return (scr.R_river[own], scr.V_river[own], scr.src_river[own], scr.strat[slot], scr.gather[slot], scr.work[slot],
+            scr.index[slot])
+
+
+@jit_inline
 def river_pass(spot, bufs, prm, scr, at, reach):
     """One river subtree instance ``at`` = (sub, t, r, slot) on the slot's rows; its root's value ends in
     ``scr.V_river[slot][0]`` (the last river rows for the calling thread's slot)."""
     sub, t, r, slot = at
     inst = _instance(spot, sub, t, r)
-    own = min(slot, scr.R_river.shape[0] - 1)  # the calling thread shares the last river rows (never at once)
-    rows = (scr.R_river[own], scr.V_river[own], scr.src_river[own], scr.strat[slot], scr.gather[slot], scr.work[slot],
-            scr.index[slot])
-    top_down(spot, bufs, prm, inst, reach, rows)
-    bottom_up(spot, bufs, prm, inst, rows)
+    rows = _river_rows(scr, slot)
+    top_down_here(spot, bufs, prm, inst, reach, rows)
+    bottom_up_here(spot, bufs, prm, inst, rows)
 
 
 @jit
@@ -727,7 +889,8 @@ def turn_pass(spot, bufs, prm, scr, at, reach):
     p = prm.player
     n = cards.n[p]
     n_opp = cards.n[1 - p]
-    below = np.empty(n_opp, dtype=np.float32)
+    divided = np.empty(n_opp, dtype=np.float32)
+    below = _borrowed(divided)
     acc = scr.acc[slot]
     factor = np.float32(1.0 / 44.0)
     for x in range(tree.exit_first[sub], tree.exit_first[sub + 1]):
@@ -748,6 +911,7 @@ def turn_pass(spot, bufs, prm, scr, at, reach):
         for i in range(n):
             V[qc, i] = acc[i]
     bottom_up(spot, bufs, prm, inst, rows)
+    _keep_alive(divided)
 
 
 @jit
@@ -760,7 +924,7 @@ def _jobs(tree, cards, layout, bufs, prm, scr, w, where):
     n_jobs = n_exits * n_cards
     # the thread's own rows, allocated here: views of rows the threads shared would count references on one array
     # from every thread, an atomic operation they contend for (the solve took a fifth longer on 2 threads)
-    own = KScratch(scr.R_flop, scr.V_flop, scr.src_flop,
+    mine = KScratch(scr.R_flop, scr.V_flop, scr.src_flop,
                    np.empty((1,) + scr.R_turn.shape[1:], np.float32), np.empty((1,) + scr.V_turn.shape[1:], np.float32),
                    np.empty((1,) + scr.src_turn.shape[1:], np.int64),
                    np.empty((1,) + scr.R_river.shape[1:], np.float32), np.empty((1,) + scr.V_river.shape[1:], np.float32),
@@ -769,9 +933,11 @@ def _jobs(tree, cards, layout, bufs, prm, scr, w, where):
                    scr.exit_reach, scr.job_out, np.empty((1,) + scr.deal_out.shape[1:], np.float32),
                    np.empty((1,) + scr.gather.shape[1:], np.float32), np.empty((1,) + scr.work.shape[1:], np.float64),
                    np.zeros((1,) + scr.index.shape[1:], np.int64))
+    own = _borrowed(mine)  # kept alive below
     zero = np.int64(0)
     n_opp = cards.n[1 - prm.player]
-    reach = np.empty(n_opp, np.float32)  # the exit's reach copied, not a view (see :func:`positive_part`)
+    copied = np.empty(n_opp, np.float32)  # the exit's reach copied, not a view (see :func:`positive_part`)
+    reach = _borrowed(copied)
     for j in range(w, n_jobs, threads):
         x = j // n_cards
         card = j - x * n_cards
@@ -786,6 +952,7 @@ def _jobs(tree, cards, layout, bufs, prm, scr, w, where):
             values = own.V_turn[0][0]
         for i in range(n):
             scr.job_out[j, i] = values[i]
+    _keep_alive((mine, copied))
 
 
 @jit_parallel
@@ -799,8 +966,11 @@ def traverse(tree, cards, layout, bufs, prm, scr, at, reach):
     street = tree.sub_street[sub]
     top = scr.strat.shape[0] - 1
     threads = prm.threads
-    if street == 2:
-        river_pass(spot, bufs, prm, scr, (sub, t, r, top), reach)
+    if street == 2:  # a river spot: its one instance, not copied here (see :data:`top_down_here`)
+        inst = _instance(spot, sub, t, r)
+        rows = _river_rows(scr, top)
+        top_down(spot, bufs, prm, inst, reach, rows)
+        bottom_up(spot, bufs, prm, inst, rows)
         return
     if street == 1:
         last = scr.R_turn.shape[0] - 1
@@ -895,6 +1065,8 @@ def iterate(tree, cards, layout, bufs, scr, plan, history):
     own: numba compiles every caller of :func:`traverse` with the whole of it again (an extra level costs about 6 s
     of compiling on a fresh machine), so ``traverse`` has one caller besides Python.
     """
+    # every array borrowed (Python holds them): no atomic reference counts below, which the threads would contend for
+    tree, cards, layout, bufs, scr = _borrowed((tree, cards, layout, bufs, scr))
     start, stop, expl, target, last = int(plan[0]), int(plan[1]), plan[2], plan[3], int(plan[4])
     alpha, gamma, raked = plan[5], plan[6], plan[7] != 0.0
     threads = np.int64(plan[9])
