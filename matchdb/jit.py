@@ -24,13 +24,17 @@ short (a fresh machine pays it once, the test suite every run): :func:`jit_inlin
 for thin kernels between big ones, and :func:`as_read_only` where a kernel would
 otherwise meet an argument once writable and once read-only.
 
-Threads waiting at the end of a parallel loop sleep instead of spinning
-(``OMP_WAIT_POLICY=PASSIVE`` unless the environment says otherwise; OpenMP
-reads it when numba first starts its threads): the solver runs two parallel
-loops per traversal of its tree, and on a shared machine a spinning thread
-burns a core while the thread it waits for is not running (the turn spot of
-``scripts/bench_solver.py``: 35 to 40 % less processor time, half the wall
-clock, under a load of 11 on 2 cores).
+Threads waiting at the end of a parallel loop spin for about a tenth of a
+millisecond, then sleep (``OMP_WAIT_POLICY=PASSIVE`` with ``GOMP_SPINCOUNT=10000``
+unless the environment says otherwise; OpenMP reads them when numba first starts
+its threads). The solver runs two parallel loops per traversal of its tree,
+hundreds a second: on a shared machine a thread spinning for long burns a core
+while the thread it waits for is not running (OpenMP's default of about 3 ms:
+under a load of 11 on 2 cores, the turn spot of ``scripts/bench_solver.py``
+took twice the wall clock and 35 to 40 % more processor time than sleeping at
+once), while a thread that sleeps at once is woken late (some 80 microseconds a
+loop on these virtual machines: the same spot took 5 to 10 % longer on a quiet
+machine than with the short spin, which costs 10 % under that load).
 
 >>> from matchdb.core.evaluator import evaluate_with
 >>> evaluate_with.__name__
@@ -44,8 +48,9 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+os.environ.setdefault("GOMP_SPINCOUNT", "10000")  # GNU OpenMP's spins before sleeping (about 0.1 ms)
 
-import numba  # after the setting above, which OpenMP reads when it starts
+import numba  # after the settings above, which OpenMP reads when it starts
 from numba.core import types
 from numba.core.compiler_lock import global_compiler_lock
 from numba.core.imputils import impl_ret_borrowed

@@ -49,7 +49,7 @@ __all__ = [
     "make_layout",
     "make_buffers",
     "make_scratch",
-    "PER_THREAD",
+    "per_thread",
     "terminal_lists",
     "memory_estimate",
     "check_memory",
@@ -91,7 +91,7 @@ KBuffers = namedtuple("KBuffers", "regrets strategy regrets16 strategy16 rscale 
 #: ``player`` traversing, the discounts ``alpha``, ``beta``, ``gamma``, and the ``threads`` the deals are spread over.
 Params = namedtuple("Params", "mode player alpha beta gamma threads")
 #: Working rows (a leading slot of one where each worker thread allocates a slot of its own: the arrays
-#: numbered in ``PER_THREAD``): reach ``R*``, values ``V*`` and the row each node reads its reach from
+#: :func:`per_thread` numbers): reach ``R*``, values ``V*`` and the row each node reads its reach from
 #: (``src*``) for flop, turn and river subtrees; ``strat`` a strategy; ``exit_reach`` and ``job_out`` for the
 #: deals spread over threads, ``deal_out`` for a thread's own rivers (below a flop only),
 #: ``gather`` (the opponent's reach of each hand at up to ``LANES`` folds or showdowns valued together, a number
@@ -349,7 +349,7 @@ def _scratch_shapes(flat: Flat, width: int) -> list[tuple[tuple[int, ...], type]
     """The shape and type of each of :class:`KScratch`'s arrays, in order (:func:`make_scratch` allocates them,
     :func:`memory_estimate` counts them): the calling thread's rows (a slot of one where a thread has its own),
     and the deals' values for half the exits of the starting subtree at a time. Each worker thread allocates a
-    slot of its own when it starts (:data:`PER_THREAD` of these arrays): views of rows shared between threads
+    slot of its own when it starts (:func:`per_thread` numbers these arrays): views of rows shared between threads
     would count references on one array from both, an atomic operation they would contend for."""
     start = flat.sub_street[0]
     f, t, r = _max_nodes(flat, 0), _max_nodes(flat, 1), _max_nodes(flat, 2)
@@ -370,9 +370,18 @@ def _scratch_shapes(flat: Flat, width: int) -> list[tuple[tuple[int, ...], type]
     ]
 
 
-#: The :class:`KScratch` arrays a worker thread allocates a slot of for itself (turn and river rows, strategy,
-#: sums, its rivers' values and the folds' and showdowns' rows).
-PER_THREAD = (3, 4, 5, 6, 7, 8, 9, 10, 13, 14, 15, 16)
+def per_thread(start: int) -> tuple[int, ...]:
+    """The :class:`KScratch` arrays a worker thread allocates a slot of for itself when the game starts on street
+    ``start``: below a turn, river rows, a strategy and the folds' and showdowns' rows; below a flop also turn
+    rows, sums and its rivers' values (a worker then traverses a turn); none on a river (no card is dealt).
+
+    >>> per_thread(1)
+    (6, 7, 8, 9, 14, 15, 16)
+    """
+    if start == 2:
+        return ()
+    rivers = (6, 7, 8, 9, 14, 15, 16)
+    return tuple(sorted(rivers + (3, 4, 5, 10, 13))) if start == 0 else rivers
 
 
 def make_scratch(flat: Flat, width: int) -> tuple[np.ndarray, ...]:
@@ -388,8 +397,7 @@ def memory_estimate(flat: Flat, counts: tuple[int, int], elements: int, action_n
     numbers = 2 * per * elements + (8 if compressed else 0) * action_nodes + 8 * action_nodes
     shapes = _scratch_shapes(flat, max(counts))
     sizes = [int(np.prod(shape)) * np.dtype(kind).itemsize for shape, kind in shapes]
-    workers = threads if flat.sub_street[0] < 2 else 0  # a river spot deals no card: nothing for other threads
-    rows = sum(sizes) + workers * sum(sizes[k] for k in PER_THREAD)
+    rows = sum(sizes) + threads * sum(sizes[k] for k in per_thread(flat.sub_street[0]))
     # per player and hand of a runout: order (4 bytes), strength (2) and both cards (1 each), the players' rows as
     # long as the longer one
     showdown = runouts * 2 * max(counts) * 8

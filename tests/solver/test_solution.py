@@ -11,7 +11,7 @@ import pytest
 
 from matchdb.solver import SolverError, load
 from matchdb.solver.categories import MADE_HANDS
-from matchdb.solver.layout import PER_THREAD
+from matchdb.solver.layout import per_thread
 from tests.solver.conftest import PEER_IP, PEER_OOP
 
 with warnings.catch_warnings():  # eval7 builds its range grammar with names pyparsing now deprecates
@@ -138,8 +138,8 @@ def test_the_memory_estimate_counts_what_is_allocated(river, turn):
         arrays = [a for a in spot.bufs if isinstance(a, np.ndarray)] + list(spot.scratch)
         arrays += [cards.sd_order, cards.sd_strength, cards.sd_card0, cards.sd_card1]
         allocated = sum(a.nbytes for a in arrays)
-        if spot.street < 2:  # each thread the deals are spread over allocates rows of its own when it starts
-            allocated += spot.threads * sum(spot.scratch[k].nbytes for k in PER_THREAD)
+        # each thread the deals are spread over allocates rows of its own when it starts
+        allocated += spot.threads * sum(spot.scratch[k].nbytes for k in per_thread(spot.street))
         assert allocated <= solution.memory <= 1.02 * allocated
 
 

@@ -923,13 +923,17 @@ def _jobs(tree, cards, layout, bufs, prm, scr, w, where):
     n = cards.n[prm.player]
     n_jobs = n_exits * n_cards
     # the thread's own rows, allocated here: views of rows the threads shared would count references on one array
-    # from every thread, an atomic operation they contend for (the solve took a fifth longer on 2 threads)
+    # from every thread, an atomic operation they contend for (the solve took a fifth longer on 2 threads); turn
+    # rows only where it traverses turns (layout.per_thread: what the memory estimate counts)
+    turns = street == 0
+    rows = scr.R_turn.shape[1:] if turns else (1, 1)
     mine = KScratch(scr.R_flop, scr.V_flop, scr.src_flop,
-                   np.empty((1,) + scr.R_turn.shape[1:], np.float32), np.empty((1,) + scr.V_turn.shape[1:], np.float32),
-                   np.empty((1,) + scr.src_turn.shape[1:], np.int64),
+                   np.empty((1,) + rows, np.float32), np.empty((1,) + rows, np.float32),
+                   np.empty((1, rows[0]), np.int64),
                    np.empty((1,) + scr.R_river.shape[1:], np.float32), np.empty((1,) + scr.V_river.shape[1:], np.float32),
                    np.empty((1,) + scr.src_river.shape[1:], np.int64),
-                   np.empty((1,) + scr.strat.shape[1:], np.float32), np.empty((1,) + scr.acc.shape[1:], np.float64),
+                   np.empty((1,) + scr.strat.shape[1:], np.float32),
+                   np.empty((1, scr.acc.shape[1] if turns else 1), np.float64),
                    scr.exit_reach, scr.job_out, np.empty((1,) + scr.deal_out.shape[1:], np.float32),
                    np.empty((1,) + scr.gather.shape[1:], np.float32), np.empty((1,) + scr.work.shape[1:], np.float64),
                    np.zeros((1,) + scr.index.shape[1:], np.int64))
