@@ -199,6 +199,20 @@ def _keep_alive(typingctx: Any, value: Any) -> Any:
     return types.void(value), codegen
 
 
+@_intrinsic
+def _take_job(typingctx: Any, counter: Any) -> Any:
+    """``counter[0]`` before adding 1 to it, as one atomic operation: the next job for the thread that asks, so
+    that threads share a loop's jobs as they come free (a thread slowed by the machine takes fewer)."""
+    if not isinstance(counter, types.Array) or counter.dtype != types.int64:
+        return None
+
+    def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
+        first = context.make_array(sig.args[0])(context, builder, args[0]).data
+        return builder.atomic_rmw("add", first, ir.Constant(ir.IntType(64), 1), "monotonic")
+
+    return types.int64(counter), codegen
+
+
 # -- lanes -----------------------------------------------------------------------------------------
 # Folds and showdowns valued together keep a number per lane in rows of ``LANES`` numbers (see :func:`fold_lanes`).
 # numba leaves a loop over the lanes scalar (its SLP vectoriser is off: numba PR 8852), so the lanes are added
@@ -915,11 +929,13 @@ def turn_pass(spot, bufs, prm, scr, at, reach):
 
 
 @jit
-def _jobs(tree, cards, layout, bufs, prm, scr, w, where):
-    """Thread ``w``'s share of the deals below exits ``x0`` on of a subtree (their reach from row ``e0`` of
-    ``exit_reach``): every ``threads``-th (exit, card), from ``w``, on rows of its own shaped like ``scr``'s."""
+def _jobs(tree, cards, layout, bufs, prm, scr, counter, where):
+    """A thread's share of the deals below exits ``x0`` on of a subtree (their reach from row ``e0`` of
+    ``exit_reach``): the (exit, card) jobs it takes from ``counter`` (:func:`_take_job`) until none is left, on
+    rows of its own shaped like ``scr``'s; each job's values go to its row of ``job_out``, whichever thread
+    computes them."""
     spot = (tree, cards, layout)
-    street, t, x0, n_exits, n_cards, threads, e0 = where
+    street, t, x0, n_exits, n_cards, e0 = where
     n = cards.n[prm.player]
     n_jobs = n_exits * n_cards
     # the thread's own rows, allocated here: views of rows the threads shared would count references on one array
@@ -942,7 +958,8 @@ def _jobs(tree, cards, layout, bufs, prm, scr, w, where):
     n_opp = cards.n[1 - prm.player]
     copied = np.empty(n_opp, np.float32)  # the exit's reach copied, not a view (see :func:`positive_part`)
     reach = _borrowed(copied)
-    for j in range(w, n_jobs, threads):
+    j = _take_job(counter)
+    while j < n_jobs:
         x = j // n_cards
         card = j - x * n_cards
         nsub = tree.next_sub[tree.exits[x0 + x]]
@@ -956,6 +973,7 @@ def _jobs(tree, cards, layout, bufs, prm, scr, w, where):
             values = own.V_turn[0][0]
         for i in range(n):
             scr.job_out[j, i] = values[i]
+        j = _take_job(counter)
     _keep_alive((mine, copied))
 
 
@@ -999,12 +1017,13 @@ def traverse(tree, cards, layout, bufs, prm, scr, at, reach):
             scr.exit_reach[x, i] = R[row, i] * factor
     acc = scr.acc[top]
     per = max(1, scr.job_out.shape[0] // n_cards)
+    counter = np.zeros(1, np.int64)
     for g0 in range(0, n_exits, per):
         g = min(per, n_exits - g0)
-        where = (np.int64(street), np.int64(t), np.int64(x0 + g0), np.int64(g), np.int64(n_cards), np.int64(threads),
-                 np.int64(g0))
-        for w in numba.prange(threads):  # a parallel loop's index is unsigned: made int64, so one compiled version
-            _jobs(tree, cards, layout, bufs, prm, scr, np.int64(w), where)
+        where = (np.int64(street), np.int64(t), np.int64(x0 + g0), np.int64(g), np.int64(n_cards), np.int64(g0))
+        counter[0] = 0
+        for _ in numba.prange(threads):
+            _jobs(tree, cards, layout, bufs, prm, scr, counter, where)
         for x in range(g):
             out = scr.job_out[x * n_cards : (x + 1) * n_cards]
             if street == 1:
