@@ -365,7 +365,7 @@ def _scratch_shapes(flat: Flat, width: int) -> list[tuple[tuple[int, ...], type]
         ((1, actions, width), f32), ((1, width), np.float64),
         ((max(n_exits, 1), width), f32), ((max((n_exits + 1) // 2 * deals, 1), width), f32),
         ((1, MAX_RIVERS, width) if flop else (1, 1, 1), f32),
-        ((1, (width + 1) * LANES), f32), ((1, (56 + 2 * width) * LANES), np.float64),
+        ((1, (width + 1) * LANES), f32), ((1, (56 + width) * LANES), np.float64),
         ((1, 4, max(width, actions, LANES)), i64),
     ]
 

@@ -265,16 +265,60 @@ def _lane_values(typingctx: Any, work: Any, out: Any, scale: Any, total: Any, ga
 
     def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
         rows, out_at, scale_at, total_at, reach, g_at, a_at, b_at = args
-        array = sig.args[0]
-        scale_, total_, a_, b_ = (_load_lanes(context, builder, array, rows, first)
-                                  for first in (scale_at, total_at, a_at, b_at))
         held = builder.fpext(_load_lanes(context, builder, sig.args[4], reach, g_at), ir.VectorType(ir.DoubleType(), LANES))
-        value = builder.fmul(scale_, builder.fsub(builder.fsub(builder.fadd(total_, held), a_), b_))
-        at, _ = _lanes_at(context, builder, array, rows, out_at)
-        builder.store(value, at, align=8)
+        return _store_values(context, builder, sig.args[0], rows, out_at, scale_at, total_at, held, a_at, b_at)
+
+    return signature, codegen
+
+
+@_intrinsic
+def _showdown_lane_values(typingctx: Any, work: Any, out: Any, scale: Any, total: Any, a: Any, b: Any) -> Any:
+    """:func:`_lane_values` where no hand of the opponent is the very same hand (a showdown's sums hold only
+    hands strictly weaker, or strictly stronger): ``scale * (total - a - b)``."""
+    u64 = types.uint64
+    signature = types.void(work, u64, u64, u64, u64, u64)
+
+    def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
+        rows, out_at, scale_at, total_at, a_at, b_at = args
+        return _store_values(context, builder, sig.args[0], rows, out_at, scale_at, total_at, None, a_at, b_at)
+
+    return signature, codegen
+
+
+@_intrinsic
+def _showdown_lane_totals(typingctx: Any, work: Any, out: Any, scale: Any, total: Any, a: Any, b: Any) -> Any:
+    """``work[out:out + LANES] = f32(work[out:...]) + f32(scale * (total - a - b))``: a hand's value lost (the
+    down sweep's, see :func:`_showdown_lane_values`) added to its value won, as float32 like the scalar code's
+    (kept in float64: exactly the float32 sum)."""
+    u64 = types.uint64
+    signature = types.void(work, u64, u64, u64, u64, u64)
+
+    def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
+        rows, out_at, scale_at, total_at, a_at, b_at = args
+        array = sig.args[0]
+        scale_, total_, a_, b_, won = (_load_lanes(context, builder, array, rows, first)
+                                       for first in (scale_at, total_at, a_at, b_at, out_at))
+        lost = builder.fmul(scale_, builder.fsub(builder.fsub(total_, a_), b_))
+        narrow = ir.VectorType(ir.FloatType(), LANES)
+        value = builder.fadd(builder.fptrunc(won, narrow), builder.fptrunc(lost, narrow))
+        at, vector = _lanes_at(context, builder, array, rows, out_at)
+        builder.store(builder.fpext(value, vector), at, align=8)
         return context.get_dummy_value()
 
     return signature, codegen
+
+
+def _store_values(context: Any, builder: Any, array: Any, rows: Any, out_at: Any, scale_at: Any, total_at: Any,
+                  held: Any, a_at: Any, b_at: Any) -> Any:
+    """The code of :func:`_lane_values` (``held`` None: nothing added back)."""
+    scale_, total_, a_, b_ = (_load_lanes(context, builder, array, rows, first)
+                              for first in (scale_at, total_at, a_at, b_at))
+    if held is not None:
+        total_ = builder.fadd(total_, held)
+    value = builder.fmul(scale_, builder.fsub(builder.fsub(total_, a_), b_))
+    at, _ = _lanes_at(context, builder, array, rows, out_at)
+    builder.store(value, at, align=8)
+    return context.get_dummy_value()
 
 
 @_intrinsic
@@ -518,7 +562,8 @@ def showdown_lanes(ranked, p, runout, R, V, m, rows, ats, G, work, keep):
     sorted hands read once for all of them. The opponent's reach is first copied into ``G`` in sorted order, a
     number per hand and lane (0 in lanes from ``m``), and the hands in reach of some lane listed (``keep``: the
     others would add zeros). ``work`` holds a number per (row, lane): rows 0-51 the reach per card, 52 the total,
-    53-54 the payoffs, from 56 the player's sorted hands' values won, then lost."""
+    53-54 the payoffs, from 56 the player's sorted hands' values won (after the second sweep, won and lost).
+    Each lane's arithmetic is the scalar code's: a value won, one lost, each rounded to float32 and added."""
     n, sd_start, order, strength, first, second = ranked
     opp = 1 - p
     p0, p1 = sd_start[p, runout], sd_start[p, runout + 1]
@@ -526,7 +571,7 @@ def showdown_lanes(ranked, p, runout, R, V, m, rows, ats, G, work, keep):
     width = np.uint64(LANES)
     total, win, lose = np.uint64(52) * width, np.uint64(53) * width, np.uint64(54) * width
     n_opp, n_own = o1 - o0, p1 - p0
-    won, lost = np.uint64(56) * width, (np.uint64(56) + np.uint64(n_own)) * width
+    won = np.uint64(56) * width
     for s in range(LANES):
         lane = np.uint64(s)
         if s < m:
@@ -536,9 +581,6 @@ def showdown_lanes(ranked, p, runout, R, V, m, rows, ats, G, work, keep):
         else:
             for j in range(n_opp):
                 G[np.uint64(j) * width + lane] = 0.0
-    none = np.uint64(n_opp) * width  # zeros: no hand's reach is added back (the same hand ties)
-    for s in range(LANES):
-        G[none + np.uint64(s)] = 0.0
     kept = 0
     for j in range(n_opp):
         keep[kept] = j
@@ -554,7 +596,7 @@ def showdown_lanes(ranked, p, runout, R, V, m, rows, ats, G, work, keep):
             _add_lanes(work, G, np.uint64(keep[k]) * width, total, a, b)
             k += 1
         a, b = np.uint64(first[p, p0 + q]) * width, np.uint64(second[p, p0 + q]) * width
-        _lane_values(work, won + np.uint64(q) * width, win, total, G, none, a, b)
+        _showdown_lane_values(work, won + np.uint64(q) * width, win, total, a, b)
     for c in range(53 * LANES):
         work[c] = 0.0
     k = kept
@@ -566,14 +608,14 @@ def showdown_lanes(ranked, p, runout, R, V, m, rows, ats, G, work, keep):
             a, b = np.uint64(first[opp, j]) * width, np.uint64(second[opp, j]) * width
             _add_lanes(work, G, np.uint64(keep[k]) * width, total, a, b)
         a, b = np.uint64(first[p, p0 + q]) * width, np.uint64(second[p, p0 + q]) * width
-        _lane_values(work, lost + np.uint64(q) * width, lose, total, G, none, a, b)
+        _showdown_lane_totals(work, won + np.uint64(q) * width, lose, total, a, b)
     for s in range(m):
         row = ats[s]
         for i in range(n[p]):
             V[row, i] = 0.0
         for q in range(n_own):
             u = np.uint64(q) * width + np.uint64(s)
-            V[row, np.uint32(order[p, p0 + q])] = np.float32(work[won + u]) + np.float32(work[lost + u])
+            V[row, np.uint32(order[p, p0 + q])] = np.float32(work[won + u])
 
 
 @jit_inline
