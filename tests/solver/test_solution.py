@@ -143,6 +143,20 @@ def test_the_memory_estimate_counts_what_is_allocated(river, turn):
         assert allocated <= solution.memory <= 1.02 * allocated
 
 
+def test_the_numbers_do_not_depend_on_the_threads(peer_db):
+    """Threads take the deals as they come free, each deal's values go to a row of its own and are summed in one
+    order: the same numbers to the bit on one thread and on two."""
+    import numba
+
+    if numba.config.NUMBA_NUM_THREADS < 2:
+        pytest.skip("numba has one thread on this machine")
+    spots = [peer_db.solve(PEER_OOP, PEER_IP, "Td9d6hQd", pot=200, stack=900, bet="60%, e, a", raise_="2.5x",
+                           max_iterations=10, target=0.0, threads=threads).spot for threads in (1, 2)]
+    assert [spot.threads for spot in spots] == [1, 2]
+    for name in ("regrets", "strategy"):
+        assert np.array_equal(getattr(spots[0].bufs, name), getattr(spots[1].bufs, name))
+
+
 def test_the_16_bit_mode_solves_to_the_same_answer_in_less_memory(small_db, river):
     compact = small_db.solve("AA,KK,QQ,JJ,T9s,A5s,76s", "AK,KQ,JJ,99,87s", "AhKhQh2c3d", pot=60, stack=200,
                              bet="50%, a", raise_="2.5x", target=1.0, compressed=True)
