@@ -25,6 +25,7 @@ from collections import namedtuple
 from dataclasses import dataclass
 
 import numpy as np
+from numpy.typing import DTypeLike
 
 from matchdb.errors import WorkLimitError
 from matchdb.solver.game import Deal, Hands, Showdown, card_masks, same_hands, swap_permutation
@@ -49,6 +50,8 @@ __all__ = [
     "make_layout",
     "make_buffers",
     "make_scratch",
+    "aligned_zeros",
+    "ALIGNMENT",
     "per_thread",
     "terminal_lists",
     "memory_estimate",
@@ -62,6 +65,8 @@ _KINDS = {"action": ACTION, "fold": FOLD, "showdown": SHOWDOWN, "chance": CHANCE
 MAX_RIVERS = 48
 #: Folds or showdowns of one subtree valued together in one sweep (the lanes of a vector of float64).
 LANES = 8
+#: The boundary working rows start at (a cache line; see :func:`aligned_zeros`).
+ALIGNMENT = 64
 
 #: The action tree: per node (``kind``, ``player``, ``street``, ``pot`` in chips, ``nact`` actions, ``child``
 #: (node, action) -> child node, ``loc`` its numbers' offset in its instance block, ``lnode`` its number among
@@ -97,7 +102,7 @@ Params = namedtuple("Params", "mode player alpha beta gamma threads")
 #: ``gather`` (the opponent's reach of each hand at up to ``LANES`` folds or showdowns valued together, a number
 #: per lane), ``work`` (a number per row and lane: rows 0-51 the opponent's reach per card, 52 the total, 53-54 the
 #: payoffs) and ``index`` (rows 0-2 each lane's reach row and value row and the hands kept, row 3 a node's
-#: children).
+#: children, rows 4-6 the kept hands' strength and cards at a showdown).
 KScratch = namedtuple("KScratch", "R_flop V_flop src_flop R_turn V_turn src_turn R_river V_river src_river strat acc "
                                   "exit_reach job_out deal_out gather work index")
 
@@ -366,7 +371,7 @@ def _scratch_shapes(flat: Flat, width: int) -> list[tuple[tuple[int, ...], type]
         ((max(n_exits, 1), width), f32), ((max((n_exits + 1) // 2 * deals, 1), width), f32),
         ((1, MAX_RIVERS, width) if flop else (1, 1, 1), f32),
         ((1, (width + 1) * LANES), f32), ((1, (56 + width) * LANES), np.float64),
-        ((1, 4, max(width, actions, LANES)), i64),
+        ((1, 7, max(width, actions, LANES)), i64),
     ]
 
 
@@ -385,8 +390,25 @@ def per_thread(start: int) -> tuple[int, ...]:
 
 
 def make_scratch(flat: Flat, width: int) -> tuple[np.ndarray, ...]:
-    """The calling thread's working rows (see :class:`KScratch`)."""
-    return tuple(np.zeros(shape, dtype=kind) for shape, kind in _scratch_shapes(flat, width))
+    """The calling thread's working rows (see :class:`KScratch`), each from a 64-byte boundary."""
+    return tuple(aligned_zeros(shape, kind) for shape, kind in _scratch_shapes(flat, width))
+
+
+def aligned_zeros(shape: tuple[int, ...], dtype: DTypeLike) -> np.ndarray:
+    """Zeros whose first number starts a 64-byte cache line (numpy aligns to 16 bytes): the lanes of a fold or
+    showdown (``LANES`` float64 numbers, 64 bytes) are then read as one line, not two. Without it a solve's time
+    depended on where the allocator put the rows: the river spot of ``scripts/bench_solver.py`` took 1.27 or
+    1.50 ms from one process to the next.
+
+    >>> aligned_zeros((2, 3), np.float64).ctypes.data % 64
+    0
+    """
+    kind = np.dtype(dtype)
+    nbytes = int(np.prod(shape)) * kind.itemsize
+    raw = np.zeros(nbytes + ALIGNMENT, dtype=np.uint8)
+    skip = -raw.ctypes.data % ALIGNMENT
+    return raw[skip : skip + nbytes].view(kind).reshape(shape)
+
 
 
 def memory_estimate(flat: Flat, counts: tuple[int, int], elements: int, action_nodes: int, compressed: bool,
@@ -397,7 +419,9 @@ def memory_estimate(flat: Flat, counts: tuple[int, int], elements: int, action_n
     numbers = 2 * per * elements + (8 if compressed else 0) * action_nodes + 8 * action_nodes
     shapes = _scratch_shapes(flat, max(counts))
     sizes = [int(np.prod(shape)) * np.dtype(kind).itemsize for shape, kind in shapes]
-    rows = sum(sizes) + threads * sum(sizes[k] for k in per_thread(flat.sub_street[0]))
+    workers = per_thread(flat.sub_street[0])  # each worker's rows, two of them from a boundary (see cfr._jobs)
+    mine = sum(sizes[k] for k in workers) + (2 * ALIGNMENT if workers else 0)
+    rows = sum(sizes) + ALIGNMENT * len(sizes) + threads * mine
     # per player and hand of a runout: order (4 bytes), strength (2) and both cards (1 each), the players' rows as
     # long as the longer one
     showdown = runouts * 2 * max(counts) * 8

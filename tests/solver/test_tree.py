@@ -100,5 +100,5 @@ def test_the_kernels_copies_of_the_layouts_constants_agree():
     from matchdb.solver import layout
     from matchdb.solver._kernels import cfr
 
-    for name in ("ACTION", "FOLD", "SHOWDOWN", "CHANCE", "MAX_RIVERS", "LANES"):
+    for name in ("ACTION", "FOLD", "SHOWDOWN", "CHANCE", "MAX_RIVERS", "LANES", "ALIGNMENT"):
         assert getattr(cfr, name) == getattr(layout, name), name

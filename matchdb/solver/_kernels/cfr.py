@@ -51,6 +51,7 @@ import numpy as np
 from llvmlite import ir
 from numba.core import cgutils, types
 from numba.extending import intrinsic
+from numba.np.arrayobj import populate_array
 
 from matchdb.jit import jit, jit_inline, jit_parallel
 from matchdb.solver.layout import KScratch, Params
@@ -60,6 +61,7 @@ from matchdb.solver.layout import KScratch, Params
 ACTION, FOLD, SHOWDOWN, CHANCE = 0, 1, 2, 3
 MAX_RIVERS = 48
 LANES = 8
+ALIGNMENT = 64
 UPDATE, BEST, AVERAGE = 0, 1, 2
 
 
@@ -211,6 +213,28 @@ def _take_job(typingctx: Any, counter: Any) -> Any:
         return builder.atomic_rmw("add", first, ir.Constant(ir.IntType(64), 1), "monotonic")
 
     return types.int64(counter), codegen
+
+
+@_intrinsic
+def _from_boundary(typingctx: Any, raw: Any, n: Any) -> Any:
+    """The ``n`` numbers of 1-D ``raw`` from its first 64-byte boundary (``raw`` holds 64 bytes more), borrowed
+    (the caller keeps ``raw`` alive): lanes read as whole cache lines, since numba allocates at 32 bytes (see
+    :func:`matchdb.solver.layout.aligned_zeros`)."""
+    if not isinstance(raw, types.Array) or raw.ndim != 1 or raw.layout != "C":
+        return None
+
+    def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
+        array = context.make_array(sig.args[0])(context, builder, args[0])
+        word = context.get_value_type(types.intp)
+        address = builder.ptrtoint(array.data, word)
+        start = builder.and_(builder.add(address, word(ALIGNMENT - 1)), word(-ALIGNMENT))
+        size = context.get_abi_sizeof(context.get_data_type(sig.args[0].dtype))
+        out = context.make_array(sig.return_type)(context, builder)
+        populate_array(out, data=builder.inttoptr(start, array.data.type), shape=[args[1]], strides=[word(size)],
+                       itemsize=word(size), meminfo=None)
+        return out._getvalue()
+
+    return raw(raw, types.intp), codegen
 
 
 # -- lanes -----------------------------------------------------------------------------------------
@@ -555,20 +579,23 @@ def showdown_values(ranked, p, runout, win, lose, R, row, V, at, minus):
 
 
 @jit
-def showdown_lanes(ranked, p, runout, R, V, m, rows, ats, G, work, keep):
+def showdown_lanes(ranked, p, runout, R, V, m, rows, ats, G, work, index):
     """The values of ``m`` (at most ``LANES``) showdowns of one runout at once, lane ``s`` from reach row
     ``rows[s]`` of R into row ``ats[s]`` of V with payoffs ``work[53 * LANES + s]`` (win) and
     ``work[54 * LANES + s]`` (lose): :func:`showdown_values`'s two sweeps, each lane's sums in the same order, the
     sorted hands read once for all of them. The opponent's reach is first copied into ``G`` in sorted order, a
-    number per hand and lane (0 in lanes from ``m``), and the hands in reach of some lane listed (``keep``: the
-    others would add zeros). ``work`` holds a number per (row, lane): rows 0-51 the reach per card, 52 the total,
-    53-54 the payoffs, from 56 the player's sorted hands' values won (after the second sweep, won and lost).
-    Each lane's arithmetic is the scalar code's: a value won, one lost, each rounded to float32 and added."""
+    number per hand and lane (0 in lanes from ``m``), and the hands in reach of some lane listed in ``index``
+    (the others would add zeros): row 2 where their lanes start in ``G``, row 4 their strength, rows 5-6 where
+    their cards' sums start in ``work``. ``work`` holds a number per (row, lane): rows 0-51 the reach per card, 52
+    the total, 53-54 the payoffs, from 56 the player's sorted hands' values won (after the second sweep, won and
+    lost). Each lane's arithmetic is the scalar code's: a value won, one lost, each rounded to float32 and added.
+    Positions are unsigned (no check for an index counted from the end)."""
     n, sd_start, order, strength, first, second = ranked
     opp = 1 - p
     p0, p1 = sd_start[p, runout], sd_start[p, runout + 1]
     o0, o1 = sd_start[opp, runout], sd_start[opp, runout + 1]
     width = np.uint64(LANES)
+    one, none = np.uint64(1), np.uint64(0)
     total, win, lose = np.uint64(52) * width, np.uint64(53) * width, np.uint64(54) * width
     n_opp, n_own = o1 - o0, p1 - p0
     won = np.uint64(56) * width
@@ -577,45 +604,50 @@ def showdown_lanes(ranked, p, runout, R, V, m, rows, ats, G, work, keep):
         if s < m:
             row = rows[s]
             for j in range(n_opp):
-                G[np.uint64(j) * width + lane] = R[row, np.uint32(order[opp, o0 + j])]
+                G[np.uint64(j) * width + lane] = R[row, np.uint32(order[opp, np.uint64(o0 + j)])]
         else:
             for j in range(n_opp):
                 G[np.uint64(j) * width + lane] = 0.0
-    kept = 0
+    kept = none
     for j in range(n_opp):
-        keep[kept] = j
-        kept += _any_lane(G, np.uint64(j) * width)
+        u = np.uint64(o0 + j)
+        at = np.uint64(j) * width
+        index[2, kept] = at
+        index[4, kept] = strength[opp, u]
+        index[5, kept] = np.uint64(first[opp, u]) * width
+        index[6, kept] = np.uint64(second[opp, u]) * width
+        kept += np.uint64(_any_lane(G, at))
     for c in range(53 * LANES):
         work[c] = 0.0
-    k = 0
+    k = none
     for q in range(n_own):
-        level = strength[p, p0 + q]
-        while k < kept and strength[opp, o0 + keep[k]] < level:
-            j = o0 + keep[k]
-            a, b = np.uint64(first[opp, j]) * width, np.uint64(second[opp, j]) * width
-            _add_lanes(work, G, np.uint64(keep[k]) * width, total, a, b)
-            k += 1
-        a, b = np.uint64(first[p, p0 + q]) * width, np.uint64(second[p, p0 + q]) * width
+        u = np.uint64(p0 + q)
+        level = np.int64(strength[p, u])
+        while k < kept and index[4, k] < level:
+            _add_lanes(work, G, np.uint64(index[2, k]), total, np.uint64(index[5, k]), np.uint64(index[6, k]))
+            k += one
+        a, b = np.uint64(first[p, u]) * width, np.uint64(second[p, u]) * width
         _showdown_lane_values(work, won + np.uint64(q) * width, win, total, a, b)
     for c in range(53 * LANES):
         work[c] = 0.0
     k = kept
     for q in range(n_own - 1, -1, -1):
-        level = strength[p, p0 + q]
-        while k > 0 and strength[opp, o0 + keep[k - 1]] > level:
-            k -= 1
-            j = o0 + keep[k]
-            a, b = np.uint64(first[opp, j]) * width, np.uint64(second[opp, j]) * width
-            _add_lanes(work, G, np.uint64(keep[k]) * width, total, a, b)
-        a, b = np.uint64(first[p, p0 + q]) * width, np.uint64(second[p, p0 + q]) * width
+        u = np.uint64(p0 + q)
+        level = np.int64(strength[p, u])
+        while k > none and index[4, k - one] > level:
+            k -= one
+            _add_lanes(work, G, np.uint64(index[2, k]), total, np.uint64(index[5, k]), np.uint64(index[6, k]))
+        a, b = np.uint64(first[p, u]) * width, np.uint64(second[p, u]) * width
         _showdown_lane_totals(work, won + np.uint64(q) * width, lose, total, a, b)
     for s in range(m):
         row = ats[s]
         for i in range(n[p]):
             V[row, i] = 0.0
-        for q in range(n_own):
-            u = np.uint64(q) * width + np.uint64(s)
-            V[row, np.uint32(order[p, p0 + q])] = np.float32(work[won + u])
+    for q in range(n_own):
+        h = np.uint32(order[p, np.uint64(p0 + q)])
+        at = won + np.uint64(q) * width
+        for s in range(m):
+            V[ats[s], h] = np.float32(work[at + np.uint64(s)])
 
 
 @jit_inline
@@ -649,7 +681,7 @@ def batch_showdowns(tree, cards, prm, inst, rows):
             lane_ats[s] = at
             work[53 * LANES + s] = 0.5 * pot / tree.numcomb
             work[54 * LANES + s] = -0.5 * pot / tree.numcomb
-        showdown_lanes(ranked, p, runout, R, V, m, lane_rows, lane_ats, gather, work, index[2])
+        showdown_lanes(ranked, p, runout, R, V, m, lane_rows, lane_ats, gather, work, index)
 
 
 # -- the traversal ---------------------------------------------------------------------------------
@@ -984,6 +1016,8 @@ def _jobs(tree, cards, layout, bufs, prm, scr, counter, where):
     # from every thread, an atomic operation they contend for (the solve took a fifth longer on 2 threads); turn
     # rows only where it traverses turns (layout.per_thread: what the memory estimate counts)
     turns = street == 0
+    lanes32 = np.empty(scr.gather.shape[1] + ALIGNMENT // 4, np.float32)  # the lanes' rows from a cache line
+    lanes64 = np.empty(scr.work.shape[1] + ALIGNMENT // 8, np.float64)
     rows = scr.R_turn.shape[1:] if turns else (1, 1)
     mine = KScratch(scr.R_flop, scr.V_flop, scr.src_flop,
                    np.empty((1,) + rows, np.float32), np.empty((1,) + rows, np.float32),
@@ -993,7 +1027,8 @@ def _jobs(tree, cards, layout, bufs, prm, scr, counter, where):
                    np.empty((1,) + scr.strat.shape[1:], np.float32),
                    np.empty((1, scr.acc.shape[1] if turns else 1), np.float64),
                    scr.exit_reach, scr.job_out, np.empty((1,) + scr.deal_out.shape[1:], np.float32),
-                   np.empty((1,) + scr.gather.shape[1:], np.float32), np.empty((1,) + scr.work.shape[1:], np.float64),
+                   _from_boundary(lanes32, scr.gather.shape[1]).reshape((1, scr.gather.shape[1])),
+                   _from_boundary(lanes64, scr.work.shape[1]).reshape((1, scr.work.shape[1])),
                    np.zeros((1,) + scr.index.shape[1:], np.int64))
     own = _borrowed(mine)  # kept alive below
     zero = np.int64(0)
@@ -1016,7 +1051,7 @@ def _jobs(tree, cards, layout, bufs, prm, scr, counter, where):
         for i in range(n):
             scr.job_out[j, i] = values[i]
         j = _take_job(counter)
-    _keep_alive((mine, copied))
+    _keep_alive((mine, copied, lanes32, lanes64))
 
 
 @jit_parallel
