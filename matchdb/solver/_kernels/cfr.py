@@ -27,7 +27,12 @@ ninety arrays), and counts a reference on each array a variable takes. So a rive
 thousands of times an iteration, has its traversal copied in (:data:`top_down_here`), the kernels below it are
 given only the arrays they read, and :func:`iterate` borrows every array (:func:`_borrowed`): reference counts on
 Python's arrays are atomic operations, which the threads contend for. Together with the folds' and showdowns'
-lanes as vectors (:func:`_add_lanes`), this took the public turn spot from 1.30 to 0.88 s on one thread.
+lanes as vectors (:func:`_add_lanes`), this took the public turn spot from 1.30 to 0.88 s on one thread. The
+lanes' rows start at a cache line (:func:`_from_boundary`), else each vector of them is read from two lines.
+
+**Threads.** The deals below the subtree a traversal starts at are jobs the threads take one at a time
+(:func:`_take_job`), each writing its values to a row of its own; they are summed in one order afterwards, so
+that the numbers do not depend on the threads or on which thread took which job.
 
 **The loop.** A call from Python costs a fraction of a millisecond (numba checks every array it is given), more
 than a whole iteration of a small river spot: :func:`iterate` runs iterations, discounts and exploitability
