@@ -41,8 +41,10 @@ checks without returning to Python.
 **Compile time.** numba compiles a kernel with every kernel it calls linked in and optimised once more, so each
 level of calls above the traversal costs as much as the traversal itself. The thin levels (a subtree instance, a
 river or turn pass) are copied into their callers (:func:`matchdb.jit.jit_inline`), and the exploitability is
-computed inside :func:`iterate`. Copying the river instance's traversal in (twice: :func:`_jobs`' rivers and
-:func:`turn_pass`') costs compile time: 41 s of processor time on the 2-core machine instead of 27.
+computed inside :func:`iterate`. Copying the river instance's traversal in (three times: :func:`_jobs`' rivers,
+:func:`turn_pass`' and a river spot's in :func:`traverse`) costs compile time: about 45 s of processor time on
+the 2-core machine instead of 27 (the third copy 5 s of it, for a river spot 8 % faster: 1.33 -> 1.23 ms,
+postflop-solver's 1.27).
 :func:`_jobs` stays a kernel of its own: copied into the parallel loop of :func:`traverse`, its answers were wrong.
 """
 
@@ -600,7 +602,7 @@ def showdown_lanes(ranked, p, runout, R, V, m, rows, ats, G, work, index):
     p0, p1 = sd_start[p, runout], sd_start[p, runout + 1]
     o0, o1 = sd_start[opp, runout], sd_start[opp, runout + 1]
     width = np.uint64(LANES)
-    one, none = np.uint64(1), np.uint64(0)
+    one, zero = np.uint64(1), np.uint64(0)
     total, win, lose = np.uint64(52) * width, np.uint64(53) * width, np.uint64(54) * width
     n_opp, n_own = o1 - o0, p1 - p0
     won = np.uint64(56) * width
@@ -613,7 +615,7 @@ def showdown_lanes(ranked, p, runout, R, V, m, rows, ats, G, work, index):
         else:
             for j in range(n_opp):
                 G[np.uint64(j) * width + lane] = 0.0
-    kept = none
+    kept = zero
     for j in range(n_opp):
         u = np.uint64(o0 + j)
         at = np.uint64(j) * width
@@ -624,7 +626,7 @@ def showdown_lanes(ranked, p, runout, R, V, m, rows, ats, G, work, index):
         kept += np.uint64(_any_lane(G, at))
     for c in range(53 * LANES):
         work[c] = 0.0
-    k = none
+    k = zero
     for q in range(n_own):
         u = np.uint64(p0 + q)
         level = np.int64(strength[p, u])
@@ -639,7 +641,7 @@ def showdown_lanes(ranked, p, runout, R, V, m, rows, ats, G, work, index):
     for q in range(n_own - 1, -1, -1):
         u = np.uint64(p0 + q)
         level = np.int64(strength[p, u])
-        while k > none and index[4, k - one] > level:
+        while k > zero and index[4, k - one] > level:
             k -= one
             _add_lanes(work, G, np.uint64(index[2, k]), total, np.uint64(index[5, k]), np.uint64(index[6, k]))
         a, b = np.uint64(first[p, u]) * width, np.uint64(second[p, u]) * width
@@ -918,8 +920,8 @@ def _bottom_up(spot, bufs, prm, inst, rows):
 
 
 #: :func:`_top_down` and :func:`_bottom_up` as kernels of their own (a subtree instance on the turn or flop, once
-#: per thousands of rivers) and copied into the caller (each river instance: a call copies every array of the spot
-#: onto the stack, some ninety of them, which took longer than a small river's folds)
+#: per thousands of rivers) and copied into the caller (each river instance, and a river spot's: a call copies
+#: every array of the spot onto the stack, some ninety of them, which took longer than a small river's folds)
 top_down, bottom_up = jit(_top_down), jit(_bottom_up)
 top_down_here, bottom_up_here = jit_inline(_top_down), jit_inline(_bottom_up)
 
@@ -1070,11 +1072,11 @@ def traverse(tree, cards, layout, bufs, prm, scr, at, reach):
     street = tree.sub_street[sub]
     top = scr.strat.shape[0] - 1
     threads = prm.threads
-    if street == 2:  # a river spot: its one instance, not copied here (see :data:`top_down_here`)
+    if street == 2:  # a river spot: its one instance (copied here: a river spot's iteration is a few calls)
         inst = _instance(spot, sub, t, r)
         rows = _river_rows(scr, top)
-        top_down(spot, bufs, prm, inst, reach, rows)
-        bottom_up(spot, bufs, prm, inst, rows)
+        top_down_here(spot, bufs, prm, inst, reach, rows)
+        bottom_up_here(spot, bufs, prm, inst, rows)
         return
     if street == 1:
         last = scr.R_turn.shape[0] - 1
