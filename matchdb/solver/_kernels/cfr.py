@@ -327,28 +327,31 @@ def _showdown_lane_totals(typingctx: Any, work: Any, out: Any, scale: Any, total
     def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
         rows, out_at, scale_at, total_at, a_at, b_at = args
         array = sig.args[0]
-        scale_, total_, a_, b_, won = (_load_lanes(context, builder, array, rows, first)
-                                       for first in (scale_at, total_at, a_at, b_at, out_at))
-        lost = builder.fmul(scale_, builder.fsub(builder.fsub(total_, a_), b_))
+        lost = _values(context, builder, array, rows, scale_at, total_at, None, a_at, b_at)
         narrow = ir.VectorType(ir.FloatType(), LANES)
-        value = builder.fadd(builder.fptrunc(won, narrow), builder.fptrunc(lost, narrow))
+        won = builder.fptrunc(_load_lanes(context, builder, array, rows, out_at), narrow)
         at, vector = _lanes_at(context, builder, array, rows, out_at)
-        builder.store(builder.fpext(value, vector), at, align=8)
+        builder.store(builder.fpext(builder.fadd(won, builder.fptrunc(lost, narrow)), vector), at, align=8)
         return context.get_dummy_value()
 
     return signature, codegen
 
 
-def _store_values(context: Any, builder: Any, array: Any, rows: Any, out_at: Any, scale_at: Any, total_at: Any,
-                  held: Any, a_at: Any, b_at: Any) -> Any:
-    """The code of :func:`_lane_values` (``held`` None: nothing added back)."""
+def _values(context: Any, builder: Any, array: Any, rows: Any, scale_at: Any, total_at: Any, held: Any, a_at: Any,
+            b_at: Any) -> Any:
+    """The lanes' ``scale * (total + held - a - b)`` (``held`` None: nothing added back), as one vector."""
     scale_, total_, a_, b_ = (_load_lanes(context, builder, array, rows, first)
                               for first in (scale_at, total_at, a_at, b_at))
     if held is not None:
         total_ = builder.fadd(total_, held)
-    value = builder.fmul(scale_, builder.fsub(builder.fsub(total_, a_), b_))
+    return builder.fmul(scale_, builder.fsub(builder.fsub(total_, a_), b_))
+
+
+def _store_values(context: Any, builder: Any, array: Any, rows: Any, out_at: Any, scale_at: Any, total_at: Any,
+                  held: Any, a_at: Any, b_at: Any) -> Any:
+    """The code of :func:`_lane_values`: :func:`_values` stored at ``out_at``."""
     at, _ = _lanes_at(context, builder, array, rows, out_at)
-    builder.store(value, at, align=8)
+    builder.store(_values(context, builder, array, rows, scale_at, total_at, held, a_at, b_at), at, align=8)
     return context.get_dummy_value()
 
 
