@@ -40,7 +40,6 @@ POT, STACK, TARGET = 200, 900, 0.5
 def ours(spot: str, db_path: str | None, threads: int | None, compressed: bool, max_iterations: int = 1000) -> dict:
     """One solve of ours, in this process: its figures as one dict."""
     import matchdb
-    from matchdb.solver.api import _apply_locks  # noqa: F401  (the same path as db.solve, split to time it)
     from matchdb.solver.solution import Solution
     from matchdb.solver.solve import allocate, prepare, run
 
