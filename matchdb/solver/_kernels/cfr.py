@@ -937,21 +937,14 @@ def _instance(spot, sub, t, r):
 
 
 @jit_inline
-def _river_rows(scr, slot):
-    """The rows a river subtree instance is traversed on by the thread of ``slot`` (the last slot is the calling
-    thread's, which shares the last river rows: never at once)."""
-    own = min(slot, scr.R_river.shape[0] - 1)
-    return (scr.R_river[own], scr.V_river[own], scr.src_river[own], scr.strat[slot], scr.gather[slot], scr.work[slot],
-            scr.index[slot])
-
-
-@jit_inline
 def river_pass(spot, bufs, prm, scr, at, reach):
     """One river subtree instance ``at`` = (sub, t, r, slot) on the slot's rows; its root's value ends in
     ``scr.V_river[slot][0]`` (the last river rows for the calling thread's slot)."""
     sub, t, r, slot = at
     inst = _instance(spot, sub, t, r)
-    rows = _river_rows(scr, slot)
+    own = min(slot, scr.R_river.shape[0] - 1)  # the calling thread shares the last river rows (never at once)
+    rows = (scr.R_river[own], scr.V_river[own], scr.src_river[own], scr.strat[slot], scr.gather[slot], scr.work[slot],
+            scr.index[slot])
     top_down_here(spot, bufs, prm, inst, reach, rows)
     bottom_up_here(spot, bufs, prm, inst, rows)
 
@@ -1028,10 +1021,10 @@ def _jobs(tree, cards, layout, bufs, prm, scr, counter, where):
     turns = street == 0
     lanes32 = np.empty(scr.gather.shape[1] + ALIGNMENT // 4, np.float32)  # the lanes' rows from a cache line
     lanes64 = np.empty(scr.work.shape[1] + ALIGNMENT // 8, np.float64)
-    rows = scr.R_turn.shape[1:] if turns else (1, 1)
+    turn_shape = scr.R_turn.shape[1:] if turns else (1, 1)
     mine = KScratch(scr.R_flop, scr.V_flop, scr.src_flop,
-                   np.empty((1,) + rows, np.float32), np.empty((1,) + rows, np.float32),
-                   np.empty((1, rows[0]), np.int64),
+                   np.empty((1,) + turn_shape, np.float32), np.empty((1,) + turn_shape, np.float32),
+                   np.empty((1, turn_shape[0]), np.int64),
                    np.empty((1,) + scr.R_river.shape[1:], np.float32), np.empty((1,) + scr.V_river.shape[1:], np.float32),
                    np.empty((1,) + scr.src_river.shape[1:], np.int64),
                    np.empty((1,) + scr.strat.shape[1:], np.float32),
@@ -1076,10 +1069,7 @@ def traverse(tree, cards, layout, bufs, prm, scr, at, reach):
     top = scr.strat.shape[0] - 1
     threads = prm.threads
     if street == 2:  # a river spot: its one instance (copied here: a river spot's iteration is a few calls)
-        inst = _instance(spot, sub, t, r)
-        rows = _river_rows(scr, top)
-        top_down_here(spot, bufs, prm, inst, reach, rows)
-        bottom_up_here(spot, bufs, prm, inst, rows)
+        river_pass(spot, bufs, prm, scr, (sub, t, r, top), reach)
         return
     if street == 1:
         last = scr.R_turn.shape[0] - 1
